@@ -1,0 +1,50 @@
+"""The ``nonogen`` command: a thin argparse layer over the Python API.
+
+Each sub-command lives in its own module with a ``register(subparsers)``
+function that adds its parser and sets ``run=<function(args) -> exit code>``.
+Only this package prints.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Optional, Sequence
+
+from ..errors import NonogenError
+
+# Sub-command modules, in the order `nonogen --help` lists them.
+COMMAND_MODULES = ["verify", "convert", "image", "render", "mesh", "pack"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nonogen",
+        description="Make nonograms and Picross 3D levels from pictures and models, and prove them unique.",
+    )
+    from .. import __version__
+
+    parser.add_argument("--version", action="version", version=f"nonogen {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"{__name__}.{name}").register(sub)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of the console script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except NonogenError as exc:
+        print(f"nonogen: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("nonogen: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

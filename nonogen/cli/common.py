@@ -1,0 +1,89 @@
+"""Helpers shared by the sub-commands: progress bars, JSON output, output folders."""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterable, Iterator, TypeVar
+
+import numpy as np
+
+from ..errors import LimitError, OutputExistsError
+
+T = TypeVar("T")
+
+
+def progress(items: Iterable[T], total: int, label: str = "", stream=None) -> Iterator[T]:
+    """Yield ``items`` while drawing a one-line progress bar on stderr (only for 2+ items)."""
+    stream = stream or sys.stderr
+    if total < 2:
+        yield from items
+        return
+    start = time.monotonic()
+    width = 30
+    for done, item in enumerate(items):
+        yield item
+        fraction = (done + 1) / total
+        filled = int(width * fraction)
+        elapsed = time.monotonic() - start
+        stream.write(
+            f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done + 1}/{total} {elapsed:6.1f}s"
+        )
+        stream.flush()
+    stream.write("\n")
+    stream.flush()
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn numpy scalars and arrays inside ``value`` into plain JSON types."""
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return to_jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def print_json(value: Any) -> None:
+    """One JSON object on one line of stdout (JSON Lines)."""
+    print(json.dumps(to_jsonable(value), ensure_ascii=False), flush=True)
+
+
+def prepare_output_dir(path: str | Path, force: bool) -> Path:
+    """Create an output folder; an existing non-empty one is an error unless ``force``."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise OutputExistsError(f"{path}: exists and is not a folder")
+    if path.is_dir() and any(path.iterdir()):
+        if not force:
+            raise OutputExistsError(f"{path}: folder exists and is not empty (use --force to replace it)")
+        shutil.rmtree(path)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def check_output_file(path: str | Path, force: bool) -> Path:
+    """Refuse to overwrite an existing file unless ``force``."""
+    path = Path(path)
+    if path.exists() and not force:
+        raise OutputExistsError(f"{path}: file exists (use --force to overwrite it)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def parse_size(text: str, max_side: int = 1000) -> tuple[int, int]:
+    """``"WxH"`` -> ``(W, H)``, both between 1 and ``max_side``."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise LimitError(f"size {text!r}: expected WxH, e.g. 20x15")
+    w, h = (int(p) for p in parts)
+    if not (1 <= w <= max_side and 1 <= h <= max_side):
+        raise LimitError(f"size {text!r}: each side must be between 1 and {max_side}")
+    return w, h

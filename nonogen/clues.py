@@ -1,0 +1,160 @@
+"""Clue derivation and checking: the rules of RULES.md as small pure functions."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from .model import AXES, BW_PALETTE, Clue3D, Color, LineClue, Puzzle, Puzzle3D
+
+__all__ = [
+    "line_clue",
+    "derive_clues",
+    "puzzle_from_grid",
+    "satisfies",
+    "clue_problems",
+    "line_clue_3d",
+    "derive_clues_3d",
+    "puzzle3d_from_cells",
+    "satisfies_3d",
+]
+
+
+def line_clue(line: Sequence[int]) -> LineClue:
+    """Run-length encode one line, dropping background runs.
+
+    A run ends where the colour changes, even with no background between.
+
+    >>> line_clue([0, 1, 1, 0, 1])
+    ((2, 1), (1, 1))
+    >>> line_clue([2, 2, 1, 0, 0])
+    ((2, 2), (1, 1))
+    >>> line_clue([0, 0])
+    ()
+    """
+    line = np.asarray(line)
+    if line.size == 0:
+        return ()
+    cuts = np.flatnonzero(np.diff(line)) + 1
+    starts = np.concatenate(([0], cuts))
+    ends = np.concatenate((cuts, [line.size]))
+    return tuple((int(e - s), int(line[s])) for s, e in zip(starts, ends) if line[s] != 0)
+
+
+def derive_clues(grid: np.ndarray) -> tuple[tuple[LineClue, ...], tuple[LineClue, ...]]:
+    """Row and column clues of a grid of colour indices (booleans count as colour 1).
+
+    >>> rows, cols = derive_clues(np.array([[1, 1], [0, 1]]))
+    >>> rows
+    (((2, 1),), ((1, 1),))
+    >>> cols
+    (((1, 1),), ((2, 1),))
+    """
+    grid = np.asarray(grid).astype(np.int64)
+    if grid.ndim != 2:
+        raise ValueError("a 2D grid is needed")
+    return tuple(line_clue(r) for r in grid), tuple(line_clue(c) for c in grid.T)
+
+
+def puzzle_from_grid(
+    grid: np.ndarray,
+    palette: Optional[Sequence[Color]] = None,
+    givens: Sequence[tuple[int, int, int]] = (),
+    **meta: str,
+) -> Puzzle:
+    """The puzzle whose goal is ``grid``: clues derived, goal kept."""
+    grid = np.asarray(grid).astype(np.uint8)
+    rows, cols = derive_clues(grid)
+    return Puzzle(rows, cols, tuple(palette or BW_PALETTE), goal=grid, givens=tuple(givens), meta=meta)
+
+
+def satisfies(puzzle: Puzzle, grid: np.ndarray) -> bool:
+    """Whether ``grid`` meets every clue and given of ``puzzle``: the check every reported solution passes."""
+    grid = np.asarray(grid)
+    if grid.shape != (puzzle.height, puzzle.width):
+        return False
+    rows, cols = derive_clues(grid)
+    return (
+        rows == puzzle.rows
+        and cols == puzzle.cols
+        and all(int(grid[r, c]) == v for r, c, v in puzzle.givens)
+    )
+
+
+def clue_problems(puzzle: Puzzle) -> list[str]:
+    """Reasons, cheap to find, why a puzzle can have no solution (empty list: none found).
+
+    Checks that each line's clue fits its length (same-colour neighbours need a
+    gap) and that every colour's row total equals its column total.
+
+    >>> clue_problems(Puzzle(rows=[[(3, 1)]], cols=[[(1, 1)]] * 2))
+    ['row 1: clue needs 3 cells but the line has 2', 'colour black: rows hold 3 cells, columns hold 2']
+    """
+    problems = []
+    for what, lines, length in (("row", puzzle.rows, puzzle.width), ("column", puzzle.cols, puzzle.height)):
+        for i, clue in enumerate(lines):
+            need = min_length(clue)
+            if need > length:
+                problems.append(f"{what} {i + 1}: clue needs {need} cells but the line has {length}")
+    for color in range(1, puzzle.n_colors + 1):
+        in_rows = sum(n for line in puzzle.rows for n, c in line if c == color)
+        in_cols = sum(n for line in puzzle.cols for n, c in line if c == color)
+        if in_rows != in_cols:
+            name = puzzle.palette[color].name
+            problems.append(f"colour {name}: rows hold {in_rows} cells, columns hold {in_cols}")
+    return problems
+
+
+def min_length(clue: LineClue) -> int:
+    """Fewest cells a line needs for ``clue``: block lengths plus one gap between same colours.
+
+    >>> min_length(((2, 1), (1, 1), (1, 2)))
+    5
+    """
+    gaps = sum(1 for a, b in zip(clue, clue[1:]) if a[1] == b[1])
+    return sum(n for n, _ in clue) + gaps
+
+
+# --- Picross 3D ------------------------------------------------------------------------------
+
+
+def line_clue_3d(line: Sequence[bool]) -> Clue3D:
+    """Count and group class of one line of cubes: groups 1 (plain, also for 0), 2 (circle), 3 (square).
+
+    >>> line_clue_3d([1, 1, 0, 1]), line_clue_3d([0, 0]), line_clue_3d([1, 0, 1, 0, 1])
+    ((3, 2), (0, 1), (3, 3))
+    """
+    line = np.asarray(line, dtype=bool)
+    count = int(line.sum())
+    groups = int(np.count_nonzero(line[1:] & ~line[:-1]) + (line[0] if line.size else 0))
+    return count, max(1, min(groups, 3))
+
+
+def derive_clues_3d(cells: np.ndarray) -> dict[str, tuple[tuple[Clue3D, ...], ...]]:
+    """Every line's clue of a boolean box ``cells[x, y, z]``, in the ``nonogen-3d`` layout."""
+    cells = np.asarray(cells, dtype=bool)
+    X, Y, Z = cells.shape
+    return {
+        "x": tuple(tuple(line_clue_3d(cells[:, y, z]) for z in range(Z)) for y in range(Y)),
+        "y": tuple(tuple(line_clue_3d(cells[x, :, z]) for z in range(Z)) for x in range(X)),
+        "z": tuple(tuple(line_clue_3d(cells[x, y, :]) for y in range(Y)) for x in range(X)),
+    }
+
+
+def puzzle3d_from_cells(cells: np.ndarray, **meta: str) -> Puzzle3D:
+    """The level with every clue shown whose goal is ``cells``."""
+    cells = np.asarray(cells, dtype=bool)
+    return Puzzle3D(cells.shape, derive_clues_3d(cells), goal=cells, meta=meta)
+
+
+def satisfies_3d(puzzle: Puzzle3D, cells: np.ndarray) -> bool:
+    """Whether ``cells`` meets every shown clue and given of ``puzzle``."""
+    cells = np.asarray(cells, dtype=bool)
+    if cells.shape != puzzle.size:
+        return False
+    full = derive_clues_3d(cells)
+    for axis in AXES:
+        for row_have, row_want in zip(full[axis], puzzle.clues[axis]):
+            if any(w is not None and w != h for h, w in zip(row_have, row_want)):
+                return False
+    return all(cells[x, y, z] == bool(v) for x, y, z, v in puzzle.givens)

@@ -1,0 +1,65 @@
+"""The small tree of errors nonogen raises for user mistakes.
+
+Every error a user can cause derives from :class:`NonogenError`, so the CLI can
+turn any of them into one line and exit code 2, while programming errors still
+surface as tracebacks.
+"""
+from __future__ import annotations
+
+__all__ = [
+    "NonogenError",
+    "FormatError",
+    "PuzzleError",
+    "LimitError",
+    "InputError",
+    "OutputExistsError",
+]
+
+
+class NonogenError(Exception):
+    """Base class of every error caused by the user's input or request."""
+
+
+class FormatError(NonogenError, ValueError):
+    """A file does not follow its format; knows the file and line when it can.
+
+    >>> str(FormatError("expected a number", path="a.non", line=3))
+    'a.non:3: expected a number'
+    """
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        self.message = message
+        self.path = path
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = f"{self.path}:"
+            if self.line is not None:
+                where += f"{self.line}:"
+            where += " "
+        elif self.line is not None:
+            where = f"line {self.line}: "
+        return where + self.message
+
+    def with_path(self, path: str) -> "FormatError":
+        """The same error, naming the file it came from."""
+        return FormatError(self.message, path=str(path), line=self.line)
+
+
+class PuzzleError(NonogenError, ValueError):
+    """A puzzle is not well formed (bad clue items, unknown colours, bad sizes)."""
+
+
+class LimitError(NonogenError, ValueError):
+    """A request exceeds a size limit nonogen sets to protect the machine."""
+
+
+class InputError(NonogenError, ValueError):
+    """An image, mesh or level cannot be turned into a puzzle (blank, flat, ...)."""
+
+
+class OutputExistsError(NonogenError, FileExistsError):
+    """Writing would overwrite something the user has; pass ``force`` to allow it."""

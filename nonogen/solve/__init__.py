@@ -1,0 +1,1 @@
+"""The verification engine: complete line solving, probing, and SAT (python-sat) for the rest."""
