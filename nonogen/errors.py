@@ -13,6 +13,7 @@ __all__ = [
     "LimitError",
     "InputError",
     "OutputExistsError",
+    "SolverTimeout",
 ]
 
 
@@ -63,3 +64,7 @@ class InputError(NonogenError, ValueError):
 
 class OutputExistsError(NonogenError, FileExistsError):
     """Writing would overwrite something the user has; pass ``force`` to allow it."""
+
+
+class SolverTimeout(NonogenError, TimeoutError):
+    """A proof did not finish within its time limit (a verdict would be a guess)."""

@@ -1,0 +1,174 @@
+"""Line logic to a fixpoint, and probing, over a grid of per-cell colour masks.
+
+The grid state is a flat list of bit masks (bit ``a`` set: colour ``a`` still
+possible). Lines are solved from a queue: only lines that lost a possibility
+are solved again, and line results are cached by (clue, masks), which hits
+often on real puzzles because many lines repeat their state.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Optional
+
+import numpy as np
+
+from ..model import Puzzle
+from .line import LineAutomaton
+
+__all__ = ["Grid", "Deadline", "Contradiction", "Timeout"]
+
+
+class Contradiction(Exception):
+    """Some line has no placement left: the current assumptions admit no solution."""
+
+
+class Timeout(Exception):
+    """The deadline passed before the work was done."""
+
+
+class Deadline:
+    """A point in time; ``check()`` raises :class:`Timeout` once it has passed."""
+
+    def __init__(self, seconds: Optional[float]):
+        self.end = None if seconds is None else time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        return float("inf") if self.end is None else self.end - time.monotonic()
+
+    def check(self) -> None:
+        if self.end is not None and time.monotonic() > self.end:
+            raise Timeout()
+
+
+class Grid:
+    """A puzzle's lines as automata over a flat list of cell masks, with the propagation state.
+
+    Lines ``0..H-1`` are the rows, ``H..H+W-1`` the columns. ``line_runs``
+    counts line-solver runs, the work figure of the difficulty rating.
+    """
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        H, W = self.height, self.width = puzzle.height, puzzle.width
+        automata: dict = {}
+        self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols]
+        self.cells = [list(range(r * W, (r + 1) * W)) for r in range(H)] + [
+            list(range(c, H * W, W)) for c in range(W)
+        ]
+        self.cache: dict = {}
+        self.line_runs = 0
+        self.masks = self._initial_masks()
+
+    def _initial_masks(self) -> list[int]:
+        """Background plus the colours both the row and the column clue use; givens fixed."""
+        p = self.puzzle
+        row_colors = [sum(1 << c for c in {c for _, c in line}) for line in p.rows]
+        col_colors = [sum(1 << c for c in {c for _, c in line}) for line in p.cols]
+        masks = [1 | (row_colors[r] & col_colors[c]) for r in range(self.height) for c in range(self.width)]
+        for r, c, v in p.givens:
+            masks[r * self.width + c] &= 1 << v
+        return masks
+
+    # -- line logic ---------------------------------------------------------------------------
+
+    def solve_line(self, line: int, masks: list[int]) -> Optional[tuple[int, ...]]:
+        """Narrowed masks of one line (cached), or ``None`` on contradiction."""
+        current = tuple(masks[i] for i in self.cells[line])
+        auto = self.automata[line]
+        key = (id(auto), current)
+        try:
+            return self.cache[key]
+        except KeyError:
+            pass
+        self.line_runs += 1
+        result = auto.live_states(current)
+        narrowed = None if result is None else tuple(result[1])
+        self.cache[key] = narrowed
+        return narrowed
+
+    def propagate(self, masks: list[int], lines, deadline: Deadline) -> list[int]:
+        """Run line logic from ``lines`` to a fixpoint, narrowing ``masks`` in place.
+
+        Returns the cells that changed. Raises :class:`Contradiction` when a line
+        has no placement, :class:`Timeout` when the deadline passes.
+        """
+        H, W = self.height, self.width
+        queue = deque(lines)
+        queued = set(queue)
+        changed: list[int] = []
+        steps = 0
+        while queue:
+            line = queue.popleft()
+            queued.discard(line)
+            steps += 1
+            if steps & 63 == 0:
+                deadline.check()
+            narrowed = self.solve_line(line, masks)
+            if narrowed is None:
+                raise Contradiction()
+            for cell, new in zip(self.cells[line], narrowed):
+                if masks[cell] != new:
+                    if not new:
+                        raise Contradiction()
+                    masks[cell] = new
+                    changed.append(cell)
+                    other = H + cell % W if line < H else cell // W
+                    if other not in queued:
+                        queued.add(other)
+                        queue.append(other)
+        return changed
+
+    def undecided(self, masks: list[int]) -> list[int]:
+        return [i for i, m in enumerate(masks) if m & (m - 1)]
+
+    # -- probing ------------------------------------------------------------------------------
+
+    def probe(self, masks: list[int], deadline: Deadline) -> bool:
+        """Probe every undecided cell until nothing more follows; True if the grid got solved.
+
+        For each value of a cell: assume it and propagate. A contradiction
+        removes the value; what every surviving branch agrees on is kept too.
+        """
+        H, W = self.height, self.width
+        progress = True
+        while progress:
+            progress = False
+            for cell in self.undecided(masks):
+                mask = masks[cell]
+                if not mask & (mask - 1):
+                    continue
+                deadline.check()
+                union: Optional[list[int]] = None
+                for value in _bits(mask):
+                    trial = masks.copy()
+                    trial[cell] = value
+                    try:
+                        self.propagate(trial, (cell // W, H + cell % W), deadline)
+                    except Contradiction:
+                        continue
+                    union = trial if union is None else [a | b for a, b in zip(union, trial)]
+                if union is None:
+                    raise Contradiction()
+                if union != masks:
+                    touched = [i for i, (a, b) in enumerate(zip(masks, union)) if a != b]
+                    masks[:] = union
+                    lines = {i // W for i in touched} | {H + i % W for i in touched}
+                    self.propagate(masks, lines, deadline)
+                    progress = True
+        return not self.undecided(masks)
+
+    def to_array(self, masks: list[int]) -> np.ndarray:
+        """Decided cells as colour indices, undecided as -1."""
+        out = np.full(len(masks), -1, dtype=np.int16)
+        for i, m in enumerate(masks):
+            if m and not m & (m - 1):
+                out[i] = m.bit_length() - 1
+        return out.reshape(self.height, self.width)
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low

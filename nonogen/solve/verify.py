@@ -1,0 +1,238 @@
+"""Verification of 2D puzzles: line logic, then probing, then SAT for whatever is left.
+
+The verdict never rests on line logic being clever: line logic and probing
+only fix cells that every solution shares, and SAT decides the rest,
+including the uniqueness proof (block the known solution, re-solve).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from ..clues import clue_problems, satisfies
+from ..errors import PuzzleError, SolverTimeout
+from ..model import Puzzle
+from .cnf import Encoding, solve_limited
+from .propagate import Contradiction, Deadline, Grid, Timeout
+
+__all__ = ["VerifyResult", "verify", "ambiguous_cells", "line_solve", "STATUSES"]
+
+STATUSES = ("unique", "multiple", "unsolvable", "timeout")
+
+# Probing costs a full propagation per candidate value; past this share of
+# the time limit the residue goes straight to SAT, which is faster on hard
+# cores (the difficulty then reads "search", and stats say probing was cut).
+PROBE_SHARE = 0.25
+PROBE_MAX_SECONDS = 3.0
+
+
+@dataclass
+class VerifyResult:
+    """What :func:`verify` found out about a puzzle.
+
+    ``difficulty`` is how far a solver had to go: ``"line"`` (line logic alone
+    solves it), ``"probe"`` (line logic plus probing single cells) or
+    ``"search"`` (needed SAT search). ``work`` is line-solver runs per line.
+    """
+
+    status: str
+    solution: Optional[np.ndarray] = None
+    second_solution: Optional[np.ndarray] = None
+    difficulty: Optional[str] = None
+    work: float = 0.0
+    seconds: float = 0.0
+    message: str = ""
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def ambiguous(self) -> Optional[np.ndarray]:
+        """Cells where the two reported solutions differ (``multiple`` only)."""
+        if self.solution is None or self.second_solution is None:
+            return None
+        return self.solution != self.second_solution
+
+
+def _checked(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
+    """Every grid reported goes through the independent clue check first."""
+    if not satisfies(puzzle, grid):  # pragma: no cover - would be a solver bug
+        raise AssertionError("solver produced a grid that breaks the clues")
+    return grid
+
+
+def verify(
+    puzzle,
+    target: Optional[np.ndarray] = None,
+    timeout: Optional[float] = 60.0,
+    probe: bool = True,
+) -> VerifyResult:
+    """Decide whether ``puzzle`` has exactly one solution.
+
+    With a ``target`` (or a goal stored in the puzzle that meets the clues)
+    the question is "is this the only solution?": a first solution different
+    from it proves ``multiple`` at once. Without one, the first solution found
+    is blocked and the search run again. Picross 3D levels go to
+    :func:`nonogen.solve.picross3d.verify3d`.
+
+    >>> from nonogen.clues import puzzle_from_grid
+    >>> verify(puzzle_from_grid(np.eye(3, dtype=int))).status  # a diagonal: also the anti-diagonal
+    'multiple'
+    >>> verify(puzzle_from_grid(np.array([[1, 1], [1, 0]]))).difficulty
+    'line'
+    """
+    from ..model import Puzzle3D
+
+    if isinstance(puzzle, Puzzle3D):
+        from .picross3d import verify3d
+
+        return verify3d(puzzle, target=target, timeout=timeout)
+    start = time.monotonic()
+    result = _verify(puzzle, target, Deadline(timeout), probe)
+    result.seconds = time.monotonic() - start
+    return result
+
+
+def _reference(puzzle: Puzzle, target: Optional[np.ndarray]) -> Optional[np.ndarray]:
+    if target is not None:
+        target = np.asarray(target, dtype=np.uint8)
+        if not satisfies(puzzle, target):
+            raise PuzzleError("the target grid does not meet the puzzle's clues")
+        return target
+    if puzzle.goal is not None and satisfies(puzzle, puzzle.goal):
+        return np.asarray(puzzle.goal)
+    return None
+
+
+def _verify(puzzle: Puzzle, target: Optional[np.ndarray], deadline: Deadline, probe: bool) -> VerifyResult:
+    problems = clue_problems(puzzle)
+    if problems:
+        return VerifyResult("unsolvable", message="; ".join(problems))
+    reference = _reference(puzzle, target)
+    grid = Grid(puzzle)
+    masks = grid.masks
+    n_lines = puzzle.height + puzzle.width
+    stats: dict = {}
+
+    def finish(status: str, **kw) -> VerifyResult:
+        stats["line_runs"] = grid.line_runs
+        stats["cache_entries"] = len(grid.cache)
+        return VerifyResult(status, work=round(grid.line_runs / n_lines, 2), stats=stats, **kw)
+
+    try:
+        grid.propagate(masks, range(n_lines), deadline)
+        if not grid.undecided(masks):
+            return finish("unique", solution=_checked(puzzle, grid.to_array(masks).astype(np.uint8)), difficulty="line")
+        stats["undecided_after_line"] = len(grid.undecided(masks))
+        if probe:
+            budget = Deadline(min(PROBE_MAX_SECONDS, PROBE_SHARE * deadline.remaining()))
+            try:
+                if grid.probe(masks, _earliest(budget, deadline)):
+                    solution = _checked(puzzle, grid.to_array(masks).astype(np.uint8))
+                    return finish("unique", solution=solution, difficulty="probe")
+                stats["probing"] = "complete"
+            except Timeout:
+                deadline.check()
+                stats["probing"] = "cut short"
+            stats["undecided_after_probe"] = len(grid.undecided(masks))
+    except Contradiction:
+        return finish("unsolvable", difficulty="line", message="line logic finds no way to fill some line")
+    except Timeout:
+        return finish("timeout", message="gave up before line logic finished")
+
+    try:
+        status, first, second = _search(grid, masks, reference, deadline, stats)
+    except Timeout:
+        return finish("timeout", message="gave up during SAT search")
+    first = None if first is None else _checked(puzzle, first)
+    second = None if second is None else _checked(puzzle, second)
+    return finish(status, solution=first, second_solution=second, difficulty="search")
+
+
+def _earliest(a: Deadline, b: Deadline) -> Deadline:
+    return a if a.remaining() < b.remaining() else b
+
+
+def _search(grid: Grid, masks: list[int], reference, deadline: Deadline, stats: dict):
+    """SAT on the residue: returns (status, first solution, second solution)."""
+    t0 = time.monotonic()
+    enc = Encoding(grid, masks)
+    stats["sat_vars"] = enc.n_vars
+    stats["sat_clauses"] = len(enc.clauses)
+    stats["encode_seconds"] = round(time.monotonic() - t0, 4)
+    with enc.new_solver() as solver:
+        if reference is not None:
+            solver.add_clause(enc.blocking_clause(reference))
+            if not solve_limited(solver, deadline):
+                return "unique", reference, None
+            return "multiple", reference, enc.decode(solver.get_model())
+        if not solve_limited(solver, deadline):
+            return "unsolvable", None, None
+        first = enc.decode(solver.get_model())
+        solver.add_clause(enc.blocking_clause(first))
+        if not solve_limited(solver, deadline):
+            return "unique", first, None
+        return "multiple", first, enc.decode(solver.get_model())
+
+
+def line_solve(puzzle: Puzzle) -> tuple[np.ndarray, bool]:
+    """Cells decided by complete line logic alone (-1 where undecided), and whether that is all of them.
+
+    A puzzle is *line-solvable* when the second value is True; such a puzzle
+    is unique and a person can solve it one line at a time. Raises
+    :class:`~nonogen.errors.PuzzleError` when line logic finds a contradiction.
+
+    >>> line_solve(Puzzle(rows=[[(1, 1)], [(1, 1)]], cols=[[(1, 1)], [(1, 1)]]))[1]
+    False
+    """
+    grid = Grid(puzzle)
+    try:
+        grid.propagate(grid.masks, range(puzzle.height + puzzle.width), Deadline(None))
+    except Contradiction:
+        raise PuzzleError("line logic finds no way to fill some line: the puzzle has no solution") from None
+    decided = grid.to_array(grid.masks)
+    return decided, bool((decided >= 0).all())
+
+
+def ambiguous_cells(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[float] = 60.0) -> np.ndarray:
+    """Cells whose value differs in some solution: the complement of the backbone.
+
+    Line logic fixes most backbone cells for free. For the rest, one
+    incremental solver is asked for a solution that differs from
+    ``reference`` somewhere among the cells not yet known to be ambiguous;
+    each answer marks every cell where it differs, so the number of SAT calls
+    is at most one more than the number of ambiguous cells, and usually far
+    fewer. Raises :class:`~nonogen.errors.SolverTimeout` at the time limit.
+
+    >>> from nonogen.clues import puzzle_from_grid
+    >>> g = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 0]])
+    >>> ambiguous_cells(puzzle_from_grid(g), g).astype(int).tolist()
+    [[1, 1, 0], [1, 1, 0], [0, 0, 0]]
+    """
+    reference = np.asarray(reference, dtype=np.uint8)
+    if not satisfies(puzzle, reference):
+        raise PuzzleError("the reference grid does not meet the puzzle's clues")
+    deadline = Deadline(timeout)
+    grid = Grid(puzzle)
+    ambiguous = np.zeros(puzzle.height * puzzle.width, dtype=bool)
+    try:
+        grid.propagate(grid.masks, range(puzzle.height + puzzle.width), deadline)
+        candidates = grid.undecided(grid.masks)
+        if not candidates:
+            return ambiguous.reshape(puzzle.height, puzzle.width)
+        enc = Encoding(grid, grid.masks)
+        flat = reference.ravel()
+        with enc.new_solver() as solver:
+            while candidates:
+                switch = enc._new()
+                solver.add_clause([-switch] + enc.blocking_clause(flat, candidates))
+                if not solve_limited(solver, deadline, [switch]):
+                    break
+                other = enc.decode(solver.get_model()).ravel()
+                ambiguous |= other != flat
+                solver.add_clause([-switch])
+                candidates = [i for i in candidates if not ambiguous[i]]
+    except Timeout:
+        raise SolverTimeout(f"ambiguity check gave up after {timeout} s") from None
+    return ambiguous.reshape(puzzle.height, puzzle.width)
