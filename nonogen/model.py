@@ -235,7 +235,7 @@ class Puzzle3D:
                         count, groups = int(clue[0]), int(clue[1])
                         if not 0 <= count <= lengths[axis] or groups not in (1, 2, 3):
                             raise PuzzleError(f"clue {clue!r} does not fit a line of {lengths[axis]} along {axis}")
-                        if count < groups or (count == 0 and groups != 1):
+                        if 0 < count < groups or (count == 0 and groups != 1):
                             raise PuzzleError(f"clue {clue!r}: {count} cubes cannot form {groups} groups")
                         clue = (count, groups)
                     out.append(clue)
