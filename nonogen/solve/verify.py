@@ -66,7 +66,7 @@ def verify(
     puzzle,
     target: Optional[np.ndarray] = None,
     timeout: Optional[float] = 60.0,
-    probe: bool = True,
+    strategy: str = "full",
 ) -> VerifyResult:
     """Decide whether ``puzzle`` has exactly one solution.
 
@@ -75,6 +75,10 @@ def verify(
     from it proves ``multiple`` at once. Without one, the first solution found
     is blocked and the search run again. Picross 3D levels go to
     :func:`nonogen.solve.picross3d.verify3d`.
+
+    ``strategy`` is ``"full"`` (line logic, probing, then SAT), ``"line"``
+    (no probing) or ``"sat"`` (SAT on the whole puzzle, no line logic: the
+    baseline the benchmark compares against).
 
     >>> from nonogen.clues import puzzle_from_grid
     >>> verify(puzzle_from_grid(np.eye(3, dtype=int))).status  # a diagonal: also the anti-diagonal
@@ -88,8 +92,10 @@ def verify(
         from .picross3d import verify3d
 
         return verify3d(puzzle, target=target, timeout=timeout)
+    if strategy not in ("full", "line", "sat"):
+        raise ValueError(f"unknown strategy {strategy!r}")
     start = time.monotonic()
-    result = _verify(puzzle, target, Deadline(timeout), probe)
+    result = _verify(puzzle, target, Deadline(timeout), strategy)
     result.seconds = time.monotonic() - start
     return result
 
@@ -105,7 +111,7 @@ def _reference(puzzle: Puzzle, target: Optional[np.ndarray]) -> Optional[np.ndar
     return None
 
 
-def _verify(puzzle: Puzzle, target: Optional[np.ndarray], deadline: Deadline, probe: bool) -> VerifyResult:
+def _verify(puzzle: Puzzle, target: Optional[np.ndarray], deadline: Deadline, strategy: str) -> VerifyResult:
     problems = clue_problems(puzzle)
     if problems:
         return VerifyResult("unsolvable", message="; ".join(problems))
@@ -120,34 +126,44 @@ def _verify(puzzle: Puzzle, target: Optional[np.ndarray], deadline: Deadline, pr
         stats["cache_entries"] = len(grid.cache)
         return VerifyResult(status, work=round(grid.line_runs / n_lines, 2), stats=stats, **kw)
 
-    try:
-        grid.propagate(masks, range(n_lines), deadline)
-        if not grid.undecided(masks):
-            return finish("unique", solution=_checked(puzzle, grid.to_array(masks).astype(np.uint8)), difficulty="line")
-        stats["undecided_after_line"] = len(grid.undecided(masks))
-        if probe:
-            budget = Deadline(min(PROBE_MAX_SECONDS, PROBE_SHARE * deadline.remaining()))
-            try:
-                if grid.probe(masks, _earliest(budget, deadline)):
-                    solution = _checked(puzzle, grid.to_array(masks).astype(np.uint8))
-                    return finish("unique", solution=solution, difficulty="probe")
-                stats["probing"] = "complete"
-            except Timeout:
-                deadline.check()
-                stats["probing"] = "cut short"
-            stats["undecided_after_probe"] = len(grid.undecided(masks))
-    except Contradiction:
-        return finish("unsolvable", difficulty="line", message="line logic finds no way to fill some line")
-    except Timeout:
-        return finish("timeout", message="gave up before line logic finished")
-
+    if strategy != "sat":
+        try:
+            decided_by = _logic(grid, masks, strategy, deadline, stats)
+        except Contradiction:
+            return finish("unsolvable", difficulty="line", message="line logic finds no way to fill some line")
+        except Timeout:
+            return finish("timeout", message="gave up before line logic finished")
+        if decided_by is not None:
+            solution = _checked(puzzle, grid.to_array(masks).astype(np.uint8))
+            return finish("unique", solution=solution, difficulty=decided_by)
     try:
         status, first, second = _search(grid, masks, reference, deadline, stats)
     except Timeout:
         return finish("timeout", message="gave up during SAT search")
     first = None if first is None else _checked(puzzle, first)
     second = None if second is None else _checked(puzzle, second)
-    return finish(status, solution=first, second_solution=second, difficulty="search")
+    difficulty = None if strategy == "sat" else "search"
+    return finish(status, solution=first, second_solution=second, difficulty=difficulty)
+
+
+def _logic(grid: Grid, masks: list[int], strategy: str, deadline: Deadline, stats: dict) -> Optional[str]:
+    """Line logic, then (strategy ``full``) probing; the name of the step that solved it, or None."""
+    grid.propagate(masks, range(len(grid.cells)), deadline)
+    if not grid.undecided(masks):
+        return "line"
+    stats["undecided_after_line"] = len(grid.undecided(masks))
+    if strategy != "full":
+        return None
+    budget = Deadline(min(PROBE_MAX_SECONDS, PROBE_SHARE * deadline.remaining()))
+    try:
+        if grid.probe(masks, _earliest(budget, deadline)):
+            return "probe"
+        stats["probing"] = "complete"
+    except Timeout:
+        deadline.check()
+        stats["probing"] = "cut short"
+    stats["undecided_after_probe"] = len(grid.undecided(masks))
+    return None
 
 
 def _earliest(a: Deadline, b: Deadline) -> Deadline:
