@@ -1,0 +1,99 @@
+"""Exact cover as SAT (python-sat): an independent second solver for packing levels.
+
+One variable per placement; every free cell is covered by exactly one
+placement and every shape type is placed exactly as many times as there are
+pieces of that shape. It is slower than the bitmask search on plain levels but
+shares no search code with it, which makes it the cross-check in tests and the
+baseline in the benchmark.
+"""
+from __future__ import annotations
+
+import time
+from typing import Optional
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from .exact import ExactProblem, SearchOutcome
+
+__all__ = ["sat_search"]
+
+_BUDGET = 2000  # conflicts per slice: CaDiCaL cannot be interrupted, so deadlines are checked between slices
+
+
+def _clauses(problem: ExactProblem) -> tuple[list[list[int]], IDPool]:
+    pool = IDPool(start_from=len(problem.placements) + 1)
+    clauses: list[list[int]] = []
+    covering: dict[int, list[int]] = {}
+    of_type: list[list[int]] = [[] for _ in problem.types]
+    for var, (t, mask) in enumerate(problem.placements, start=1):
+        of_type[t].append(var)
+        while mask:
+            low = mask & -mask
+            covering.setdefault(low, []).append(var)
+            mask ^= low
+    free = problem.goal ^ problem.start
+    while free:
+        low = free & -free
+        free ^= low
+        lits = covering.get(low, [])
+        if not lits:
+            return [[]], pool  # a free cell no placement can cover
+        clauses += CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=EncType.seqcounter).clauses
+    for t, lits in enumerate(of_type):
+        need = len(problem.types[t])
+        if len(lits) < need:
+            return [[]], pool
+        clauses += CardEnc.equals(lits=lits, bound=need, vpool=pool, encoding=EncType.seqcounter).clauses
+    return clauses, pool
+
+
+def sat_search(
+    problem: ExactProblem,
+    limit: Optional[int] = 2,
+    keep: int = 2,
+    deadline: Optional[float] = None,
+    exclude: Optional[tuple[str, ...]] = None,
+    solver: str = "cadical195",
+) -> SearchOutcome:
+    """Same contract as :func:`nonogen.pack.exact.search`, by SAT with blocking clauses."""
+    clauses, _ = _clauses(problem)
+    n = len(problem.placements)
+    found: list[tuple[str, ...]] = []
+    count = 0
+    calls = 0
+    if exclude is not None:
+        exclude = problem.canonical_rows(tuple(exclude))
+    if [] in clauses:
+        return SearchOutcome([], 0, True, False, 0)
+    with Solver(name=solver, bootstrap_with=clauses) as s:
+        while limit is None or count < limit:
+            verdict = _solve(s, deadline)
+            calls += 1
+            if verdict is None:
+                return SearchOutcome(found, count, False, True, calls)
+            if not verdict:
+                return SearchOutcome(found, count, True, False, calls)
+            model = s.get_model()
+            chosen = [v for v in model[:n] if v > 0]
+            s.add_clause([-v for v in chosen])
+            rows = problem.rows([problem.placements[v - 1] for v in chosen])
+            if exclude is not None and rows == exclude:
+                continue
+            count += 1
+            if len(found) < keep:
+                found.append(rows)
+    return SearchOutcome(found, count, False, False, calls)
+
+
+def _solve(s: Solver, deadline: Optional[float]) -> Optional[bool]:
+    if deadline is None:
+        return s.solve()
+    while True:
+        s.conf_budget(_BUDGET)
+        verdict = s.solve_limited()
+        if verdict is not None:
+            return verdict
+        if time.monotonic() > deadline:
+            return None

@@ -1,0 +1,112 @@
+"""Solve, verify and count packing levels, with the same verdicts as nonogram verification.
+
+Statuses: ``unique`` (exactly one completion), ``multiple``, ``unsolvable``
+(none) and ``timeout`` (undecided within the time limit); :func:`solve_level`
+reports ``solved`` when it only looked for one completion. Every solution a
+function returns has been checked against the level by
+:meth:`Level.check_solution`, independently of the search that found it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .exact import SearchOutcome, compile_level, search
+from .level import Level
+from .sat import sat_search
+
+__all__ = ["PackResult", "solve_level", "verify_level", "count_solutions", "METHODS"]
+
+METHODS = ("dlx", "sat")
+
+
+@dataclass
+class PackResult:
+    """The verdict on one level and the evidence for it."""
+
+    status: str
+    solution: Optional[tuple[str, ...]] = None
+    second_solution: Optional[tuple[str, ...]] = None
+    count: int = 0
+    complete: bool = True
+    seconds: float = 0.0
+    message: str = ""
+    stats: dict = field(default_factory=dict)
+
+
+def _run(level: Level, method: str, limit: Optional[int], keep: int, timeout: Optional[float],
+         exclude=None, on_progress=None) -> tuple[SearchOutcome, float, dict]:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    start = time.monotonic()
+    deadline = None if timeout is None else start + timeout
+    problem = compile_level(level)
+    if method == "dlx":
+        outcome = search(problem, limit=limit, keep=keep, deadline=deadline, exclude=exclude, on_progress=on_progress)
+    else:
+        outcome = sat_search(problem, limit=limit, keep=keep, deadline=deadline, exclude=exclude)
+    for rows in outcome.solutions:
+        problem_text = level.check_solution(rows)
+        if problem_text:  # a solver bug, never a user mistake: refuse to report it
+            raise RuntimeError(f"{method} returned a wrong solution: {problem_text}")
+    stats = {"method": method, "placements": len(problem.placements), "nodes": outcome.nodes}
+    return outcome, time.monotonic() - start, stats
+
+
+def solve_level(level: Level, timeout: Optional[float] = 60.0, method: str = "dlx") -> PackResult:
+    """One completion of the level: status ``solved``, ``unsolvable`` or ``timeout``."""
+    out, seconds, stats = _run(level, method, 1, 1, timeout)
+    if out.solutions:
+        return PackResult("solved", out.solutions[0], None, 1, False, seconds, "found a completion", stats)
+    if out.timed_out:
+        return PackResult("timeout", None, None, 0, False, seconds, f"no completion found in {timeout:g} s", stats)
+    return PackResult("unsolvable", None, None, 0, True, seconds, "the pieces cannot complete the board", stats)
+
+
+def verify_level(level: Level, timeout: Optional[float] = 60.0, method: str = "dlx",
+                 use_solution: bool = True) -> PackResult:
+    """Whether the level has exactly one completion (stops at the second one).
+
+    With a known solution (``level.solution``, unless ``use_solution`` is off)
+    it proves that one is the only completion: any other completion found is
+    already the answer ``multiple``.
+    """
+    target = level.solution if use_solution else None
+    if target is not None:
+        out, seconds, stats = _run(level, method, 1, 1, timeout, exclude=target)
+        if out.solutions:
+            return PackResult("multiple", target, out.solutions[0], 2, False, seconds,
+                              "another completion differs from the level's solution", stats)
+        if out.timed_out:
+            return PackResult("timeout", target, None, 1, False, seconds, f"undecided after {timeout:g} s", stats)
+        return PackResult("unique", target, None, 1, True, seconds, "the level's solution is the only completion", stats)
+    out, seconds, stats = _run(level, method, 2, 2, timeout)
+    first = out.solutions[0] if out.solutions else None
+    if out.count >= 2:
+        return PackResult("multiple", first, out.solutions[1], 2, False, seconds, "at least two completions", stats)
+    if out.timed_out:
+        return PackResult("timeout", first, None, out.count, False, seconds,
+                          f"undecided after {timeout:g} s ({out.count} completion(s) found)", stats)
+    if first is None:
+        return PackResult("unsolvable", None, None, 0, True, seconds, "the pieces cannot complete the board", stats)
+    return PackResult("unique", first, None, 1, True, seconds, "exactly one completion", stats)
+
+
+def count_solutions(level: Level, limit: Optional[int] = None, timeout: Optional[float] = 60.0,
+                    method: str = "dlx", on_progress: Optional[Callable[[int, int], None]] = None) -> PackResult:
+    """Count completions up to ``limit`` (None: all) within ``timeout`` seconds.
+
+    ``complete`` says whether the count is exact; otherwise it is how many were
+    found before the limit or the deadline stopped the search. Congruent
+    pieces swapped in place count once.
+    """
+    out, seconds, stats = _run(level, method, limit, 1, timeout, on_progress=on_progress)
+    status = "complete" if out.complete else ("timeout" if out.timed_out else "limit")
+    message = {
+        "complete": f"exactly {out.count} completion(s)",
+        "timeout": f"at least {out.count} completion(s); stopped after {timeout:g} s",
+        "limit": f"at least {out.count} completion(s); stopped at the limit",
+    }[status]
+    first = out.solutions[0] if out.solutions else None
+    return PackResult(status, first, None, out.count, out.complete, seconds, message, stats)
