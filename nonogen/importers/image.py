@@ -214,11 +214,12 @@ def make_palette(background: tuple[int, int, int], colors: list[tuple[int, int, 
     >>> [(c.name, c.char) for c in make_palette((255, 255, 255), [(200, 0, 0), (210, 20, 20), (0, 0, 0)])]
     [('white', '.'), ('red', 'r'), ('red-2', 'a'), ('black', 'b')]
     >>> [c.name for c in make_palette((255, 255, 255), [(250, 250, 250)])]
-    ['background', 'white']
+    ['white', 'white-2']
     """
-    used_names: dict[str, int] = {}
+    bg_name = color_name(background)
+    used_names: dict[str, int] = {bg_name: 1}
     used_chars = {"."}
-    entries = []
+    entries = [Color(bg_name, _hex(background), ".")]
     for rgb in colors:
         base = color_name(rgb)
         used_names[base] = used_names.get(base, 0) + 1
@@ -228,10 +229,7 @@ def make_palette(background: tuple[int, int, int], colors: list[tuple[int, int, 
         )
         used_chars.add(char)
         entries.append(Color(name, _hex(rgb), char))
-    bg_name = color_name(background)
-    if bg_name in used_names:
-        bg_name = "background"
-    return (Color(bg_name, _hex(background), "."), *entries)
+    return tuple(entries)
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:

@@ -97,7 +97,7 @@ def sheet_size(puzzle: Puzzle, cell: float = 20) -> tuple[int, int]:
     """Width and height of the sheet in pixels (SVG user units) for a given cell size.
 
     >>> sheet_size(Puzzle(rows=[[(1, 1)], []], cols=[[(1, 1)], []]), cell=10)
-    (30, 30)
+    (40, 40)
     """
     lay = _layout(puzzle, cell)
     return int(round(lay.width)), int(round(lay.height))
