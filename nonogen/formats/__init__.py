@@ -1,0 +1,215 @@
+"""Every puzzle file format nonogen reads and writes, behind one small registry.
+
+Each format is a module with pure ``loads(text)`` / ``dumps(puzzle)``
+functions (``loads_all`` / ``dumps_all`` when a file can hold many puzzles),
+``dropped(puzzle)`` listing what the format cannot hold, and ``looks_like(text)``
+for content sniffing. This module maps names and suffixes to those modules
+and does the file I/O, so readers stay testable on plain strings.
+
+>>> p = loads("2\\n2\\n1\\n1\\n1\\n1\\n", "counts")
+>>> loads(dumps(p, "non"), "non").same_clues(p)
+True
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+from typing import Optional, Union
+
+from ..errors import FormatError, OutputExistsError
+from ..model import Puzzle, Puzzle3D
+from . import bracket, cnon, counts, nin, nonogen3d, nonogen_json, non, olsak, rowscols, taai, webpbn
+
+__all__ = [
+    "FORMATS",
+    "SUFFIXES",
+    "load",
+    "load_all",
+    "loads",
+    "loads_all",
+    "dump",
+    "dump_all",
+    "dumps",
+    "dumps_all",
+    "dropped",
+    "format_for",
+    "sniff",
+    "writable",
+]
+
+AnyPuzzle = Union[Puzzle, Puzzle3D]
+
+FORMATS: dict[str, ModuleType] = {
+    "nonogen": nonogen_json,
+    "nonogen-3d": nonogen3d,
+    "non": non,
+    "cnon": cnon,
+    "webpbn": webpbn,
+    "nin": nin,
+    "g": olsak,
+    "taai": taai,
+    "taai-solution": taai.solutions,
+    "counts": counts,
+    "rowscols": rowscols,
+    "bracket": bracket,
+}
+"""Format name -> module. Names are what ``--from`` / ``--to`` accept."""
+
+SUFFIXES: dict[str, Optional[str]] = {
+    ".non": "non",
+    ".nonpack": "non",
+    ".cnon": "cnon",
+    ".xml": "webpbn",
+    ".pbn": "webpbn",
+    ".nin": "nin",
+    ".g": "g",
+    ".json": None,  # nonogen, nonogen-3d or rows/cols JSON: decided by content
+    ".txt": None,  # counts, TAAI or bracket text: decided by content
+}
+"""File suffix -> format name; ``None`` means the suffix is shared and the content decides."""
+
+# Sniffing order: the most specific signatures first.
+_SNIFF_ORDER = ("nonogen", "nonogen-3d", "rowscols", "webpbn", "taai-solution", "taai", "non", "cnon",
+                "g", "bracket", "nin", "counts")
+
+# What a format becomes when a file with a shared suffix is written.
+_WRITE_DEFAULT = {".json": "nonogen", ".txt": "counts"}
+
+
+def sniff(text: str) -> str:
+    """The format name ``text`` looks like, or FormatError if none fits.
+
+    >>> sniff('{"rows": [[1]], "cols": [[1]]}'), sniff("width 1\\nheight 1\\nrows\\n1\\ncolumns\\n1\\n")
+    ('rowscols', 'non')
+    """
+    for name in _SNIFF_ORDER:
+        if FORMATS[name].looks_like(text):
+            return name
+    raise FormatError("unrecognised puzzle format (use --format / --from to name it)", line=1)
+
+
+def _module(name: str) -> ModuleType:
+    try:
+        return FORMATS[name]
+    except KeyError:
+        known = ", ".join(FORMATS)
+        raise FormatError(f"unknown format {name!r} (known: {known})") from None
+
+
+def format_for(path: Union[str, Path], text: Optional[str] = None) -> str:
+    """The format of ``path``: from its suffix, else from ``text`` (its content) when given."""
+    suffix = Path(path).suffix.lower()
+    name = SUFFIXES.get(suffix)
+    if name is not None:
+        return name
+    if text is not None:
+        return sniff(text)
+    if suffix in _WRITE_DEFAULT:
+        return _WRITE_DEFAULT[suffix]
+    raise FormatError(f"cannot tell the format from the suffix {suffix or '(none)'!r}; name it with --format")
+
+
+def read_text(path: Union[str, Path]) -> str:
+    """A puzzle file's text: UTF-8, falling back to Windows-1252 for old files; binary and empty files refused.
+
+    Some real webpbn exports carry Latin-1 titles, so a strict UTF-8 reader
+    would reject puzzles people actually have; control bytes still mark binary junk.
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise FormatError("is a folder, expected a puzzle file", path=str(p))
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise FormatError("no such file", path=str(p)) from None
+    except OSError as exc:
+        raise FormatError(f"cannot read: {exc.strerror}", path=str(p)) from None
+    if not data.strip():
+        raise FormatError("file is empty", path=str(p))
+    if any(b in data for b in (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x05", b"\x06", b"\x07", b"\x08", b"\x0e", b"\x1a", b"\x1b", b"\x7f")):
+        raise FormatError("not a text file (binary data)", path=str(p))
+    for encoding in ("utf-8", "cp1252", "latin-1"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise FormatError("not a text file", path=str(p))  # pragma: no cover - latin-1 decodes anything
+
+
+def loads_all(text: str, format: str) -> list[AnyPuzzle]:
+    """Every puzzle in ``text`` read as ``format``."""
+    module = _module(format)
+    if not text.strip():
+        raise FormatError("empty input", line=1)
+    if hasattr(module, "loads_all"):
+        return list(module.loads_all(text))
+    return [module.loads(text)]
+
+
+def loads(text: str, format: str) -> AnyPuzzle:
+    """The one puzzle in ``text`` read as ``format``."""
+    puzzles = loads_all(text, format)
+    if len(puzzles) != 1:
+        raise FormatError(f"holds {len(puzzles)} puzzles, expected one (use load_all)")
+    return puzzles[0]
+
+
+def load_all(path: Union[str, Path], format: Optional[str] = None) -> list[AnyPuzzle]:
+    """Every puzzle in the file ``path`` (bundles and tournament files hold many)."""
+    text = read_text(path)
+    try:
+        return loads_all(text, format or format_for(path, text))
+    except FormatError as exc:
+        raise exc.with_path(str(path)) from None
+
+
+def load(path: Union[str, Path], format: Optional[str] = None) -> AnyPuzzle:
+    """The one puzzle in the file ``path``; the format comes from the suffix, then the content."""
+    puzzles = load_all(path, format)
+    if len(puzzles) != 1:
+        raise FormatError(f"holds {len(puzzles)} puzzles, expected one (use load_all)", path=str(path))
+    return puzzles[0]
+
+
+def writable(format: str) -> bool:
+    """Whether nonogen can write ``format`` (some are read-only)."""
+    return hasattr(_module(format), "dumps")
+
+
+def dumps_all(puzzles: list[AnyPuzzle], format: str) -> str:
+    """Text of ``puzzles`` in ``format``; more than one needs a format that holds many."""
+    module = _module(format)
+    if not writable(format):
+        raise FormatError(f"nonogen reads {format} but does not write it")
+    if len(puzzles) == 1:
+        return module.dumps(puzzles[0])
+    if not hasattr(module, "dumps_all"):
+        raise FormatError(f"{format} holds one puzzle per file, got {len(puzzles)}")
+    return module.dumps_all(list(puzzles))
+
+
+def dumps(puzzle: AnyPuzzle, format: str) -> str:
+    """Text of one puzzle in ``format``."""
+    return dumps_all([puzzle], format)
+
+
+def dropped(puzzle: AnyPuzzle, format: str) -> list[str]:
+    """What writing ``puzzle`` as ``format`` loses, one phrase per piece (empty: lossless)."""
+    return list(_module(format).dropped(puzzle))
+
+
+def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[str] = None, force: bool = False) -> Path:
+    """Write ``puzzles`` to ``path`` (never over an existing file unless ``force``)."""
+    path = Path(path)
+    name = format or format_for(path)
+    text = dumps_all(puzzles, name)
+    if path.exists() and not force:
+        raise OutputExistsError(f"{path}: file exists (use --force to overwrite it)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def dump(puzzle: AnyPuzzle, path: Union[str, Path], format: Optional[str] = None, force: bool = False) -> Path:
+    """Write one puzzle to ``path`` in ``format`` (default: from the suffix)."""
+    return dump_all([puzzle], path, format, force)

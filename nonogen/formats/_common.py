@@ -1,0 +1,214 @@
+"""Helpers every format reader shares: line handling, numbers, size limits, palettes.
+
+Readers raise :class:`FormatError` with a line number and no path; the registry
+adds the path. Keeping these checks in one place makes every reader reject
+malformed input with the same kind of one-line message.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional, Sequence
+
+import numpy as np
+
+from ..errors import FormatError, LimitError, PuzzleError
+from ..model import BW_PALETTE, Color, LineClue, Puzzle
+
+MAX_SIDE = 2000
+"""Largest width or height nonogen reads: 2000 x 2000 is 4 M cells, already far beyond real puzzles."""
+
+META_KEYS = ("title", "author", "copyright", "license", "catalogue", "source", "description")
+"""The metadata keys nonogen knows; formats map their own fields onto these."""
+
+WHITE = Color("white", "#ffffff", ".")
+
+# X11/CSS colour names seen in real puzzle files (Olšák .g files name colours this way).
+NAMED_COLORS = {
+    "white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#00ff00", "blue": "#0000ff",
+    "yellow": "#ffff00", "orange": "#ffa500", "brown": "#a52a2a", "pink": "#ffc0cb", "purple": "#a020f0",
+    "magenta": "#ff00ff", "cyan": "#00ffff", "gray": "#bebebe", "grey": "#bebebe", "violet": "#ee82ee",
+    "darkgreen": "#006400", "darkblue": "#00008b", "darkred": "#8b0000", "lightblue": "#add8e6",
+    "lightgreen": "#90ee90", "navy": "#000080", "olive": "#808000", "maroon": "#800000", "teal": "#008080",
+    "silver": "#c0c0c0", "gold": "#ffd700", "beige": "#f5f5dc", "tan": "#d2b48c", "salmon": "#fa8072",
+    "khaki": "#f0e68c", "lime": "#00ff00", "aqua": "#00ffff", "fuchsia": "#ff00ff",
+}
+
+_CHAR_POOL = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%&*+=@$!?~^"
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines of ``text`` without their ends (``\\r\\n``, ``\\n``), a leading BOM removed.
+
+    >>> split_lines("\\ufeffa\\r\\nb\\n")
+    ['a', 'b']
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for an error message, quoted with repr."""
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def parse_int(token: str, line: Optional[int], what: str) -> int:
+    """A non-negative decimal integer, or a FormatError naming ``what`` was expected.
+
+    >>> parse_int(" 12 ", 3, "the width")
+    12
+    """
+    token = token.strip()
+    if not token.isdigit() or not token.isascii():
+        raise FormatError(f"expected {what} (a whole number), got {shorten(token)}", line=line)
+    return int(token)
+
+
+def check_size(width: int, height: int, line: Optional[int] = None) -> None:
+    """Refuse empty grids (FormatError) and grids over :data:`MAX_SIDE` (LimitError)."""
+    if width < 1 or height < 1:
+        raise FormatError(f"width and height must be at least 1, got {width}x{height}", line=line)
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise LimitError(
+            f"puzzle is {width}x{height}; nonogen reads puzzles up to {MAX_SIDE}x{MAX_SIDE}"
+        )
+
+
+_NUM_LIST = re.compile(r"[\s,]+")
+
+
+def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma") -> LineClue:
+    """One black-and-white clue line: numbers split by commas and/or spaces; ``0`` or empty = no blocks.
+
+    >>> parse_bw_line("3, 1 2", 1, "row 1")
+    ((3, 1), (1, 1), (2, 1))
+    >>> parse_bw_line("0", 1, "row 1")
+    ()
+    """
+    tokens = [t for t in _NUM_LIST.split(text.strip()) if t]
+    if tokens == ["0"]:
+        return ()
+    out = []
+    for tok in tokens:
+        n = parse_int(tok, line, f"block lengths for {what}")
+        if n == 0:
+            raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
+        out.append((n, 1))
+    return tuple(out)
+
+
+def expand_rgb(value: str, line: Optional[int] = None) -> str:
+    """``#rrggbb`` from ``rrggbb``, ``#rgb`` or ``rgb`` hex text.
+
+    >>> expand_rgb("F78900"), expand_rgb("fff")
+    ('#f78900', '#ffffff')
+    """
+    v = value.strip().lstrip("#").lower()
+    if len(v) == 3:
+        v = "".join(c * 2 for c in v)
+    if len(v) != 6 or any(c not in "0123456789abcdef" for c in v):
+        raise FormatError(f"expected a colour as RRGGBB hex digits, got {shorten(value)}", line=line)
+    return "#" + v
+
+
+def color_from_name(name: str, line: Optional[int]) -> str:
+    """``#rrggbb`` of an X11/CSS colour name or of a ``#rrggbb`` literal."""
+    if name.startswith("#"):
+        return expand_rgb(name, line)
+    rgb = NAMED_COLORS.get(name.lower())
+    if rgb is None:
+        raise FormatError(f"unknown colour name {shorten(name)} (use #rrggbb)", line=line)
+    return rgb
+
+
+def pick_char(name: str, rgb: str, used: set[str], wanted: Optional[str] = None) -> str:
+    """A one-character code for a colour that no other colour uses yet.
+
+    Prefers ``wanted``, then ``#`` for black, then the name's first letter,
+    so codes stay readable in goals and solutions.
+
+    >>> pick_char("red", "#ff0000", {"."}), pick_char("rose", "#ff0080", {".", "r"})
+    ('r', 'o')
+    """
+    candidates = []
+    if wanted:
+        candidates.append(wanted)
+    if rgb == "#000000":
+        candidates.append("#")
+    candidates += [c for c in name if c.isalnum()] + list(_CHAR_POOL)
+    for c in candidates:
+        if len(c) == 1 and c not in used and not c.isspace():
+            used.add(c)
+            return c
+    raise PuzzleError("too many colours: no one-character codes left")
+
+
+def make_palette(background: Color, colors: Iterable[tuple[str, str]]) -> tuple[Color, ...]:
+    """A palette from ``(name, rgb)`` pairs with generated codes; B&W black gives :data:`BW_PALETTE`."""
+    colors = list(colors)
+    if background == WHITE and len(colors) == 1 and colors[0] == ("black", "#000000"):
+        return BW_PALETTE
+    used = {background.char}
+    return (background,) + tuple(Color(n, rgb, pick_char(n, rgb, used)) for n, rgb in colors)
+
+
+def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line: Optional[int] = None) -> Puzzle:
+    """A :class:`Puzzle`, turning model complaints into FormatErrors for the reader's line."""
+    try:
+        return Puzzle(tuple(rows), tuple(cols), tuple(palette), goal=goal, givens=tuple(givens), meta=meta or {})
+    except PuzzleError as exc:
+        raise FormatError(str(exc), line=line) from None
+
+
+def goal_from_chars(chars: str, width: int, height: int, codes: dict[str, int], line: Optional[int]) -> np.ndarray:
+    """A ``height x width`` grid from row-major goal characters, each mapped by ``codes``."""
+    if len(chars) != width * height:
+        raise FormatError(f"goal has {len(chars)} cells, expected {width}x{height} = {width * height}", line=line)
+    if chars.isascii() and all(ord(c) < 128 for c in codes):
+        table = np.full(128, 255, dtype=np.uint8)
+        for ch, v in codes.items():
+            table[ord(ch)] = v
+        grid = table[np.frombuffer(chars.encode("ascii"), dtype=np.uint8)]
+    else:
+        grid = np.array([codes.get(c, 255) for c in chars], dtype=np.uint8)
+    if (grid == 255).any():
+        bad = chars[int(np.flatnonzero(grid == 255)[0])]
+        raise FormatError(f"goal uses {bad!r}, which is not a colour code", line=line)
+    return grid.reshape(height, width)
+
+
+def standard_meta(meta: dict) -> list[str]:
+    """What a format that stores only :data:`META_KEYS` loses from ``meta``."""
+    return [f"metadata {k!r}" for k in meta if k not in META_KEYS]
+
+
+def counts_only_dropped(puzzle: Puzzle, keeps: Sequence[str] = ()) -> list[str]:
+    """Dropped pieces for formats that hold only black-and-white clues (plus ``keeps``)."""
+    out = []
+    if puzzle.is_color:
+        out.append(f"colours ({puzzle.n_colors} colours; this format is black and white only)")
+    elif puzzle.palette != BW_PALETTE and "palette" not in keeps:
+        out.append("colour names and codes of the palette")
+    if puzzle.goal is not None and "goal" not in keeps:
+        out.append("goal (solution image)")
+    if puzzle.givens:
+        out.append(f"{len(puzzle.givens)} given cells")
+    kept_meta = [k for k in keeps if k in META_KEYS]
+    lost = [k for k in puzzle.meta if k not in kept_meta]
+    if lost:
+        out.append("metadata " + ", ".join(lost))
+    return out
+
+
+def require_bw(puzzle: Puzzle, fmt: str) -> None:
+    """Writers of B&W-only formats refuse colour puzzles instead of silently merging colours."""
+    if puzzle.is_color:
+        raise PuzzleError(f"{fmt} holds only black-and-white puzzles; this one has {puzzle.n_colors} colours")
+
+
+def bw_numbers(clue: LineClue) -> list[int]:
+    """Block lengths of a one-colour clue line."""
+    return [n for n, _ in clue]

@@ -1,0 +1,83 @@
+"""picross-solver's bracket text (``GRID name`` / ``ROWS`` / ``[ 1 2 ]`` ... / ``COLUMNS``), many grids per file.
+
+``#`` starts a comment line; ``[ ]`` is an empty line. Black and white only.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import FormatError
+from ..model import Puzzle
+from ._common import build, bw_numbers, check_size, counts_only_dropped, parse_bw_line, require_bw, split_lines
+
+NAME = "bracket"
+SUFFIXES = (".txt",)
+MULTI = True
+_LINE = re.compile(r"\[([^\]]*)\]$")
+
+
+def looks_like(text: str) -> bool:
+    """Has a ``GRID`` line and bracketed clue lines."""
+    head = text[:4000]
+    return bool(re.search(r"^GRID\b", head, re.M)) and bool(re.search(r"^\s*\[[\d\s]*\]\s*$", head, re.M))
+
+
+def loads_all(text: str) -> list[Puzzle]:
+    """Every grid in the file."""
+    grids: list[dict] = []
+    section = None
+    for i, raw in enumerate(split_lines(text)):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        word = s.split()[0].upper()
+        if word == "GRID":
+            grids.append({"title": s[4:].strip(), "ROWS": [], "COLUMNS": [], "line": i + 1})
+            section = None
+        elif word in ("ROWS", "COLUMNS") and grids:
+            section = word
+        elif section and _LINE.match(s):
+            what = f"{section.lower()[:-1]} {len(grids[-1][section]) + 1}"
+            grids[-1][section].append(parse_bw_line(_LINE.match(s).group(1), i + 1, what))
+        else:
+            raise FormatError(f"expected GRID, ROWS, COLUMNS or a clue like [ 1 2 ], got {s[:30]!r}", line=i + 1)
+    if not grids:
+        raise FormatError("no 'GRID' line found", line=1)
+    out = []
+    for g in grids:
+        check_size(len(g["COLUMNS"]), len(g["ROWS"]), g["line"])
+        meta = {"title": g["title"]} if g["title"] else {}
+        out.append(build(g["ROWS"], g["COLUMNS"], meta=meta, line=g["line"]))
+    return out
+
+
+def loads(text: str) -> Puzzle:
+    """The one grid of a file."""
+    puzzles = loads_all(text)
+    if len(puzzles) != 1:
+        raise FormatError(f"holds {len(puzzles)} grids; read them with load_all")
+    return puzzles[0]
+
+
+def dumps_all(puzzles: list[Puzzle]) -> str:
+    """Grids in bracket text."""
+    out = []
+    for k, p in enumerate(puzzles):
+        require_bw(p, "the bracket format")
+        out.append(f"GRID {p.meta.get('title', f'puzzle{k + 1}')}".rstrip())
+        out.append("ROWS")
+        out += ["[ " + " ".join(map(str, bw_numbers(r))) + " ]" for r in p.rows]
+        out.append("COLUMNS")
+        out += ["[ " + " ".join(map(str, bw_numbers(c))) + " ]" for c in p.cols]
+        out.append("")
+    return "\n".join(out)
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """One grid in bracket text."""
+    return dumps_all([puzzle])
+
+
+def dropped(puzzle: Puzzle) -> list[str]:
+    """Everything but the clues and the title."""
+    return counts_only_dropped(puzzle, keeps=("title",))

@@ -1,0 +1,70 @@
+"""The counts text format of the project's first source document (``lambda.txt``).
+
+Line 1 is the number of rows H, line 2 the number of columns W, then H row
+clues and W column clues, numbers separated by spaces. ``#`` starts a comment;
+comment-only and blank lines are skipped, so an empty line is written ``0``.
+Black and white only.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import FormatError
+from ..model import Puzzle
+from ._common import build, bw_numbers, check_size, counts_only_dropped, parse_bw_line, parse_int, require_bw, split_lines
+
+NAME = "counts"
+SUFFIXES = (".txt",)
+
+
+def _content(text: str) -> list[tuple[int, str]]:
+    """``(line number, text)`` of lines that hold something once comments are cut."""
+    out = []
+    for i, raw in enumerate(split_lines(text)):
+        s = raw.split("#", 1)[0].strip()
+        if s:
+            out.append((i + 1, s))
+    return out
+
+
+def looks_like(text: str) -> bool:
+    """Two lone numbers first, then lines of numbers."""
+    lines = _content(text[:5000])
+    return len(lines) >= 3 and all(re.fullmatch(r"\d+", s) for _, s in lines[:2]) and all(
+        re.fullmatch(r"[\d\s]+", s) for _, s in lines[2:]
+    )
+
+
+def loads(text: str) -> Puzzle:
+    """Read one puzzle.
+
+    >>> p = loads("2 # rows\\n1\\n1\\n0\\n1\\n")
+    >>> p.height, p.width, p.rows
+    (2, 1, (((1, 1),), ()))
+    """
+    lines = _content(text)
+    if len(lines) < 2:
+        raise FormatError("expected the number of rows and the number of columns on the first two lines", line=1)
+    height = parse_int(lines[0][1], lines[0][0], "the number of rows")
+    width = parse_int(lines[1][1], lines[1][0], "the number of columns")
+    check_size(width, height, lines[1][0])
+    body = lines[2:]
+    if len(body) != height + width:
+        last = body[-1][0] if body else lines[1][0]
+        raise FormatError(f"expected {height} row and {width} column clue lines, found {len(body)}", line=last)
+    clues = [parse_bw_line(s, ln, f"{'row' if k < height else 'column'} {k + 1 if k < height else k - height + 1}")
+             for k, (ln, s) in enumerate(body)]
+    return build(clues[:height], clues[height:], line=body[-1][0])
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The counts text of a black-and-white puzzle."""
+    require_bw(puzzle, "the counts text format")
+    out = [f"{puzzle.height} # rows", f"{puzzle.width} # columns"]
+    out += [" ".join(map(str, bw_numbers(line))) or "0" for line in puzzle.rows + puzzle.cols]
+    return "\n".join(out) + "\n"
+
+
+def dropped(puzzle: Puzzle) -> list[str]:
+    """Everything but the clues: colours, goal, givens, metadata."""
+    return counts_only_dropped(puzzle)

@@ -1,0 +1,114 @@
+"""Olšák's ``.g`` input of the *grid* solver (black and white or multicolour), read only.
+
+Free text may precede the puzzle. An optional colour block starts at a line
+beginning with ``#`` and declares ``<in>:<out> <colour> [comment]`` lines:
+``<in>`` is the letter used in clues, ``<out>`` the display character and
+``<colour>`` an X11 name or ``#rrggbb``. ``0`` declares the background
+(white if omitted) and ``1`` the default colour of bare numbers. Lines that
+start with ``:`` separate sections: rows, then columns, then the end. Clue
+items are ``3r`` or a bare ``3``; ``0`` is an empty line. Triangle colours
+(``black/orange``) are refused: nonogen has no triangular cells.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import FormatError
+from ..model import BW_PALETTE, Color, Puzzle
+from ._common import WHITE, build, check_size, color_from_name, pick_char, shorten, split_lines
+
+NAME = "g"
+SUFFIXES = (".g",)
+_DECL = re.compile(r"\s*(\S):(\S?)\s+(\S+)")
+_ITEM = re.compile(r"(\d+)(\D?)$")
+
+
+def looks_like(text: str) -> bool:
+    """At least two lines starting with ``:`` followed by clue lines."""
+    lines = split_lines(text[:20000])
+    seps = [i for i, ln in enumerate(lines) if ln.startswith(":")]
+    return len(seps) >= 2 and all(re.fullmatch(r"[\d\sA-Za-z]*", ln) for ln in lines[seps[0] + 1 : seps[1]])
+
+
+def _declarations(lines: list[str], start: int, stop: int) -> list[tuple[str, str, str, int]]:
+    out = []
+    for i in range(start + 1, stop):
+        if not lines[i].strip() or lines[i].lstrip().startswith("#"):
+            continue
+        m = _DECL.match(lines[i])
+        if not m:
+            raise FormatError(f"expected a colour declaration like 'r:& red', got {shorten(lines[i].strip())}", line=i + 1)
+        if "/" in m.group(3) or "\\" in m.group(3):
+            raise FormatError("triangle colours are not supported (nonogen has square cells only)", line=i + 1)
+        out.append((m.group(1), m.group(2), m.group(3), i + 1))
+    return out
+
+
+def _palette(decls: list[tuple[str, str, str, int]]) -> tuple[tuple[Color, ...], dict[str, int]]:
+    background = WHITE
+    colors = []
+    for inchar, outchar, word, line in decls:
+        rgb = color_from_name(word, line)
+        if inchar == "0":
+            background = Color(word, rgb, ".")
+        else:
+            colors.append((inchar, outchar, word, rgb))
+    if not colors:
+        colors = [("1", "#", "black", "#000000")]
+    if background == WHITE and [c[2:] for c in colors] == [("black", "#000000")]:
+        return BW_PALETTE, {colors[0][0]: 1}
+    used, names, palette = {background.char}, {background.name}, [background]
+    for inchar, outchar, word, rgb in colors:
+        name = word if word not in names else f"{word}-{inchar}"
+        names.add(name)
+        wanted = outchar if outchar not in ("", ".") else inchar
+        palette.append(Color(name, rgb, pick_char(name, rgb, used, wanted)))
+    return tuple(palette), {c[0]: k + 1 for k, c in enumerate(colors)}
+
+
+def _clue(text: str, codes: dict[str, int], line: int, what: str) -> tuple:
+    tokens = text.split()
+    if tokens == ["0"]:
+        return ()
+    items = []
+    for tok in tokens:
+        m = _ITEM.match(tok)
+        if not m or int(m.group(1)) == 0:
+            raise FormatError(f"{what}: expected blocks like 3 or 3r, got {shorten(tok)}", line=line)
+        code = m.group(2) or "1"
+        if code not in codes:
+            raise FormatError(f"{what}: colour {code!r} is not declared", line=line)
+        items.append((int(m.group(1)), codes[code]))
+    return tuple(items)
+
+
+def loads(text: str) -> Puzzle:
+    """Read one puzzle.
+
+    >>> loads("Tiny\\n: rows\\n1\\n0\\n: columns\\n1\\n: end\\n").meta
+    {'title': 'Tiny'}
+    """
+    lines = split_lines(text)
+    seps = [i for i, ln in enumerate(lines) if ln.startswith(":")]
+    if len(seps) < 2:
+        raise FormatError("expected ':' lines before the rows and before the columns", line=len(lines) or 1)
+    decl_start = next((i for i in range(seps[0]) if lines[i].startswith("#")), None)
+    decls = _declarations(lines, decl_start, seps[0]) if decl_start is not None else []
+    palette, codes = _palette(decls)
+    stop = seps[2] if len(seps) > 2 else len(lines)
+    sections = []
+    for what, (a, b) in (("row", (seps[0], seps[1])), ("column", (seps[1], stop))):
+        body = [(i, lines[i]) for i in range(a + 1, b) if lines[i].strip()]
+        sections.append([_clue(t, codes, i + 1, f"{what} {k + 1}") for k, (i, t) in enumerate(body)])
+    check_size(len(sections[1]), len(sections[0]), seps[1] + 1)
+    preamble = [ln.strip() for ln in lines[: decl_start if decl_start is not None else seps[0]] if ln.strip()]
+    meta = {}
+    if len(preamble) == 1:
+        meta["title"] = preamble[0]
+    elif preamble:
+        meta["description"] = "\n".join(preamble)
+    return build(sections[0], sections[1], palette, meta=meta, line=seps[1] + 1)
+
+
+def dropped(puzzle: Puzzle) -> list[str]:  # pragma: no cover - read-only format
+    return ["nonogen does not write .g files"]

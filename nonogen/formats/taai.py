@@ -1,0 +1,180 @@
+"""The TAAI/TCGA/ICGA computer-tournament batch format (many 25x25 puzzles per file).
+
+Each puzzle starts with a ``$<n>`` line, followed by the COLUMN clues and then
+the ROW clues, one line each, numbers separated by tabs. Solutions live in
+a separate file: ``$<n>`` and then one line per row of 0/1 cells (see
+:data:`solutions`). Puzzles are square (the tournaments use 25x25), which is
+how the reader splits the 2N lines into N columns and N rows. The ``n`` of
+each puzzle is kept as ``meta["catalogue"]``.
+"""
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import numpy as np
+
+from ..errors import FormatError
+from ..model import Puzzle
+from ._common import build, bw_numbers, check_size, counts_only_dropped, parse_bw_line, require_bw, split_lines
+from ..clues import puzzle_from_grid
+
+NAME = "taai"
+SUFFIXES = (".txt",)
+MULTI = True
+_HEAD = re.compile(r"\$\s*(\S+)\s*$")
+
+
+def _blocks(text: str) -> list[tuple[str, int, list[str]]]:
+    """``(id, line number of the $ line, body lines)`` per puzzle; blank lines between puzzles dropped."""
+    lines = split_lines(text)
+    blocks: list[tuple[str, int, list[str]]] = []
+    for i, raw in enumerate(lines):
+        m = _HEAD.match(raw.strip())
+        if m:
+            blocks.append((m.group(1), i + 1, []))
+        elif not blocks:
+            if raw.strip():
+                raise FormatError(f"expected a '$<number>' line before the clues, got {raw.strip()[:30]!r}", line=i + 1)
+        else:
+            blocks[-1][2].append(raw)
+    for _, _, body in blocks:
+        while body and not body[-1].strip():
+            body.pop()
+    if not blocks:
+        raise FormatError("no '$<number>' line: not a TAAI tournament file", line=1)
+    return blocks
+
+
+def _is_solution_block(body: list[str]) -> bool:
+    rows = [ln.split() for ln in body]
+    return bool(rows) and all(len(r) == len(rows) and set(r) <= {"0", "1"} for r in rows)
+
+
+def looks_like(text: str) -> bool:
+    """Starts with a ``$<n>`` line followed by clue lines (a square of 0/1 rows is a solution file)."""
+    lines = [ln for ln in split_lines(text[:4000]) if ln.strip()]
+    return bool(lines) and bool(_HEAD.match(lines[0].strip())) and not _solutions_looks_like(text)
+
+
+def _puzzle(ident: str, head_line: int, body: list[str]) -> Puzzle:
+    if len(body) % 2 or not body:
+        raise FormatError(
+            f"puzzle ${ident}: expected N column and N row clue lines (an even count), found {len(body)}",
+            line=head_line + len(body),
+        )
+    n = len(body) // 2
+    check_size(n, n, head_line)
+    clues = [
+        parse_bw_line(t, head_line + 1 + k, f"puzzle ${ident} {'column' if k < n else 'row'} {k % n + 1}")
+        for k, t in enumerate(body)
+    ]
+    return build(clues[n:], clues[:n], meta={"catalogue": ident}, line=head_line)
+
+
+def loads_all(text: str) -> list[Puzzle]:
+    """Every puzzle of a tournament file, in file order."""
+    return [_puzzle(*b) for b in _blocks(text)]
+
+
+def loads(text: str) -> Puzzle:
+    """The single puzzle of a one-puzzle file."""
+    puzzles = loads_all(text)
+    if len(puzzles) != 1:
+        raise FormatError(f"holds {len(puzzles)} puzzles; read them with load_all")
+    return puzzles[0]
+
+
+def _ident(puzzle: Puzzle, k: int) -> str:
+    ident = puzzle.meta.get("catalogue", "")
+    return ident if ident.isdigit() else str(k + 1)
+
+
+def dumps_all(puzzles: list[Puzzle]) -> str:
+    """A tournament file: ``$n``, column clues, row clues, tab-separated; puzzles must be square."""
+    out = []
+    for k, p in enumerate(puzzles):
+        require_bw(p, "the TAAI format")
+        if p.width != p.height:
+            raise FormatError(f"the TAAI format holds square puzzles only, got {p.width}x{p.height}")
+        out.append(f"${_ident(p, k)}")
+        out += ["\t".join(map(str, bw_numbers(line))) or "0" for line in p.cols + p.rows]
+    return "\n".join(out) + "\n"
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """A one-puzzle tournament file."""
+    return dumps_all([puzzle])
+
+
+def dropped(puzzle: Puzzle) -> list[str]:
+    """Everything but the clues and the puzzle number."""
+    return counts_only_dropped(puzzle, keeps=("catalogue",))
+
+
+# --- solution files ---------------------------------------------------------------------------
+
+
+def loads_solutions(text: str) -> dict[str, np.ndarray]:
+    """``{id: grid}`` from a solution file (``$n`` then rows of tab-separated 0/1)."""
+    out = {}
+    for ident, head_line, body in _blocks(text):
+        rows = [ln.split() for ln in body]
+        if not rows or any(len(r) != len(rows[0]) for r in rows):
+            raise FormatError(f"solution ${ident}: rows of different lengths", line=head_line)
+        check_size(len(rows[0]), len(rows), head_line)
+        for k, r in enumerate(rows):
+            if set(r) - {"0", "1"}:
+                raise FormatError(f"solution ${ident}: expected 0/1 cells, got {' '.join(r)[:30]!r}", line=head_line + 1 + k)
+        out[ident] = np.array(rows, dtype=np.uint8)
+    return out
+
+
+def attach_solutions(puzzles: list[Puzzle], solutions: dict[str, np.ndarray]) -> list[Puzzle]:
+    """The puzzles with their tournament solution as ``goal`` (matched by ``$n``)."""
+    out = []
+    for p in puzzles:
+        grid = solutions.get(p.meta.get("catalogue", ""))
+        out.append(p if grid is None or grid.shape != (p.height, p.width) else p.replace(goal=grid))
+    return out
+
+
+def _solutions_loads_all(text: str) -> list[Puzzle]:
+    """Solution files read as puzzles: clues derived from each grid, which becomes the goal."""
+    return [puzzle_from_grid(grid, catalogue=ident) for ident, grid in loads_solutions(text).items()]
+
+
+def _solutions_looks_like(text: str) -> bool:
+    lines = [ln for ln in split_lines(text[:4000]) if ln.strip()]
+    if not lines or not _HEAD.match(lines[0].strip()) or len(lines) < 2:
+        return False
+    width = len(lines[1].split())
+    return _is_solution_block(lines[1 : 1 + width])
+
+
+def _solutions_dumps_all(puzzles: list[Puzzle]) -> str:
+    out = []
+    for k, p in enumerate(puzzles):
+        if p.goal is None:
+            raise FormatError("a TAAI solution file needs puzzles with a goal")
+        require_bw(p, "the TAAI solution format")
+        out.append(f"${_ident(p, k)}")
+        out += ["\t".join(str(int(v)) for v in row) for row in p.goal]
+    return "\n".join(out) + "\n"
+
+
+def _solutions_dropped(puzzle: Puzzle) -> list[str]:
+    return counts_only_dropped(puzzle, keeps=("catalogue", "goal"))
+
+
+solutions = SimpleNamespace(
+    NAME="taai-solution",
+    SUFFIXES=(".txt",),
+    MULTI=True,
+    looks_like=_solutions_looks_like,
+    loads_all=_solutions_loads_all,
+    dumps_all=_solutions_dumps_all,
+    dumps=lambda p: _solutions_dumps_all([p]),
+    dropped=_solutions_dropped,
+)
+"""The solution-file side as a format of its own: reading one gives puzzles whose goal is the solution."""

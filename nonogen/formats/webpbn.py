@@ -1,0 +1,224 @@
+"""webpbn's puzzle XML (``.xml``, ``.pbn``): ``<puzzleset><puzzle type="grid">`` with colours, clues and goal.
+
+A ``<count>`` without ``color`` has the puzzle's ``defaultcolor`` (default
+"black"); empty cells have ``backgroundcolor`` (default "white"). The goal is
+``<solution type="goal"><image>|..X|...</image></solution>`` drawn with the
+colour chars. Only ``grid`` puzzles are read (triddlers have triangular
+cells). A file may hold several puzzles.
+
+Security: documents that declare entities (``<!ENTITY``) are refused before
+parsing -- that stops both entity-expansion bombs and external entities
+(``file:///etc/passwd``); a plain ``<!DOCTYPE puzzleset SYSTEM "...">`` is
+tolerated and never fetched.
+"""
+from __future__ import annotations
+
+import xml.parsers.expat as expat
+from typing import Optional
+from xml.etree.ElementTree import Element, TreeBuilder
+from xml.sax.saxutils import escape, quoteattr
+
+from ..errors import FormatError
+from ..model import BW_PALETTE, Color, Puzzle
+from ._common import WHITE, build, check_size, expand_rgb, goal_from_chars, parse_int, pick_char, shorten
+
+NAME = "webpbn"
+SUFFIXES = (".xml", ".pbn")
+MULTI = True
+_LINE = "#line"  # attribute key no XML name can take: the element's source line
+_META = {"source": "source", "id": "catalogue", "title": "title", "author": "author",
+         "copyright": "copyright", "license": "license", "description": "description"}
+
+
+def looks_like(text: str) -> bool:
+    """An XML document mentioning ``puzzleset`` or ``puzzle``."""
+    head = text[:2000].lstrip("\ufeff \t\r\n")
+    return head.startswith("<") and ("<puzzleset" in text[:5000] or "<puzzle" in text[:5000])
+
+
+def parse_xml(text: str) -> Element:
+    """The element tree of ``text``, refusing entity declarations; elements carry their line in ``#line``."""
+    at = text.find("<!ENTITY")
+    if at >= 0:
+        raise FormatError(
+            "XML entity declarations are refused (they can expand without bound or read local files)",
+            line=text.count("\n", 0, at) + 1,
+        )
+    builder = TreeBuilder()
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def refuse(*_args) -> None:
+        raise FormatError("XML entity declarations are refused", line=parser.CurrentLineNumber)
+
+    parser.EntityDeclHandler = refuse
+    parser.ExternalEntityRefHandler = refuse
+    parser.StartElementHandler = lambda tag, attrs: builder.start(tag, {**attrs, _LINE: str(parser.CurrentLineNumber)})
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    parser.buffer_text = True
+    try:
+        parser.Parse(text.lstrip("\ufeff"), True)
+    except expat.ExpatError as exc:
+        raise FormatError(f"malformed XML: {expat.ErrorString(exc.code)}", line=exc.lineno) from None
+    return builder.close()
+
+
+def _line(el: Element) -> Optional[int]:
+    return int(el.get(_LINE, "0")) or None
+
+
+def _palette(puzzle: Element) -> tuple[tuple[Color, ...], dict[str, int]]:
+    declared = puzzle.findall("color")
+    bg_name = puzzle.get("backgroundcolor", "white")
+    if not declared:
+        return BW_PALETTE, {"black": 1}
+    used: set[str] = set()
+    entries = []
+    for el in declared:
+        name = el.get("name")
+        if not name:
+            raise FormatError("<color> needs a name attribute", line=_line(el))
+        entries.append((name, expand_rgb(el.text or "", _line(el)), el.get("char"), _line(el)))
+        if el.get("char"):
+            used.add(el.get("char"))
+    names = [e[0] for e in entries]
+    if bg_name not in names:
+        if bg_name != "white":
+            raise FormatError(f"background colour {bg_name!r} is not declared", line=_line(puzzle))
+        entries.insert(0, ("white", "#ffffff", "." if "." not in used else None, None))
+    else:
+        entries.insert(0, entries.pop(names.index(bg_name)))
+    colors = []
+    for name, rgb, char, line in entries:
+        if char is None or len(char) != 1:
+            used.discard(char)
+            char = pick_char(name, rgb, used)
+        colors.append(Color(name, rgb, char))
+    return tuple(colors), {c.name: k for k, c in enumerate(colors) if k}
+
+
+def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> list[tuple]:
+    blocks = [c for c in puzzle.findall("clues") if c.get("type") == kind]
+    if len(blocks) != 1:
+        raise FormatError(f"expected one <clues type=\"{kind}\"> element, found {len(blocks)}", line=_line(puzzle))
+    lines = []
+    for k, line in enumerate(blocks[0].findall("line")):
+        items = []
+        for count in line.findall("count"):
+            what = f"{kind[:-1]} {k + 1}"
+            n = parse_int(count.text or "", _line(count), f"a block length in {what}")
+            color = count.get("color", default)
+            if color not in index:
+                raise FormatError(f"{what}: unknown colour {color!r}", line=_line(count))
+            if n == 0:
+                raise FormatError(f"{what}: block length must be at least 1", line=_line(count))
+            items.append((n, index[color]))
+        lines.append(tuple(items))
+    return lines
+
+
+def _image_rows(text: str, width: int, line: Optional[int]) -> list[str]:
+    """Goal rows from ``|..X|`` text; rows may share a line or run together."""
+    parts = text.split("|")
+    rows = []
+    for seg in parts[1:-1]:
+        if "\n" not in seg and len(seg) == width:
+            rows.append(seg)
+        elif seg.strip():
+            raise FormatError(f"goal image row {shorten(seg)} is not {width} cells wide", line=line)
+    return rows
+
+
+def _goal(puzzle: Element, palette: tuple[Color, ...], width: int, height: int):
+    for sol in puzzle.findall("solution"):
+        if sol.get("type", "goal") != "goal":
+            continue
+        image = sol.find("image")
+        if image is None:
+            raise FormatError("<solution> without <image>", line=_line(sol))
+        rows = _image_rows(image.text or "", width, _line(image))
+        if len(rows) != height:
+            raise FormatError(f"goal image has {len(rows)} rows, expected {height}", line=_line(image))
+        codes = {c.char: k for k, c in enumerate(palette)}
+        return goal_from_chars("".join(rows), width, height, codes, _line(image))
+    return None
+
+
+def _puzzle(el: Element) -> Puzzle:
+    kind = el.get("type", "grid")
+    if kind != "grid":
+        raise FormatError(f"puzzle type {kind!r} is not supported (only square-cell 'grid' puzzles)", line=_line(el))
+    palette, index = _palette(el)
+    default = el.get("defaultcolor", "black")
+    rows, cols = _clues(el, "rows", index, default), _clues(el, "columns", index, default)
+    check_size(len(cols), len(rows), _line(el))
+    meta = {key: (child.text or "").strip() for tag, key in _META.items() if (child := el.find(tag)) is not None}
+    goal = _goal(el, palette, len(cols), len(rows))
+    return build(rows, cols, palette, goal=goal, meta=meta, line=_line(el))
+
+
+def loads_all(text: str) -> list[Puzzle]:
+    """Every puzzle of a ``<puzzleset>`` (or a lone ``<puzzle>``)."""
+    root = parse_xml(text)
+    puzzles = [root] if root.tag == "puzzle" else root.findall("puzzle")
+    if root.tag not in ("puzzle", "puzzleset") or not puzzles:
+        raise FormatError(f"expected <puzzleset> with <puzzle> elements, found <{root.tag}>", line=_line(root))
+    return [_puzzle(p) for p in puzzles]
+
+
+def loads(text: str) -> Puzzle:
+    """The one puzzle of a document."""
+    puzzles = loads_all(text)
+    if len(puzzles) != 1:
+        raise FormatError(f"holds {len(puzzles)} puzzles; read them with load_all")
+    return puzzles[0]
+
+
+def _puzzle_xml(p: Puzzle) -> list[str]:
+    bg, default = p.palette[0].name, p.palette[1].name
+    out = [f"<puzzle type=\"grid\" defaultcolor={quoteattr(default)} backgroundcolor={quoteattr(bg)}>"]
+    out += [f"<{tag}>{escape(p.meta[key])}</{tag}>" for tag, key in _META.items() if key in p.meta]
+    out += [f"<color name={quoteattr(c.name)} char={quoteattr(c.char)}>{c.rgb[1:]}</color>" for c in p.palette]
+    for kind, lines in (("columns", p.cols), ("rows", p.rows)):
+        out.append(f'<clues type="{kind}">')
+        for line in lines:
+            counts = "".join(
+                f"<count>{n}</count>" if c == 1 else f"<count color={quoteattr(p.palette[c].name)}>{n}</count>"
+                for n, c in line
+            )
+            out.append(f"<line>{counts}</line>")
+        out.append("</clues>")
+    if p.goal is not None:
+        out.append('<solution type="goal"><image>')
+        out += [f"|{escape(row)}|" for row in p.grid_to_text(p.goal)]
+        out.append("</image></solution>")
+    out.append("</puzzle>")
+    return out
+
+
+def dumps_all(puzzles: list[Puzzle]) -> str:
+    """A ``<puzzleset>`` document."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<puzzleset>"]
+    for p in puzzles:
+        if any(c.char in "|\n\r" for c in p.palette):
+            raise FormatError("webpbn XML goal images cannot use '|' or line breaks as colour chars")
+        out += _puzzle_xml(p)
+    out.append("</puzzleset>")
+    return "\n".join(out) + "\n"
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """A one-puzzle ``<puzzleset>`` document."""
+    return dumps_all([puzzle])
+
+
+def dropped(puzzle: Puzzle) -> list[str]:
+    """Givens and metadata other than title/author/copyright/license/description/source/catalogue."""
+    out = []
+    if puzzle.givens:
+        out.append(f"{len(puzzle.givens)} given cells")
+    extra = [k for k in puzzle.meta if k not in _META.values()]
+    if extra:
+        out.append("metadata " + ", ".join(extra))
+    return out
