@@ -1,0 +1,248 @@
+"""Picross 3D pictures: an isometric solution render and a printable clue sheet, as SVG or PNG.
+
+trimesh's own renderer needs OpenGL, which headless machines lack, so this is
+a small painter's algorithm: only cube faces with no neighbour behind them are
+drawn, far cubes first. Like the 2D sheet, both pictures are laid out once as
+plain shapes and drawn by two tiny back-ends (svgwrite, Pillow), so the SVG
+and the PNG always agree.
+
+Axes: ``cells[x, y, z]`` with x to the right, y down (0 is the top layer) and
+z away from the viewer (0 is the front), as in the ``nonogen-3d`` fixtures.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional, Sequence, Union
+
+import numpy as np
+import svgwrite
+from PIL import Image, ImageDraw, ImageFont
+
+from ..model import Clue3D, Puzzle3D
+
+__all__ = ["Polygon", "Circle", "Box", "Text", "Picture", "solution_picture", "sheet_picture", "to_svg", "to_png", "clue_text"]
+
+BASE = (205, 160, 105)
+SHADE = {"top": 1.0, "right": 0.78, "front": 0.6}
+INK = "#222222"
+
+
+@dataclass(frozen=True)
+class Polygon:
+    points: tuple[tuple[float, float], ...]
+    fill: str
+    stroke: str
+
+
+@dataclass(frozen=True)
+class Circle:
+    x: float
+    y: float
+    r: float
+    stroke: str
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Optional[str]
+    stroke: Optional[str]
+
+
+@dataclass(frozen=True)
+class Text:
+    """A label centred on ``(x, y)``."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    fill: str = INK
+
+
+Shape = Union[Polygon, Circle, Box, Text]
+
+
+@dataclass(frozen=True)
+class Picture:
+    width: int
+    height: int
+    shapes: tuple[Shape, ...]
+
+
+def _hex(rgb: Sequence[float]) -> str:
+    """``#rrggbb`` of an RGB triple, clipped to 0..255.
+
+    >>> _hex((255.4, 0, 300))
+    '#ff00ff'
+    """
+    return "#" + "".join(f"{int(min(255, max(0, round(float(c))))):02x}" for c in rgb)
+
+
+# --- isometric solution ----------------------------------------------------------------------
+
+_R2, _R6 = math.sqrt(2), math.sqrt(6)
+
+
+def _project(x: float, u: float, d: float, cube: float) -> tuple[float, float]:
+    """World point (x right, u up, d away) to screen, for a viewer at front-right-top."""
+    return (x + d) / _R2 * cube * 1.2, -(-x + 2 * u + d) / _R6 * cube * 1.2
+
+
+_FACES = {  # face name -> (neighbour offset in (x, u, d), corner offsets)
+    "top": ((0, 1, 0), ((0, 1, 0), (1, 1, 0), (1, 1, 1), (0, 1, 1))),
+    "right": ((1, 0, 0), ((1, 0, 0), (1, 0, 1), (1, 1, 1), (1, 1, 0))),
+    "front": ((0, 0, -1), ((0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0))),
+}
+
+
+def solution_picture(cells: np.ndarray, colors: Optional[np.ndarray] = None, cube: float = 20, margin: float = 12) -> Picture:
+    """The kept cubes, shaded per face (top light, right medium, front dark), optionally coloured per cube."""
+    cells = np.asarray(cells, dtype=bool)
+    X, Y, Z = cells.shape
+    solid = np.zeros((X + 2, Y + 2, Z + 2), dtype=bool)  # in (x, u, d) with a border of air
+    solid[1:-1, 1:-1, 1:-1] = cells[:, ::-1, :]
+    order = sorted(zip(*np.nonzero(cells)), key=lambda c: (c[0] + (Y - 1 - c[1]) - c[2], c[1], c[0]))
+    polys = []
+    for x, y, z in order:
+        u = Y - 1 - y
+        base = BASE if colors is None else tuple(int(v) for v in colors[x, y, z])
+        for name, ((ox, ou, od), corners) in _FACES.items():
+            if solid[x + 1 + ox, u + 1 + ou, z + 1 + od]:
+                continue
+            shade = [c * SHADE[name] for c in base]
+            pts = tuple(_project(x + a, u + b, z + c, cube) for a, b, c in corners)
+            polys.append((pts, _hex(shade), _hex([c * 0.45 for c in base])))
+    corners = [_project(a, b, c, cube) for a in (0, X) for b in (0, Y) for c in (0, Z)]
+    xs, ys = zip(*corners)
+    dx, dy = margin - min(xs), margin - min(ys)
+    shapes = tuple(
+        Polygon(tuple((px + dx, py + dy) for px, py in pts), fill, stroke) for pts, fill, stroke in polys
+    )
+    return Picture(int(math.ceil(max(xs) - min(xs) + 2 * margin)), int(math.ceil(max(ys) - min(ys) + 2 * margin)), shapes)
+
+
+# --- clue sheet ------------------------------------------------------------------------------
+
+
+def clue_text(clue: Optional[Clue3D]) -> str:
+    """How a clue reads in files and on the sheet: ``"3"``, ``"2o"``, ``"4s"``, ``""`` if hidden.
+
+    >>> [clue_text(c) for c in [(3, 1), (2, 2), (4, 3), None]]
+    ['3', '2o', '4s', '']
+    """
+    if clue is None:
+        return ""
+    return f"{clue[0]}{ {1: '', 2: 'o', 3: 's'}[clue[1]] }".replace(" ", "")
+
+
+def _grid(
+    table: list[list[Optional[Clue3D]]], x0: float, y0: float, cell: float, title: str
+) -> list[Shape]:
+    """One face of the box: a grid of clue cells, ``table[row][col]``; circles and squares mark groups."""
+    shapes: list[Shape] = [Text(x0 + len(table[0]) * cell / 2, y0 - cell * 0.6, title, cell * 0.55)]
+    for r, row in enumerate(table):
+        for c, clue in enumerate(row):
+            x, y = x0 + c * cell, y0 + r * cell
+            shapes.append(Box(x, y, cell, cell, "#ffffff" if clue is not None else "#e4e4e4", "#888888"))
+            if clue is None:
+                continue
+            cx, cy = x + cell / 2, y + cell / 2
+            shapes.append(Text(cx, cy, str(clue[0]), cell * 0.5))
+            if clue[1] == 2:
+                shapes.append(Circle(cx, cy, cell * 0.38, INK))
+            elif clue[1] == 3:
+                shapes.append(Box(cx - cell * 0.36, cy - cell * 0.36, cell * 0.72, cell * 0.72, None, INK))
+    return shapes
+
+
+def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "") -> Picture:
+    """The three faces of the box as clue grids in the usual orthographic layout.
+
+    Front (lines along z: columns x, rows y), top above it (lines along y:
+    columns x, back row at the top) and the right side beside it (lines along
+    x: columns z with the front on the left, rows y). Grey cells are hidden
+    clues; givens are listed under the grids.
+    """
+    X, Y, Z = puzzle.size
+    cz, cy_, cx_ = puzzle.clues["z"], puzzle.clues["y"], puzzle.clues["x"]
+    front = [[cz[x][y] for x in range(X)] for y in range(Y)]
+    top = [[cy_[x][z] for x in range(X)] for z in reversed(range(Z))]
+    side = [[cx_[y][z] for z in range(Z)] for y in range(Y)]
+    m = cell * 1.5
+    head = cell * 1.2 if title else 0
+    top_y = m + head
+    front_y = top_y + Z * cell + cell * 1.4
+    side_x = m + X * cell + cell
+    shapes: list[Shape] = []
+    if title:
+        shapes.append(Text(m + (X + Z + 1) * cell / 2, m * 0.6 + head / 2, title, cell * 0.7))
+    shapes += _grid(top, m, top_y, cell, "top (lines along y)")
+    shapes += _grid(front, m, front_y, cell, "front (lines along z)")
+    shapes += _grid(side, side_x, front_y, cell, "right side (lines along x)")
+    height = front_y + Y * cell + m
+    if puzzle.givens:
+        listed = ", ".join(f"({x},{y},{z})={'kept' if v else 'empty'}" for x, y, z, v in puzzle.givens[:12])
+        more = f" and {len(puzzle.givens) - 12} more" if len(puzzle.givens) > 12 else ""
+        shapes.append(Text(m + (X + Z + 1) * cell / 2, height - m / 2, f"given cubes (x,y,z): {listed}{more}", cell * 0.4))
+        height += cell
+    width = side_x + Z * cell + m
+    return Picture(int(math.ceil(max(width, 14 * cell))), int(math.ceil(height)), tuple(shapes))
+
+
+# --- back-ends -------------------------------------------------------------------------------
+
+
+def _f(value: float) -> float:
+    """Plain float rounded to 0.01 (svgwrite rejects numpy scalars)."""
+    return round(float(value), 2)
+
+
+def to_svg(picture: Picture) -> str:
+    """The picture as SVG text."""
+    dwg = svgwrite.Drawing(size=(picture.width, picture.height), debug=False)
+    dwg.viewbox(0, 0, picture.width, picture.height)
+    dwg.add(dwg.rect((0, 0), (picture.width, picture.height), fill="#ffffff"))
+    for s in picture.shapes:
+        if isinstance(s, Polygon):
+            dwg.add(dwg.polygon([(_f(x), _f(y)) for x, y in s.points], fill=s.fill, stroke=s.stroke,
+                                stroke_width=0.6, stroke_linejoin="round"))
+        elif isinstance(s, Circle):
+            dwg.add(dwg.circle((_f(s.x), _f(s.y)), _f(s.r), fill="none", stroke=s.stroke, stroke_width=1.2))
+        elif isinstance(s, Box):
+            dwg.add(dwg.rect((_f(s.x), _f(s.y)), (_f(s.w), _f(s.h)), fill=s.fill or "none",
+                             stroke=s.stroke or "none", stroke_width=1))
+        else:
+            dwg.add(dwg.text(s.text, insert=(_f(s.x), _f(s.y)), fill=s.fill, font_size=_f(s.size),
+                             font_family="DejaVu Sans, Arial, sans-serif", text_anchor="middle",
+                             dominant_baseline="central"))
+    return dwg.tostring()
+
+
+@lru_cache(maxsize=32)
+def _font(size: int):
+    return ImageFont.load_default(size=size)
+
+
+def to_png(picture: Picture, scale: int = 2) -> Image.Image:
+    """The picture as an RGB image, drawn at ``scale`` times and reduced for smooth edges."""
+    s = scale * 2
+    img = Image.new("RGB", (picture.width * s, picture.height * s), "#ffffff")
+    draw = ImageDraw.Draw(img)
+    for sh in picture.shapes:
+        if isinstance(sh, Polygon):
+            draw.polygon([(x * s, y * s) for x, y in sh.points], fill=sh.fill, outline=sh.stroke, width=max(1, s // 2))
+        elif isinstance(sh, Circle):
+            draw.ellipse([(sh.x - sh.r) * s, (sh.y - sh.r) * s, (sh.x + sh.r) * s, (sh.y + sh.r) * s],
+                         outline=sh.stroke, width=max(1, round(1.2 * s)))
+        elif isinstance(sh, Box):
+            draw.rectangle([sh.x * s, sh.y * s, (sh.x + sh.w) * s, (sh.y + sh.h) * s], fill=sh.fill,
+                           outline=sh.stroke, width=max(1, s))
+        else:
+            draw.text((sh.x * s, sh.y * s), sh.text, fill=sh.fill, font=_font(max(6, round(sh.size * s))), anchor="mm")
+    return img.resize((picture.width * scale, picture.height * scale), Image.LANCZOS)
