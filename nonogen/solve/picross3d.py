@@ -38,10 +38,12 @@ __all__ = [
     "HideResult",
     "RepairResult",
     "MAX_SIDE",
+    "make_level",
+    "LevelResult",
 ]
 
 SOLVER_NAME = "cadical195"
-MAX_SIDE = 40
+MAX_SIDE = 100
 
 LineRef = tuple[str, int, int]
 """A line as ``(axis, i, j)``: ``("x", y, z)`` is ``cells[:, y, z]``, ``("y", x, z)``, ``("z", x, y)``."""
@@ -646,3 +648,98 @@ def _hide_incremental(
                 solver.add_clause([guard[ln]])
                 if found is None:
                     break
+
+
+# --- the whole pipeline: shape -> unique level with hidden clues -----------------------------
+
+
+@dataclass
+class LevelResult:
+    """A finished level and the facts a report needs (what was checked, repaired and hidden)."""
+
+    puzzle: Puzzle3D
+    status: str
+    full_clues_status: str
+    line_solvable: bool
+    """Whether line logic alone solves the finished level (after hiding)."""
+    clues_total: int
+    clues_hidden: int
+    givens: list
+    edits: list
+    notes: list
+    stats: dict
+
+
+def make_level(
+    cells: np.ndarray,
+    unique: str = "givens",
+    hide: Optional[float] = None,
+    seed: int = 0,
+    line_solvable: bool = False,
+    timeout: float = 300.0,
+    hide_clues_enabled: bool = True,
+    **meta: str,
+) -> LevelResult:
+    """Turn a box of cubes into a level: check the FULL clue set, repair if asked, then hide clues.
+
+    ``unique`` is ``'givens'`` (reveal a few cubes), ``'edit'`` (change a few
+    cubes of the shape) or ``'off'`` (only report). ``hide`` is the target
+    share of hidden clues (``None``: as many as possible). With
+    ``line_solvable`` the level must stay solvable by line logic alone.
+    """
+    from ..clues import puzzle3d_from_cells
+
+    if unique not in ("givens", "edit", "off"):
+        raise ValueError(f"unique must be givens, edit or off, not {unique!r}")
+    end = time.monotonic() + timeout
+    left = lambda: max(0.5, end - time.monotonic())  # noqa: E731
+    cells = np.asarray(cells, dtype=bool)
+    puzzle = puzzle3d_from_cells(cells, **meta)
+    calls = 0
+    full = verify3d(puzzle, cells, timeout=left())
+    calls += full.stats.get("solver_calls", 0)
+    notes = [f"every clue shown: {full.status}" + (f" ({full.difficulty} logic)" if full.difficulty else "")]
+    status = full.status
+    edits: list = []
+    if full.status == "multiple" and unique == "edit":
+        fixed = repair_edit(puzzle, timeout=left(), seed=seed)
+        calls += fixed.stats.get("solver_calls", 0)
+        edits = fixed.edits
+        puzzle = fixed.puzzle
+        status = "unique" if fixed.unique else ("timeout" if time.monotonic() >= end else "multiple")
+        notes.append(f"edited {len(edits)} cube(s) to make the shape unique" if fixed.unique
+                     else f"could not make the shape unique with {len(edits)} edit(s)")
+    solvable_by_lines = status == "unique" and line_solve3d(puzzle)[1]
+    needs_givens = full.status == "multiple" and unique == "givens"
+    if unique != "off" and status in ("unique", "multiple") and (needs_givens or (line_solvable and not solvable_by_lines)):
+        fixed = repair_givens(puzzle, timeout=left(), seed=seed, line_solvable=line_solvable)
+        calls += fixed.stats.get("solver_calls", 0)
+        if fixed.unique:
+            puzzle, status = fixed.puzzle, "unique"
+            why = "line logic solves it" if line_solvable else "it is unique"
+            notes.append(f"revealed {len(fixed.givens)} cube(s) as givens so that {why}")
+            solvable_by_lines = line_solvable or line_solve3d(puzzle)[1]
+        else:
+            status = "timeout"
+    hidden = 0
+    if status == "unique" and hide_clues_enabled and (not line_solvable or solvable_by_lines):
+        result = hide_clues(puzzle, fraction=hide, seed=seed, line_solvable=line_solvable, timeout=left())
+        calls += result.stats["solver_calls"]
+        puzzle, hidden = result.puzzle, result.hidden
+        notes.append(f"hid {hidden} of {result.total} clues ({100 * result.share:.0f} %)")
+        if time.monotonic() >= end:
+            notes.append("hiding stopped at the time limit")
+    elif status == "multiple":
+        notes.append("not unique: no clues hidden (use --unique givens or --unique edit)")
+    return LevelResult(
+        puzzle=puzzle,
+        status=status,
+        full_clues_status=full.status,
+        line_solvable=bool(status == "unique" and line_solve3d(puzzle)[1]),
+        clues_total=puzzle.n_lines,
+        clues_hidden=hidden,
+        givens=[list(g) for g in puzzle.givens],
+        edits=[list(e) for e in edits],
+        notes=notes,
+        stats={"solver_calls": calls},
+    )
