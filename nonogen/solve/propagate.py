@@ -53,9 +53,8 @@ class Grid:
         H, W = self.height, self.width = puzzle.height, puzzle.width
         automata: dict = {}
         self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols]
-        self.cells = [list(range(r * W, (r + 1) * W)) for r in range(H)] + [
-            list(range(c, H * W, W)) for c in range(W)
-        ]
+        self.slices = [slice(r * W, (r + 1) * W) for r in range(H)] + [slice(c, H * W, W) for c in range(W)]
+        self.cells = [range(H * W)[s] for s in self.slices]
         self.cache: dict = {}
         self.line_runs = 0
         self.masks = self._initial_masks()
@@ -72,9 +71,8 @@ class Grid:
 
     # -- line logic ---------------------------------------------------------------------------
 
-    def solve_line(self, line: int, masks: list[int]) -> Optional[tuple[int, ...]]:
-        """Narrowed masks of one line (cached), or ``None`` on contradiction."""
-        current = tuple(masks[i] for i in self.cells[line])
+    def solve_line(self, line: int, current: tuple[int, ...]) -> Optional[tuple[int, ...]]:
+        """Narrowed masks of one line from its ``current`` masks (cached), or ``None`` on contradiction."""
         auto = self.automata[line]
         key = (id(auto), current)
         try:
@@ -104,11 +102,14 @@ class Grid:
             steps += 1
             if steps & 63 == 0:
                 deadline.check()
-            narrowed = self.solve_line(line, masks)
+            current = tuple(masks[self.slices[line]])
+            narrowed = self.solve_line(line, current)
             if narrowed is None:
                 raise Contradiction()
-            for cell, new in zip(self.cells[line], narrowed):
-                if masks[cell] != new:
+            if narrowed == current:
+                continue
+            for cell, old, new in zip(self.cells[line], current, narrowed):
+                if old != new:
                     if not new:
                         raise Contradiction()
                     masks[cell] = new
@@ -129,6 +130,8 @@ class Grid:
 
         For each value of a cell: assume it and propagate. A contradiction
         removes the value; what every surviving branch agrees on is kept too.
+        Only the cells a branch changed can hold such agreements, so the
+        branches are compared on those cells alone.
         """
         H, W = self.height, self.width
         progress = True
@@ -139,21 +142,27 @@ class Grid:
                 if not mask & (mask - 1):
                     continue
                 deadline.check()
-                union: Optional[list[int]] = None
+                agreed: Optional[dict[int, int]] = None
                 for value in _bits(mask):
                     trial = masks.copy()
                     trial[cell] = value
                     try:
-                        self.propagate(trial, (cell // W, H + cell % W), deadline)
+                        changed = self.propagate(trial, (cell // W, H + cell % W), deadline)
                     except Contradiction:
                         continue
-                    union = trial if union is None else [a | b for a, b in zip(union, trial)]
-                if union is None:
+                    branch = {i: trial[i] for i in changed}
+                    branch[cell] = value
+                    if agreed is None:
+                        agreed = branch
+                    else:
+                        agreed = {i: m | branch[i] for i, m in agreed.items() if i in branch}
+                if agreed is None:
                     raise Contradiction()
-                if union != masks:
-                    touched = [i for i, (a, b) in enumerate(zip(masks, union)) if a != b]
-                    masks[:] = union
-                    lines = {i // W for i in touched} | {H + i % W for i in touched}
+                narrowed = [i for i, m in agreed.items() if m != masks[i]]
+                if narrowed:
+                    for i in narrowed:
+                        masks[i] = agreed[i]
+                    lines = {i // W for i in narrowed} | {H + i % W for i in narrowed}
                     self.propagate(masks, lines, deadline)
                     progress = True
         return not self.undecided(masks)
