@@ -96,14 +96,21 @@ def _module(name: str) -> ModuleType:
         raise FormatError(f"unknown format {name!r} (known: {known})") from None
 
 
-def format_for(path: Union[str, Path], text: Optional[str] = None) -> str:
-    """The format of ``path``: from its suffix, else from ``text`` (its content) when given."""
+def format_for(path: Union[str, Path], text: Optional[str] = None, like: Optional[str] = None) -> str:
+    """The format of ``path``: from its suffix, else from ``text`` (its content) when given.
+
+    For writing (no ``text``), a shared suffix (``.json``, ``.txt``) keeps the
+    format ``like`` when that format uses the suffix, so TAAI stays TAAI and
+    a 3D level stays ``nonogen-3d``.
+    """
     suffix = Path(path).suffix.lower()
     name = SUFFIXES.get(suffix)
     if name is not None:
         return name
     if text is not None:
         return sniff(text)
+    if like and suffix in getattr(FORMATS.get(like), "SUFFIXES", ()) and writable(like):
+        return like
     if suffix in _WRITE_DEFAULT:
         return _WRITE_DEFAULT[suffix]
     raise FormatError(f"cannot tell the format from the suffix {suffix or '(none)'!r}; name it with --format")
@@ -176,11 +183,24 @@ def writable(format: str) -> bool:
     return hasattr(_module(format), "dumps")
 
 
+def _check_kind(puzzles: list[AnyPuzzle], format: str) -> None:
+    """2D puzzles go to 2D formats and Picross 3D levels to ``nonogen-3d`` only."""
+    _module(format)
+    is_3d = [isinstance(p, Puzzle3D) for p in puzzles]
+    if format == "nonogen-3d" and not all(is_3d):
+        raise FormatError("nonogen-3d holds Picross 3D levels, not 2D puzzles")
+    if format != "nonogen-3d" and any(is_3d):
+        raise FormatError(f"{format} holds 2D puzzles; write Picross 3D levels as nonogen-3d")
+    if not writable(format):
+        raise FormatError(f"nonogen reads {format} but does not write it")
+
+
 def dumps_all(puzzles: list[AnyPuzzle], format: str) -> str:
     """Text of ``puzzles`` in ``format``; more than one needs a format that holds many."""
     module = _module(format)
-    if not writable(format):
-        raise FormatError(f"nonogen reads {format} but does not write it")
+    _check_kind(list(puzzles), format)
+    if not puzzles:
+        raise FormatError("nothing to write: no puzzles")
     if len(puzzles) == 1:
         return module.dumps(puzzles[0])
     if not hasattr(module, "dumps_all"):
@@ -195,6 +215,7 @@ def dumps(puzzle: AnyPuzzle, format: str) -> str:
 
 def dropped(puzzle: AnyPuzzle, format: str) -> list[str]:
     """What writing ``puzzle`` as ``format`` loses, one phrase per piece (empty: lossless)."""
+    _check_kind([puzzle], format)
     return list(_module(format).dropped(puzzle))
 
 

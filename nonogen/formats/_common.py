@@ -88,16 +88,19 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
     >>> parse_bw_line("0", 1, "row 1")
     ()
     """
-    tokens = [t for t in _NUM_LIST.split(text.strip()) if t]
-    if tokens == ["0"]:
-        return ()
-    out = []
-    for tok in tokens:
-        n = parse_int(tok, line, f"block lengths for {what}")
-        if n == 0:
-            raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
-        out.append((n, 1))
-    return tuple(out)
+    tokens = text.replace(",", " ").split()
+    joined = "".join(tokens)
+    if not (joined.isdigit() and joined.isascii()):
+        if not tokens:
+            return ()
+        for tok in tokens:
+            parse_int(tok, line, f"block lengths for {what}")
+    numbers = list(map(int, tokens))
+    if 0 in numbers:
+        if numbers == [0]:
+            return ()
+        raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
+    return tuple((n, 1) for n in numbers)
 
 
 def expand_rgb(value: str, line: Optional[int] = None) -> str:

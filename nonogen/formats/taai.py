@@ -17,7 +17,6 @@ import numpy as np
 from ..errors import FormatError
 from ..model import Puzzle
 from ._common import build, bw_numbers, check_size, counts_only_dropped, parse_bw_line, require_bw, split_lines
-from ..clues import puzzle_from_grid
 
 NAME = "taai"
 SUFFIXES = (".txt",)
@@ -57,7 +56,7 @@ def looks_like(text: str) -> bool:
     return bool(lines) and bool(_HEAD.match(lines[0].strip())) and not _solutions_looks_like(text)
 
 
-def _puzzle(ident: str, head_line: int, body: list[str]) -> Puzzle:
+def _puzzle(ident: str, head_line: int, body: list[str], cache: dict) -> Puzzle:
     if len(body) % 2 or not body:
         raise FormatError(
             f"puzzle ${ident}: expected N column and N row clue lines (an even count), found {len(body)}",
@@ -65,16 +64,20 @@ def _puzzle(ident: str, head_line: int, body: list[str]) -> Puzzle:
         )
     n = len(body) // 2
     check_size(n, n, head_line)
-    clues = [
-        parse_bw_line(t, head_line + 1 + k, f"puzzle ${ident} {'column' if k < n else 'row'} {k % n + 1}")
-        for k, t in enumerate(body)
-    ]
+    clues = []
+    for k, t in enumerate(body):
+        clue = cache.get(t)
+        if clue is None:
+            clue = parse_bw_line(t, head_line + 1 + k, f"puzzle ${ident} {'column' if k < n else 'row'} {k % n + 1}")
+            cache[t] = clue
+        clues.append(clue)
     return build(clues[n:], clues[:n], meta={"catalogue": ident}, line=head_line)
 
 
 def loads_all(text: str) -> list[Puzzle]:
     """Every puzzle of a tournament file, in file order."""
-    return [_puzzle(*b) for b in _blocks(text)]
+    cache: dict[str, tuple] = {}  # tournament files repeat clue lines a lot
+    return [_puzzle(*b, cache) for b in _blocks(text)]
 
 
 def loads(text: str) -> Puzzle:
@@ -115,19 +118,29 @@ def dropped(puzzle: Puzzle) -> list[str]:
 # --- solution files ---------------------------------------------------------------------------
 
 
+def _solution_bits(text: str) -> list[tuple[str, list[str]]]:
+    """``(id, rows as '0110...' strings)`` per solution, checked to be a 0/1 rectangle."""
+    out = []
+    for ident, head_line, body in _blocks(text):
+        bits = ["".join(ln.split()) for ln in body]
+        for k, (row, ln) in enumerate(zip(bits, body)):
+            if len(row) != len(bits[0]) or row.strip("01") or len(ln.split()) != len(row):
+                raise FormatError(f"solution ${ident}: expected {len(bits[0])} cells of 0 or 1, got {ln.strip()[:30]!r}",
+                                  line=head_line + 1 + k)
+        if not bits:
+            raise FormatError(f"solution ${ident} has no rows", line=head_line)
+        check_size(len(bits[0]), len(bits), head_line)
+        out.append((ident, bits))
+    return out
+
+
+def _grid(bits: list[str]) -> np.ndarray:
+    return (np.frombuffer("".join(bits).encode("ascii"), dtype=np.uint8) - ord("0")).reshape(len(bits), -1)
+
+
 def loads_solutions(text: str) -> dict[str, np.ndarray]:
     """``{id: grid}`` from a solution file (``$n`` then rows of tab-separated 0/1)."""
-    out = {}
-    for ident, head_line, body in _blocks(text):
-        rows = [ln.split() for ln in body]
-        if not rows or any(len(r) != len(rows[0]) for r in rows):
-            raise FormatError(f"solution ${ident}: rows of different lengths", line=head_line)
-        check_size(len(rows[0]), len(rows), head_line)
-        for k, r in enumerate(rows):
-            if set(r) - {"0", "1"}:
-                raise FormatError(f"solution ${ident}: expected 0/1 cells, got {' '.join(r)[:30]!r}", line=head_line + 1 + k)
-        out[ident] = np.array(rows, dtype=np.uint8)
-    return out
+    return {ident: _grid(bits) for ident, bits in _solution_bits(text)}
 
 
 def attach_solutions(puzzles: list[Puzzle], solutions: dict[str, np.ndarray]) -> list[Puzzle]:
@@ -141,7 +154,21 @@ def attach_solutions(puzzles: list[Puzzle], solutions: dict[str, np.ndarray]) ->
 
 def _solutions_loads_all(text: str) -> list[Puzzle]:
     """Solution files read as puzzles: clues derived from each grid, which becomes the goal."""
-    return [puzzle_from_grid(grid, catalogue=ident) for ident, grid in loads_solutions(text).items()]
+    out = []
+    for ident, bits in _solution_bits(text):
+        cols = ["".join(col) for col in zip(*bits)]
+        rows = [_runs(b) for b in bits]
+        out.append(build(rows, [_runs(c) for c in cols], goal=_grid(bits), meta={"catalogue": ident}))
+    return out
+
+
+def _runs(bits: str) -> tuple:
+    """The clue of a 0/1 string (much faster than numpy for short lines).
+
+    >>> _runs("0110100")
+    ((2, 1), (1, 1))
+    """
+    return tuple((len(run), 1) for run in bits.split("0") if run)
 
 
 def _solutions_looks_like(text: str) -> bool:
