@@ -14,6 +14,7 @@ from ..importers.image import MAX_SIDE, ImageOptions, image_to_grid, load_image
 from ..model import Puzzle
 from ..render.sheet2d import render_png, render_svg
 from ..repair import MODES, RepairResult, repair
+from ..solve import verify
 from .common import parse_size, prepare_output_dir, print_json, to_jsonable
 
 
@@ -94,7 +95,7 @@ def run_image(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         max_edits=args.max_edits,
     )
-    report = _write_outputs(out_dir, source, result, imported.info, args.cell)
+    report = _write_outputs(out_dir, source, result, imported.info, args.cell, args.timeout)
     report["seconds"] = round(time.monotonic() - started, 3)
     (out_dir / "report.json").write_text(json.dumps(to_jsonable(report), indent=1) + "\n", encoding="utf-8")
     if args.json:
@@ -104,16 +105,26 @@ def run_image(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_outputs(out_dir: Path, source: Path, result: RepairResult, info: dict[str, Any], cell: int) -> dict[str, Any]:
+def _write_outputs(
+    out_dir: Path, source: Path, result: RepairResult, info: dict[str, Any], cell: int, timeout: float
+) -> dict[str, Any]:
     """Puzzle files, sheets and the report dictionary (``seconds`` is filled in by the caller)."""
     final: Puzzle = result.puzzle
     names = ["puzzle.cnon", "puzzle.xml"] if final.is_color else ["puzzle.non"]
     names.append("puzzle.json")
     files: dict[str, Any] = {}
+    status_without_givens = None
     for name in names:
-        formats.dump(final, out_dir / name)
-        files[name] = {"format": formats.format_for(out_dir / name), "drops": formats.dropped(final, formats.format_for(out_dir / name))}
-    complete = [n for n in names if not any("given" in d for d in files[n]["drops"])]
+        fmt = formats.format_for(out_dir / name)
+        formats.dump(final, out_dir / name, format=fmt)
+        drops = formats.dropped(final, fmt)
+        status = result.report["status"]
+        if final.givens and any("given" in d for d in drops):
+            if status_without_givens is None:
+                status_without_givens = verify(final.replace(givens=()), result.grid, timeout=timeout).status
+            status = status_without_givens
+        files[name] = {"format": fmt, "drops": drops, "status": status}
+    complete = [n for n in names if files[n]["status"] == result.report["status"]]
     puzzle_file = complete[0] if complete else "puzzle.json"
     (out_dir / "puzzle.svg").write_text(render_svg(final, cell=cell), encoding="utf-8")
     render_png(final, cell=cell).save(out_dir / "puzzle.png")

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ..model import Puzzle
 
-__all__ = ["Rect", "Line", "Text", "sheet_shapes", "sheet_size", "render_svg", "render_png"]
+__all__ = ["Rect", "Line", "Text", "sheet_shapes", "sheet_size", "cell_center", "render_svg", "render_png"]
 
 GUIDE_EVERY = 5
 INK = "#000000"
@@ -101,6 +101,16 @@ def sheet_size(puzzle: Puzzle, cell: float = 20) -> tuple[int, int]:
     """
     lay = _layout(puzzle, cell)
     return int(round(lay.width)), int(round(lay.height))
+
+
+def cell_center(puzzle: Puzzle, row: int, col: int, cell: float = 20) -> tuple[float, float]:
+    """Sheet coordinates of the centre of grid cell ``(row, col)``: where tests and tools sample a PNG.
+
+    >>> cell_center(Puzzle(rows=[[(1, 1)], []], cols=[[(1, 1)], []]), 1, 0, cell=10)
+    (20.0, 30.0)
+    """
+    lay = _layout(puzzle, cell)
+    return lay.grid_x + (col + 0.5) * cell, lay.grid_y + (row + 0.5) * cell
 
 
 def _text_color(rgb: str) -> str:

@@ -1,0 +1,340 @@
+"""Picture -> puzzle: the importer's rules, the `nonogen image` command, its outputs and its refusals."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import struct
+import sys
+import zlib
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from nonogen import formats
+from nonogen.clues import satisfies
+from nonogen.errors import InputError, LimitError, NonogenError
+from nonogen.importers.image import (
+    ImageOptions,
+    image_to_grid,
+    load_image,
+    otsu_threshold,
+    pixel_art_scale,
+)
+from nonogen.model import Puzzle
+from nonogen.render.sheet2d import cell_center, sheet_size
+from nonogen.solve import verify
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "images"
+SWORD = DATA / "nikoichu_Boardgames_Card_Attack_Sword.png"
+SMILE = DATA / "tango_emotes-face-smile.png"
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared data folder not found")
+
+
+def run_cli(argv: Sequence[str]) -> int:
+    """``nonogen.cli.main``; while other sub-commands are still missing, the same error handling for ours."""
+    from nonogen import cli
+
+    if all(importlib.util.find_spec(f"nonogen.cli.{name}") for name in cli.COMMAND_MODULES):
+        return cli.main(list(argv))
+    from nonogen.cli import image, render
+
+    parser = argparse.ArgumentParser(prog="nonogen")
+    sub = parser.add_subparsers(dest="command", required=True)
+    image.register(sub)
+    render.register(sub)
+    args = parser.parse_args(list(argv))
+    try:
+        return int(args.run(args) or 0)
+    except NonogenError as exc:
+        print(f"nonogen: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def rgba_from_grid(grid: np.ndarray, colours: dict[int, tuple[int, int, int, int]]) -> np.ndarray:
+    out = np.zeros(grid.shape + (4,), dtype=np.uint8)
+    for value, rgba in colours.items():
+        out[grid == value] = rgba
+    return out
+
+
+BLACK_ON_CLEAR = {0: (0, 0, 0, 0), 1: (0, 0, 0, 255)}
+
+
+# --- pixel art ------------------------------------------------------------------------------------
+
+
+@needs_data
+@pytest.mark.parametrize("factor", [2, 7, 12])
+def test_upscaled_sprite_comes_back_cell_for_cell(factor):
+    native = load_image(SWORD)
+    big = native.convert("RGBA").resize((16 * factor, 16 * factor), Image.Resampling.NEAREST)
+    small_result = image_to_grid(native)
+    big_result = image_to_grid(big)
+    assert big_result.info["pixel_art"] and big_result.info["pixel_scale"] == [factor, factor]
+    assert big_result.grid.shape == (16, 16)
+    assert np.array_equal(big_result.grid, small_result.grid)
+    colour = image_to_grid(big, ImageOptions(colors=2))
+    assert np.array_equal(colour.grid, image_to_grid(native, ImageOptions(colors=2)).grid)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    h=st.integers(2, 9), w=st.integers(2, 9), sx=st.integers(1, 6), sy=st.integers(1, 6),
+    seed=st.integers(0, 2**16),
+)
+def test_detected_scale_reverses_the_upscale_exactly(h, w, sx, sy, seed):
+    small = np.random.default_rng(seed).integers(0, 3, size=(h, w)).astype(np.uint8) * 100
+    rgba = np.dstack([small, small, small, np.full_like(small, 255)]).repeat(sy, axis=0).repeat(sx, axis=1)
+    fx, fy = pixel_art_scale(rgba)
+    if np.any(small[:, 1:] != small[:, :-1]) and np.any(small[1:] != small[:-1]):
+        assert fx % sx == 0 and fy % sy == 0  # a coarser factor is fine when the sprite allows it
+    assert np.array_equal(rgba[::fy, ::fx].repeat(fy, axis=0).repeat(fx, axis=1), rgba)
+
+
+def test_otsu_splits_two_tones_between_them():
+    values = np.array([30] * 50 + [220] * 70)
+    t = otsu_threshold(values)
+    assert 30 < t <= 220
+
+
+# --- black and white ------------------------------------------------------------------------------
+
+
+def test_dark_shape_on_white_becomes_filled_cells_and_invert_swaps():
+    grid = np.zeros((8, 10), dtype=np.uint8)
+    grid[2:6, 3:8] = 1
+    rgb = np.where(grid[..., None] == 1, 20, 235).astype(np.uint8).repeat(3, axis=2)
+    img = Image.fromarray(rgb.repeat(9, axis=0).repeat(9, axis=1), "RGB")  # 90x72 px, 9 px per cell
+    jpeg_like = Image.fromarray(np.clip(np.asarray(img, dtype=int) + np.random.default_rng(1).integers(
+        -15, 16, size=(72, 90, 3)), 0, 255).astype(np.uint8))  # noise: no longer exact pixel art
+    result = image_to_grid(jpeg_like, ImageOptions(size=(10, 8)))
+    assert np.array_equal(result.grid, grid)
+    inverted = image_to_grid(jpeg_like, ImageOptions(size=(10, 8), invert=True))
+    assert np.array_equal(inverted.grid, 1 - grid)
+
+
+def test_majority_vote_and_fixed_threshold():
+    # A 4x4 px picture to 2x2 cells: top-left cell 3 of 4 dark, top-right 1 of 4 dark.
+    lum = np.full((4, 4), 250, dtype=np.uint8)
+    lum[0, 0] = lum[0, 1] = lum[1, 0] = 10
+    lum[0, 2] = 10
+    lum[2:, :2] = 100  # mid grey: filled only with a threshold above 100
+    img = Image.fromarray(lum, "L")
+    assert image_to_grid(img, ImageOptions(size=(2, 2), threshold=50)).grid.tolist() == [[1, 0], [0, 0]]
+    assert image_to_grid(img, ImageOptions(size=(2, 2), threshold=150)).grid.tolist() == [[1, 0], [1, 0]]
+
+
+def test_soft_alpha_counts_by_coverage_in_silhouette_mode():
+    alpha = np.zeros((40, 40), dtype=np.uint8)
+    alpha[:, :20] = 255  # left half opaque
+    alpha[:20, 20:] = 90  # top-right quarter faint: under half coverage
+    rgba = np.dstack([np.full((40, 40, 3), 200, dtype=np.uint8), alpha])
+    result = image_to_grid(Image.fromarray(rgba, "RGBA"), ImageOptions(size=(2, 2), mode="silhouette"))
+    assert result.grid.tolist() == [[1, 0], [1, 0]]
+    with pytest.raises(InputError, match="no transparency"):
+        image_to_grid(Image.new("RGB", (8, 8), "red"), ImageOptions(mode="silhouette"))
+
+
+def test_default_size_is_twenty_on_the_long_side_and_width_keeps_aspect():
+    y, x = np.mgrid[0:300, 0:600]
+    photo = Image.fromarray(((x + y) % 256).astype(np.uint8), "L")  # many grey levels: not pixel art
+    assert image_to_grid(photo).grid.shape == (10, 20)
+    assert image_to_grid(photo, ImageOptions(width=30)).grid.shape == (15, 30)
+    assert image_to_grid(photo, ImageOptions(height=7)).grid.shape == (7, 14)
+
+
+def test_crop_to_content():
+    grid = np.zeros((20, 20), dtype=np.uint8)
+    grid[5:9, 10:16] = 1
+    img = Image.fromarray(rgba_from_grid(grid, BLACK_ON_CLEAR), "RGBA")
+    assert image_to_grid(img, ImageOptions(crop=True)).grid.shape == (4, 6)
+
+
+# --- colour ---------------------------------------------------------------------------------------
+
+
+def test_colour_quantize_then_vote_keeps_real_colours_and_finds_border_background():
+    cells = np.array([[0, 1, 1, 0], [2, 2, 3, 3], [0, 3, 3, 0]])
+    colours = {0: (10, 60, 10, 255), 1: (230, 30, 30, 255), 2: (30, 30, 230, 255), 3: (240, 220, 30, 255)}
+    rgba = rgba_from_grid(cells, colours)
+    # 13 px per cell horizontally, 11 vertically, then a smooth blur band would invent colours if we downsampled first
+    img = Image.fromarray(rgba.repeat(11, axis=0).repeat(13, axis=1), "RGBA").resize((50, 31), Image.Resampling.BILINEAR)
+    result = image_to_grid(img, ImageOptions(size=(4, 3), colors=3))
+    assert result.info["background"] != "transparent"
+    assert result.palette[0].rgb_tuple == pytest.approx((10, 60, 10), abs=12)
+    rgbs = {tuple(int(v) for v in result.palette[i].rgb_tuple) for i in range(1, 4)}
+    for want in [(230, 30, 30), (30, 30, 230), (240, 220, 30)]:
+        assert any(max(abs(a - b) for a, b in zip(have, want)) < 25 for have in rgbs)
+    # Cell values follow the picture: map each palette entry back to the nearest original colour.
+    back = {i: min(range(4), key=lambda k: sum(abs(a - b) for a, b in zip(result.palette[i].rgb_tuple, colours[k][:3])))
+            for i in range(4)}
+    assert np.array_equal(np.vectorize(back.get)(result.grid), cells)
+    names = [c.name for c in result.palette]
+    assert len(set(names)) == len(names) and "red" in names and "blue" in names
+
+
+def test_background_override_and_transparent_border():
+    cells = np.array([[0, 0, 0, 0, 0], [0, 1, 1, 0, 0], [0, 1, 2, 2, 0], [0, 0, 2, 2, 2], [0, 0, 0, 0, 0]])
+    colours = {0: (0, 0, 0, 0), 1: (200, 0, 0, 255), 2: (0, 0, 200, 255)}
+    img = Image.fromarray(rgba_from_grid(cells, colours), "RGBA")
+    result = image_to_grid(img, ImageOptions(colors=2))
+    assert result.info["background"] == "transparent"
+    red = [c.rgb for c in result.palette].index("#c80000")
+    blue = [c.rgb for c in result.palette].index("#0000c8")
+    assert np.array_equal(result.grid, np.choose(cells, [0, red, blue]))
+    as_blue = image_to_grid(img, ImageOptions(colors=2, background="#0000c8"))
+    assert as_blue.palette[0].rgb == "#0000c8"
+    assert np.array_equal(as_blue.grid == 0, cells == 2)  # blue cells became background, transparent ones a colour
+
+
+# --- the command and its files --------------------------------------------------------------------
+
+
+def _run_image(tmp_path, image, *extra) -> dict:
+    out = tmp_path / "out"
+    assert run_cli(["image", str(image), "-o", str(out), "--json", *extra]) == 0
+    return json.loads((out / "report.json").read_text())
+
+
+@needs_data
+@pytest.mark.parametrize("extra", [[], ["--colors", "2"], ["--unique", "edit"], ["--unique", "off"]])
+def test_every_written_file_rereads_to_its_reported_status(tmp_path, extra, capsys):
+    report = _run_image(tmp_path, SWORD, *extra)
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["status"] == report["status"]
+    out = tmp_path / "out"
+    for key in ("status", "puzzle_file", "width", "height", "colors", "givens", "edits", "ambiguous_cells",
+                "line_solvable", "seconds"):
+        assert key in report
+    assert report["ambiguous_count"] == (24 if not extra or extra[0] == "--unique" else 0)
+    main = formats.load(out / report["puzzle_file"])
+    assert verify(main, timeout=30).status == report["status"]
+    for name, info in report["files"].items():
+        assert verify(formats.load(out / name), timeout=30).status == info["status"]
+    if extra != ["--unique", "off"]:
+        assert report["status"] == "unique"
+
+
+@needs_data
+@pytest.mark.parametrize("image,extra", [("sword", ["--unique", "edit"]), ("sword", []), ("smile", ["--colors", "3"])])
+def test_solution_is_the_picture_plus_edits_and_sheets_match(tmp_path, image, extra):
+    path = SWORD if image == "sword" else SMILE
+    report = _run_image(tmp_path, path, *extra)
+    out = tmp_path / "out"
+    puzzle = formats.load(out / "puzzle.json")
+    options = ImageOptions(colors=3) if "--colors" in extra else ImageOptions()
+    expected = image_to_grid(load_image(path), options).grid.copy()
+    for edit in report["edits"]:
+        assert expected[edit["row"], edit["col"]] == edit["from"]
+        expected[edit["row"], edit["col"]] = edit["to"]
+    assert np.array_equal(puzzle.goal, expected)
+    assert satisfies(puzzle, puzzle.goal)
+    assert [list(g) for g in puzzle.givens] == report["givens"]
+    assert all(puzzle.goal[r, c] == v for r, c, v in puzzle.givens)
+    png = Image.open(out / "solution.png").convert("RGB")
+    assert png.size == sheet_size(puzzle, 20)
+    for (r, c), value in np.ndenumerate(puzzle.goal):
+        x, y = cell_center(puzzle, r, c, 20)
+        assert png.getpixel((int(x), int(y))) == puzzle.palette[int(value)].rgb_tuple
+    assert Image.open(out / "puzzle.png").size == sheet_size(puzzle, 20)
+
+
+def test_pixel_art_png_and_gif_through_the_command(tmp_path):
+    grid = np.zeros((6, 7), dtype=np.uint8)
+    grid[1:5, 1] = grid[1, 1:6] = grid[4, 2:6] = 1
+    big = rgba_from_grid(grid, BLACK_ON_CLEAR).repeat(5, axis=0).repeat(5, axis=1)
+    gif = tmp_path / "sprite.gif"
+    pal = Image.fromarray((big[..., 3] > 0).astype(np.uint8), "P")
+    pal.putpalette([255, 255, 255, 0, 0, 0])
+    pal.save(gif, transparency=0)
+    report = _run_image(tmp_path, gif)
+    assert (report["width"], report["height"]) == (7, 6)
+    assert np.array_equal(formats.load(tmp_path / "out" / "puzzle.json").goal, grid)
+
+
+# --- refusals: one line, exit code 2 ------------------------------------------------------------------
+
+
+def _png_header_only(path: Path, width: int, height: int) -> None:
+    """A PNG whose header claims a huge picture: Pillow must refuse it before decoding anything."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+                     + chunk(b"IEND", b""))
+
+
+def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
+    text = tmp_path / "notes.png"
+    text.write_text("this is not a picture\n")
+    good = tmp_path / "good.png"
+    grid = np.zeros((12, 12), dtype=np.uint8)
+    grid[3:9, 3:9] = 1
+    Image.fromarray(rgba_from_grid(grid, BLACK_ON_CLEAR), "RGBA").save(good)
+    truncated = tmp_path / "cut.png"
+    y, x = np.mgrid[0:200, 0:200]
+    Image.fromarray(((x * y) % 256).astype(np.uint8), "L").save(truncated)
+    truncated.write_bytes(truncated.read_bytes()[:400])
+    bomb = tmp_path / "bomb.png"
+    _png_header_only(bomb, 30000, 30000)
+    tiny = tmp_path / "tiny.png"
+    Image.new("L", (1, 1), 0).save(tiny)
+    blank = tmp_path / "blank.png"
+    Image.new("RGB", (40, 30), "white").save(blank)
+    existing = tmp_path / "taken"
+    existing.mkdir()
+    (existing / "keep.txt").write_text("mine")
+    return {
+        "not an image": ([str(text)], "not a readable picture"),
+        "truncated": ([str(truncated)], "not a readable picture"),
+        "bomb": ([str(bomb)], "decompression bomb"),
+        "1x1": ([str(tiny)], "too small"),
+        "blank": ([str(blank)], "--invert"),
+        "missing": ([str(tmp_path / "nope.png")], "no such file"),
+        "size 0x5": ([str(good), "--size", "0x5"], "between 1 and"),
+        "size too big": ([str(good), "--size", "5000x20"], "between 1 and"),
+        "width too big": ([str(good), "--width", "900"], "between 1 and"),
+        "threshold": ([str(good), "--threshold", "300"], "0 to 255"),
+        "existing output": ([str(good), "-o", str(existing)], "--force"),
+    }
+
+
+@pytest.mark.parametrize("case", ["not an image", "truncated", "bomb", "1x1", "blank", "missing", "size 0x5",
+                                  "size too big", "width too big", "threshold", "existing output"])
+def test_bad_input_gets_one_line_and_exit_code_2(tmp_path, capsys, case):
+    argv, expected = _bad_inputs(tmp_path)[case]
+    out = tmp_path / "out"
+    if "-o" not in argv:
+        argv = argv + ["-o", str(out)]
+    assert run_cli(["image", *argv]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nonogen: error:") and expected in lines[0]
+    assert "Traceback" not in captured.err and captured.out == ""
+    assert not out.exists()
+    if case == "existing output":
+        assert (tmp_path / "taken" / "keep.txt").read_text() == "mine"
+
+
+def test_force_replaces_the_output_folder(tmp_path):
+    grid = np.zeros((10, 10), dtype=np.uint8)
+    grid[2:7, 2:5] = 1
+    pic = tmp_path / "p.png"
+    Image.fromarray(rgba_from_grid(grid, BLACK_ON_CLEAR), "RGBA").save(pic)
+    out = tmp_path / "out"
+    assert run_cli(["image", str(pic), "-o", str(out)]) == 0
+    assert run_cli(["image", str(pic), "-o", str(out)]) == 2
+    assert run_cli(["image", str(pic), "-o", str(out), "--force"]) == 0
+
+
+def test_library_errors_are_nonogen_errors():
+    with pytest.raises(LimitError):
+        image_to_grid(Image.new("L", (10, 10), 0), ImageOptions(size=(0, 5)))
+    with pytest.raises(InputError, match="blank"):
+        image_to_grid(Image.new("L", (10, 10), 255))
