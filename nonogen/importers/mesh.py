@@ -64,7 +64,8 @@ def load_mesh(path: str | Path):
     try:
         mesh = trimesh.load(str(path), force="mesh")
     except Exception as exc:  # trimesh raises many types for garbage input
-        raise FormatError(f"cannot read as a {suffix[1:].upper()} model ({type(exc).__name__}: {exc})".strip(), path=str(path)) from None
+        detail = str(exc).splitlines()[0][:80] if str(exc) and not isinstance(exc, ImportError) else "unreadable data"
+        raise FormatError(f"not a valid {suffix[1:].upper()} model ({detail})", path=str(path)) from None
     if not isinstance(mesh, trimesh.Trimesh) or len(getattr(mesh, "faces", ())) == 0:
         raise InputError(f"{path}: the model has no faces (empty scene or point cloud)")
     finite = np.isfinite(mesh.vertices).all()
