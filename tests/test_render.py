@@ -1,0 +1,147 @@
+"""2D sheets: SVG is valid XML with every clue number, PNG has the promised size and colours, `nonogen render`."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from typing import Sequence
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from nonogen import formats
+from nonogen.clues import puzzle_from_grid
+from nonogen.errors import NonogenError
+from nonogen.model import Color, Puzzle
+from nonogen.render.sheet2d import Rect, cell_center, render_png, render_svg, sheet_shapes, sheet_size
+
+SVG = "{http://www.w3.org/2000/svg}"
+PALETTE = (Color("white", "#ffffff", "."), Color("red", "#dd2222", "r"), Color("navy", "#000080", "n"))
+
+
+def run_cli(argv: Sequence[str]) -> int:
+    """``nonogen.cli.main``; while other sub-commands are still missing, the same error handling for ours."""
+    from nonogen import cli
+
+    if all(importlib.util.find_spec(f"nonogen.cli.{name}") for name in cli.COMMAND_MODULES):
+        return cli.main(list(argv))
+    from nonogen.cli import image, render
+
+    parser = argparse.ArgumentParser(prog="nonogen")
+    sub = parser.add_subparsers(dest="command", required=True)
+    image.register(sub)
+    render.register(sub)
+    args = parser.parse_args(list(argv))
+    try:
+        return int(args.run(args) or 0)
+    except NonogenError as exc:
+        print(f"nonogen: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def bw_puzzle() -> Puzzle:
+    grid = np.zeros((12, 13), dtype=np.uint8)
+    grid[1:11, 2] = 1
+    grid[3, 1:12] = 1
+    grid[6:9, 5:13] = 1
+    grid[10, ::2] = 1
+    return puzzle_from_grid(grid, title="Test")
+
+
+def colour_puzzle() -> Puzzle:
+    grid = np.zeros((7, 6), dtype=np.uint8)
+    grid[1:3, 1:5] = 1
+    grid[3:6, 2] = 2
+    grid[5, 3:6] = 2
+    return puzzle_from_grid(grid, PALETTE, givens=[(1, 1, 1), (0, 0, 0)])
+
+
+def expected_labels(puzzle: Puzzle) -> Counter:
+    labels = Counter()
+    for line in puzzle.rows + puzzle.cols:
+        labels.update(str(n) for n, _ in line) if line else labels.update(["0"])
+    return labels
+
+
+@pytest.mark.parametrize("make", [bw_puzzle, colour_puzzle])
+def test_svg_is_valid_xml_with_every_clue_number(make):
+    puzzle = make()
+    root = ET.fromstring(render_svg(puzzle))
+    texts = Counter(t.text for t in root.iter(SVG + "text"))
+    if "title" in puzzle.meta:
+        assert texts.pop(puzzle.meta["title"]) == 1
+    assert texts == expected_labels(puzzle)
+    width, height = sheet_size(puzzle)
+    assert (float(root.get("width")), float(root.get("height"))) == (width, height)
+
+
+def test_colour_clues_sit_in_boxes_of_their_colour():
+    puzzle = colour_puzzle()
+    root = ET.fromstring(render_svg(puzzle))
+    fills = Counter(r.get("fill") for r in root.iter(SVG + "rect"))
+    clue_items = Counter(puzzle.palette[c].rgb for line in puzzle.rows + puzzle.cols for _, c in line)
+    given_cells = Counter(puzzle.palette[v].rgb for _, _, v in puzzle.givens if v)
+    for rgb, n in clue_items.items():
+        assert fills[rgb] == n + given_cells[rgb]
+
+
+@pytest.mark.parametrize("make", [bw_puzzle, colour_puzzle])
+def test_png_size_and_cell_colours(make):
+    puzzle = make()
+    for cell in (12, 20):
+        empty = render_png(puzzle, cell=cell)
+        assert empty.size == sheet_size(puzzle, cell)
+        solved = render_png(puzzle, puzzle.goal, cell=cell)
+        for (r, c), value in np.ndenumerate(puzzle.goal):
+            x, y = cell_center(puzzle, r, c, cell)
+            assert solved.getpixel((int(x), int(y))) == puzzle.palette[int(value)].rgb_tuple
+    for r, c, v in puzzle.givens:  # a given colour cell is painted on the blank sheet; a given blank is not
+        x, y = cell_center(puzzle, r, c, 20)
+        pixel = render_png(puzzle, cell=20).getpixel((int(x), int(y)))
+        assert (pixel == puzzle.palette[v].rgb_tuple) == bool(v)
+
+
+def test_guide_lines_every_five_cells():
+    puzzle = bw_puzzle()
+    lines = [s for s in sheet_shapes(puzzle) if not isinstance(s, Rect) and hasattr(s, "width")]
+    heavy = [s for s in lines if s.width > 1]
+    # verticals at 0, 5, 10, 13 and horizontals at 0, 5, 10, 12
+    assert len(heavy) == 8
+
+
+@pytest.mark.parametrize("suffix,solution", [(".svg", False), (".png", True), (".svg", True)])
+def test_render_command_writes_the_sheet(tmp_path, capsys, suffix, solution):
+    puzzle = colour_puzzle().replace(goal=None)  # no goal stored: --solution must solve it
+    src = tmp_path / "p.json"
+    formats.dump(puzzle, src)
+    out = tmp_path / f"sheet{suffix}"
+    argv = ["render", str(src), "-o", str(out)] + (["--solution"] if solution else [])
+    assert run_cli(argv) == 0
+    if suffix == ".png":
+        img = Image.open(out)
+        assert img.size == sheet_size(puzzle)
+        x, y = cell_center(puzzle, 3, 2)
+        assert img.convert("RGB").getpixel((int(x), int(y))) == PALETTE[2].rgb_tuple
+    else:
+        ET.parse(out)
+    assert run_cli(argv) == 2  # exists now
+    assert "--force" in capsys.readouterr().err
+    assert run_cli(argv + ["--force"]) == 0
+
+
+def test_render_refuses_bad_requests(tmp_path, capsys):
+    src = tmp_path / "p.non"
+    formats.dump(bw_puzzle(), src)
+    junk = tmp_path / "junk.non"
+    junk.write_text("width 3\nheight x\n")
+    for argv in (
+        ["render", str(src), "-o", str(tmp_path / "sheet.pdf")],
+        ["render", str(junk), "-o", str(tmp_path / "a.svg")],
+        ["render", str(tmp_path / "missing.non"), "-o", str(tmp_path / "b.svg")],
+    ):
+        assert run_cli(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("nonogen: error:")
