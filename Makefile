@@ -20,6 +20,15 @@ demo-puzzles: $(STAMP)
 	$(NONOGEN) verify samples/puzzles --solutions-dir outputs/solutions --force
 
 demo-images: $(STAMP)
+	$(NONOGEN) image samples/images/nikoichu_Boardgames_Card_Attack_Sword.png -o outputs/images/sword --force
+	$(NONOGEN) image samples/images/nikoichu_Boardgames_Card_Attack_Sword.png -o outputs/images/sword-edit --unique edit --force
+	$(NONOGEN) image samples/images/nikoichu_Food_Mushroom.png -o outputs/images/mushroom --colors 2 --force
+	$(NONOGEN) image samples/images/tango_emotes-face-smile.png -o outputs/images/smile --colors 3 --force
+	$(NONOGEN) image samples/images/heart-pixelart-x10.png -o outputs/images/heart --colors 3 --force
+	$(NONOGEN) image samples/images/cat-x6.gif -o outputs/images/cat --force
+	$(NONOGEN) image samples/images/rocket-on-sky-x8.png -o outputs/images/rocket --colors 4 --force
+	$(NONOGEN) image samples/images/sphere-soft-alpha.png -o outputs/images/sphere --size 30x30 --colors 3 --force
+	$(NONOGEN) image samples/images/landscape.jpg -o outputs/images/landscape --width 30 --line-solvable --force
 
 demo-meshes: $(STAMP)
 
