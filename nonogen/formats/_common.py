@@ -158,12 +158,26 @@ def make_palette(background: Color, colors: Iterable[tuple[str, str]]) -> tuple[
     return (background,) + tuple(Color(n, rgb, pick_char(n, rgb, used)) for n, rgb in colors)
 
 
-def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line: Optional[int] = None) -> Puzzle:
-    """A :class:`Puzzle`, turning model complaints into FormatErrors for the reader's line."""
+def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line: Optional[int] = None,
+          check_goal: bool = True) -> Puzzle:
+    """A :class:`Puzzle`, turning model complaints into FormatErrors for the reader's line.
+
+    A goal that breaks the clues is refused too: one of the two is corrupt,
+    and a verifier given both would report nonsense.
+    """
     try:
-        return Puzzle(tuple(rows), tuple(cols), tuple(palette), goal=goal, givens=tuple(givens), meta=meta or {})
+        puzzle = Puzzle(tuple(rows), tuple(cols), tuple(palette), goal=goal, givens=tuple(givens), meta=meta or {})
     except PuzzleError as exc:
         raise FormatError(str(exc), line=line) from None
+    if check_goal and puzzle.goal is not None:
+        from ..clues import derive_clues
+
+        g_rows, g_cols = derive_clues(puzzle.goal)
+        for what, have, want in (("row", g_rows, puzzle.rows), ("column", g_cols, puzzle.cols)):
+            bad = next((i for i, (a, b) in enumerate(zip(have, want)) if a != b), None)
+            if bad is not None:
+                raise FormatError(f"the goal does not match the clues ({what} {bad + 1} differs)", line=line)
+    return puzzle
 
 
 def goal_from_chars(chars: str, width: int, height: int, codes: dict[str, int], line: Optional[int]) -> np.ndarray:

@@ -64,7 +64,7 @@ def dumps_all(puzzles: list[Puzzle]) -> str:
     out = []
     for k, p in enumerate(puzzles):
         require_bw(p, "the bracket format")
-        out.append(f"GRID {p.meta.get('title', f'puzzle{k + 1}')}".rstrip())
+        out.append(f"GRID {p.meta.get('title', '')}".rstrip())
         out.append("ROWS")
         out += ["[ " + " ".join(map(str, bw_numbers(r))) + " ]" for r in p.rows]
         out.append("COLUMNS")
@@ -79,5 +79,7 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 def dropped(puzzle: Puzzle) -> list[str]:
-    """Everything but the clues and the title."""
-    return counts_only_dropped(puzzle, keeps=("title",))
+    """Everything but the clues and a one-line title."""
+    title = puzzle.meta.get("title")
+    simple = title is None or (title == " ".join(title.split()) and title != "" and title[0] != "#")
+    return counts_only_dropped(puzzle, keeps=("title",) if simple else ())

@@ -111,8 +111,12 @@ def dumps(puzzle: Puzzle) -> str:
 
 
 def dropped(puzzle: Puzzle) -> list[str]:
-    """Everything but the clues and the puzzle number."""
-    return counts_only_dropped(puzzle, keeps=("catalogue",))
+    """Everything but the clues and the puzzle number (a number only: other catalogue text is replaced)."""
+    return counts_only_dropped(puzzle, keeps=_keeps(puzzle))
+
+
+def _keeps(puzzle: Puzzle, *more: str) -> tuple[str, ...]:
+    return more + (("catalogue",) if puzzle.meta.get("catalogue", "1").isdigit() else ())
 
 
 # --- solution files ---------------------------------------------------------------------------
@@ -158,7 +162,8 @@ def _solutions_loads_all(text: str) -> list[Puzzle]:
     for ident, bits in _solution_bits(text):
         cols = ["".join(col) for col in zip(*bits)]
         rows = [_runs(b) for b in bits]
-        out.append(build(rows, [_runs(c) for c in cols], goal=_grid(bits), meta={"catalogue": ident}))
+        out.append(build(rows, [_runs(c) for c in cols], goal=_grid(bits), meta={"catalogue": ident},
+                         check_goal=False))
     return out
 
 
@@ -191,7 +196,7 @@ def _solutions_dumps_all(puzzles: list[Puzzle]) -> str:
 
 
 def _solutions_dropped(puzzle: Puzzle) -> list[str]:
-    return counts_only_dropped(puzzle, keeps=("catalogue", "goal"))
+    return counts_only_dropped(puzzle, keeps=_keeps(puzzle, "goal"))
 
 
 solutions = SimpleNamespace(

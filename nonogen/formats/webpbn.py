@@ -153,7 +153,7 @@ def _puzzle(el: Element) -> Puzzle:
     default = el.get("defaultcolor", "black")
     rows, cols = _clues(el, "rows", index, default), _clues(el, "columns", index, default)
     check_size(len(cols), len(rows), _line(el))
-    meta = {key: (child.text or "").strip() for tag, key in _META.items() if (child := el.find(tag)) is not None}
+    meta = {key: child.text or "" for tag, key in _META.items() if (child := el.find(tag)) is not None}
     goal = _goal(el, palette, len(cols), len(rows))
     return build(rows, cols, palette, goal=goal, meta=meta, line=_line(el))
 

@@ -1,0 +1,433 @@
+"""Every puzzle format: real files load and agree with their goals, writers round-trip, bad input fails cleanly."""
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nonogen.cli as cli
+from nonogen import formats
+from nonogen.clues import derive_clues, puzzle_from_grid, satisfies
+from nonogen.errors import FormatError, LimitError
+from nonogen.formats import taai
+from nonogen.model import BW_PALETTE, Color, Puzzle, Puzzle3D
+
+# --- real files -------------------------------------------------------------------------------
+
+REAL = [
+    "seed-examples/*.txt", "seed-examples/*.json", "cnon/*.cnon", "puzzles/**/*.non", "puzzles/**/*.xml",
+    "puzzles/**/*.g", "puzzles/**/*.nin", "puzzles/stress/**/*.txt", "picross3d/*.json",
+]
+# Files nonogen refuses on purpose: triangular cells (triddlers, triangle colours).
+UNSUPPORTED = {"cut_and_polished.xml": "triddler", "wake_up.xml": "triddler", "alladin.g": "triangle"}
+
+
+def _real_files(root: Path) -> list[Path]:
+    files = [p for pat in REAL for p in root.glob(pat) if not p.name.endswith("solution.txt")]
+    return sorted(set(files))
+
+
+def test_every_real_sample_loads_and_matches_its_goal(shared_data):
+    files = _real_files(shared_data)
+    assert len(files) > 1000
+    with_goal = 0
+    for path in files:
+        if path.name in UNSUPPORTED:
+            with pytest.raises(FormatError, match=UNSUPPORTED[path.name]):
+                formats.load_all(path)
+            continue
+        for p in formats.load_all(path):
+            if isinstance(p, Puzzle):
+                if p.goal is not None:
+                    with_goal += 1
+                    assert derive_clues(p.goal) == (p.rows, p.cols), path
+                # Per colour, row totals equal column totals on every real puzzle.
+                for c in range(1, p.n_colors + 1):
+                    assert sum(n for ln in p.rows for n, k in ln if k == c) == sum(
+                        n for ln in p.cols for n, k in ln if k == c
+                    ), path
+    assert with_goal > 950
+
+
+def test_known_facts_of_samples(shared_data):
+    lam = formats.load(shared_data / "seed-examples/lambda.txt")
+    assert (lam.height, lam.width) == (12, 10)
+    solution = (shared_data / "seed-examples/lambda.solution.txt").read_text().split()
+    grid = np.array([[ch == "X" for ch in row] for row in solution], dtype=np.uint8)
+    assert satisfies(lam, grid)
+    yoshi = formats.load(shared_data / "cnon/yoshi.cnon")
+    assert (yoshi.width, yoshi.height, yoshi.n_colors) == (13, 17, 5)
+    shuttle = formats.load(shared_data / "puzzles/colored/pbnsolve-examples/spaceShuttle.g")
+    assert [c.name for c in shuttle.palette] == ["white", "red", "black"]
+    take_two = formats.load(shared_data / "puzzles/colored/number-loom-xml/take_two.xml")
+    assert take_two.n_colors == 2 and take_two.palette[0].name == "white"
+    assert take_two.meta["title"] == "Take two"
+    dancer = formats.load(shared_data / "puzzles/webpbn/survey-sample-non/webpbn-00001.non")
+    assert dancer.meta["author"] == "Jan Wolter" and dancer.meta["copyright"].startswith("©")
+    cauldron = formats.load(shared_data / "puzzles/stress/cauldron.non")
+    assert (cauldron.width, cauldron.height) == (512, 512)
+    cake = formats.load(shared_data / "puzzles/stress/picross_ds/Picross-Free-01-J-Cake.txt")
+    assert cake.rows[0] == () and cake.meta["title"] == "Cake"
+    level = formats.load(shared_data / "picross3d/kusano2010.json")
+    assert isinstance(level, Puzzle3D) and level.size == (3, 5, 4) and level.n_clues == 29
+
+
+def test_latin1_titles_of_old_exports_still_load(shared_data):
+    """Four hardtests files carry Latin-1 titles; a strict UTF-8 reader rejected puzzles people have."""
+    p = formats.load(shared_data / "puzzles/webpbn/griddler-hardtests-non/21613.non")
+    assert p.meta["title"] == "5¢"
+
+
+def test_taai_solutions_satisfy_their_puzzles(shared_data):
+    for name in ("taai2011.txt", "tcga2016.txt", "icga2017.txt"):
+        puzzles = formats.load_all(shared_data / "puzzles/taai/question" / name)
+        text = formats.read_text(shared_data / "puzzles/taai/solution" / name)
+        solved = taai.attach_solutions(puzzles, taai.loads_solutions(text))
+        assert len(solved) == 1000 and all(p.goal is not None for p in solved)
+        for p in solved[::25]:
+            assert satisfies(p, p.goal), p.meta
+        # The solution file read as puzzles derives clues from the grids: they must be the questions.
+        as_puzzles = formats.load_all(shared_data / "puzzles/taai/solution" / name)
+        assert all(a.same_clues(b) for a, b in zip(puzzles, as_puzzles))
+
+
+def test_taai_files_round_trip_byte_for_byte(shared_data, tmp_path):
+    src = shared_data / "puzzles/taai/question/icga2017.txt"
+    puzzles = formats.load_all(src)
+    assert formats.dumps_all(puzzles, "taai") == src.read_text()
+
+
+# --- round trips of random puzzles ------------------------------------------------------------
+
+SAFE_CHARS = string.ascii_letters + string.digits + "#.%&*+=@$!?~^-_:;,/ "
+meta_text = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=12)
+
+
+@st.composite
+def palettes(draw, max_colors=3):
+    n = draw(st.integers(1, max_colors))
+    if n == 1 and draw(st.booleans()):
+        return BW_PALETTE
+    chars = draw(st.lists(st.sampled_from(SAFE_CHARS), min_size=n + 1, max_size=n + 1, unique=True))
+    names = draw(st.lists(st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=6),
+                          min_size=n + 1, max_size=n + 1, unique=True))
+    rgbs = draw(st.lists(st.integers(0, 0xFFFFFF), min_size=n + 1, max_size=n + 1))
+    return tuple(Color(nm, f"#{v:06x}", ch) for nm, v, ch in zip(names, rgbs, chars))
+
+
+@st.composite
+def puzzles(draw, bw=False, square=False):
+    palette = BW_PALETTE if bw else draw(palettes())
+    h = draw(st.integers(1, 7))
+    w = h if square else draw(st.integers(1, 7))
+    cells = draw(st.lists(st.integers(0, len(palette) - 1), min_size=h * w, max_size=h * w))
+    grid = np.array(cells, dtype=np.uint8).reshape(h, w)
+    p = puzzle_from_grid(grid, palette)
+    meta = draw(st.dictionaries(st.sampled_from(["title", "author", "copyright", "license", "catalogue",
+                                                 "source", "description", "x-extra"]), meta_text, max_size=4))
+    givens = draw(st.lists(st.tuples(st.integers(0, h - 1), st.integers(0, w - 1)), max_size=3))
+    keep_goal = draw(st.booleans())
+    return p.replace(meta=meta, givens=[(r, c, int(grid[r, c])) for r, c in givens],
+                     goal=grid if keep_goal else None)
+
+
+WRITABLE_2D = [name for name in formats.FORMATS if formats.writable(name) and name != "nonogen-3d"]
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _round_trip(p: Puzzle, name: str):
+    """Write and read back; None when the format refuses the puzzle with a clear error."""
+    if name == "taai-solution" and p.goal is None:
+        return None
+    try:
+        text = formats.dumps(p, name)
+    except (FormatError, ValueError) as exc:
+        assert str(exc)  # refusals are explained
+        return None
+    return formats.loads(text, name)
+
+
+@pytest.mark.parametrize("name", WRITABLE_2D)
+@FAST
+@given(p=puzzles())
+def test_nothing_reported_dropped_means_exact_round_trip(name, p):
+    back = _round_trip(p, name)
+    if back is None:
+        return
+    assert (back.rows, back.cols) == (p.rows, p.cols)
+    lost = formats.dropped(p, name)
+    if name.startswith("taai"):  # tournament files number every puzzle: the reader adds the number
+        assert all(back.meta[k] == v for k, v in p.meta.items() if not lost)
+        back = back.replace(meta=p.meta)
+    if not lost:
+        assert back == p, name
+    if p.goal is not None and not any("goal" in item for item in lost):
+        assert np.array_equal(back.goal, p.goal)
+
+
+@FAST
+@given(p=puzzles())
+def test_nonogen_json_keeps_everything(p):
+    assert formats.dropped(p, "nonogen") == []
+    assert formats.loads(formats.dumps(p, "nonogen"), "nonogen") == p
+
+
+@FAST
+@given(p=puzzles(bw=True, square=True))
+def test_black_and_white_square_puzzles_survive_every_format(p):
+    for name in WRITABLE_2D:
+        back = _round_trip(p, name)
+        if name != "taai-solution" or p.goal is not None:
+            assert back is not None and back.same_clues(p), name
+
+
+@FAST
+@given(p=puzzles())
+def test_non_and_xml_keep_goal_and_standard_metadata(p):
+    p = p.replace(givens=(), meta={k: v for k, v in p.meta.items() if k != "x-extra"})
+    xml = formats.loads(formats.dumps(p, "webpbn"), "webpbn")
+    assert xml == p
+    non = formats.loads(formats.dumps(p, "non"), "non")
+    assert non.meta == p.meta and non.same_clues(p)
+    assert (non.goal is None) == (p.goal is None) and (p.goal is None or np.array_equal(non.goal, p.goal))
+
+
+@st.composite
+def levels(draw):
+    from nonogen.clues import puzzle3d_from_cells
+
+    size = tuple(draw(st.integers(1, 4)) for _ in range(3))
+    n = size[0] * size[1] * size[2]
+    cells = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n))).reshape(size)
+    level = puzzle3d_from_cells(cells, title=draw(meta_text))
+    hide = draw(st.lists(st.booleans(), min_size=3, max_size=3))
+    clues = {a: [[None if h and (i + j) % 2 else c for j, c in enumerate(r)] for i, r in enumerate(level.clues[a])]
+             for a, h in zip("xyz", hide)}
+    return Puzzle3D(size, clues, goal=cells if draw(st.booleans()) else None,
+                    givens=[(0, 0, 0, int(cells[0, 0, 0]))], meta=level.meta)
+
+
+@FAST
+@given(level=levels())
+def test_nonogen_3d_round_trips(level):
+    back = formats.loads(formats.dumps(level, "nonogen-3d"), "nonogen-3d")
+    # Puzzle3D has no __eq__ (identity only), so compare field by field.
+    assert (back.size, back.clues, back.givens, back.meta) == (level.size, level.clues, level.givens, level.meta)
+    assert (back.goal is None and level.goal is None) or np.array_equal(back.goal, level.goal)
+
+
+def test_3d_tokens_follow_the_contract():
+    from nonogen.formats.nonogen3d import format_token, parse_token
+
+    assert [format_token(c) for c in [(0, 1), (4, 1), (3, 2), (5, 3), None]] == ["0", "4", "3o", "5s", None]
+    assert parse_token("12s", "x") == (12, 3)
+
+
+def test_bundles_hold_many_puzzles():
+    a = puzzle_from_grid(np.eye(3, dtype=np.uint8), title="one")
+    b = puzzle_from_grid(np.ones((2, 4), dtype=np.uint8), title="two")
+    text = formats.dumps_all([a, b], "non")
+    assert text.count("====") == 1
+    assert formats.loads_all(text, "non") == [a, b]
+    with pytest.raises(FormatError, match="holds 2 puzzles"):
+        formats.loads(text, "non")
+    with pytest.raises(FormatError, match="one puzzle per file"):
+        formats.dumps_all([a, b], "cnon")
+
+
+# --- the registry: suffixes and sniffing ------------------------------------------------------
+
+
+def test_every_format_is_recognised_by_content():
+    p = puzzle_from_grid(np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=np.uint8), title="t")
+    for name in WRITABLE_2D:
+        text = formats.dumps(p, name)
+        assert formats.sniff(text) == name, text
+    g = "Tiny\n#d\n  1:# black\n: rows\n1\n1\n: columns\n2\n: end\n"
+    assert formats.sniff(g) == "g"
+
+
+def test_suffix_decides_and_shared_suffixes_fall_back_to_content(tmp_path):
+    assert formats.format_for("a.NON") == "non" and formats.format_for("b.pbn") == "webpbn"
+    path = tmp_path / "x.txt"
+    path.write_text("$7\n1\n1\n")
+    p = formats.load(path)
+    assert p.meta == {"catalogue": "7"} and p.width == 1
+    with pytest.raises(FormatError, match="suffix"):
+        formats.format_for("x.weird")
+
+
+# --- malformed input --------------------------------------------------------------------------
+
+GOOD = {
+    "non": "width 2\nheight 2\nrows\n1\n1\ncolumns\n2\n0\n",
+    "cnon": "1 2 2\nR #ff0000\n1:R\n1:R\n2:R\n0\n",
+    "nin": "2 2\n1\n1\n2\n0\n",
+    "counts": "2\n2\n1\n1\n2\n0\n",
+    "taai": "$1\n2\n0\n1\n1\n",
+    "rowscols": '{"rows": [[1], [1]], "cols": [[2], []]}',
+    "g": ": rows\n1\n1\n: columns\n2\n0\n: end\n",
+    "bracket": "GRID a\nROWS\n[ 1 ]\n[ 1 ]\nCOLUMNS\n[ 2 ]\n[ ]\n",
+    "webpbn": '<puzzleset><puzzle><clues type="rows"><line><count>1</count></line><line><count>1</count></line>'
+              '</clues><clues type="columns"><line><count>2</count></line><line/></clues></puzzle></puzzleset>',
+}
+
+# (format, broken text, words the one-line message must contain)
+BAD = [
+    ("non", "width 2\nheight 2\nrows\n1\nx\ncolumns\n2\n0\n", "line 5"),
+    ("non", "width 2\nheight 2\nrows\n1\n1\ncolumns\n2\n", "line 7"),  # truncated
+    ("non", "width 2\nheight 2\nrows\n1\n1,0\ncolumns\n2\n0\n", "line 5"),  # zero length
+    ("non", "width 2\nheight 2\nrows\n1\n1\ncolumns\n2\n0\ngoal \"0110\"\n", "line 9"),  # goal vs clues
+    ("non", "height 2\nrows\n1\n1\n", "width"),
+    ("non", "width two\nheight 2\n", "line 1"),
+    ("cnon", "1 2 2\nR #ff0000\n1:R\n1:G\n2:R\n0\n", "line 4"),  # unknown colour
+    ("cnon", "1 2 2\nR #ff0000\n1:R\n1:R\n", "line"),  # truncated
+    ("cnon", "1 2 2\nR #ff00\n1:R\n1:R\n2:R\n0\n", "line 2"),
+    ("cnon", "1 2 x\n", "line 1"),
+    ("nin", "2 2\n1\nA\n2\n0\n", "line 3"),
+    ("nin", "2 2\n1\n1\n2\n", "line"),
+    ("counts", "2\n2\n1\n1\n2 0\n0\n", "line 5"),
+    ("taai", "$1\n2\n0\nb\n1\n", "line 4"),
+    ("taai", "$1\n2\n0\n1\n", "line"),
+    ("taai", "2\n$1\n", "line 1"),
+    ("rowscols", '{"rows": [[1], ["a"]], "cols": [[2], []]}', "row 2"),
+    ("rowscols", '{"rows": [[1], [1]], "cols": [[2], []]', "line 1"),
+    ("rowscols", '{"rows": [[1], [1]], "cols": [[2], [0, 1]]}', "column 2"),
+    ("g", ": rows\n1\n1z\n: columns\n2\n0\n: end\n", "line 3"),
+    ("g", ": rows\n1\n", "line"),
+    ("bracket", "GRID a\nROWS\n[ 1 ]\n[ x ]\n", "line 4"),
+    ("webpbn", '<puzzleset><puzzle>\n<clues type="rows"><line><count color="red">1</count></line></clues>'
+               '<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>', "line 2"),
+    ("webpbn", "<puzzleset><puzzle>\n<clues type='rows'>\n</puzzle>", "line 3"),
+    ("webpbn", '<puzzleset><puzzle><clues type="rows"><line><count>one</count></line></clues>'
+               '<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>', "line 1"),
+    ("nonogen", '{"format": "nonogen-2d", "rows": [[1]], "cols": [[1]], "goal": ["x"]}', "goal"),
+    ("nonogen-3d", '{"format": "nonogen-3d", "size": [1, 1, 1], "clues": {"x": [["1q"]], "y": [[null]], '
+                   '"z": [[null]]}}', "clues.x"),
+]
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_good_minimal_files_read(name):
+    p = formats.loads(GOOD[name], name)
+    assert (p.height, p.width) == (2, 2) and p.rows[0][0][0] == 1
+
+
+@pytest.mark.parametrize("name,text,where", BAD)
+def test_malformed_input_names_the_line(name, text, where):
+    with pytest.raises(FormatError) as info:
+        formats.loads(text, name)
+    message = str(info.value)
+    assert where in message and "\n" not in message
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_empty_and_garbage_input_fail_cleanly(name, tmp_path):
+    for text in ("", "   \n", "\u00e9\u00e8 garbage ;;; {{{"):
+        with pytest.raises(FormatError):
+            formats.loads(text, name)
+    junk = tmp_path / f"junk.{name}"
+    junk.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(FormatError, match="binary"):
+        formats.load(junk, name)
+
+
+def test_files_that_are_no_puzzle_fail_with_the_path(tmp_path):
+    with pytest.raises(FormatError, match="empty"):
+        (tmp_path / "e.non").write_text("")
+        formats.load(tmp_path / "e.non")
+    with pytest.raises(FormatError, match="folder"):
+        formats.load(tmp_path)
+    bad = tmp_path / "b.non"
+    bad.write_text(BAD[0][1])
+    with pytest.raises(FormatError) as info:
+        formats.load(bad)
+    assert str(info.value).startswith(f"{bad}:5:")
+
+
+def test_oversized_puzzles_are_refused():
+    with pytest.raises(LimitError, match="2000"):
+        formats.loads("width 3000\nheight 2\n", "non")
+    with pytest.raises(LimitError):
+        formats.loads("2001\n1\n", "counts")
+
+
+# --- XML security -----------------------------------------------------------------------------
+
+XXE = """<?xml version="1.0"?>
+<!DOCTYPE puzzleset [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<puzzleset><puzzle><title>&xxe;</title><clues type="rows"><line><count>1</count></line></clues>
+<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>"""
+
+LAUGHS = '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n<!ENTITY lol "lol">\n' + "".join(
+    f'<!ENTITY lol{i} "{("&lol" + str(i - 1) + ";") * 10 if i > 1 else "&lol;" * 10}">\n' for i in range(1, 10)
+) + "]>\n<puzzleset><puzzle><title>&lol9;</title></puzzle></puzzleset>"
+
+
+def test_external_entities_are_never_resolved():
+    with pytest.raises(FormatError, match="entity") as info:
+        formats.loads(XXE, "webpbn")
+    assert "root:" not in str(info.value)
+
+
+def test_entity_bombs_are_refused_before_expanding():
+    with pytest.raises(FormatError, match="line 3"):
+        formats.loads(LAUGHS, "webpbn")
+
+
+def test_plain_doctype_is_tolerated_and_not_fetched():
+    text = GOOD["webpbn"].replace("<puzzleset>", '<!DOCTYPE pbn SYSTEM "http://127.0.0.1:9/pbn.dtd">\n<puzzleset>', 1)
+    assert formats.loads(text, "webpbn").width == 2
+
+
+# --- the convert command ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def nonogen_cli(monkeypatch):
+    """``nonogen.cli.main`` with only this module's command, so sibling commands in progress cannot break it."""
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ["convert"])
+    return cli.main
+
+
+def test_convert_round_trips_and_reports_drops(nonogen_cli, tmp_path, capsys):
+    src = tmp_path / "p.json"
+    p = puzzle_from_grid(np.array([[1, 2], [0, 1]], dtype=np.uint8),
+                         (Color("white", "#ffffff", "."), Color("red", "#ff0000", "r"), Color("blue", "#0000ff", "b")),
+                         givens=[(0, 0, 1)], title="T")
+    formats.dump(p, src)
+    assert nonogen_cli(["convert", str(src), str(tmp_path / "p.xml"), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert '"dropped": ["1 given cells"]' in out and "given cells" in err
+    assert formats.load(tmp_path / "p.xml") == p.replace(givens=())
+    assert nonogen_cli(["convert", str(tmp_path / "p.xml"), str(tmp_path / "p.cnon")]) == 0
+    assert formats.load(tmp_path / "p.cnon").same_clues(p)
+    assert "goal" in capsys.readouterr().err
+
+
+def test_convert_refuses_to_overwrite_and_bad_input(nonogen_cli, tmp_path, capsys):
+    src = tmp_path / "a.non"
+    src.write_text(GOOD["non"])
+    out = tmp_path / "b.cnon"
+    out.write_text("keep me")
+    assert nonogen_cli(["convert", str(src), str(out)]) == 2
+    assert out.read_text() == "keep me"
+    assert nonogen_cli(["convert", str(src), str(out), "--force"]) == 0
+    bad = tmp_path / "bad.non"
+    bad.write_text(BAD[0][1])
+    capsys.readouterr()
+    assert nonogen_cli(["convert", str(bad), str(tmp_path / "c.nin")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bad}:5:" in err
+    assert not (tmp_path / "c.nin").exists()
+    assert nonogen_cli(["convert", str(src), str(tmp_path / "c.txt"), "--to", "nope"]) == 2
+    assert nonogen_cli(["convert", str(tmp_path / "cnon.cnon"), str(tmp_path / "d.non")]) == 2
+    colour = tmp_path / "c.cnon"
+    colour.write_text("2 2 1\nR #ff0000\nB #0000ff\n1:R,1:B\n1:R\n1:B\n")
+    capsys.readouterr()
+    assert nonogen_cli(["convert", str(colour), str(tmp_path / "c.nin")]) == 2
+    assert "black-and-white" in capsys.readouterr().err
