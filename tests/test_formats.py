@@ -431,3 +431,56 @@ def test_convert_refuses_to_overwrite_and_bad_input(nonogen_cli, tmp_path, capsy
     capsys.readouterr()
     assert nonogen_cli(["convert", str(colour), str(tmp_path / "c.nin")]) == 2
     assert "black-and-white" in capsys.readouterr().err
+
+
+# --- dialects found in the wild -----------------------------------------------------------------
+
+COLOUR_NON = """width 3
+height 2
+color r #ff0000
+color b #0000ff
+rows
+1r,2b
+1r
+columns
+2r
+1b
+1b
+goal "rbb
+r00"
+"""
+
+
+def test_non_colour_extension_and_goal_split_over_lines():
+    p = formats.loads(COLOUR_NON, "non")
+    assert [c.rgb for c in p.palette[1:]] == ["#ff0000", "#0000ff"]
+    assert p.grid_to_text(p.goal) == ["rbb", "r.."]
+    unquoted = COLOUR_NON.replace('goal "rbb\nr00"', "goal\nrbb\nr00")
+    assert formats.loads(unquoted, "non") == p
+    assert formats.loads(formats.dumps(p, "non"), "non") == p
+
+
+def test_non_empty_line_as_blank_and_unknown_keys_ignored():
+    text = "width 2\nheight 2\nfoo bar\nrows\n\n2\ncolumns\n1\n1\n"
+    p = formats.loads(text, "non")
+    assert p.rows == ((), ((2, 1),))
+
+
+def test_errors_in_bundles_name_the_file_line():
+    good = formats.dumps(puzzle_from_grid(np.eye(2, dtype=np.uint8)), "non")
+    bad = good.replace("rows\n1\n", "rows\nq\n")
+    text = good + "====\n" + bad
+    line = text.splitlines().index("q") + 1
+    with pytest.raises(FormatError, match=f"line {line}:"):
+        formats.loads_all(text, "non")
+
+
+def test_xml_declared_encoding_and_run_together_image_rows():
+    text = ('<?xml version="1.0" encoding="ISO-8859-1"?>\n<puzzleset><puzzle defaultcolor="black">'
+            "<title>caf\u00e9</title>"
+            '<color name="white" char=".">fff</color><color name="black" char="X">000</color>'
+            '<clues type="rows"><line><count>1</count></line><line/></clues>'
+            '<clues type="columns"><line><count>1</count></line><line/></clues>'
+            "<solution><image>|X.||..|</image></solution></puzzle></puzzleset>")
+    p = formats.loads(text, "webpbn")
+    assert p.meta["title"] == "café" and p.grid_to_text(p.goal) == ["X.", ".."]
