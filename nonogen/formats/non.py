@@ -274,9 +274,13 @@ def dropped(puzzle: Puzzle) -> list[str]:
         out.append(f"background colour {puzzle.palette[0].name} {puzzle.palette[0].rgb} (becomes white)")
     if puzzle.palette != BW_PALETTE:
         codes = _codes(puzzle)
-        lost = [c.name for k, c in enumerate(puzzle.palette) if k > 0 and (c.name != codes[k] or c.char != codes[k])]
-        if lost:
-            out.append("colour names/codes " + ", ".join(lost) + " (colours become letters)")
+        fg = list(enumerate(puzzle.palette))[1:]
+        names = [c.name for k, c in fg if c.name != codes[k]]
+        chars = [f"{c.char}->{codes[k]}" for k, c in fg if c.char != codes[k]]
+        if names:
+            out.append("colour names " + ", ".join(names) + " (a colour is named by its letter)")
+        if chars:
+            out.append("colour codes " + ", ".join(chars) + " (codes must be letters)")
     extra = [k for k in puzzle.meta if k not in _META.values()]
     if extra:
         out.append("metadata " + ", ".join(extra))
