@@ -1,0 +1,198 @@
+"""Pictures of packing levels and solutions, as SVG (svgwrite) or PNG (Pillow).
+
+A picture is first laid out as plain shapes (cell squares, piece outlines,
+labels), then drawn by one of two tiny back-ends, so the SVG and the PNG
+always show the same thing. Each piece has its own colour and its letter, so
+the picture still reads in greyscale; thick lines separate different pieces.
+"""
+from __future__ import annotations
+
+import colorsys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Sequence
+
+import svgwrite
+from PIL import Image, ImageDraw, ImageFont
+
+from .level import BLOCKED, FREE, Level, cells_by_char
+from .pieces import shape_to_rows
+
+__all__ = ["Picture", "level_picture", "solution_picture", "to_svg", "to_png", "save", "piece_colors"]
+
+INK = "#222222"
+BLOCKED_FILL = "#555555"
+FREE_FILL = "#ffffff"
+_BASE_COLORS = [
+    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4",
+    "#46f0f0", "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff",
+]
+
+
+def piece_colors(n: int) -> list[str]:
+    """``n`` distinct fill colours: a fixed bright set first, then evenly spread hues.
+
+    >>> piece_colors(2)
+    ['#e6194b', '#3cb44b']
+    """
+    colors = list(_BASE_COLORS[:n])
+    for i in range(len(colors), n):
+        r, g, b = colorsys.hsv_to_rgb((i * 0.618034) % 1.0, 0.55, 0.95)
+        colors.append(f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}")
+    return colors
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float
+
+
+@dataclass(frozen=True)
+class Label:
+    x: float
+    y: float
+    text: str
+    size: float
+
+
+@dataclass
+class Picture:
+    width: float
+    height: float
+    shapes: list
+
+
+def _grid(shapes: list, rows: Sequence[str], x0: float, y0: float, cell: float, colors: dict[str, str]) -> None:
+    """Cells of a picture (board or piece) with thick lines between different owners."""
+    h, w = len(rows), len(rows[0])
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            fill = BLOCKED_FILL if ch == BLOCKED else colors.get(ch, FREE_FILL)
+            if ch == " ":
+                continue
+            shapes.append(Rect(x0 + c * cell, y0 + r * cell, cell, cell, fill))
+    owner = lambda r, c: rows[r][c] if 0 <= r < h and 0 <= c < w else " "  # noqa: E731
+    thin, thick = max(1.0, cell / 32), max(2.0, cell / 10)
+    for r in range(h + 1):
+        for c in range(w):
+            a, b = owner(r - 1, c), owner(r, c)
+            if a == " " and b == " ":
+                continue
+            width = thin if a == b else thick
+            shapes.append(Line(x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + r * cell, width))
+    for r in range(h):
+        for c in range(w + 1):
+            a, b = owner(r, c - 1), owner(r, c)
+            if a == " " and b == " ":
+                continue
+            width = thin if a == b else thick
+            shapes.append(Line(x0 + c * cell, y0 + r * cell, x0 + c * cell, y0 + (r + 1) * cell, width))
+    for ch, cells in cells_by_char(rows).items():
+        if ch in (BLOCKED, FREE, " "):
+            continue
+        r, c = _label_cell(cells)
+        shapes.append(Label(x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, ch, cell * 0.5))
+
+
+def _label_cell(cells: list[tuple[int, int]]) -> tuple[int, int]:
+    """The piece cell nearest the piece's centre: the label stays inside bent pieces."""
+    cr = sum(r for r, _ in cells) / len(cells)
+    cc = sum(c for _, c in cells) / len(cells)
+    return min(cells, key=lambda rc: ((rc[0] - cr) ** 2 + (rc[1] - cc) ** 2, rc))
+
+
+def _colors(level: Level) -> dict[str, str]:
+    return dict(zip((p.char for p in level.pieces), piece_colors(len(level.pieces))))
+
+
+def solution_picture(level: Level, rows: Sequence[str], cell: float = 32) -> Picture:
+    """The completed board, one colour per piece."""
+    margin = cell / 2
+    shapes: list = []
+    _grid(shapes, rows, margin, margin, cell, _colors(level))
+    return Picture(level.width * cell + 2 * margin, level.height * cell + 2 * margin, shapes)
+
+
+def level_picture(level: Level, cell: float = 32) -> Picture:
+    """The board with its pre-placed pieces, and the loose pieces laid out below it."""
+    margin = cell / 2
+    colors = _colors(level)
+    shapes: list = []
+    _grid(shapes, level.rows(), margin, margin, cell, colors)
+    small = cell / 2
+    width = max(level.width * cell, 4 * cell)
+    x, y = margin, margin + level.height * cell + margin
+    row_h = 0.0
+    for piece in level.loose_pieces:
+        drawing = [row.replace("#", piece.char).replace(".", " ") for row in shape_to_rows(piece.shape)]
+        pw, ph = len(drawing[0]) * small, len(drawing) * small
+        if x > margin and x + pw > margin + width:
+            x, y, row_h = margin, y + row_h + small, 0.0
+        _grid(shapes, drawing, x, y, small, colors)
+        x += pw + small
+        row_h = max(row_h, ph)
+    total_h = y + row_h + margin if level.loose_pieces else margin * 2 + level.height * cell
+    return Picture(width + 2 * margin, total_h, shapes)
+
+
+def to_svg(picture: Picture) -> str:
+    drawing = svgwrite.Drawing(size=(f"{picture.width:g}px", f"{picture.height:g}px"), debug=False)
+    drawing.add(drawing.rect((0, 0), (float(picture.width), float(picture.height)), fill="#ffffff"))
+    for s in picture.shapes:
+        if isinstance(s, Rect):
+            drawing.add(drawing.rect((float(s.x), float(s.y)), (float(s.w), float(s.h)), fill=s.fill))
+        elif isinstance(s, Line):
+            drawing.add(drawing.line((float(s.x1), float(s.y1)), (float(s.x2), float(s.y2)), stroke=INK,
+                                     stroke_width=float(s.width), stroke_linecap="square"))
+        elif isinstance(s, Label):
+            drawing.add(drawing.text(s.text, insert=(float(s.x), float(s.y) + float(s.size) * 0.35),
+                                     text_anchor="middle", font_size=float(s.size), font_family="sans-serif",
+                                     fill=INK))
+    return drawing.tostring()
+
+
+def _font(size: float):
+    try:
+        return ImageFont.load_default(size=max(8, int(size)))
+    except TypeError:  # Pillow < 10.1 has no sized default font
+        return ImageFont.load_default()
+
+
+def to_png(picture: Picture) -> Image.Image:
+    image = Image.new("RGB", (int(round(picture.width)), int(round(picture.height))), "#ffffff")
+    draw = ImageDraw.Draw(image)
+    for s in picture.shapes:
+        if isinstance(s, Rect):
+            draw.rectangle([s.x, s.y, s.x + s.w, s.y + s.h], fill=s.fill)
+    for s in picture.shapes:
+        if isinstance(s, Line):
+            draw.line([(s.x1, s.y1), (s.x2, s.y2)], fill=INK, width=int(round(s.width)))
+        elif isinstance(s, Label):
+            draw.text((s.x, s.y), s.text, fill=INK, font=_font(s.size), anchor="mm")
+    return image
+
+
+def save(picture: Picture, path: str | Path) -> None:
+    """Write ``.svg`` or ``.png`` by the file's suffix."""
+    path = Path(path)
+    if path.suffix.lower() == ".svg":
+        path.write_text(to_svg(picture), encoding="utf-8")
+    elif path.suffix.lower() == ".png":
+        to_png(picture).save(path)
+    else:
+        from ..errors import InputError
+
+        raise InputError(f"{path}: pictures are written as .svg or .png")
