@@ -65,10 +65,16 @@ def _undecided(puzzle: Puzzle) -> int:
     return int(np.count_nonzero(decided < 0))
 
 
-def _done(puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: _Clock) -> tuple[bool, Optional[np.ndarray]]:
-    """Whether the goal is reached; if not, cells where some other solution differs (None if unknown)."""
-    decided, solved = line_solve(puzzle)
-    if solved:
+def _done(
+    puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: _Clock, decided: Optional[np.ndarray] = None
+) -> tuple[bool, Optional[np.ndarray]]:
+    """Whether the goal is reached; if not, cells where some other solution differs (None if unknown).
+
+    ``decided`` is the line-logic fixpoint when the caller already has it.
+    """
+    if decided is None:
+        decided, _ = line_solve(puzzle)
+    if bool((decided >= 0).all()):
         return True, None
     if need_line:
         return False, decided < 0
@@ -95,21 +101,62 @@ def _spread(cells: np.ndarray, confidence: Optional[np.ndarray], limit: int) -> 
 # --- givens ---------------------------------------------------------------------------------------
 
 
+class _GivenScorer:
+    """Scores "reveal this cell" by how many cells line logic then leaves open, incrementally.
+
+    Line logic is monotone, so the fixpoint with one more given is reached by
+    starting from the current fixpoint and re-running only the given's row and
+    column. That makes a trial cost a few line runs instead of a whole
+    ``line_solve``; the engine's per-line cache is shared by all trials.
+    Falls back to the public :func:`line_solve` if the engine's internals change.
+    """
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        try:
+            from .solve.propagate import Deadline, Grid
+
+            self.grid = Grid(puzzle)
+            self.masks = self.grid.masks
+            self.grid.propagate(self.masks, range(puzzle.height + puzzle.width), Deadline(None))
+            self.deadline = Deadline(None)
+        except (ImportError, AttributeError, TypeError):  # pragma: no cover - engine internals moved
+            self.grid = None
+
+    def decided(self) -> np.ndarray:
+        if self.grid is None:  # pragma: no cover
+            return line_solve(self.puzzle)[0]
+        return self.grid.to_array(self.masks)
+
+    def score(self, given: tuple[int, int, int]) -> int:
+        r, c, v = given
+        if self.grid is None:  # pragma: no cover
+            return _undecided(self.puzzle.replace(givens=self.puzzle.givens + (given,)))
+        masks = self.masks.copy()
+        masks[r * self.puzzle.width + c] = 1 << v
+        self.grid.propagate(masks, [r, self.puzzle.height + c], self.deadline)
+        return len(self.grid.undecided(masks))
+
+
 def _add_givens(puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: _Clock) -> tuple[Puzzle, bool]:
     """Greedily reveal target cells until done; returns the puzzle and whether the goal was reached."""
     while not clock.expired():
-        done, open_cells = _done(puzzle, target, need_line, clock)
+        scorer = _GivenScorer(puzzle)
+        decided = scorer.decided()
+        done, open_cells = _done(puzzle, target, need_line, clock, decided)
         if done:
             return puzzle, True
         if open_cells is None or not open_cells.any():
             return puzzle, False
         best = None
-        for r, c in _spread(open_cells, None, CANDIDATES_PER_STEP):
-            trial = puzzle.replace(givens=puzzle.givens + ((r, c, int(target[r, c])),))
-            score = _undecided(trial)
+        for r, c in _spread(open_cells & (decided < 0), None, CANDIDATES_PER_STEP):
+            given = (r, c, int(target[r, c]))
+            score = scorer.score(given)
             if best is None or score < best[0]:
-                best = (score, trial)
-        puzzle = best[1]
+                best = (score, given)
+        if best is None:
+            return puzzle, False
+        puzzle = puzzle.replace(givens=puzzle.givens + (best[1],))
     return puzzle, False
 
 
