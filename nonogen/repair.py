@@ -35,6 +35,9 @@ __all__ = ["RepairResult", "repair", "MODES"]
 MODES = ("givens", "edit", "off")
 CANDIDATES_PER_STEP = 32
 """How many cells each greedy step scores with line logic: enough to find a good one, cheap enough to stay fast."""
+EDIT_WORK = 40_000
+"""Cells x candidates scored per edit step: big puzzles score fewer (least-confident first), and the
+cut depends only on the size, so the result stays deterministic."""
 
 
 @dataclass
@@ -204,7 +207,8 @@ def _edit_picture(
         if open_cells is None:
             break
         best = None
-        for r, c in _edit_candidates(grid, open_cells, alternative, confidence, edited):
+        limit = max(4, min(CANDIDATES_PER_STEP, EDIT_WORK // grid.size))
+        for r, c in _edit_candidates(grid, open_cells, alternative, confidence, edited)[:limit]:
             trial_grid = grid.copy()
             trial_grid[r, c] = alternative[r, c]
             if not trial_grid.any():
