@@ -33,6 +33,11 @@ demo-images: $(STAMP)
 demo-meshes: $(STAMP)
 
 demo-packing: $(STAMP)
+	$(NONOGEN) pack generate --size 11x5 --pieces 12 --distinct --seed 1 -o outputs/packing/level-11x5 --force
+	$(NONOGEN) pack generate --classic --seed 1 -o outputs/packing/classic --force
+	$(NONOGEN) pack verify samples/packing/classic-challenge.pack samples/packing/random-11x5.pack samples/packing/random-10x10.pack
+	$(NONOGEN) pack count samples/packing/starter-placed.pack
+	$(NONOGEN) pack solve samples/packing/classic-challenge.pack --svg outputs/packing/classic-challenge-solution.svg --png outputs/packing/classic-challenge-solution.png --force
 
 test: $(STAMP)
 	$(PY) -m pytest
