@@ -64,6 +64,13 @@ LineClue = tuple[ClueItem, ...]
 def _freeze_lines(lines: Iterable[Iterable[Sequence[int]]], n_colors: int, what: str) -> tuple[LineClue, ...]:
     frozen = []
     for i, line in enumerate(lines):
+        if type(line) is tuple and all(
+            type(it) is tuple and len(it) == 2 and type(it[0]) is int and type(it[1]) is int
+            and it[0] >= 1 and 1 <= it[1] <= n_colors
+            for it in line
+        ):
+            frozen.append(line)  # already canonical: the common case for readers and derive_clues
+            continue
         items = []
         for item in line:
             length, color = int(item[0]), int(item[1])
@@ -74,6 +81,12 @@ def _freeze_lines(lines: Iterable[Iterable[Sequence[int]]], n_colors: int, what:
             items.append((length, color))
         frozen.append(tuple(items))
     return tuple(frozen)
+
+
+def _same_optional_array(a: Optional[np.ndarray], b: Optional[np.ndarray]) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return np.array_equal(a, b)
 
 
 def _readonly(array: np.ndarray) -> np.ndarray:
@@ -155,14 +168,11 @@ class Puzzle:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Puzzle):
             return NotImplemented
-        same_goal = (self.goal is None and other.goal is None) or (
-            self.goal is not None and other.goal is not None and np.array_equal(self.goal, other.goal)
-        )
         return (
             self.rows == other.rows
             and self.cols == other.cols
             and self.palette == other.palette
-            and same_goal
+            and _same_optional_array(self.goal, other.goal)
             and self.givens == other.givens
             and dict(self.meta) == dict(other.meta)
         )
@@ -252,6 +262,19 @@ class Puzzle3D:
 
     def replace(self, **changes) -> "Puzzle3D":
         return dataclasses.replace(self, **changes)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Puzzle3D):
+            return NotImplemented
+        return (
+            self.size == other.size
+            and self.clues == other.clues
+            and _same_optional_array(self.goal, other.goal)
+            and self.givens == other.givens
+            and dict(self.meta) == dict(other.meta)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def n_clues(self) -> int:

@@ -16,23 +16,27 @@ T = TypeVar("T")
 
 
 def progress(items: Iterable[T], total: int, label: str = "", stream=None) -> Iterator[T]:
-    """Yield ``items`` while drawing a one-line progress bar on stderr (only for 2+ items)."""
+    """Yield ``items`` while drawing a one-line progress bar on stderr.
+
+    Drawn only for two or more items and only on a terminal (a log file would
+    fill up with carriage returns). The bar is wiped before each item is
+    handed on, so rows the caller prints never share a line with it.
+    """
     stream = stream or sys.stderr
-    if total < 2:
+    if total < 2 or not getattr(stream, "isatty", lambda: False)():
         yield from items
         return
     start = time.monotonic()
     width = 30
-    for done, item in enumerate(items):
-        yield item
-        fraction = (done + 1) / total
-        filled = int(width * fraction)
-        elapsed = time.monotonic() - start
-        stream.write(
-            f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done + 1}/{total} {elapsed:6.1f}s"
-        )
+    for done, item in enumerate(items, 1):
+        stream.write("\r\033[K")
         stream.flush()
-    stream.write("\n")
+        yield item
+        filled = int(width * done / total)
+        elapsed = time.monotonic() - start
+        stream.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {elapsed:6.1f}s")
+        stream.flush()
+    stream.write("\r\033[K")
     stream.flush()
 
 
