@@ -1,0 +1,141 @@
+"""`nonogen verify / solve / clues` as a user runs them, and the survey verdicts."""
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+from nonogen import formats, satisfies
+from nonogen.cli import main
+from nonogen.solve import verify
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def survey_rows(shared_data, tiers):
+    folder = shared_data / "puzzles" / "webpbn"
+    with open(folder / "survey-sample.csv", newline="") as handle:
+        return [(folder / "survey-sample-non" / r["file"], r) for r in csv.DictReader(handle) if r["tier"] in tiers]
+
+
+def test_survey_verdicts_easy_and_medium(shared_data):
+    """Every survey puzzle not marked hard gets the published verdict, with a solution that meets the clues."""
+    rows = survey_rows(shared_data, {"easy", "medium"})
+    assert len(rows) == 23
+    for path, row in rows:
+        puzzle = formats.load(path).replace(goal=None)  # no hint from the stored goal
+        result = verify(puzzle, timeout=60)
+        assert result.status == row["uniqueness"].lower(), path.name
+        assert satisfies(puzzle, result.solution)
+        if result.status == "multiple":
+            assert satisfies(puzzle, result.second_solution)
+        if row["line_solvable"] == "yes":
+            assert result.difficulty == "line", path.name
+        elif row["line_solvable"] == "no":
+            assert result.difficulty != "line", path.name
+
+
+def test_survey_goal_mode_agrees(shared_data):
+    """With the stored goal as target, the verdict is the same and the target is the first solution."""
+    for path, row in survey_rows(shared_data, {"medium"}):
+        puzzle = formats.load(path)
+        result = verify(puzzle, timeout=60)
+        assert result.status == row["uniqueness"].lower(), path.name
+        assert np.array_equal(result.solution, puzzle.goal)
+
+
+def test_both_cnon_samples_are_unique_and_solve_to_their_picture(shared_data):
+    for name, colours in (("0.cnon", 5), ("yoshi.cnon", 5)):
+        puzzle = formats.load(shared_data / "cnon" / name)
+        result = verify(puzzle)
+        assert result.status == "unique" and result.difficulty == "line"
+        assert satisfies(puzzle, result.solution)
+        assert len(np.unique(result.solution)) == colours + 1  # every colour and the background appear
+
+
+def test_verify_json_lines_and_exit_codes(tmp_path, capsys):
+    (tmp_path / "ok.non").write_text("width 2\nheight 2\nrows\n2\n1\ncolumns\n2\n1\n")
+    (tmp_path / "two.non").write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n")
+    (tmp_path / "bad.non").write_text("width 2\nheight x\n")
+    code, out, _ = run(capsys, "verify", str(tmp_path), "--json")
+    records = {r["file"].split("/")[-1]: r for r in map(json.loads, out.splitlines())}
+    assert records["ok.non"]["status"] == "unique"
+    assert records["ok.non"]["solution"] == ["##", "#."]
+    assert records["two.non"]["status"] == "multiple"
+    assert sorted([records["two.non"]["solution"], records["two.non"]["second_solution"]]) == [
+        ["#.", ".#"],
+        [".#", "#."],
+    ]
+    assert records["bad.non"]["status"] == "error" and "bad.non:2" in records["bad.non"]["message"]
+    assert code == 2  # an input error outranks a non-unique puzzle
+    code, _, _ = run(capsys, "verify", str(tmp_path / "ok.non"), str(tmp_path / "two.non"))
+    assert code == 1
+    code, out, _ = run(capsys, "verify", str(tmp_path / "ok.non"))
+    assert code == 0 and "unique" in out
+
+
+def test_timeout_exit_code(tmp_path, capsys, shared_data):
+    path = shared_data / "puzzles" / "webpbn" / "survey-sample-non" / "webpbn-22336.non"
+    code, out, _ = run(capsys, "verify", str(path), "--json", "--timeout", "0.01")
+    assert code == 3
+    assert json.loads(out)["status"] == "timeout"
+
+
+def test_jobs_gives_the_same_records(tmp_path, capsys):
+    for i in range(3):
+        (tmp_path / f"p{i}.non").write_text("width 2\nheight 2\nrows\n2\n1\ncolumns\n2\n1\n")
+    _, one, _ = run(capsys, "verify", str(tmp_path), "--json")
+    _, two, _ = run(capsys, "verify", str(tmp_path), "--json", "--jobs", "2")
+    strip = lambda text: [{k: v for k, v in json.loads(l).items() if k != "seconds"} for l in text.splitlines()]  # noqa: E731
+    assert strip(one) == strip(two)
+
+
+def test_solutions_dir_never_overwrites_without_force(tmp_path, capsys):
+    puzzle = tmp_path / "ok.non"
+    puzzle.write_text("width 2\nheight 2\nrows\n2\n1\ncolumns\n2\n1\n")
+    out_dir = tmp_path / "sol"
+    assert run(capsys, "verify", str(puzzle), "--solutions-dir", str(out_dir))[0] == 0
+    assert (out_dir / "ok.non.solution.txt").read_text() == "##\n#.\n"
+    code, _, err = run(capsys, "verify", str(puzzle), "--solutions-dir", str(out_dir))
+    assert code == 2 and "--force" in err
+    assert run(capsys, "verify", str(puzzle), "--solutions-dir", str(out_dir), "--force")[0] == 0
+
+
+def test_solve_prints_the_grid(tmp_path, capsys):
+    puzzle = tmp_path / "ok.non"
+    puzzle.write_text("width 2\nheight 2\nrows\n2\n1\ncolumns\n2\n1\n")
+    code, out, _ = run(capsys, "solve", str(puzzle))
+    assert code == 0 and out == "##\n#.\n"
+
+
+def test_missing_file_is_one_line(tmp_path, capsys):
+    code, out, err = run(capsys, "solve", str(tmp_path / "nope.non"))
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and "nope.non" in err
+
+
+def test_clues_from_a_drawn_grid(tmp_path, capsys):
+    grid = tmp_path / "g.txt"
+    grid.write_text(".#.\n###\n.#.\n")
+    code, out, _ = run(capsys, "clues", str(grid))
+    assert code == 0
+    puzzle = formats.loads(out, "non")
+    assert puzzle.rows == (((1, 1),), ((3, 1),), ((1, 1),))
+    target = tmp_path / "g.cnon"
+    grid.write_text(".r.\nrbr\n.r.\n")
+    assert run(capsys, "clues", str(grid), "-o", str(target))[0] == 0
+    assert formats.load(target).n_colors == 2
+    assert run(capsys, "clues", str(grid), "-o", str(target))[0] == 2  # exists: needs --force
+
+
+def test_verify_accepts_picross3d_levels(shared_data, capsys):
+    code, out, _ = run(capsys, "verify", str(shared_data / "picross3d" / "kusano2010.json"), "--json")
+    record = json.loads(out)
+    assert code == 0 and record["status"] == "unique"
+    assert record["solution"] == json.loads((shared_data / "picross3d" / "kusano2010.json").read_text())["goal"]
