@@ -120,6 +120,8 @@ def random_small_level(rng: random.Random) -> Level:
     blocked = frozenset(cut.pop()) if len(cut) > 2 and rng.random() < 0.4 else frozenset()
     pieces = [Piece("ABCDEFGHIJKLMNOP"[i], f"p{i}", tuple(cells)) for i, cells in enumerate(cut)]
     placed = {p.char: cells for p, cells in zip(pieces, cut) if rng.random() < 0.3}
+    if rng.random() < 0.4 and pieces[-1].char not in placed:  # a straight piece instead: often no tiling
+        pieces[-1] = Piece(pieces[-1].char, "I", tuple((0, c) for c in range(pieces[-1].size)))
     return Level(w, h, tuple(pieces), blocked, placed)
 
 
