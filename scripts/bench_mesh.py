@@ -52,7 +52,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10,15,20")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
-    parser.add_argument("--baseline-max", type=int, default=15, help="largest size to run the slow baseline at")
+    parser.add_argument("--baseline-max", type=int, default=10, help="largest size to run the slow baseline at")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     print(f"model: {args.model.name}")

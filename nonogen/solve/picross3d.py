@@ -43,6 +43,8 @@ __all__ = [
 ]
 
 SOLVER_NAME = "cadical195"
+HIDE_SOLVER = "glucose4"  # 1.7-2.3x faster than CaDiCaL on the many small assumption-based calls of hiding
+PHASES = True
 MAX_SIDE = 100
 
 LineRef = tuple[str, int, int]
@@ -635,7 +637,9 @@ def _hide_incremental(
     for x, y, z, v in puzzle.givens:
         enc.clauses.append([enc.cell_lit(x, y, z, v)])
     enc.clauses.append(enc.block(goal))
-    with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
+    with Solver(name=HIDE_SOLVER, bootstrap_with=enc.clauses) as solver:
+        if PHASES:  # rivals are usually small changes of the goal: start the search there
+            solver.set_phases((np.where(goal.ravel(), 1, -1) * np.arange(1, goal.size + 1)).tolist())
         for k, ln in enumerate(order):
             if len(hidden) >= limit:
                 break
