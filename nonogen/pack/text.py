@@ -105,6 +105,8 @@ def loads(text: str) -> Level:
             elif key in _META_KEYS:
                 meta[key] = " ".join(words[1:])
             elif key == "board":
+                if board is not None:
+                    raise FormatError(f"a second 'board' (the first is on line {board_line})", line=line_no)
                 board, board_line = _read_board(words, drawing, line_no), line_no
             elif key == "pieces":
                 if words[1:] != ["classic"]:
@@ -115,6 +117,8 @@ def loads(text: str) -> Level:
             elif key == "place":
                 places.append(_read_place(words, drawing, line_no))
             elif key == "solution":
+                if solution is not None:
+                    raise FormatError("a second 'solution'", line=line_no)
                 solution = drawing
             if key not in ("board", "piece", "place", "solution") and drawing:
                 raise FormatError(f"'{key}' takes no drawing", line=line_no + 1)

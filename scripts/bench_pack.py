@@ -1,0 +1,117 @@
+"""Benchmark of the packing solvers and generator; prints tables with a baseline measured in the same run.
+
+Baselines: the SAT solver (python-sat, CaDiCaL) on the same levels, and the
+exact-cover search with its region pruning switched off.
+
+    .venv/bin/python scripts/bench_pack.py [--quick] [--count-seconds S]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from nonogen.pack import classic_level, count_solutions, solve_level, verify_level
+from nonogen.pack.exact import compile_level, search
+from nonogen.pack.generate import generate_level, random_tiling
+
+
+def _timed(fn, *args, **kwargs):
+    start = time.perf_counter()
+    result = fn(*args, **kwargs)
+    return result, time.perf_counter() - start
+
+
+def classic_levels(n_tilings: int, seed: int = 0):
+    """(k, level) for k = 0..12 pre-placed pieces of random tilings of the classic board."""
+    rng = random.Random(seed)
+    base = classic_level()
+    for _ in range(n_tilings):
+        tiling = random_tiling(base, rng)
+        order = rng.sample([p.char for p in base.pieces], 12)
+        for k in range(13):
+            yield k, base.with_placed(order[:k], tiling)
+
+
+def table(title: str, header: list[str], rows: list[list]) -> None:
+    print(f"\n## {title}\n")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---:" if i else "---" for i in range(len(header))) + "|")
+    for row in rows:
+        print("| " + " | ".join(f"{x:.4f}" if isinstance(x, float) else str(x) for x in row) + " |")
+
+
+def bench_classic(n_tilings: int) -> None:
+    by_k: dict[int, list] = {}
+    for k, level in classic_levels(n_tilings):
+        solve, t_solve = _timed(solve_level, level, timeout=60)
+        dlx, t_dlx = _timed(verify_level, level, timeout=60, use_solution=False)
+        sat, t_sat = _timed(verify_level, level, timeout=60, method="sat", use_solution=False)
+        assert dlx.status == sat.status, (k, dlx.status, sat.status)
+        nopr, t_nopr = _timed(lambda: search(compile_level(level), limit=2, prune=False))
+        by_k.setdefault(k, []).append((t_solve, t_dlx, t_sat, t_nopr, dlx.status))
+    rows = []
+    for k, runs in sorted(by_k.items()):
+        col = list(zip(*runs))
+        statuses = {s: col[4].count(s) for s in set(col[4])}
+        rows.append([k, len(runs), max(col[0]), statistics.median(col[1]), max(col[1]), max(col[3]),
+                     statistics.median(col[2]), max(col[2]), f"{statistics.median(col[2]) / max(statistics.median(col[1]), 1e-9):.0f}x",
+                     ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))])
+    table(f"IQ Puzzler Pro 11x5, k pieces pre-placed from {n_tilings} random tilings (seconds)",
+          ["k", "levels", "solve max", "unique? DLX median", "DLX max", "DLX no-prune max",
+           "SAT median", "SAT max", "SAT/DLX", "verdicts"], rows)
+
+
+def bench_challenges(seeds: range) -> None:
+    rows = []
+    for seed in seeds:
+        (level, report), t_gen = _timed(generate_level, 11, 5, 12, seed=seed, classic=True)
+        level = level.replace(solution=None)
+        dlx, t_dlx = _timed(verify_level, level, timeout=60)
+        sat, t_sat = _timed(verify_level, level, timeout=60, method="sat")
+        nopr, t_nopr = _timed(lambda: search(compile_level(level), limit=2, prune=False))
+        assert dlx.status == sat.status == "unique" and nopr.count == 1
+        rows.append([seed, len(level.placed), t_gen, t_dlx, t_nopr, t_sat])
+    table("Generated classic challenges (unique; fewest pre-placed pieces the generator found)",
+          ["seed", "placed", "generate s", "verify DLX s", "DLX no-prune s", "verify SAT s"], rows)
+
+
+def bench_empty_count(seconds: float) -> None:
+    level = classic_level()
+    result, elapsed = _timed(count_solutions, level, timeout=seconds)
+    nopr = search(compile_level(level), limit=None, keep=0, deadline=time.monotonic() + seconds, prune=False)
+    table(f"Empty 11x5 board: completions counted within {seconds:g} s (true total 4,331,140)",
+          ["solver", "counted", "complete", "per second"],
+          [["DLX", result.count, result.complete, f"{result.count / elapsed:.0f}"],
+           ["DLX no-prune", nopr.count, nopr.complete, f"{nopr.count / seconds:.0f}"]])
+
+
+def bench_generator(seeds: range) -> None:
+    rows = []
+    for size, pieces, distinct in [((10, 10), 20, False), ((10, 10), 20, True), ((11, 5), 12, True)]:
+        for seed in seeds:
+            (level, report), t_gen = _timed(generate_level, *size, pieces, seed=seed, distinct=distinct)
+            check = level.replace(solution=None)
+            dlx, t_dlx = _timed(verify_level, check, timeout=60)
+            sat, t_sat = _timed(verify_level, check, timeout=60, method="sat")
+            assert dlx.status == sat.status == "unique"
+            rows.append([f"{size[0]}x{size[1]}", pieces, "yes" if distinct else "no", seed, len(level.placed),
+                         report.checks, t_gen, t_dlx, t_sat])
+    table("Generator (random cut, pre-placed pieces chosen for a unique completion)",
+          ["board", "pieces", "distinct", "seed", "placed", "checks", "generate s", "verify DLX s", "verify SAT s"], rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer levels (about a minute)")
+    parser.add_argument("--count-seconds", type=float, default=10.0)
+    args = parser.parse_args()
+    bench_classic(3 if args.quick else 10)
+    bench_challenges(range(1, 4 if args.quick else 9))
+    bench_empty_count(args.count_seconds)
+    bench_generator(range(1, 3 if args.quick else 4))
+
+
+if __name__ == "__main__":
+    main()
