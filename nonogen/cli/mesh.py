@@ -14,6 +14,8 @@ from ..render.iso3d import sheet_picture, solution_picture, to_png, to_svg
 from ..solve.picross3d import make_level
 from .common import prepare_output_dir, print_json
 
+EXIT = {"unique": 0, "multiple": 1, "unsolvable": 1, "timeout": 3}  # as `nonogen verify`
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -111,5 +113,4 @@ def run_mesh(args: argparse.Namespace) -> int:
         print(f"wrote {out}/level.json, solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
     if level.status != "unique":
         print(f"nonogen: warning: the level is {level.status}", file=sys.stderr)
-        return 1
-    return 0
+    return EXIT.get(level.status, 1)

@@ -138,7 +138,7 @@ def clue_text(clue: Optional[Clue3D]) -> str:
     """
     if clue is None:
         return ""
-    return f"{clue[0]}{ {1: '', 2: 'o', 3: 's'}[clue[1]] }".replace(" ", "")
+    return str(clue[0]) + ("", "", "o", "s")[clue[1]]
 
 
 def _grid(

@@ -735,6 +735,8 @@ def make_level(
             notes.append("hiding stopped at the time limit")
     elif status == "multiple":
         notes.append("not unique: no clues hidden (use --unique givens or --unique edit)")
+    elif status == "unique" and hide_clues_enabled:
+        notes.append("line logic does not solve the level: no clues hidden (use --unique givens)")
     return LevelResult(
         puzzle=puzzle,
         status=status,
