@@ -179,7 +179,7 @@ def test_count_stops_at_limit_and_at_deadline():
     level = classic_level()
     limited = count_solutions(level, limit=25, timeout=30)
     assert (limited.status, limited.count, limited.complete) == ("limit", 25, False)
-    timed = count_solutions(level, timeout=0.2)
+    timed = count_solutions(level, timeout=0.5)
     assert timed.status == "timeout" and not timed.complete and timed.count > 0
 
 
@@ -243,3 +243,9 @@ def test_generator_is_deterministic_and_unique():
 def test_generator_rejects_impossible_sizes():
     with pytest.raises(InputError):
         generate_level(4, 4, 2, min_size=2, max_size=3)
+
+
+def test_empty_classic_board_has_the_published_number_of_tilings():
+    result = count_solutions(classic_level(), timeout=120)
+    assert result.complete and result.count == 4_331_140
+    assert_completion(classic_level(), result.solution)

@@ -21,7 +21,7 @@ from typing import Callable, Optional
 from .level import Level, cells_by_char
 from .pieces import Cell, canonical, orientations
 
-__all__ = ["ExactProblem", "SearchOutcome", "compile_level", "search"]
+__all__ = ["ExactProblem", "SearchOutcome", "CountOutcome", "compile_level", "search", "count_memo"]
 
 
 @dataclass
@@ -141,6 +141,9 @@ class _Stop(Exception):
     pass
 
 
+PRUNING = ("cells", "regions", "none")
+
+
 def search(
     problem: ExactProblem,
     limit: Optional[int] = 2,
@@ -149,116 +152,220 @@ def search(
     rng: Optional[random.Random] = None,
     on_progress: Optional[Callable[[int, int], None]] = None,
     exclude: Optional[tuple[str, ...]] = None,
-    prune: bool = True,
+    prune: str = "cells",
 ) -> SearchOutcome:
     """Count completions up to ``limit`` (None: all), keeping the first ``keep`` as pictures.
 
     ``deadline`` is a ``time.monotonic()`` value; ``rng`` shuffles the candidate
     order (generators use it to find random tilings); ``on_progress(count, nodes)``
     is called about every 65,000 nodes; ``exclude`` is a picture not to count
-    (the known target, when proving it is the only one); ``prune=False`` turns
-    off the region-size pruning (for benchmarks).
+    (the known target, when proving it is the only one).
+
+    ``prune`` chooses how dead ends are cut before recursing: ``"cells"``
+    (default) rejects a placement that walls in a single free cell; ``"regions"``
+    also flood-fills the small regions next to the new piece and rejects sizes no
+    subset of the remaining pieces adds up to (fewer nodes, but in Python each
+    node costs more than the nodes it saves); ``"none"`` for benchmarks.
     """
+    if prune not in PRUNING:
+        raise ValueError(f"prune must be one of {PRUNING}")
     stride = problem.stride
     goal = problem.goal
-    by_cell = problem.by_cell
-    if rng is not None:
-        by_cell = {k: rng.sample(v, len(v)) for k, v in by_cell.items()}
-    type_bits = []
-    sizes = []
+    by_cell: dict[int, list[tuple[int, int, int]]] = {}
+    for low, cands in problem.by_cell.items():
+        if rng is not None:
+            cands = rng.sample(cands, len(cands))
+        # Each candidate carries its halo: the cells around it, where a placement can wall cells in.
+        by_cell[low] = [(t, m, (m << 1 | m >> 1 | m << stride | m >> stride) & ~m & goal) for t, m in cands]
+    type_bits, sizes = [], []
     for t, chars in enumerate(problem.types):
-        first = len(sizes)
+        type_bits.append(((1 << len(chars)) - 1) << len(sizes))
         sizes += [problem.type_sizes[t]] * len(chars)
-        type_bits.append(((1 << len(chars)) - 1) << first)
-    sums_cache: dict[int, int] = {}
     all_used = (1 << len(sizes)) - 1
     # The last loose piece fits iff the free cells are one of its placements: one set lookup.
-    last_piece = {all_used ^ (1 << i): i for i in range(len(sizes))}
     instance_type = [t for t, chars in enumerate(problem.types) for _ in chars]
+    last_piece = {all_used ^ (1 << i): instance_type[i] for i in range(len(sizes))}
     masks_of: list[set[int]] = [set() for _ in problem.types]
     for t, mask in problem.placements:
         masks_of[t].add(mask)
+    sums_cache: dict[int, int] = {}
 
     def reachable(used: int) -> int:
+        """Bit n set iff some subset of the unused pieces has n cells in all."""
         sums = 1
-        for i, s in enumerate(sizes):
+        for i, size in enumerate(sizes):
             if not used >> i & 1:
-                sums |= sums << s
+                sums |= sums << size
         sums_cache[used] = sums
         return sums
 
-    def dead(filled: int, used: int) -> bool:
+    def walls_in(free: int, halo: int, used: int) -> bool:
         sums = sums_cache.get(used) or reachable(used)
-        free = goal ^ filled
-        while free:
-            comp = free & -free
-            while True:
+        border = halo & free
+        if sums & 2:  # a monomino is left: single cells can still be filled
+            return False
+        if border & ~(free << 1 | free >> 1 | free << stride | free >> stride):
+            return True
+        if prune == "cells":
+            return False
+        while border:  # regions next to the new piece that close within a few steps
+            comp = border & -border
+            for _ in range(4):
                 grow = (comp | comp << 1 | comp >> 1 | comp << stride | comp >> stride) & free
                 if grow == comp:
+                    if not sums >> comp.bit_count() & 1:
+                        return True
                     break
                 comp = grow
-            if not sums >> comp.bit_count() & 1:
-                return True
-            free ^= comp
+            border &= ~comp
         return False
 
     if exclude is not None:
         exclude = problem.canonical_rows(tuple(exclude))
+    use_prune = prune != "none"
     found: list[tuple[str, ...]] = []
     stack: list[tuple[int, int]] = []
-    state = {"count": 0, "nodes": 0, "timed_out": False}
+    count = nodes = 0
+    timed_out = False
 
     def record() -> None:
+        nonlocal count
         rows = problem.rows(stack)
         if exclude is not None and rows == exclude:
             return
-        state["count"] += 1
+        count += 1
         if len(found) < keep:
             found.append(rows)
-        if limit is not None and state["count"] >= limit:
+        if limit is not None and count >= limit:
             raise _Stop
 
     def tick() -> None:
+        nonlocal timed_out
         if deadline is not None and time.monotonic() > deadline:
-            state["timed_out"] = True
+            timed_out = True
             raise _Stop
-        if on_progress is not None and state["nodes"] & 0xFFFF == 0:
-            on_progress(state["count"], state["nodes"])
+        if on_progress is not None and nodes & 0xFFFF == 0:
+            on_progress(count, nodes)
 
     def rec(filled: int, used: int) -> None:
-        state["nodes"] += 1
-        if state["nodes"] & 0x3FF == 0:
+        nonlocal nodes
+        nodes += 1
+        if not nodes & 0x3FF:
             tick()
-        if filled == goal:
+        free = goal ^ filled
+        if not free:
             record()
             return
-        free = goal ^ filled
         if used in last_piece:
-            t = instance_type[last_piece[used]]
+            t = last_piece[used]
             if free in masks_of[t]:
                 stack.append((t, free))
                 record()
                 stack.pop()
             return
-        low = (free & -free).bit_length() - 1
-        for t, mask in by_cell.get(low, ()):
+        for t, mask, halo in by_cell.get((free & -free).bit_length() - 1, ()):
             if mask & filled:
                 continue
             avail = type_bits[t] & ~used
             if not avail:
                 continue
-            nf = filled | mask
             nu = used | (avail & -avail)
-            if prune and nf != goal and dead(nf, nu):
+            if use_prune and walls_in(free ^ mask, halo, nu):
                 continue
             stack.append((t, mask))
-            rec(nf, nu)
+            rec(filled | mask, nu)
             stack.pop()
 
     try:
-        if problem.start == goal or not dead(problem.start, 0):
-            rec(problem.start, 0)
+        rec(problem.start, 0)
         complete = True
     except _Stop:
         complete = False
-    return SearchOutcome(found, state["count"], complete, state["timed_out"], state["nodes"])
+    return SearchOutcome(found, count, complete, timed_out, nodes)
+
+
+@dataclass
+class CountOutcome:
+    """A memoised count: exact when ``complete``, otherwise a lower bound (or the cap)."""
+
+    count: int
+    complete: bool
+    timed_out: bool
+    nodes: int
+    states: int
+
+
+def count_memo(
+    problem: ExactProblem,
+    cap: Optional[int] = None,
+    deadline: Optional[float] = None,
+    on_progress: Optional[Callable[[int, int], None]] = None,
+    max_states: int = 2_000_000,
+) -> CountOutcome:
+    """Count completions by the same search, remembering the count of every (board, pieces used) state.
+
+    Filling the lowest empty cell first, many different move orders reach the
+    same partly filled board with the same pieces left, and from there the
+    number of completions is the same: counting each such state once turns the
+    empty IQ Puzzler board's 4.3 million tilings into about a million states.
+    Memory is bounded by ``max_states`` (beyond it, states are recomputed).
+    Counts are capped at ``cap`` when given. When the deadline stops the count,
+    the result is the number of completions in the branches already finished.
+    """
+    stride = problem.stride
+    goal = problem.goal
+    shift = goal.bit_length()
+    by_cell = {low: [(t, m, (m << 1 | m >> 1 | m << stride | m >> stride) & ~m & goal) for t, m in cands]
+               for low, cands in problem.by_cell.items()}
+    type_bits, n = [], 0
+    for chars in problem.types:
+        type_bits.append(((1 << len(chars)) - 1) << n)
+        n += len(chars)
+    no_monomino = all(size > 1 for size in problem.type_sizes)
+    memo: dict[int, int] = {}
+    partial: list[int] = []  # partial[d]: completions in finished branches of the open frame at depth d
+    nodes = stop_depth = 0
+
+    def rec(filled: int, used: int, depth: int) -> int:
+        nonlocal nodes, stop_depth
+        nodes += 1
+        if not nodes & 0x3FF:
+            if deadline is not None and time.monotonic() > deadline:
+                stop_depth = depth
+                raise _Stop
+            if on_progress is not None and not nodes & 0xFFFF:
+                on_progress(sum(partial[:depth]), nodes)
+        free = goal ^ filled
+        if not free:
+            return 1
+        key = filled | used << shift
+        known = memo.get(key)
+        if known is not None:
+            return known
+        if len(partial) <= depth:
+            partial.append(0)
+        partial[depth] = 0
+        total = 0
+        for t, mask, halo in by_cell.get((free & -free).bit_length() - 1, ()):
+            if mask & filled:
+                continue
+            avail = type_bits[t] & ~used
+            if not avail:
+                continue
+            rest = free ^ mask
+            if no_monomino and halo & rest & ~(rest << 1 | rest >> 1 | rest << stride | rest >> stride):
+                continue
+            total += rec(filled | mask, used | (avail & -avail), depth + 1)
+            partial[depth] = total
+            if cap is not None and total >= cap:
+                total = cap
+                break
+        if len(memo) < max_states:
+            memo[key] = total
+        return total
+
+    try:
+        count = rec(problem.start, 0, 0)
+        return CountOutcome(count, cap is None or count < cap, False, nodes, len(memo))
+    except _Stop:
+        return CountOutcome(sum(partial[:stop_depth]), False, True, nodes, len(memo))

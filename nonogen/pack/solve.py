@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .exact import SearchOutcome, compile_level, search
+from .exact import SearchOutcome, compile_level, count_memo, search
 from .level import Level
 from .sat import sat_search
 
@@ -99,14 +99,28 @@ def count_solutions(level: Level, limit: Optional[int] = None, timeout: Optional
 
     ``complete`` says whether the count is exact; otherwise it is how many were
     found before the limit or the deadline stopped the search. Congruent
-    pieces swapped in place count once.
+    pieces swapped in place count once. ``dlx`` counts with a memo of partly
+    filled boards (:func:`~nonogen.pack.exact.count_memo`); ``sat`` enumerates.
     """
-    out, seconds, stats = _run(level, method, limit, 1, timeout, on_progress=on_progress)
-    status = "complete" if out.complete else ("timeout" if out.timed_out else "limit")
+    if method == "sat":
+        out, seconds, stats = _run(level, method, limit, 1, timeout, on_progress=on_progress)
+        count, complete, timed_out, first = out.count, out.complete, out.timed_out, out.solutions[:1]
+    else:
+        start = time.monotonic()
+        deadline = None if timeout is None else start + timeout
+        problem = compile_level(level)
+        memo = count_memo(problem, cap=limit, deadline=deadline, on_progress=on_progress)
+        count, complete, timed_out = memo.count, memo.complete, memo.timed_out
+        first = search(problem, limit=1, keep=1, deadline=deadline).solutions if count else []
+        for rows in first:
+            if level.check_solution(rows):
+                raise RuntimeError(f"dlx returned a wrong solution: {level.check_solution(rows)}")
+        seconds = time.monotonic() - start
+        stats = {"method": method, "placements": len(problem.placements), "nodes": memo.nodes, "states": memo.states}
+    status = "complete" if complete else ("timeout" if timed_out else "limit")
     message = {
-        "complete": f"exactly {out.count} completion(s)",
-        "timeout": f"at least {out.count} completion(s); stopped after {timeout:g} s",
-        "limit": f"at least {out.count} completion(s); stopped at the limit",
+        "complete": f"exactly {count} completion(s)",
+        "timeout": f"at least {count} completion(s); stopped after {timeout:g} s",
+        "limit": f"at least {count} completion(s); stopped at the limit",
     }[status]
-    first = out.solutions[0] if out.solutions else None
-    return PackResult(status, first, None, out.count, out.complete, seconds, message, stats)
+    return PackResult(status, first[0] if first else None, None, count, complete, seconds, message, stats)
