@@ -153,6 +153,7 @@ def search(
     on_progress: Optional[Callable[[int, int], None]] = None,
     exclude: Optional[tuple[str, ...]] = None,
     prune: str = "cells",
+    max_dead: int = 2_000_000,
 ) -> SearchOutcome:
     """Count completions up to ``limit`` (None: all), keeping the first ``keep`` as pictures.
 
@@ -166,6 +167,8 @@ def search(
     also flood-fills the small regions next to the new piece and rejects sizes no
     subset of the remaining pieces adds up to (fewer nodes, but in Python each
     node costs more than the nodes it saves); ``"none"`` for benchmarks.
+    Partly filled boards that led to no completion are remembered (up to
+    ``max_dead``) and not searched again when another move order reaches them.
     """
     if prune not in PRUNING:
         raise ValueError(f"prune must be one of {PRUNING}")
@@ -225,11 +228,15 @@ def search(
     use_prune = prune != "none"
     found: list[tuple[str, ...]] = []
     stack: list[tuple[int, int]] = []
-    count = nodes = 0
+    count = nodes = leaves = 0
     timed_out = False
+    # Partly filled boards (with the same pieces used) already shown to have no completion at all.
+    dead: set[int] = set()
+    shift = goal.bit_length()
 
     def record() -> None:
-        nonlocal count
+        nonlocal count, leaves
+        leaves += 1
         rows = problem.rows(stack)
         if exclude is not None and rows == exclude:
             return
@@ -263,6 +270,10 @@ def search(
                 record()
                 stack.pop()
             return
+        key = filled | used << shift
+        if key in dead:
+            return
+        before = leaves
         for t, mask, halo in by_cell.get((free & -free).bit_length() - 1, ()):
             if mask & filled:
                 continue
@@ -275,6 +286,8 @@ def search(
             stack.append((t, mask))
             rec(filled | mask, nu)
             stack.pop()
+        if leaves == before and len(dead) < max_dead:
+            dead.add(key)
 
     try:
         rec(problem.start, 0)
