@@ -69,6 +69,8 @@ def sat_search(
         return SearchOutcome([], 0, True, False, 0)
     with Solver(name=solver, bootstrap_with=clauses) as s:
         while limit is None or count < limit:
+            if deadline is not None and time.monotonic() > deadline:
+                return SearchOutcome(found, count, False, True, calls)
             verdict = _solve(s, deadline)
             calls += 1
             if verdict is None:
