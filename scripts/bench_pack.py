@@ -47,7 +47,7 @@ def bench_classic(n_tilings: int) -> None:
     by_k: dict[int, list] = {}
     for k, level in classic_levels(n_tilings):
         solve, t_solve = _timed(solve_level, level, timeout=60)
-        dlx, t_dlx = _timed(verify_level, level, timeout=60, use_solution=False)
+        dlx, t_dlx = _timed(verify_level, level, timeout=60, use_solution=False, method="dlx")
         sat, t_sat = _timed(verify_level, level, timeout=60, method="sat", use_solution=False)
         assert dlx.status == sat.status, (k, dlx.status, sat.status)
         nopr, t_nopr = _timed(lambda: search(compile_level(level), limit=2, prune="none", max_dead=0))
@@ -64,12 +64,47 @@ def bench_classic(n_tilings: int) -> None:
            "SAT median", "SAT max", "SAT/DLX", "verdicts"], rows)
 
 
+def random_position_levels(n: int, k: int, rng: random.Random):
+    """Classic levels with k pieces dropped at random free positions: often no completion at all."""
+    base = classic_level()
+    problem = compile_level(base)
+    for _ in range(n):
+        placed, filled = {}, 0
+        for ch in rng.sample([p.char for p in base.pieces], k):
+            t = next(i for i, chars in enumerate(problem.types) if ch in chars)
+            mask = rng.choice([m for tt, m in problem.placements if tt == t and not m & filled])
+            filled |= mask
+            placed[ch] = problem.mask_cells(mask)
+        yield base.replace(placed=placed)
+
+
+def bench_random_positions(n: int) -> None:
+    rng = random.Random(5)
+    rows = []
+    for k in range(1, 7):
+        times: dict[str, list[float]] = {"auto": [], "dlx": [], "sat": []}
+        verdicts: dict[str, int] = {}
+        for level in random_position_levels(n, k, rng):
+            statuses = set()
+            for method in times:
+                result, t = _timed(verify_level, level, timeout=60, method=method)
+                times[method].append(t)
+                statuses.add(result.status)
+            assert len(statuses) == 1, statuses
+            verdicts[result.status] = verdicts.get(result.status, 0) + 1
+        rows.append([k, n, max(times["auto"]), max(times["dlx"]), max(times["sat"]),
+                     statistics.median(times["auto"]), statistics.median(times["sat"]),
+                     ", ".join(f"{c} {s}" for s, c in sorted(verdicts.items()))])
+    table("IQ Puzzler Pro 11x5, k pieces at random positions (uniqueness check, seconds)",
+          ["k", "levels", "auto max", "DLX only max", "SAT only max", "auto median", "SAT median", "verdicts"], rows)
+
+
 def bench_challenges(seeds: range) -> None:
     rows = []
     for seed in seeds:
         (level, report), t_gen = _timed(generate_level, 11, 5, 12, seed=seed, classic=True)
         level = level.replace(solution=None)
-        dlx, t_dlx = _timed(verify_level, level, timeout=60)
+        dlx, t_dlx = _timed(verify_level, level, timeout=60, method="dlx")
         sat, t_sat = _timed(verify_level, level, timeout=60, method="sat")
         nopr, t_nopr = _timed(lambda: search(compile_level(level), limit=2, prune="none", max_dead=0))
         assert dlx.status == sat.status == "unique" and nopr.count == 1
@@ -98,7 +133,7 @@ def bench_generator(seeds: range) -> None:
         for seed in seeds:
             (level, report), t_gen = _timed(generate_level, *size, pieces, seed=seed, distinct=distinct)
             check = level.replace(solution=None)
-            dlx, t_dlx = _timed(verify_level, check, timeout=60)
+            dlx, t_dlx = _timed(verify_level, check, timeout=60, method="dlx")
             sat, t_sat = _timed(verify_level, check, timeout=60, method="sat")
             assert dlx.status == sat.status == "unique"
             rows.append([f"{size[0]}x{size[1]}", pieces, "yes" if distinct else "no", seed, len(level.placed),
@@ -113,6 +148,7 @@ def main() -> None:
     parser.add_argument("--count-seconds", type=float, default=30.0)
     args = parser.parse_args()
     bench_classic(3 if args.quick else 10)
+    bench_random_positions(8 if args.quick else 30)
     bench_challenges(range(1, 4 if args.quick else 9))
     bench_empty_count(args.count_seconds)
     bench_generator(range(1, 3 if args.quick else 4))

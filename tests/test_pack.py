@@ -129,7 +129,7 @@ def random_small_level(rng: random.Random) -> Level:
 def test_counts_and_verdicts_agree_with_brute_force(seed):
     level = random_small_level(random.Random(seed))
     expected = ref_completions(level)
-    for method in ("dlx", "sat"):
+    for method in ("auto", "dlx", "sat"):
         result = count_solutions(level, timeout=20, method=method)
         assert result.complete and result.count == len(expected), method
         verdict = verify_level(level, timeout=20, method=method)

@@ -162,6 +162,7 @@ def choose_placed(level: Level, solution: Sequence[str], rng: random.Random, che
         candidate_level = level.with_placed(placed, solution).replace(solution=solution)
         result = verify_level(candidate_level, timeout=check_timeout)
         report.checks += 1
+        report.timeouts += result.status == "timeout"
         if result.status == "unique":
             break
         moved = _moved(solution, result.second_solution, placed) if result.second_solution else []

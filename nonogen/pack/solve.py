@@ -18,7 +18,15 @@ from .sat import sat_search
 
 __all__ = ["PackResult", "solve_level", "verify_level", "count_solutions", "METHODS"]
 
-METHODS = ("dlx", "sat")
+METHODS = ("auto", "dlx", "sat")
+AUTO_DLX_SECONDS = 0.25
+"""How long ``auto`` lets the exact-cover search run before handing the level to SAT.
+
+The search is 10-50x faster at finding completions on open boards, but it
+fills cells in a fixed order and can spend seconds proving that a level whose
+dead corner lies at the far end has no completion; SAT's learned clauses find
+such contradictions in milliseconds.
+"""
 
 
 @dataclass
@@ -42,19 +50,28 @@ def _run(level: Level, method: str, limit: Optional[int], keep: int, timeout: Op
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
     problem = compile_level(level)
-    if method == "dlx":
-        outcome = search(problem, limit=limit, keep=keep, deadline=deadline, exclude=exclude, on_progress=on_progress)
+    used = method
+    if method in ("dlx", "auto"):
+        first_deadline = deadline
+        if method == "auto":
+            first_deadline = start + AUTO_DLX_SECONDS if deadline is None else min(deadline, start + AUTO_DLX_SECONDS)
+        outcome = search(problem, limit=limit, keep=keep, deadline=first_deadline, exclude=exclude,
+                         on_progress=on_progress)
+        used = "dlx"
+        if method == "auto" and outcome.timed_out and (deadline is None or time.monotonic() < deadline):
+            outcome = sat_search(problem, limit=limit, keep=keep, deadline=deadline, exclude=exclude)
+            used = "dlx+sat"
     else:
         outcome = sat_search(problem, limit=limit, keep=keep, deadline=deadline, exclude=exclude)
     for rows in outcome.solutions:
         problem_text = level.check_solution(rows)
         if problem_text:  # a solver bug, never a user mistake: refuse to report it
             raise RuntimeError(f"{method} returned a wrong solution: {problem_text}")
-    stats = {"method": method, "placements": len(problem.placements), "nodes": outcome.nodes}
+    stats = {"method": used, "placements": len(problem.placements), "nodes": outcome.nodes}
     return outcome, time.monotonic() - start, stats
 
 
-def solve_level(level: Level, timeout: Optional[float] = 60.0, method: str = "dlx") -> PackResult:
+def solve_level(level: Level, timeout: Optional[float] = 60.0, method: str = "auto") -> PackResult:
     """One completion of the level: status ``solved``, ``unsolvable`` or ``timeout``."""
     out, seconds, stats = _run(level, method, 1, 1, timeout)
     if out.solutions:
@@ -64,7 +81,7 @@ def solve_level(level: Level, timeout: Optional[float] = 60.0, method: str = "dl
     return PackResult("unsolvable", None, None, 0, True, seconds, "the pieces cannot complete the board", stats)
 
 
-def verify_level(level: Level, timeout: Optional[float] = 60.0, method: str = "dlx",
+def verify_level(level: Level, timeout: Optional[float] = 60.0, method: str = "auto",
                  use_solution: bool = True) -> PackResult:
     """Whether the level has exactly one completion (stops at the second one).
 
@@ -94,13 +111,14 @@ def verify_level(level: Level, timeout: Optional[float] = 60.0, method: str = "d
 
 
 def count_solutions(level: Level, limit: Optional[int] = None, timeout: Optional[float] = 60.0,
-                    method: str = "dlx", on_progress: Optional[Callable[[int, int], None]] = None) -> PackResult:
+                    method: str = "auto", on_progress: Optional[Callable[[int, int], None]] = None) -> PackResult:
     """Count completions up to ``limit`` (None: all) within ``timeout`` seconds.
 
     ``complete`` says whether the count is exact; otherwise it is how many were
     found before the limit or the deadline stopped the search. Congruent
     pieces swapped in place count once. ``dlx`` counts with a memo of partly
-    filled boards (:func:`~nonogen.pack.exact.count_memo`); ``sat`` enumerates.
+    filled boards (:func:`~nonogen.pack.exact.count_memo`), as does ``auto``;
+    ``sat`` enumerates.
     """
     if method == "sat":
         out, seconds, stats = _run(level, method, limit, 1, timeout, on_progress=on_progress)
@@ -116,7 +134,7 @@ def count_solutions(level: Level, limit: Optional[int] = None, timeout: Optional
             if level.check_solution(rows):
                 raise RuntimeError(f"dlx returned a wrong solution: {level.check_solution(rows)}")
         seconds = time.monotonic() - start
-        stats = {"method": method, "placements": len(problem.placements), "nodes": memo.nodes, "states": memo.states}
+        stats = {"method": "dlx-memo", "placements": len(problem.placements), "nodes": memo.nodes, "states": memo.states}
     status = "complete" if complete else ("timeout" if timed_out else "limit")
     message = {
         "complete": f"exactly {count} completion(s)",
