@@ -249,3 +249,18 @@ def test_empty_classic_board_has_the_published_number_of_tilings():
     result = count_solutions(classic_level(), timeout=120)
     assert result.complete and result.count == 4_331_140
     assert_completion(classic_level(), result.solution)
+
+
+def test_solution_png_gives_each_piece_its_own_colour():
+    from nonogen.pack.render import piece_colors, solution_picture, to_png, to_svg
+
+    level = generate_level(11, 5, 12, seed=4, classic=True)[0]
+    image = to_png(solution_picture(level, level.solution, cell=20))
+    colors = dict(zip((p.char for p in level.pieces), piece_colors(12)))
+    assert len(set(colors.values())) == 12
+    for r, row in enumerate(level.solution):
+        for c, ch in enumerate(row):
+            x, y = 10 + c * 20 + 4, 10 + r * 20 + 4  # inside the cell, clear of lines and labels
+            assert "#%02x%02x%02x" % image.getpixel((x, y)) == colors[ch]
+    svg = to_svg(solution_picture(level, level.solution))
+    assert all(f'fill="{color}"' in svg for color in colors.values())
