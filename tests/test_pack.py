@@ -103,6 +103,22 @@ def test_classic_pieces_orientations_and_placements():
     assert len(compile_level(classic_level()).placements) == 2140
 
 
+@pytest.mark.parametrize(
+    "rows, expected",
+    [
+        (["##", "##"], 4 * 10),  # one orientation, a 2x2 box fits 4 x 10 ways on 11x5
+        (["#..", "###"], 4 * (4 * 9) + 4 * (3 * 10)),  # 4 orientations 2 high, 4 orientations 3 high
+        (["#####"], 5 * 7 + 1 * 11),  # lying: 5 rows x 7 places; standing: 1 x 11
+    ],
+)
+def test_placements_per_piece_match_hand_counts(rows, expected):
+    shape = shape_from_rows(rows)
+    filler = Piece("B", "filler", tuple((0, c) for c in range(55 - len(shape))))  # too long to fit: no placements
+    level = Level(11, 5, (Piece("A", "x", shape), filler))
+    problem = compile_level(level)
+    assert sum(1 for t, _ in problem.placements if problem.types[t] == ["A"]) == expected
+
+
 def test_disconnected_piece_is_rejected():
     with pytest.raises(PuzzleError, match="not connected"):
         Piece("A", "bad", ((0, 0), (1, 1)))
