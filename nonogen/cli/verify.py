@@ -69,29 +69,30 @@ def _label(path: Path, index: int, count: int) -> str:
     return f"{path}#{index + 1}" if count > 1 else str(path)
 
 
-def _verify_file(task: tuple[str, Optional[str], float, bool]) -> list[dict]:
-    """Verify every puzzle in one file; never raises for bad input (reports ``error``)."""
-    name, fmt, timeout, probe = task
-    path = Path(name)
+def _load_file(path: Path, fmt: Optional[str]) -> list[tuple[str, object]]:
+    """``(label, puzzle)`` for every puzzle in a file, or one ``(label, error record)``."""
     try:
-        puzzles = list(formats.load_all(path, format=fmt))
+        puzzles = formats.load_all(path, format=fmt)
     except NonogenError as exc:
-        return [{"file": name, "status": "error", "message": str(exc)}]
+        return [(str(path), {"file": str(path), "status": "error", "message": str(exc)})]
     except OSError as exc:
-        return [{"file": name, "status": "error", "message": f"{name}: {exc.strerror or exc}"}]
-    records = []
-    for i, puzzle in enumerate(puzzles):
-        label = _label(path, i, len(puzzles))
-        try:
-            if isinstance(puzzle, Puzzle3D):
-                result = verify(puzzle, timeout=timeout)
-            else:
-                result = verify(puzzle, timeout=timeout, strategy="full" if probe else "line")
-        except NonogenError as exc:
-            records.append({"file": label, "status": "error", "message": str(exc)})
-            continue
-        records.append(_record(label, puzzle, result))
-    return records
+        return [(str(path), {"file": str(path), "status": "error", "message": f"{path}: {exc.strerror or exc}"})]
+    return [(_label(path, i, len(puzzles)), p) for i, p in enumerate(puzzles)]
+
+
+def _verify_one(task: tuple[str, object, float, str]) -> dict:
+    """Verify one puzzle; bad input becomes an ``error`` record, never an exception."""
+    label, puzzle, timeout, strategy = task
+    if isinstance(puzzle, dict):
+        return puzzle
+    try:
+        if isinstance(puzzle, Puzzle3D):
+            result = verify(puzzle, timeout=timeout)
+        else:
+            result = verify(puzzle, timeout=timeout, strategy=strategy)
+    except NonogenError as exc:
+        return {"file": label, "status": "error", "message": str(exc)}
+    return _record(label, puzzle, result)
 
 
 def _grid_text(puzzle, grid) -> object:
@@ -123,15 +124,18 @@ def _record(label: str, puzzle, result) -> dict:
 
 
 def _records(args) -> Iterator[dict]:
-    files = list(puzzle_files(args.paths))
-    tasks = [(str(f), args.format, args.timeout, not args.no_probe) for f in files]
+    """Verification records in input order; puzzles are shared out one by one over ``--jobs``."""
+    strategy = "line" if args.no_probe else "full"
+    tasks = [
+        (label, puzzle, args.timeout, strategy)
+        for path in puzzle_files(args.paths)
+        for label, puzzle in _load_file(path, args.format)
+    ]
     if args.jobs > 1 and len(tasks) > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for batch in progress(pool.map(_verify_file, tasks), len(tasks), "verify"):
-                yield from batch
+            yield from progress(pool.map(_verify_one, tasks, chunksize=4), len(tasks), "verify")
     else:
-        for batch in progress(map(_verify_file, tasks), len(tasks), "verify"):
-            yield from batch
+        yield from progress(map(_verify_one, tasks), len(tasks), "verify")
 
 
 # -- commands ------------------------------------------------------------------------------------

@@ -1,0 +1,264 @@
+"""Benchmark the 2D verifier on the shared puzzle sets, with two baselines in the same run.
+
+Sets: the webpbn survey (31 puzzles, expected verdicts in survey-sample.csv), the TAAI 2011
+tournament set (1000 x 25x25), the colour set (number-loom XML + pbnsolve .g) and the stress
+puzzles (up to 512x512). For each puzzle: verdict (and whether it is right), difficulty, seconds
+in-process, peak memory of the worker process.
+
+Baselines, on the survey set:
+  * ``sat``: nonogen's own SAT encoding of the whole puzzle, no line logic, no probing;
+  * ``enum``: the placement-enumeration CNF of our source documents (one variable per placement
+    of every line), capped at ENUM_CAP literals so it cannot eat the machine.
+
+Usage: .venv/bin/python scripts/bench_verify.py [--quick] [--timeout S] [--jobs N] [--only SET,...]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import resource
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pysat.solvers import Solver  # noqa: E402
+
+from nonogen import formats, satisfies  # noqa: E402
+from nonogen.solve import verify  # noqa: E402
+from nonogen.solve.cnf import solve_limited  # noqa: E402
+from nonogen.solve.propagate import Deadline, Timeout  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "puzzles"
+SURVEY = DATA / "webpbn"
+ENUM_CAP = 20_000_000  # literals in the enumeration CNF before the baseline gives up
+BASELINE_TIMEOUT = 20.0
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# -- one puzzle, in a worker process ----------------------------------------------------------
+
+
+def run_one(task: tuple[str, int, str, float]) -> dict:
+    """Verify puzzle ``index`` of ``path`` with ``method`` ("nonogen", "sat" or "enum")."""
+    path, index, method, timeout = task
+    puzzle = formats.load_all(path)[index].replace(goal=None)
+    start = time.perf_counter()
+    if method == "enum":
+        status, note = enumeration_verify(puzzle, timeout)
+        difficulty = None
+    else:
+        result = verify(puzzle, timeout=timeout, strategy="full" if method == "nonogen" else "sat")
+        status, difficulty, note = result.status, result.difficulty, result.message
+        if result.solution is not None:
+            assert satisfies(puzzle, result.solution)
+    seconds = time.perf_counter() - start
+    return {"status": status, "difficulty": difficulty, "seconds": seconds, "peak_mb": peak_mb(), "note": note}
+
+
+def enumeration_verify(puzzle, timeout: float) -> tuple[str, str]:
+    """The source documents' encoding: a variable per placement, each placement fixing its whole line."""
+    H, W = puzzle.height, puzzle.width
+    cell = lambda r, c: r * W + c + 1  # noqa: E731
+    next_var = H * W
+    clauses: list[list[int]] = []
+    literals = 0
+    lines = [(puzzle.rows[r], [cell(r, c) for c in range(W)]) for r in range(H)]
+    lines += [(puzzle.cols[c], [cell(r, c) for r in range(H)]) for c in range(W)]
+    for clue, cells in lines:
+        choices = []
+        for filled in placements([n for n, _ in clue], len(cells)):
+            next_var += 1
+            choices.append(next_var)
+            clauses.extend([-next_var, v if i in filled else -v] for i, v in enumerate(cells))
+            literals += 2 * len(cells)
+            if literals > ENUM_CAP:
+                return "too big", f"gave up past {ENUM_CAP:,} literals"
+        clauses.append(choices)
+    deadline = Deadline(timeout)
+    cells = list(range(1, H * W + 1))
+    try:
+        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+            if not solve_limited(solver, deadline):
+                return "unsolvable", f"{len(clauses):,} clauses"
+            model = solver.get_model()
+            solver.add_clause([-model[v - 1] for v in cells])
+            status = "multiple" if solve_limited(solver, deadline) else "unique"
+            return status, f"{len(clauses):,} clauses"
+    except Timeout:
+        return "timeout", f"{len(clauses):,} clauses"
+
+
+def placements(blocks: list[int], length: int):
+    """Every placement of ``blocks`` in a line, as the set of filled positions."""
+    if not blocks:
+        yield frozenset()
+        return
+    first, rest = blocks[0], blocks[1:]
+    need = sum(rest) + len(rest)
+    for start in range(length - first - need + 1):
+        here = set(range(start, start + first))
+        offset = start + first + 1
+        for tail in placements(rest, length - offset):
+            yield frozenset(here | {offset + i for i in tail})
+
+
+# -- the sets ---------------------------------------------------------------------------------
+
+
+def survey_tasks(timeout: float):
+    with open(SURVEY / "survey-sample.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    return [(str(SURVEY / "survey-sample-non" / r["file"]), 0, r) for r in rows]
+
+
+def file_tasks(paths):
+    tasks = []
+    for path in paths:
+        for i, _ in enumerate(formats.load_all(path)):
+            tasks.append((str(path), i, {}))
+    return tasks
+
+
+def run_set(name, tasks, method, timeout, jobs, fresh_process=True):
+    """Run tasks on ``jobs`` workers (one fresh process per puzzle when ``fresh_process``)."""
+    work = [(path, index, method, timeout) for path, index, _ in tasks]
+    results = []
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs, max_tasks_per_child=1 if fresh_process else None) as pool:
+        for done, result in enumerate(pool.map(run_one, work), 1):
+            results.append(result)
+            print(f"\r  {name} [{method}] {done}/{len(work)}", end="", file=sys.stderr, flush=True)
+    print("\r\033[K", end="", file=sys.stderr)
+    return results, time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="survey without baselines, 200 TAAI puzzles")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per puzzle (default 60)")
+    parser.add_argument("--extreme-timeout", type=float, default=20.0, help="for knotty/meow/faase (default 20)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", default="survey,taai,colour,stress")
+    parser.add_argument("--json", metavar="FILE", help="also write every measurement here")
+    args = parser.parse_args()
+    sets = args.only.split(",")
+    report: dict = {}
+    print(f"nonogen verifier benchmark  ({time.strftime('%Y-%m-%d')}, {_machine()})\n")
+    if "survey" in sets:
+        report["survey"] = bench_survey(args)
+    if "taai" in sets:
+        report["taai"] = bench_taai(args)
+    if "colour" in sets:
+        report["colour"] = bench_files("colour", sorted((DATA / "colored").rglob("*.xml")) + sorted((DATA / "colored").rglob("*.g")), args)
+    if "stress" in sets:
+        stress = [p for p in sorted((DATA / "stress").rglob("*")) if p.suffix in (".non", ".nin", ".txt")]
+        report["stress"] = bench_files("stress", stress, args)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+    return 0
+
+
+def _machine() -> str:
+    import os
+    import platform
+
+    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def bench_survey(args) -> dict:
+    tasks = survey_tasks(args.timeout)
+    normal = [t for t in tasks if t[2]["tier"] != "extreme"]
+    extreme = [t for t in tasks if t[2]["tier"] == "extreme"]
+    ours, wall = run_set("survey", normal, "nonogen", args.timeout, 1)
+    hard, _ = run_set("survey", extreme, "nonogen", args.extreme_timeout, 1)
+    baselines = {}
+    if not args.quick:
+        for method in ("sat", "enum"):
+            baselines[method], _ = run_set("survey", normal, method, BASELINE_TIMEOUT, 1)
+    print("## webpbn survey set (in-process seconds per puzzle; one puzzle at a time)\n")
+    head = f"{'puzzle':<10} {'tier':<7} {'size':>6} {'expected':<9} {'nonogen':<10} {'difficulty':<10} {'s':>8} {'MB':>6}"
+    if baselines:
+        head += f" | {'sat-only s':>10} {'enum s':>10}  enum note"
+    print(head)
+    right = 0
+    rows = []
+    for (path, _, meta), r, *base in zip(normal + extreme, ours + hard, *baselines.values()):
+        expected = meta["uniqueness"].lower()
+        ok = r["status"] == expected
+        right += ok and meta["tier"] != "extreme"
+        size = f"{meta['width']}x{meta['height']}"
+        line = (
+            f"{meta['short_name']:<10} {meta['tier']:<7} {size:>6} {expected:<9} "
+            f"{r['status'] + ('' if ok else ' !'):<10} {str(r['difficulty']):<10} {r['seconds']:8.3f} {r['peak_mb']:6.0f}"
+        )
+        if base:
+            line += f" | {_fmt(base[0]):>10} {_fmt(base[1]):>10}  {base[1]['note']}"
+        print(line)
+        rows.append({"puzzle": meta["short_name"], "tier": meta["tier"], **r})
+    total = sum(r["seconds"] for r in ours)
+    easy = [r["seconds"] for (_, _, m), r in zip(normal, ours) if m["tier"] == "easy"]
+    print(f"\nright verdicts (28 non-extreme): {right}/28;  total {total:.2f} s;  slowest easy {max(easy):.3f} s;"
+          f"  extreme: {', '.join(r['status'] for r in hard)} at {args.extreme_timeout:.0f} s")
+    summary = {"right": right, "total_seconds": total, "rows": rows}
+    for method, results in baselines.items():
+        solved = [(o, b) for o, b in zip(ours, results) if b["status"] in ("unique", "multiple")]
+        base_total = sum(b["seconds"] if b["status"] in ("unique", "multiple") else BASELINE_TIMEOUT for b in results)
+        print(f"baseline {method}: {len(solved)}/28 decided within {BASELINE_TIMEOUT:.0f} s, total {base_total:.1f} s "
+              f"(unfinished counted at the cap) -> nonogen is {base_total / total:.1f}x faster")
+        summary[f"baseline_{method}_seconds"] = base_total
+    print()
+    return summary
+
+
+def bench_taai(args) -> dict:
+    path = DATA / "taai" / "question" / "taai2011.txt"
+    solutions = formats.load_all(DATA / "taai" / "solution" / "taai2011.txt")
+    tasks = file_tasks([path])
+    if args.quick:
+        tasks = tasks[:200]
+    results, wall = run_set("taai", tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)
+    statuses: dict = {}
+    for r in results:
+        statuses[r["status"]] = statuses.get(r["status"], 0) + 1
+    diffs: dict = {}
+    for r in results:
+        diffs[r["difficulty"]] = diffs.get(r["difficulty"], 0) + 1
+    cpu = sum(r["seconds"] for r in results)
+    print(f"## TAAI 2011 tournament set ({len(results)} x 25x25, {args.jobs} processes)\n")
+    print(f"verdicts {statuses}; difficulty {diffs}; wall {wall:.2f} s; sum of per-puzzle seconds {cpu:.2f} s; "
+          f"slowest {max(r['seconds'] for r in results):.3f} s; peak {max(r['peak_mb'] for r in results):.0f} MB per worker")
+    print(f"(the {len(solutions)} published solutions are checked against the clues in tests/test_formats.py)\n")
+    return {"wall_seconds": wall, "cpu_seconds": cpu, "statuses": statuses}
+
+
+def bench_files(name: str, paths, args) -> dict:
+    tasks = file_tasks(paths)
+    results, wall = run_set(name, tasks, "nonogen", args.timeout, 1)
+    print(f"## {name} set ({len(results)} puzzles)\n")
+    print(f"{'puzzle':<44} {'size':>8} {'status':<10} {'difficulty':<10} {'s':>8} {'MB':>6}")
+    for (path, index, _), r in zip(tasks, results):
+        puzzle = formats.load_all(path)[index]
+        label = Path(path).name + (f"#{index + 1}" if index else "")
+        print(f"{label[:44]:<44} {puzzle.width}x{puzzle.height:<4} {r['status']:<10} {str(r['difficulty']):<10} "
+              f"{r['seconds']:8.3f} {r['peak_mb']:6.0f}")
+    total = sum(r["seconds"] for r in results)
+    print(f"\n{name}: total {total:.2f} s in-process, wall {wall:.1f} s\n")
+    return {"total_seconds": total, "rows": [{"file": t[0], **r} for t, r in zip(tasks, results)]}
+
+
+def _fmt(result: dict) -> str:
+    if result["status"] in ("unique", "multiple"):
+        return f"{result['seconds']:.3f}"
+    return result["status"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
