@@ -14,6 +14,7 @@ from .. import formats
 from ..clues import puzzle_from_grid
 from ..errors import FormatError, NonogenError
 from ..model import Color, Puzzle, Puzzle3D
+from ..render.canvas import distinct_colors
 from ..solve import verify
 from .common import check_output_file, print_json, progress
 
@@ -227,7 +228,7 @@ def grid_from_text(text: str, path: str = "<grid>") -> tuple[np.ndarray, tuple[C
                 chars.append(ch)
     palette = [Color("white", "#ffffff", ".")]
     if chars:
-        hues = _distinct_colors(len(chars))
+        hues = distinct_colors(len(chars))
         palette += [Color(f"color-{ch}", hues[i], ch) for i, ch in enumerate(chars)]
         black_index = None
     else:
@@ -247,16 +248,6 @@ def grid_from_text(text: str, path: str = "<grid>") -> tuple[np.ndarray, tuple[C
             else:
                 grid[r, c] = index[ch]
     return grid, tuple(palette)
-
-
-def _distinct_colors(n: int) -> list[str]:
-    import colorsys
-
-    out = []
-    for i in range(n):
-        r, g, b = colorsys.hsv_to_rgb(i / max(n, 1), 0.75, 0.85)
-        out.append("#%02x%02x%02x" % (int(r * 255), int(g * 255), int(b * 255)))
-    return out
 
 
 def run_clues(args) -> int:

@@ -1,78 +1,24 @@
 """Pictures of packing levels and solutions, as SVG (svgwrite) or PNG (Pillow).
 
-A picture is first laid out as plain shapes (cell squares, piece outlines,
-labels), then drawn by one of two tiny back-ends, so the SVG and the PNG
-always show the same thing. Each piece has its own colour and its letter, so
-the picture still reads in greyscale; thick lines separate different pieces.
+A picture is laid out as :mod:`nonogen.render.canvas` shapes (cell squares,
+piece outlines, labels), so the SVG and the PNG always show the same thing.
+Each piece has its own colour and its letter, so the picture still reads in
+greyscale; thick lines separate different pieces.
 """
 from __future__ import annotations
 
-import colorsys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Sequence
 
-import svgwrite
-from PIL import Image, ImageDraw, ImageFont
-
+from ..render.canvas import INK, Line, Picture, Rect, Text, distinct_colors, to_png, to_svg
 from .level import BLOCKED, FREE, Level, cells_by_char
 from .pieces import shape_to_rows
 
 __all__ = ["Picture", "level_picture", "solution_picture", "to_svg", "to_png", "save", "piece_colors"]
 
-INK = "#222222"
 BLOCKED_FILL = "#555555"
 FREE_FILL = "#ffffff"
-_BASE_COLORS = [
-    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4",
-    "#46f0f0", "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff",
-]
-
-
-def piece_colors(n: int) -> list[str]:
-    """``n`` distinct fill colours: a fixed bright set first, then evenly spread hues.
-
-    >>> piece_colors(2)
-    ['#e6194b', '#3cb44b']
-    """
-    colors = list(_BASE_COLORS[:n])
-    for i in range(len(colors), n):
-        r, g, b = colorsys.hsv_to_rgb((i * 0.618034) % 1.0, 0.55, 0.95)
-        colors.append(f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}")
-    return colors
-
-
-@dataclass(frozen=True)
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
-    fill: str
-
-
-@dataclass(frozen=True)
-class Line:
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    width: float
-
-
-@dataclass(frozen=True)
-class Label:
-    x: float
-    y: float
-    text: str
-    size: float
-
-
-@dataclass
-class Picture:
-    width: float
-    height: float
-    shapes: list
+piece_colors = distinct_colors  # the name callers of this module know
 
 
 def _grid(shapes: list, rows: Sequence[str], x0: float, y0: float, cell: float, colors: dict[str, str]) -> None:
@@ -92,19 +38,19 @@ def _grid(shapes: list, rows: Sequence[str], x0: float, y0: float, cell: float, 
             if a == " " and b == " ":
                 continue
             width = thin if a == b else thick
-            shapes.append(Line(x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + r * cell, width))
+            shapes.append(Line(x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + r * cell, INK, width))
     for r in range(h):
         for c in range(w + 1):
             a, b = owner(r, c - 1), owner(r, c)
             if a == " " and b == " ":
                 continue
             width = thin if a == b else thick
-            shapes.append(Line(x0 + c * cell, y0 + r * cell, x0 + c * cell, y0 + (r + 1) * cell, width))
+            shapes.append(Line(x0 + c * cell, y0 + r * cell, x0 + c * cell, y0 + (r + 1) * cell, INK, width))
     for ch, cells in cells_by_char(rows).items():
         if ch in (BLOCKED, FREE, " "):
             continue
         r, c = _label_cell(cells)
-        shapes.append(Label(x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, ch, cell * 0.5))
+        shapes.append(Text(x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, ch, cell * 0.5))
 
 
 def _label_cell(cells: list[tuple[int, int]]) -> tuple[int, int]:
@@ -115,7 +61,7 @@ def _label_cell(cells: list[tuple[int, int]]) -> tuple[int, int]:
 
 
 def _colors(level: Level) -> dict[str, str]:
-    return dict(zip((p.char for p in level.pieces), piece_colors(len(level.pieces))))
+    return dict(zip((p.char for p in level.pieces), distinct_colors(len(level.pieces))))
 
 
 def solution_picture(level: Level, rows: Sequence[str], cell: float = 32) -> Picture:
@@ -146,43 +92,6 @@ def level_picture(level: Level, cell: float = 32) -> Picture:
         row_h = max(row_h, ph)
     total_h = y + row_h + margin if level.loose_pieces else margin * 2 + level.height * cell
     return Picture(width + 2 * margin, total_h, shapes)
-
-
-def to_svg(picture: Picture) -> str:
-    drawing = svgwrite.Drawing(size=(f"{picture.width:g}px", f"{picture.height:g}px"), debug=False)
-    drawing.add(drawing.rect((0, 0), (float(picture.width), float(picture.height)), fill="#ffffff"))
-    for s in picture.shapes:
-        if isinstance(s, Rect):
-            drawing.add(drawing.rect((float(s.x), float(s.y)), (float(s.w), float(s.h)), fill=s.fill))
-        elif isinstance(s, Line):
-            drawing.add(drawing.line((float(s.x1), float(s.y1)), (float(s.x2), float(s.y2)), stroke=INK,
-                                     stroke_width=float(s.width), stroke_linecap="square"))
-        elif isinstance(s, Label):
-            drawing.add(drawing.text(s.text, insert=(float(s.x), float(s.y) + float(s.size) * 0.35),
-                                     text_anchor="middle", font_size=float(s.size), font_family="sans-serif",
-                                     fill=INK))
-    return drawing.tostring()
-
-
-def _font(size: float):
-    try:
-        return ImageFont.load_default(size=max(8, int(size)))
-    except TypeError:  # Pillow < 10.1 has no sized default font
-        return ImageFont.load_default()
-
-
-def to_png(picture: Picture) -> Image.Image:
-    image = Image.new("RGB", (int(round(picture.width)), int(round(picture.height))), "#ffffff")
-    draw = ImageDraw.Draw(image)
-    for s in picture.shapes:
-        if isinstance(s, Rect):
-            draw.rectangle([s.x, s.y, s.x + s.w, s.y + s.h], fill=s.fill)
-    for s in picture.shapes:
-        if isinstance(s, Line):
-            draw.line([(s.x1, s.y1), (s.x2, s.y2)], fill=INK, width=int(round(s.width)))
-        elif isinstance(s, Label):
-            draw.text((s.x, s.y), s.text, fill=INK, font=_font(s.size), anchor="mm")
-    return image
 
 
 def save(picture: Picture, path: str | Path) -> None:

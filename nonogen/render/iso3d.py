@@ -2,9 +2,8 @@
 
 trimesh's own renderer needs OpenGL, which headless machines lack, so this is
 a small painter's algorithm: only cube faces with no neighbour behind them are
-drawn, far cubes first. Like the 2D sheet, both pictures are laid out once as
-plain shapes and drawn by two tiny back-ends (svgwrite, Pillow), so the SVG
-and the PNG always agree.
+drawn, far cubes first. Like the 2D sheet, both pictures are laid out as
+:mod:`nonogen.render.canvas` shapes, so the SVG and the PNG always agree.
 
 Axes: ``cells[x, y, z]`` with x to the right, y down (0 is the top layer) and
 z away from the viewer (0 is the front), as in the ``nonogen-3d`` fixtures.
@@ -12,67 +11,19 @@ z away from the viewer (0 is the front), as in the ``nonogen-3d`` fixtures.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence
 
 import numpy as np
-import svgwrite
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
 from ..model import Clue3D, Puzzle3D
+from . import canvas
+from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, to_svg
 
-__all__ = ["Polygon", "Circle", "Box", "Text", "Picture", "solution_picture", "sheet_picture", "to_svg", "to_png", "clue_text"]
+__all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "sheet_picture", "to_svg", "to_png", "clue_text"]
 
 BASE = (205, 160, 105)
 SHADE = {"top": 1.0, "right": 0.78, "front": 0.6}
-INK = "#222222"
-
-
-@dataclass(frozen=True)
-class Polygon:
-    points: tuple[tuple[float, float], ...]
-    fill: str
-    stroke: str
-
-
-@dataclass(frozen=True)
-class Circle:
-    x: float
-    y: float
-    r: float
-    stroke: str
-
-
-@dataclass(frozen=True)
-class Box:
-    x: float
-    y: float
-    w: float
-    h: float
-    fill: Optional[str]
-    stroke: Optional[str]
-
-
-@dataclass(frozen=True)
-class Text:
-    """A label centred on ``(x, y)``."""
-
-    x: float
-    y: float
-    text: str
-    size: float
-    fill: str = INK
-
-
-Shape = Union[Polygon, Circle, Box, Text]
-
-
-@dataclass(frozen=True)
-class Picture:
-    width: int
-    height: int
-    shapes: tuple[Shape, ...]
 
 
 def _hex(rgb: Sequence[float]) -> str:
@@ -149,7 +100,7 @@ def _grid(
     for r, row in enumerate(table):
         for c, clue in enumerate(row):
             x, y = x0 + c * cell, y0 + r * cell
-            shapes.append(Box(x, y, cell, cell, "#ffffff" if clue is not None else "#e4e4e4", "#888888"))
+            shapes.append(Rect(x, y, cell, cell, "#ffffff" if clue is not None else "#e4e4e4", "#888888"))
             if clue is None:
                 continue
             cx, cy = x + cell / 2, y + cell / 2
@@ -157,7 +108,7 @@ def _grid(
             if clue[1] == 2:
                 shapes.append(Circle(cx, cy, cell * 0.38, INK))
             elif clue[1] == 3:
-                shapes.append(Box(cx - cell * 0.36, cy - cell * 0.36, cell * 0.72, cell * 0.72, None, INK))
+                shapes.append(Rect(cx - cell * 0.36, cy - cell * 0.36, cell * 0.72, cell * 0.72, None, INK))
     return shapes
 
 
@@ -195,54 +146,6 @@ def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "") -> Pictur
     return Picture(int(math.ceil(max(width, 14 * cell))), int(math.ceil(height)), tuple(shapes))
 
 
-# --- back-ends -------------------------------------------------------------------------------
-
-
-def _f(value: float) -> float:
-    """Plain float rounded to 0.01 (svgwrite rejects numpy scalars)."""
-    return round(float(value), 2)
-
-
-def to_svg(picture: Picture) -> str:
-    """The picture as SVG text."""
-    dwg = svgwrite.Drawing(size=(picture.width, picture.height), debug=False)
-    dwg.viewbox(0, 0, picture.width, picture.height)
-    dwg.add(dwg.rect((0, 0), (picture.width, picture.height), fill="#ffffff"))
-    for s in picture.shapes:
-        if isinstance(s, Polygon):
-            dwg.add(dwg.polygon([(_f(x), _f(y)) for x, y in s.points], fill=s.fill, stroke=s.stroke,
-                                stroke_width=0.6, stroke_linejoin="round"))
-        elif isinstance(s, Circle):
-            dwg.add(dwg.circle((_f(s.x), _f(s.y)), _f(s.r), fill="none", stroke=s.stroke, stroke_width=1.2))
-        elif isinstance(s, Box):
-            dwg.add(dwg.rect((_f(s.x), _f(s.y)), (_f(s.w), _f(s.h)), fill=s.fill or "none",
-                             stroke=s.stroke or "none", stroke_width=1))
-        else:
-            dwg.add(dwg.text(s.text, insert=(_f(s.x), _f(s.y)), fill=s.fill, font_size=_f(s.size),
-                             font_family="DejaVu Sans, Arial, sans-serif", text_anchor="middle",
-                             dominant_baseline="central"))
-    return dwg.tostring()
-
-
-@lru_cache(maxsize=32)
-def _font(size: int):
-    return ImageFont.load_default(size=size)
-
-
 def to_png(picture: Picture, scale: int = 2) -> Image.Image:
-    """The picture as an RGB image, drawn at ``scale`` times and reduced for smooth edges."""
-    s = scale * 2
-    img = Image.new("RGB", (picture.width * s, picture.height * s), "#ffffff")
-    draw = ImageDraw.Draw(img)
-    for sh in picture.shapes:
-        if isinstance(sh, Polygon):
-            draw.polygon([(x * s, y * s) for x, y in sh.points], fill=sh.fill, outline=sh.stroke, width=max(1, s // 2))
-        elif isinstance(sh, Circle):
-            draw.ellipse([(sh.x - sh.r) * s, (sh.y - sh.r) * s, (sh.x + sh.r) * s, (sh.y + sh.r) * s],
-                         outline=sh.stroke, width=max(1, round(1.2 * s)))
-        elif isinstance(sh, Box):
-            draw.rectangle([sh.x * s, sh.y * s, (sh.x + sh.w) * s, (sh.y + sh.h) * s], fill=sh.fill,
-                           outline=sh.stroke, width=max(1, s))
-        else:
-            draw.text((sh.x * s, sh.y * s), sh.text, fill=sh.fill, font=_font(max(6, round(sh.size * s))), anchor="mm")
-    return img.resize((picture.width * scale, picture.height * scale), Image.LANCZOS)
+    """The picture as an RGB image, drawn at twice ``scale`` and reduced for smooth cube edges."""
+    return canvas.to_png(picture, scale, supersample=2)

@@ -1,10 +1,8 @@
 """Printable 2D puzzle sheets and solutions, as SVG text or a Pillow image.
 
 One pure function, :func:`sheet_shapes`, lays the sheet out as a list of
-simple shapes (rectangles, lines, centred text); two small back-ends draw
-those shapes with svgwrite and with Pillow. Sharing the layout is why the SVG
-and the PNG of a sheet always agree, and why tests can check geometry
-without parsing either file.
+:mod:`nonogen.render.canvas` shapes (rectangles, lines, centred text), which
+the canvas draws as SVG or PNG.
 
 The sheet: clue numbers in the left and top margins (in coloured boxes for
 colour puzzles, with black or white digits by contrast), the grid with a
@@ -15,14 +13,13 @@ painted.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Optional, Union
+from typing import Optional
 
 import numpy as np
-import svgwrite
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
 from ..model import Puzzle
+from .canvas import Line, Picture, Rect, Shape, Text, to_png, to_svg
 
 __all__ = ["Rect", "Line", "Text", "sheet_shapes", "sheet_size", "cell_center", "render_svg", "render_png"]
 
@@ -30,40 +27,6 @@ GUIDE_EVERY = 5
 INK = "#000000"
 THIN = "#9a9a9a"
 GUIDE = "#333333"
-
-
-@dataclass(frozen=True)
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
-    fill: str
-    stroke: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class Line:
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    color: str
-    width: float
-
-
-@dataclass(frozen=True)
-class Text:
-    """A label centred on ``(x, y)``."""
-
-    x: float
-    y: float
-    text: str
-    size: float
-    fill: str
-
-
-Shape = Union[Rect, Line, Text]
 
 
 @dataclass(frozen=True)
@@ -188,14 +151,13 @@ def _grid_lines(puzzle: Puzzle, lay: _Layout) -> list[Shape]:
 
 
 def sheet_shapes(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20) -> list[Shape]:
-    """Everything on the sheet, back to front: background, clues, cells, grid lines, title.
+    """Everything on the sheet, back to front (on white): clues, cells, grid lines, title.
 
     With ``solution`` (an ``H x W`` grid of colour indices) every cell is
     painted; without it the empty grid shows only the puzzle's givens.
     """
     lay = _layout(puzzle, cell)
-    shapes: list[Shape] = [Rect(0, 0, lay.width, lay.height, "#ffffff")]
-    shapes += _clue_shapes(puzzle, lay)
+    shapes = _clue_shapes(puzzle, lay)
     shapes += _cell_shapes(puzzle, lay, solution)
     shapes += _grid_lines(puzzle, lay)
     title = puzzle.meta.get("title")
@@ -204,51 +166,15 @@ def sheet_shapes(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: fl
     return shapes
 
 
+def _picture(puzzle: Puzzle, solution: Optional[np.ndarray], cell: float) -> Picture:
+    return Picture(*sheet_size(puzzle, cell), sheet_shapes(puzzle, solution, cell))
+
+
 def render_svg(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20) -> str:
     """The sheet as SVG text (see :func:`sheet_shapes`)."""
-    width, height = sheet_size(puzzle, cell)
-    dwg = svgwrite.Drawing(size=(width, height), debug=False)
-    dwg.viewbox(0, 0, width, height)
-    for shape in sheet_shapes(puzzle, solution, cell):
-        if isinstance(shape, Rect):
-            extra = {"stroke": shape.stroke, "stroke_width": 1} if shape.stroke else {}
-            dwg.add(dwg.rect((_f(shape.x), _f(shape.y)), (_f(shape.w), _f(shape.h)), fill=shape.fill, **extra))
-        elif isinstance(shape, Line):
-            dwg.add(dwg.line((_f(shape.x1), _f(shape.y1)), (_f(shape.x2), _f(shape.y2)),
-                             stroke=shape.color, stroke_width=_f(shape.width), stroke_linecap="square"))
-        else:
-            dwg.add(dwg.text(shape.text, insert=(_f(shape.x), _f(shape.y)), fill=shape.fill,
-                             font_size=_f(shape.size), font_family="DejaVu Sans, Arial, sans-serif",
-                             text_anchor="middle", dominant_baseline="central"))
-    return dwg.tostring()
-
-
-def _f(value: float) -> float:
-    """Plain float rounded to 0.01 (svgwrite rejects numpy scalars; shorter files)."""
-    return round(float(value), 2)
-
-
-@lru_cache(maxsize=32)
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
+    return to_svg(_picture(puzzle, solution, cell))
 
 
 def render_png(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20, scale: int = 1) -> Image.Image:
     """The sheet as an RGB Pillow image of ``sheet_size(puzzle, cell)`` times ``scale`` pixels."""
-    width, height = sheet_size(puzzle, cell)
-    img = Image.new("RGB", (width * scale, height * scale), "#ffffff")
-    draw = ImageDraw.Draw(img)
-    s = scale
-    for shape in sheet_shapes(puzzle, solution, cell):
-        if isinstance(shape, Rect):
-            box = [round(shape.x * s), round(shape.y * s), round((shape.x + shape.w) * s) - 1,
-                   round((shape.y + shape.h) * s) - 1]
-            draw.rectangle(box, fill=shape.fill, outline=shape.stroke)
-        elif isinstance(shape, Line):
-            width_px = max(1, round(shape.width * s))
-            draw.line([round(shape.x1 * s), round(shape.y1 * s), round(shape.x2 * s), round(shape.y2 * s)],
-                      fill=shape.color, width=width_px)
-        else:
-            draw.text((shape.x * s, shape.y * s), shape.text, fill=shape.fill,
-                      font=_font(max(6, round(shape.size * s))), anchor="mm")
-    return img
+    return to_png(_picture(puzzle, solution, cell), scale)

@@ -1,0 +1,183 @@
+"""The drawing primitives every nonogen picture is made of, and their SVG and PNG writers.
+
+Renderers (2D sheets, Picross 3D pictures, packing boards) only lay out a
+:class:`Picture` of plain shapes; :func:`to_svg` (svgwrite) and :func:`to_png`
+(Pillow) draw any picture. One pair of writers is why the SVG and the PNG of
+a picture always agree, and why tests can check geometry without parsing
+either file. Coordinates are SVG user units (one unit is one PNG pixel at
+``scale=1``); shapes are drawn in list order, back to front, on white.
+"""
+from __future__ import annotations
+
+import colorsys
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional, Sequence, Union
+
+import svgwrite
+from PIL import Image, ImageDraw, ImageFont
+
+__all__ = ["Rect", "Line", "Text", "Polygon", "Circle", "Shape", "Picture", "to_svg", "to_png", "distinct_colors"]
+
+INK = "#222222"
+FONT_FAMILY = "DejaVu Sans, Arial, sans-serif"
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned box; ``fill=None`` leaves it hollow, ``stroke`` outlines it one unit wide."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Optional[str]
+    stroke: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    color: str
+    width: float
+
+
+@dataclass(frozen=True)
+class Text:
+    """A label centred on ``(x, y)``."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    fill: str = INK
+
+
+@dataclass(frozen=True)
+class Polygon:
+    points: tuple[tuple[float, float], ...]
+    fill: str
+    stroke: str
+    width: float = 0.6
+
+
+@dataclass(frozen=True)
+class Circle:
+    """An unfilled ring."""
+
+    x: float
+    y: float
+    r: float
+    stroke: str
+    width: float = 1.2
+
+
+Shape = Union[Rect, Line, Text, Polygon, Circle]
+
+
+@dataclass(frozen=True)
+class Picture:
+    width: float
+    height: float
+    shapes: Sequence[Shape]
+
+
+_BASE_COLORS = (
+    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4",
+    "#46f0f0", "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff",
+)
+
+
+def distinct_colors(n: int) -> list[str]:
+    """``n`` different fill colours, never white or black: a fixed bright set first, then golden-ratio hues.
+
+    The same ``n`` always gives the same list, so pictures and palettes are reproducible.
+
+    >>> distinct_colors(2)
+    ['#e6194b', '#3cb44b']
+    >>> len(set(distinct_colors(500)))
+    500
+    """
+    colors = list(_BASE_COLORS[:n])
+    seen = set(colors) | {"#ffffff", "#000000"}
+    i = len(colors)
+    while len(colors) < n:
+        r, g, b = colorsys.hsv_to_rgb((i * 0.618034) % 1.0, 0.55, 0.95)
+        color = f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+        if color not in seen:
+            seen.add(color)
+            colors.append(color)
+        i += 1
+    return colors
+
+
+def _f(value: float) -> float | int:
+    """Plain number rounded to 0.01 (svgwrite rejects numpy scalars; shorter files).
+
+    >>> _f(2.0), _f(1.23456)
+    (2, 1.23)
+    """
+    value = round(float(value), 2)
+    return int(value) if value.is_integer() else value
+
+
+def to_svg(picture: Picture) -> str:
+    """The picture as SVG text, ``picture.width`` x ``picture.height`` user units."""
+    width, height = _f(picture.width), _f(picture.height)
+    dwg = svgwrite.Drawing(size=(width, height), debug=False)
+    dwg.viewbox(0, 0, width, height)
+    dwg.add(dwg.rect((0, 0), (width, height), fill="#ffffff"))
+    for s in picture.shapes:
+        if isinstance(s, Rect):
+            extra = {"stroke": s.stroke, "stroke_width": 1} if s.stroke else {}
+            dwg.add(dwg.rect((_f(s.x), _f(s.y)), (_f(s.w), _f(s.h)), fill=s.fill or "none", **extra))
+        elif isinstance(s, Line):
+            dwg.add(dwg.line((_f(s.x1), _f(s.y1)), (_f(s.x2), _f(s.y2)), stroke=s.color,
+                             stroke_width=_f(s.width), stroke_linecap="square"))
+        elif isinstance(s, Polygon):
+            dwg.add(dwg.polygon([(_f(x), _f(y)) for x, y in s.points], fill=s.fill, stroke=s.stroke,
+                                stroke_width=_f(s.width), stroke_linejoin="round"))
+        elif isinstance(s, Circle):
+            dwg.add(dwg.circle((_f(s.x), _f(s.y)), _f(s.r), fill="none", stroke=s.stroke, stroke_width=_f(s.width)))
+        else:
+            dwg.add(dwg.text(s.text, insert=(_f(s.x), _f(s.y)), fill=s.fill, font_size=_f(s.size),
+                             font_family=FONT_FAMILY, text_anchor="middle", dominant_baseline="central"))
+    return dwg.tostring()
+
+
+@lru_cache(maxsize=32)
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)
+
+
+def to_png(picture: Picture, scale: int = 1, supersample: int = 1) -> Image.Image:
+    """The picture as an RGB image of ``scale`` pixels per unit.
+
+    ``supersample`` > 1 draws that many times larger and reduces, which
+    smooths the diagonal edges of isometric cubes; square cells do not need it.
+    """
+    s = scale * supersample
+    img = Image.new("RGB", (round(picture.width * s), round(picture.height * s)), "#ffffff")
+    draw = ImageDraw.Draw(img)
+    for sh in picture.shapes:
+        if isinstance(sh, Rect):
+            x0, y0 = round(sh.x * s), round(sh.y * s)
+            box = [x0, y0, max(x0, round((sh.x + sh.w) * s) - 1), max(y0, round((sh.y + sh.h) * s) - 1)]
+            draw.rectangle(box, fill=sh.fill, outline=sh.stroke, width=max(1, s))
+        elif isinstance(sh, Line):
+            draw.line([round(sh.x1 * s), round(sh.y1 * s), round(sh.x2 * s), round(sh.y2 * s)],
+                      fill=sh.color, width=max(1, round(sh.width * s)))
+        elif isinstance(sh, Polygon):
+            draw.polygon([(x * s, y * s) for x, y in sh.points], fill=sh.fill, outline=sh.stroke,
+                         width=max(1, round(sh.width * s)))
+        elif isinstance(sh, Circle):
+            draw.ellipse([(sh.x - sh.r) * s, (sh.y - sh.r) * s, (sh.x + sh.r) * s, (sh.y + sh.r) * s],
+                         outline=sh.stroke, width=max(1, round(sh.width * s)))
+        else:
+            draw.text((sh.x * s, sh.y * s), sh.text, fill=sh.fill, font=_font(max(6, round(sh.size * s))), anchor="mm")
+    if supersample == 1:
+        return img
+    return img.resize((round(picture.width * scale), round(picture.height * scale)), Image.LANCZOS)
