@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterator, Optional, Sequence
 
@@ -22,10 +22,10 @@ from pysat.solvers import Solver
 from ..clues import derive_clues_3d, line_clue_3d, satisfies_3d
 from ..errors import LimitError
 from ..model import AXES, Clue3D, Puzzle3D
+from .verify import VerifyResult
 
 __all__ = [
     "LineRef",
-    "VerifyResult3D",
     "verify3d",
     "line_solve3d",
     "all_lines",
@@ -49,29 +49,6 @@ MAX_SIDE = 100
 
 LineRef = tuple[str, int, int]
 """A line as ``(axis, i, j)``: ``("x", y, z)`` is ``cells[:, y, z]``, ``("y", x, z)``, ``("z", x, y)``."""
-
-
-@dataclass
-class VerifyResult3D:
-    """Fallback result type with the fields of ``nonogen.solve.VerifyResult`` (used if that is missing)."""
-
-    status: str
-    solution: Optional[np.ndarray] = None
-    second_solution: Optional[np.ndarray] = None
-    difficulty: Optional[str] = None
-    work: float = 0.0
-    seconds: float = 0.0
-    message: str = ""
-    stats: dict = field(default_factory=dict)
-
-
-def _result(**fields) -> object:
-    """Build the project's VerifyResult when the solver package provides one (imported late: no cycle)."""
-    try:
-        from . import VerifyResult  # type: ignore[attr-defined]
-    except ImportError:
-        VerifyResult = VerifyResult3D
-    return VerifyResult(**fields)
 
 
 # --- lines -----------------------------------------------------------------------------------
@@ -290,7 +267,7 @@ def _check_size(size: Sequence[int]) -> None:
 # --- verification ----------------------------------------------------------------------------
 
 
-def verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: float = 60.0):
+def verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: float = 60.0) -> VerifyResult:
     """Decide whether a Picross 3D level has exactly one solution (hidden clues constrain nothing).
 
     With ``target`` (e.g. the level's goal) the first call already asks for a
@@ -334,11 +311,11 @@ def verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: flo
     return _finish(fields, clock, start, message)
 
 
-def _finish(fields: dict, clock: _Clock, start: float, message: str):
+def _finish(fields: dict, clock: _Clock, start: float, message: str) -> VerifyResult:
     fields["seconds"] = time.monotonic() - start
     fields["message"] = message
     fields["stats"] = clock.stats()
-    return _result(**fields)
+    return VerifyResult(**fields)
 
 
 # --- line logic ------------------------------------------------------------------------------
