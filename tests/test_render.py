@@ -145,3 +145,26 @@ def test_render_refuses_bad_requests(tmp_path, capsys):
         assert run_cli(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("nonogen: error:")
+
+
+@pytest.mark.parametrize("with_goal", [True, False])
+def test_render_command_draws_picross3d_levels(tmp_path, with_goal):
+    from nonogen.clues import puzzle3d_from_cells
+    from nonogen.render.iso3d import solution_picture, to_svg
+
+    cells = np.zeros((3, 2, 2), dtype=bool)  # an L of 4 cubes: every clue shown makes it unique
+    cells[:, 1, 0] = True
+    cells[0, 0, 0] = True
+    level = puzzle3d_from_cells(cells, title="L")
+    src = tmp_path / "level.json"
+    formats.dump(level if with_goal else level.replace(goal=None), src, "nonogen-3d")
+    sheet, solved, png = tmp_path / "sheet.svg", tmp_path / "solved.svg", tmp_path / "solved.png"
+    assert run_cli(["render", str(src), "-o", str(sheet)]) == 0
+    texts = Counter(t.text for t in ET.parse(sheet).iter(SVG + "text"))
+    shown = Counter(str(c[0]) for axis in "xyz" for row in level.clues[axis] for c in row)
+    assert all(texts[n] >= k for n, k in shown.items())  # every clue number is on the sheet
+    assert run_cli(["render", str(src), "-o", str(solved), "--solution"]) == 0
+    assert solved.read_text() == to_svg(solution_picture(cells))  # the goal's cubes, stored or solved for
+    assert "<polygon" in solved.read_text()
+    assert run_cli(["render", str(src), "-o", str(png), "--solution", "--cell", "10"]) == 0
+    assert Image.open(png).size == (solution_picture(cells, cube=10).width, solution_picture(cells, cube=10).height)

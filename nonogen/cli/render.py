@@ -1,4 +1,9 @@
-"""``nonogen render``: draw any 2D puzzle file as a printable SVG or PNG sheet."""
+"""``nonogen render``: draw any puzzle file as a printable SVG or PNG sheet, or its solution.
+
+A 2D nonogram becomes its clue sheet; a Picross 3D level becomes the three
+clue faces of its box, or with ``--solution`` the isometric picture of the
+solved cubes.
+"""
 from __future__ import annotations
 
 import argparse
@@ -8,30 +13,32 @@ from pathlib import Path
 import numpy as np
 
 from .. import formats
-from ..clues import satisfies
+from ..clues import satisfies, satisfies_3d
 from ..errors import InputError, PuzzleError
-from ..model import Puzzle
-from ..render.sheet2d import render_png, render_svg, sheet_size
+from ..model import Puzzle, Puzzle3D
+from ..render import iso3d, sheet2d
+from ..render.canvas import Picture, to_png, to_svg
 from ..solve import verify
 from .common import check_output_file, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("render", help="draw a 2D puzzle file as an SVG or PNG sheet (or its solution)")
-    p.add_argument("puzzle", metavar="PUZZLE", help="any 2D puzzle file nonogen reads")
+    p = sub.add_parser("render", help="draw a puzzle file (2D or Picross 3D) as an SVG or PNG sheet (or its solution)")
+    p.add_argument("puzzle", metavar="PUZZLE", help="any puzzle file nonogen reads")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg or FILE.png")
     p.add_argument("--solution", action="store_true", help="draw the solution (the file's goal, else solved)")
     p.add_argument("--format", default=None, metavar="FORMAT", help="read the puzzle in this format")
-    p.add_argument("--cell", type=int, default=20, metavar="PX", help="cell size in pixels (default 20)")
+    p.add_argument("--cell", type=int, default=20, metavar="PX", help="cell (or cube) size in pixels (default 20)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds to solve for --solution")
     p.add_argument("--force", action="store_true", help="overwrite FILE")
     p.add_argument("--json", action="store_true", help="print what was written as one JSON line")
     p.set_defaults(run=run_render)
 
 
-def _solution(puzzle: Puzzle, timeout: float) -> tuple[np.ndarray, str]:
-    """The grid to draw and a note: the stored goal when it meets the clues, else the solver's answer."""
-    if puzzle.goal is not None and satisfies(puzzle, puzzle.goal):
+def _solution(puzzle: Puzzle | Puzzle3D, timeout: float) -> tuple[np.ndarray, str]:
+    """The grid (or box) to draw and a note: the stored goal when it meets the clues, else the solver's answer."""
+    meets = satisfies_3d if isinstance(puzzle, Puzzle3D) else satisfies
+    if puzzle.goal is not None and meets(puzzle, puzzle.goal):
         return np.asarray(puzzle.goal), ""
     result = verify(puzzle, timeout=timeout)
     if result.status == "unsolvable":
@@ -42,6 +49,17 @@ def _solution(puzzle: Puzzle, timeout: float) -> tuple[np.ndarray, str]:
     return result.solution, note
 
 
+def _picture(puzzle: Puzzle | Puzzle3D, solution: np.ndarray | None, cell: int) -> tuple[Picture, str]:
+    """What to draw, and how to describe the puzzle in the summary line."""
+    if isinstance(puzzle, Puzzle3D):
+        if solution is None:
+            picture = iso3d.sheet_picture(puzzle, cell=cell, title=str(puzzle.meta.get("title", "")))
+        else:
+            picture = iso3d.solution_picture(solution, cube=cell)
+        return picture, "{}x{}x{} Picross 3D level".format(*puzzle.size)
+    return sheet2d.sheet_picture(puzzle, solution, cell), f"{puzzle.width}x{puzzle.height} puzzle"
+
+
 def run_render(args: argparse.Namespace) -> int:
     out = Path(args.output)
     suffix = out.suffix.lower()
@@ -50,21 +68,19 @@ def run_render(args: argparse.Namespace) -> int:
     if not 4 <= args.cell <= 200:
         raise InputError(f"--cell {args.cell}: expected 4 to 200 pixels")
     puzzle = formats.load(args.puzzle, args.format)
-    if not isinstance(puzzle, Puzzle):
-        raise PuzzleError(f"{args.puzzle}: render draws 2D nonograms; this is a Picross 3D level")
     solution, note = _solution(puzzle, args.timeout) if args.solution else (None, "")
+    picture, what = _picture(puzzle, solution, args.cell)
     check_output_file(out, args.force)
     if suffix == ".svg":
-        out.write_text(render_svg(puzzle, solution, cell=args.cell), encoding="utf-8")
-    else:
-        render_png(puzzle, solution, cell=args.cell).save(out)
+        out.write_text(to_svg(picture), encoding="utf-8")
+    else:  # isometric cube edges are diagonal: draw them twice as large and reduce
+        to_png(picture, supersample=2 if isinstance(puzzle, Puzzle3D) else 1).save(out)
     if note:
         print(f"nonogen: note: {note}", file=sys.stderr)
-    width, height = sheet_size(puzzle, args.cell)
+    width, height = round(picture.width), round(picture.height)
     if args.json:
         print_json({"output": str(out), "puzzle": args.puzzle, "solution": bool(args.solution),
                     "width": width, "height": height, "note": note})
     else:
-        print(f"{out}: {width}x{height} px, {puzzle.width}x{puzzle.height} puzzle"
-              + (" with its solution" if args.solution else ""))
+        print(f"{out}: {width}x{height} px, {what}" + (" with its solution" if args.solution else ""))
     return 0

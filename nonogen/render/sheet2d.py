@@ -21,7 +21,7 @@ from PIL import Image
 from ..model import Puzzle
 from .canvas import Line, Picture, Rect, Shape, Text, to_png, to_svg
 
-__all__ = ["Rect", "Line", "Text", "sheet_shapes", "sheet_size", "cell_center", "render_svg", "render_png"]
+__all__ = ["Rect", "Line", "Text", "sheet_shapes", "sheet_picture", "sheet_size", "cell_center", "render_svg", "render_png"]
 
 GUIDE_EVERY = 5
 INK = "#000000"
@@ -166,15 +166,16 @@ def sheet_shapes(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: fl
     return shapes
 
 
-def _picture(puzzle: Puzzle, solution: Optional[np.ndarray], cell: float) -> Picture:
+def sheet_picture(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20) -> Picture:
+    """The sheet as a :class:`~nonogen.render.canvas.Picture` of ``sheet_size(puzzle, cell)`` units."""
     return Picture(*sheet_size(puzzle, cell), sheet_shapes(puzzle, solution, cell))
 
 
 def render_svg(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20) -> str:
     """The sheet as SVG text (see :func:`sheet_shapes`)."""
-    return to_svg(_picture(puzzle, solution, cell))
+    return to_svg(sheet_picture(puzzle, solution, cell))
 
 
 def render_png(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20, scale: int = 1) -> Image.Image:
     """The sheet as an RGB Pillow image of ``sheet_size(puzzle, cell)`` times ``scale`` pixels."""
-    return to_png(_picture(puzzle, solution, cell), scale)
+    return to_png(sheet_picture(puzzle, solution, cell), scale)
