@@ -197,6 +197,38 @@ def goal_from_chars(chars: str, width: int, height: int, codes: dict[str, int], 
     return grid.reshape(height, width)
 
 
+def json_meta(data: dict) -> dict[str, str]:
+    """Metadata of a JSON document: known keys at the top level, any others under ``"meta"``.
+
+    >>> json_meta({"title": "Cup", "meta": {"pack": "A"}})
+    {'title': 'Cup', 'pack': 'A'}
+    """
+    meta = {k: data[k] for k in META_KEYS if k in data}
+    meta.update(data.get("meta") or {})
+    if not all(isinstance(v, str) for v in meta.values()):
+        raise FormatError("metadata values must be strings")
+    return meta
+
+
+def put_json_meta(data: dict, meta: dict) -> dict:
+    """``data`` with ``meta`` laid out as :func:`json_meta` reads it back."""
+    data.update({k: v for k, v in meta.items() if k in META_KEYS})
+    other = {k: v for k, v in meta.items() if k not in META_KEYS}
+    if other:
+        data["meta"] = other
+    return data
+
+
+def bw_clue_lines(body: Sequence[tuple[int, str]], width: int, height: int, header_line: int) -> Puzzle:
+    """A black-and-white puzzle from ``height`` row then ``width`` column lines of numbers, ``(line no, text)``."""
+    if len(body) != height + width:
+        last = body[-1][0] if body else header_line
+        raise FormatError(f"expected {height} row and {width} column clue lines, found {len(body)}", line=last)
+    clues = [parse_bw_line(s, ln, f"{'row' if k < height else 'column'} {k + 1 if k < height else k - height + 1}")
+             for k, (ln, s) in enumerate(body)]
+    return build(clues[:height], clues[height:], line=body[-1][0])
+
+
 def standard_meta(meta: dict) -> list[str]:
     """What a format that stores only :data:`META_KEYS` loses from ``meta``."""
     return [f"metadata {k!r}" for k in meta if k not in META_KEYS]

@@ -11,7 +11,7 @@ import re
 
 from ..errors import FormatError
 from ..model import Puzzle
-from ._common import build, bw_numbers, check_size, counts_only_dropped, parse_bw_line, parse_int, require_bw, split_lines
+from ._common import bw_clue_lines, bw_numbers, check_size, counts_only_dropped, parse_int, require_bw, split_lines
 
 NAME = "counts"
 SUFFIXES = (".txt",)
@@ -48,13 +48,7 @@ def loads(text: str) -> Puzzle:
     height = parse_int(lines[0][1], lines[0][0], "the number of rows")
     width = parse_int(lines[1][1], lines[1][0], "the number of columns")
     check_size(width, height, lines[1][0])
-    body = lines[2:]
-    if len(body) != height + width:
-        last = body[-1][0] if body else lines[1][0]
-        raise FormatError(f"expected {height} row and {width} column clue lines, found {len(body)}", line=last)
-    clues = [parse_bw_line(s, ln, f"{'row' if k < height else 'column'} {k + 1 if k < height else k - height + 1}")
-             for k, (ln, s) in enumerate(body)]
-    return build(clues[:height], clues[height:], line=body[-1][0])
+    return bw_clue_lines(lines[2:], width, height, lines[1][0])
 
 
 def dumps(puzzle: Puzzle) -> str:

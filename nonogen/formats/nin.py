@@ -8,7 +8,7 @@ import re
 
 from ..errors import FormatError
 from ..model import Puzzle
-from ._common import build, bw_numbers, check_size, counts_only_dropped, parse_bw_line, parse_int, require_bw, split_lines
+from ._common import bw_clue_lines, bw_numbers, check_size, counts_only_dropped, parse_int, require_bw, split_lines
 
 NAME = "nin"
 SUFFIXES = (".nin",)
@@ -42,13 +42,7 @@ def loads(text: str) -> Puzzle:
     width = parse_int(parts[0], first_no, "the width")
     height = parse_int(parts[1], first_no, "the height")
     check_size(width, height, first_no)
-    body = lines[1:]
-    if len(body) != height + width:
-        last = body[-1][0] if body else first_no
-        raise FormatError(f"expected {height} row and {width} column clue lines, found {len(body)}", line=last)
-    clues = [parse_bw_line(s, ln, f"{'row' if k < height else 'column'} {k + 1 if k < height else k - height + 1}")
-             for k, (ln, s) in enumerate(body)]
-    return build(clues[:height], clues[height:], line=body[-1][0])
+    return bw_clue_lines(lines[1:], width, height, first_no)
 
 
 def dumps(puzzle: Puzzle) -> str:

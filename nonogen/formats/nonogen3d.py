@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import FormatError, LimitError, PuzzleError
 from ..model import AXES, Clue3D, Puzzle3D
-from ._common import META_KEYS
+from ._common import json_meta, put_json_meta
 from .rowscols import parse_json
 
 NAME = "nonogen-3d"
@@ -84,10 +84,7 @@ def loads(text: str) -> Puzzle3D:
     for x, y, z, v in givens:
         if not (0 <= x < size[0] and 0 <= y < size[1] and 0 <= z < size[2] and v in (0, 1)):
             raise FormatError(f"given {[x, y, z, v]} is outside the box or not 0/1")
-    meta = {k: data[k] for k in META_KEYS if k in data}
-    meta.update(data.get("meta") or {})
-    if not all(isinstance(v, str) for v in meta.values()):
-        raise FormatError("metadata values must be strings")
+    meta = json_meta(data)
     try:
         return Puzzle3D(tuple(size), clues, goal=goal, givens=tuple(map(tuple, givens)), meta=meta)
     except PuzzleError as exc:
@@ -104,11 +101,7 @@ def to_dict(puzzle: Puzzle3D) -> dict:
         data["goal"] = "".join("1" if v else "0" for v in np.asarray(puzzle.goal).ravel())
     if puzzle.givens:
         data["givens"] = [list(g) for g in puzzle.givens]
-    data.update({k: v for k, v in puzzle.meta.items() if k in META_KEYS})
-    other = {k: v for k, v in puzzle.meta.items() if k not in META_KEYS}
-    if other:
-        data["meta"] = other
-    return data
+    return put_json_meta(data, puzzle.meta)
 
 
 def dumps(puzzle: Puzzle3D) -> str:

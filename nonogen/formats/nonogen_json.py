@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
-from ._common import META_KEYS, build, check_size, goal_from_chars
+from ._common import build, check_size, goal_from_chars, json_meta, put_json_meta
 from .rowscols import parse_json
 
 NAME = "nonogen"
@@ -102,10 +102,7 @@ def loads(text: str) -> Puzzle:
         if not (isinstance(g, list) and len(g) == 3 and all(isinstance(v, int) for v in g[:2]) and g[2] in codes):
             raise FormatError(f"givens: expected [row, column, palette char], got {json.dumps(g)[:40]}")
         givens.append((g[0], g[1], codes[g[2]]))
-    meta = {k: data[k] for k in META_KEYS if k in data}
-    meta.update(data.get("meta") or {})
-    if not all(isinstance(v, str) for v in meta.values()):
-        raise FormatError("metadata values must be strings")
+    meta = json_meta(data)
     return build(rows, cols, palette, goal=goal, givens=givens, meta=meta)
 
 
@@ -124,11 +121,7 @@ def to_dict(puzzle: Puzzle) -> dict:
         "goal": None if puzzle.goal is None else puzzle.grid_to_text(puzzle.goal),
         "givens": [[r, c, puzzle.palette[v].char] for r, c, v in puzzle.givens],
     }
-    data.update({k: v for k, v in puzzle.meta.items() if k in META_KEYS})
-    other = {k: v for k, v in puzzle.meta.items() if k not in META_KEYS}
-    if other:
-        data["meta"] = other
-    return data
+    return put_json_meta(data, puzzle.meta)
 
 
 def dumps(puzzle: Puzzle) -> str:
