@@ -1,14 +1,10 @@
 """Picture -> puzzle: the importer's rules, the `nonogen image` command, its outputs and its refusals."""
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import json
 import struct
-import sys
 import zlib
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pytest
@@ -17,8 +13,9 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from nonogen import formats
+from nonogen.cli import main as run_cli
 from nonogen.clues import satisfies
-from nonogen.errors import InputError, LimitError, NonogenError
+from nonogen.errors import InputError, LimitError
 from nonogen.importers.image import (
     ImageOptions,
     image_to_grid,
@@ -34,26 +31,6 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "images"
 SWORD = DATA / "nikoichu_Boardgames_Card_Attack_Sword.png"
 SMILE = DATA / "tango_emotes-face-smile.png"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared data folder not found")
-
-
-def run_cli(argv: Sequence[str]) -> int:
-    """``nonogen.cli.main``; while other sub-commands are still missing, the same error handling for ours."""
-    from nonogen import cli
-
-    if all(importlib.util.find_spec(f"nonogen.cli.{name}") for name in cli.COMMAND_MODULES):
-        return cli.main(list(argv))
-    from nonogen.cli import image, render
-
-    parser = argparse.ArgumentParser(prog="nonogen")
-    sub = parser.add_subparsers(dest="command", required=True)
-    image.register(sub)
-    render.register(sub)
-    args = parser.parse_args(list(argv))
-    try:
-        return int(args.run(args) or 0)
-    except NonogenError as exc:
-        print(f"nonogen: error: {exc}", file=sys.stderr)
-        return 2
 
 
 def rgba_from_grid(grid: np.ndarray, colours: dict[int, tuple[int, int, int, int]]) -> np.ndarray:

@@ -1,8 +1,6 @@
 """Mesh -> Picross 3D: voxelizer geometry, the `nonogen mesh` command, and bad input."""
 from __future__ import annotations
 
-import argparse
-import importlib
 import json
 from pathlib import Path
 
@@ -12,7 +10,8 @@ import trimesh
 
 from nonogen import formats
 from nonogen.clues import derive_clues_3d
-from nonogen.errors import InputError, NonogenError
+from nonogen.cli import main
+from nonogen.errors import InputError
 from nonogen.importers.mesh import mesh_to_voxels, voxelize
 from nonogen.render.iso3d import sheet_picture, solution_picture, to_png, to_svg
 from nonogen.solve.picross3d import line_solve3d, verify3d
@@ -22,24 +21,8 @@ MESHES = DATA / "meshes"
 
 
 def run_cli(argv: list[str], capsys) -> tuple[int, str, str]:
-    """Run ``nonogen ARGS`` in-process (the real entry point once every command module exists)."""
-    from nonogen import cli
-
-    try:
-        for name in cli.COMMAND_MODULES:
-            importlib.import_module(f"nonogen.cli.{name}")
-        code = cli.main(argv)
-    except ImportError:  # another engineer's command is not there yet: same error handling, mesh only
-        from nonogen.cli import mesh
-
-        parser = argparse.ArgumentParser(prog="nonogen")
-        mesh.register(parser.add_subparsers())
-        args = parser.parse_args(argv)
-        try:
-            code = args.run(args)
-        except NonogenError as exc:
-            print(f"nonogen: error: {exc}", file=__import__("sys").stderr)
-            code = 2
+    """Run ``nonogen ARGS`` in-process: exit code, stdout, stderr."""
+    code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
 

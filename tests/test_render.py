@@ -1,45 +1,21 @@
-"""2D sheets: SVG is valid XML with every clue number, PNG has the promised size and colours, `nonogen render`."""
+"""Sheets: SVG is valid XML with every clue number, PNG has the promised size and colours, `nonogen render` (2D and 3D)."""
 from __future__ import annotations
 
-import argparse
-import importlib.util
-import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
-from typing import Sequence
 
 import numpy as np
 import pytest
 from PIL import Image
 
 from nonogen import formats
+from nonogen.cli import main as run_cli
 from nonogen.clues import puzzle_from_grid
-from nonogen.errors import NonogenError
 from nonogen.model import Color, Puzzle
 from nonogen.render.sheet2d import Rect, cell_center, render_png, render_svg, sheet_shapes, sheet_size
 
 SVG = "{http://www.w3.org/2000/svg}"
 PALETTE = (Color("white", "#ffffff", "."), Color("red", "#dd2222", "r"), Color("navy", "#000080", "n"))
-
-
-def run_cli(argv: Sequence[str]) -> int:
-    """``nonogen.cli.main``; while other sub-commands are still missing, the same error handling for ours."""
-    from nonogen import cli
-
-    if all(importlib.util.find_spec(f"nonogen.cli.{name}") for name in cli.COMMAND_MODULES):
-        return cli.main(list(argv))
-    from nonogen.cli import image, render
-
-    parser = argparse.ArgumentParser(prog="nonogen")
-    sub = parser.add_subparsers(dest="command", required=True)
-    image.register(sub)
-    render.register(sub)
-    args = parser.parse_args(list(argv))
-    try:
-        return int(args.run(args) or 0)
-    except NonogenError as exc:
-        print(f"nonogen: error: {exc}", file=sys.stderr)
-        return 2
 
 
 def bw_puzzle() -> Puzzle:
