@@ -60,6 +60,22 @@ def print_json(value: Any) -> None:
     print(json.dumps(to_jsonable(value), ensure_ascii=False), flush=True)
 
 
+def add_folder_options(parser: Any) -> None:
+    """``-o DIR``, ``--force`` and ``--json`` of the commands that fill a folder and report on it."""
+    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder (must not exist or be empty)")
+    parser.add_argument("--force", action="store_true", help="replace a non-empty output folder")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON line")
+
+
+def write_report(folder: Path, report: dict, as_json: bool, summary: str) -> None:
+    """``report.json`` in ``folder``; then the report as one JSON line, or ``summary`` for people."""
+    (folder / "report.json").write_text(json.dumps(to_jsonable(report), indent=1) + "\n", encoding="utf-8")
+    if as_json:
+        print_json(report)
+    else:
+        print(summary)
+
+
 def prepare_output_dir(path: str | Path, force: bool) -> Path:
     """Create an output folder; an existing non-empty one is an error unless ``force``."""
     path = Path(path)

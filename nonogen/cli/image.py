@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from ..model import Puzzle
 from ..render.sheet2d import render_png, render_svg
 from ..repair import MODES, RepairResult, repair
 from ..solve import verify
-from .common import parse_size, prepare_output_dir, print_json, to_jsonable
+from .common import add_folder_options, parse_size, prepare_output_dir, write_report
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,7 +25,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "uniqueness and repair it, then write the puzzle files, SVG/PNG sheets and report.json.",
     )
     p.add_argument("image", metavar="IMAGE", help="PNG, JPEG, GIF, BMP, WebP ... (first frame of animations)")
-    p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder (must not exist or be empty)")
     size = p.add_argument_group("size (default: pixel art at native size, else 20 cells on the long side)")
     size.add_argument("--size", metavar="WxH", help="puzzle size in cells")
     size.add_argument("--width", type=int, metavar="W", help="width in cells, height keeps the aspect ratio")
@@ -49,8 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     out = p.add_argument_group("output")
     out.add_argument("--title", help="puzzle title (default: the picture's file name)")
     out.add_argument("--cell", type=int, default=20, metavar="PX", help="cell size of the sheets in pixels (default 20)")
-    out.add_argument("--force", action="store_true", help="replace the output folder's contents")
-    out.add_argument("--json", action="store_true", help="print the report as one JSON line")
+    add_folder_options(out)
     p.set_defaults(run=run_image)
 
 
@@ -97,11 +94,7 @@ def run_image(args: argparse.Namespace) -> int:
     )
     report = _write_outputs(out_dir, source, result, imported.info, args.cell, args.timeout)
     report["seconds"] = round(time.monotonic() - started, 3)
-    (out_dir / "report.json").write_text(json.dumps(to_jsonable(report), indent=1) + "\n", encoding="utf-8")
-    if args.json:
-        print_json(report)
-    else:
-        print(_summary(report, out_dir))
+    write_report(out_dir, report, args.json, _summary(report, out_dir))
     return 0
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -12,7 +11,7 @@ from ..errors import InputError, LimitError
 from ..importers.mesh import MAX_SIZE, MIN_SIZE, default_up, mesh_to_voxels
 from ..render.iso3d import sheet_picture, solution_picture, to_png, to_svg
 from ..solve.picross3d import make_level
-from .common import prepare_output_dir, print_json
+from .common import add_folder_options, prepare_output_dir, write_report
 
 EXIT = {"unique": 0, "multiple": 1, "unsolvable": 1, "timeout": 3}  # as `nonogen verify`
 
@@ -25,7 +24,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and write level.json, solution.svg/.png, puzzle.svg/.png and report.json into DIR.",
     )
     p.add_argument("model", metavar="MODEL", help="the 3D model file")
-    p.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder (must not exist or be empty)")
     p.add_argument("--size", type=int, default=10, metavar="N", help=f"cubes on the longest axis, {MIN_SIZE}-{MAX_SIZE} (default 10)")
     p.add_argument("--up", choices=("z", "y"), default=None, help="the model's up axis (default: y for PLY/GLB/GLTF/OBJ, z for STL/OFF)")
     p.add_argument("--method", choices=("surface", "center"), default="center",
@@ -39,8 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds for the whole level (default 300)")
     p.add_argument("--no-color", action="store_true", help="draw plain cubes even if the model has colours")
     p.add_argument("--title", default=None, help="level title (default: the model's file name)")
-    p.add_argument("--force", action="store_true", help="replace a non-empty output folder")
-    p.add_argument("--json", action="store_true", help="print the report as one JSON line")
+    add_folder_options(p)
     p.set_defaults(run=run_mesh)
 
 
@@ -104,13 +101,10 @@ def run_mesh(args: argparse.Namespace) -> int:
         "solver_calls": level.stats["solver_calls"],
         "seconds": round(time.monotonic() - start, 3),
     }
-    (out / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    if args.json:
-        print_json(report)
-    else:
-        X, Y, Z = level.puzzle.size
-        print(f"{model_path.name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {level.status}; " + "; ".join(level.notes))
-        print(f"wrote {out}/level.json, solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
+    X, Y, Z = level.puzzle.size
+    write_report(out, report, args.json,
+                 f"{model_path.name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {level.status}; " + "; ".join(level.notes)
+                 + f"\nwrote {out}/level.json, solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
     if level.status != "unique":
         print(f"nonogen: warning: the level is {level.status}", file=sys.stderr)
     return EXIT.get(level.status, 1)

@@ -13,7 +13,7 @@ from ..pack.generate import generate_level
 from ..pack.level import Level
 from ..pack.render import level_picture, save, solution_picture
 from ..pack.solve import METHODS, PackResult
-from .common import check_output_file, parse_size, prepare_output_dir, print_json, progress
+from .common import add_folder_options, check_output_file, parse_size, prepare_output_dir, print_json, progress
 
 # Same exit codes as `nonogen verify`: the worst outcome over the batch wins.
 EXIT = {"unique": 0, "solved": 0, "complete": 0, "limit": 0, "multiple": 1, "unsolvable": 1, "error": 2, "timeout": 3}
@@ -56,9 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--seed", type=int, default=0, help="random seed (same seed, same level)")
     g.add_argument("--check-timeout", type=float, default=5.0, metavar="S",
                    help="seconds per uniqueness check while choosing pre-placed pieces (default 5)")
-    g.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for level.pack and pictures")
-    g.add_argument("--force", action="store_true", help="replace a non-empty output folder")
-    g.add_argument("--json", action="store_true", help="print a JSON summary line")
+    add_folder_options(g)
     g.set_defaults(run=run_generate)
 
     r = cmds.add_parser("render", help="draw a level (or its solution) as SVG or PNG")
