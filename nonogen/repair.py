@@ -29,6 +29,8 @@ from .clues import puzzle_from_grid
 from .errors import PuzzleError, SolverTimeout
 from .model import Puzzle
 from .solve import ambiguous_cells, line_solve, verify
+from .solve.deadline import Deadline
+from .solve.propagate import Grid
 
 __all__ = ["RepairResult", "repair", "MODES"]
 
@@ -49,19 +51,6 @@ class RepairResult:
     report: dict[str, Any] = field(default_factory=dict)
 
 
-class _Clock:
-    """One overall deadline shared by every solver call of a repair."""
-
-    def __init__(self, timeout: Optional[float]):
-        self.end = None if timeout is None else time.monotonic() + timeout
-
-    def left(self) -> Optional[float]:
-        return None if self.end is None else max(0.05, self.end - time.monotonic())
-
-    def expired(self) -> bool:
-        return self.end is not None and time.monotonic() >= self.end
-
-
 def _undecided(puzzle: Puzzle) -> int:
     """Cells line logic leaves open: the score every greedy step minimizes."""
     decided, _ = line_solve(puzzle)
@@ -69,7 +58,7 @@ def _undecided(puzzle: Puzzle) -> int:
 
 
 def _done(
-    puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: _Clock, decided: Optional[np.ndarray] = None
+    puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: Deadline, decided: Optional[np.ndarray] = None
 ) -> tuple[bool, Optional[np.ndarray]]:
     """Whether the goal is reached; if not, cells where some other solution differs (None if unknown).
 
@@ -111,37 +100,27 @@ class _GivenScorer:
     starting from the current fixpoint and re-running only the given's row and
     column. That makes a trial cost a few line runs instead of a whole
     ``line_solve``; the engine's per-line cache is shared by all trials.
-    Falls back to the public :func:`line_solve` if the engine's internals change.
     """
 
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
-        try:
-            from .solve.propagate import Deadline, Grid
-
-            self.grid = Grid(puzzle)
-            self.masks = self.grid.masks
-            self.grid.propagate(self.masks, range(puzzle.height + puzzle.width), Deadline(None))
-            self.deadline = Deadline(None)
-        except (ImportError, AttributeError, TypeError):  # pragma: no cover - engine internals moved
-            self.grid = None
+        self.grid = Grid(puzzle)
+        self.masks = self.grid.masks
+        self.deadline = Deadline(None)
+        self.grid.propagate(self.masks, range(puzzle.height + puzzle.width), self.deadline)
 
     def decided(self) -> np.ndarray:
-        if self.grid is None:  # pragma: no cover
-            return line_solve(self.puzzle)[0]
         return self.grid.to_array(self.masks)
 
     def score(self, given: tuple[int, int, int]) -> int:
         r, c, v = given
-        if self.grid is None:  # pragma: no cover
-            return _undecided(self.puzzle.replace(givens=self.puzzle.givens + (given,)))
         masks = self.masks.copy()
         masks[r * self.puzzle.width + c] = 1 << v
         self.grid.propagate(masks, [r, self.puzzle.height + c], self.deadline)
         return len(self.grid.undecided(masks))
 
 
-def _add_givens(puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: _Clock) -> tuple[Puzzle, bool]:
+def _add_givens(puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: Deadline) -> tuple[Puzzle, bool]:
     """Greedily reveal target cells until done; returns the puzzle and whether the goal was reached."""
     while not clock.expired():
         scorer = _GivenScorer(puzzle)
@@ -163,7 +142,7 @@ def _add_givens(puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: _Clo
     return puzzle, False
 
 
-def _prune_givens(puzzle: Puzzle, keep: tuple, target: np.ndarray, need_line: bool, clock: _Clock) -> Puzzle:
+def _prune_givens(puzzle: Puzzle, keep: tuple, target: np.ndarray, need_line: bool, clock: Deadline) -> Puzzle:
     """Drop each added given that the puzzle does not need (newest first); ``keep`` are the user's own."""
     for given in reversed(puzzle.givens):
         if given in keep or clock.expired():
@@ -193,7 +172,7 @@ def _edit_picture(
     confidence: Optional[np.ndarray],
     need_line: bool,
     max_edits: int,
-    clock: _Clock,
+    clock: Deadline,
 ) -> tuple[Puzzle, np.ndarray, list[dict[str, int]], bool]:
     """Greedy picture edits; returns the puzzle, its grid, the edits and whether the goal was reached."""
     grid = target.copy()
@@ -259,7 +238,7 @@ def repair(
         raise PuzzleError(f"unknown repair mode {mode!r}: expected one of {', '.join(MODES)}")
     target = np.asarray(target, dtype=np.uint8)
     started = time.monotonic()
-    clock = _Clock(timeout)
+    clock = Deadline(timeout)
     timings: dict[str, float] = {}
 
     tick = time.monotonic()
@@ -302,7 +281,7 @@ def repair(
     return RepairResult(puzzle=final.replace(goal=grid), grid=grid, report=report)
 
 
-def _ambiguity(puzzle: Puzzle, target: np.ndarray, status: str, clock: _Clock) -> tuple[Optional[np.ndarray], str]:
+def _ambiguity(puzzle: Puzzle, target: np.ndarray, status: str, clock: Deadline) -> tuple[Optional[np.ndarray], str]:
     if status == "unique":
         return np.zeros(target.shape, dtype=bool), ""
     if status != "multiple":
@@ -322,7 +301,7 @@ def _run_mode(
     alternative: Optional[np.ndarray],
     max_edits: Optional[int],
     first: Any,
-    clock: _Clock,
+    clock: Deadline,
 ) -> tuple[Puzzle, np.ndarray, list, str]:
     """Apply the repair mode; returns the final puzzle, its grid, the edits and a note."""
     good = first.status == "unique" and (not need_line or line_solve(puzzle)[1])

@@ -30,8 +30,7 @@ from pysat.solvers import Solver  # noqa: E402
 
 from nonogen import formats, satisfies  # noqa: E402
 from nonogen.solve import verify  # noqa: E402
-from nonogen.solve.cnf import solve_limited  # noqa: E402
-from nonogen.solve.propagate import Deadline, Timeout  # noqa: E402
+from nonogen.solve.deadline import Deadline, Timeout, solve_limited  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "puzzles"
 SURVEY = DATA / "webpbn"

@@ -19,9 +19,9 @@ import numpy as np
 from pysat.solvers import Solver
 
 from .line import all_values
-from .propagate import Deadline, Grid, Timeout
+from .propagate import Grid
 
-__all__ = ["Encoding", "solve_limited"]
+__all__ = ["Encoding"]
 
 
 def _block_states(clue) -> list[int]:
@@ -168,20 +168,3 @@ class Encoding:
     def new_solver(self) -> Solver:
         solver = Solver(name=SOLVER_NAME, bootstrap_with=self.clauses)
         return solver
-
-
-def solve_limited(solver: Solver, deadline: Deadline, assumptions: Sequence[int] = ()) -> bool:
-    """``solver.solve`` that gives up at the deadline (raises :class:`Timeout`).
-
-    CaDiCaL holds the GIL and cannot be interrupted from a thread, so the
-    search runs in slices of a conflict budget and the clock is read between
-    slices; learned clauses survive from one slice to the next.
-    """
-    budget = 2000
-    while True:
-        deadline.check()
-        solver.conf_budget(budget)
-        result = solver.solve_limited(assumptions=list(assumptions))
-        if result is not None:
-            return bool(result)
-        budget = min(budget * 2, 50000)

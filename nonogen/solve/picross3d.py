@@ -22,6 +22,7 @@ from pysat.solvers import Solver
 from ..clues import derive_clues_3d, line_clue_3d, satisfies_3d
 from ..errors import LimitError
 from ..model import AXES, Clue3D, Puzzle3D
+from .deadline import Deadline, Timeout, solve_limited
 from .verify import VerifyResult
 
 __all__ = [
@@ -230,27 +231,21 @@ def _encode(puzzle: Puzzle3D) -> Encoder:
 
 
 class _Clock:
-    """Deadline plus solver-call statistics, shared by everything one request does."""
+    """A deadline plus solver-call statistics, shared by everything one request does."""
 
     def __init__(self, timeout: Optional[float]):
-        self.end = None if timeout is None else time.monotonic() + timeout
+        self.deadline = Deadline(timeout)
         self.calls = 0
         self.solve_seconds = 0.0
 
     def solve(self, solver: Solver, assumptions: Sequence[int] = ()) -> Optional[bool]:
-        """Solve in conflict-budget slices (CaDiCaL cannot be interrupted); ``None`` at the deadline."""
+        """Solve within the deadline; ``None`` when it passes first."""
         self.calls += 1
         start = time.monotonic()
-        budget = 2000
         try:
-            while True:
-                if self.end is not None and time.monotonic() > self.end:
-                    return None
-                solver.conf_budget(budget)
-                result = solver.solve_limited(assumptions=list(assumptions))
-                if result is not None:
-                    return bool(result)
-                budget = min(budget * 2, 50000)
+            return solve_limited(solver, self.deadline, assumptions)
+        except Timeout:
+            return None
         finally:
             self.solve_seconds += time.monotonic() - start
 
@@ -580,7 +575,7 @@ def hide_clues(
     shown = lambda ln: ln not in hidden  # noqa: E731
     if line_solvable:
         for ln in order:
-            if len(hidden) >= limit or (clock.end and time.monotonic() > clock.end):
+            if len(hidden) >= limit or clock.deadline.expired():
                 break
             hidden.add(ln)
             if not _line_fixpoint(with_clues(puzzle, shown))[1]:

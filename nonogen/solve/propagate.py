@@ -7,38 +7,20 @@ often on real puzzles because many lines repeat their state.
 """
 from __future__ import annotations
 
-import time
 from collections import deque
 from typing import Optional
 
 import numpy as np
 
 from ..model import Puzzle
+from .deadline import Deadline
 from .line import LineAutomaton
 
-__all__ = ["Grid", "Deadline", "Contradiction", "Timeout"]
+__all__ = ["Grid", "Contradiction"]
 
 
 class Contradiction(Exception):
     """Some line has no placement left: the current assumptions admit no solution."""
-
-
-class Timeout(Exception):
-    """The deadline passed before the work was done."""
-
-
-class Deadline:
-    """A point in time; ``check()`` raises :class:`Timeout` once it has passed."""
-
-    def __init__(self, seconds: Optional[float]):
-        self.end = None if seconds is None else time.monotonic() + seconds
-
-    def remaining(self) -> float:
-        return float("inf") if self.end is None else self.end - time.monotonic()
-
-    def check(self) -> None:
-        if self.end is not None and time.monotonic() > self.end:
-            raise Timeout()
 
 
 class Grid:
@@ -89,7 +71,7 @@ class Grid:
         """Run line logic from ``lines`` to a fixpoint, narrowing ``masks`` in place.
 
         Returns the cells that changed. Raises :class:`Contradiction` when a line
-        has no placement, :class:`Timeout` when the deadline passes.
+        has no placement, :class:`~nonogen.solve.deadline.Timeout` when the deadline passes.
         """
         H, W = self.height, self.width
         queue = deque(lines)

@@ -15,8 +15,9 @@ import numpy as np
 from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError, SolverTimeout
 from ..model import Puzzle
-from .cnf import Encoding, solve_limited
-from .propagate import Contradiction, Deadline, Grid, Timeout
+from .cnf import Encoding
+from .deadline import Deadline, Timeout, solve_limited
+from .propagate import Contradiction, Grid
 
 __all__ = ["VerifyResult", "verify", "ambiguous_cells", "line_solve", "STATUSES"]
 
