@@ -159,6 +159,11 @@ class Encoding:
                     break
         return out.reshape(self.grid.height, self.grid.width)
 
+    def phases(self, grid_values: np.ndarray) -> list[int]:
+        """Cell literals of ``grid_values``: a solver told to prefer them searches near that grid."""
+        flat = np.asarray(grid_values).ravel()
+        return [self.lit(i, int(flat[i])) for i in self.undecided]
+
     def blocking_clause(self, grid_values: np.ndarray, cells: Optional[Sequence[int]] = None) -> list[int]:
         """A clause saying "some cell of ``cells`` differs from ``grid_values``"."""
         flat = np.asarray(grid_values).ravel()

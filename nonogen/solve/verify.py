@@ -129,42 +129,46 @@ def _verify(puzzle: Puzzle, target: Optional[np.ndarray], deadline: Deadline, st
 
     if strategy != "sat":
         try:
-            decided_by = _logic(grid, masks, strategy, deadline, stats)
+            grid.propagate(masks, range(n_lines), deadline)
         except Contradiction:
             return finish("unsolvable", difficulty="line", message="line logic finds no way to fill some line")
         except Timeout:
             return finish("timeout", message="gave up before line logic finished")
-        if decided_by is not None:
-            solution = _checked(puzzle, grid.to_array(masks).astype(np.uint8))
-            return finish("unique", solution=solution, difficulty=decided_by)
+        if not grid.undecided(masks):
+            return finish("unique", solution=_checked(puzzle, grid.to_array(masks).astype(np.uint8)), difficulty="line")
+        stats["undecided_after_line"] = len(grid.undecided(masks))
     try:
         status, first, second = _search(grid, masks, reference, deadline, stats)
     except Timeout:
         return finish("timeout", message="gave up during SAT search")
     first = None if first is None else _checked(puzzle, first)
     second = None if second is None else _checked(puzzle, second)
-    difficulty = None if strategy == "sat" else "search"
+    difficulty = None
+    if strategy != "sat":
+        difficulty = "search"
+        if strategy == "full" and status == "unique":
+            difficulty = _probe_difficulty(grid, masks, deadline, stats)
     return finish(status, solution=first, second_solution=second, difficulty=difficulty)
 
 
-def _logic(grid: Grid, masks: list[int], strategy: str, deadline: Deadline, stats: dict) -> Optional[str]:
-    """Line logic, then (strategy ``full``) probing; the name of the step that solved it, or None."""
-    grid.propagate(masks, range(len(grid.cells)), deadline)
-    if not grid.undecided(masks):
-        return "line"
-    stats["undecided_after_line"] = len(grid.undecided(masks))
-    if strategy != "full":
-        return None
-    budget = Deadline(min(PROBE_MAX_SECONDS, PROBE_SHARE * deadline.remaining()))
+def _probe_difficulty(grid: Grid, masks: list[int], deadline: Deadline, stats: dict) -> str:
+    """``"probe"`` if probing finishes a unique puzzle that line logic left open, else ``"search"``.
+
+    Runs after the verdict, so a slow probe never costs the verdict: past
+    its budget the difficulty reads ``"search"`` and ``stats["probing"]``
+    says it was cut short. (Puzzles with several solutions need search by
+    definition and are not probed.)
+    """
+    budget = _earliest(Deadline(min(PROBE_MAX_SECONDS, PROBE_SHARE * deadline.remaining())), deadline)
+    start = time.monotonic()
     try:
-        if grid.probe(masks, _earliest(budget, deadline)):
-            return "probe"
+        solved = grid.probe(list(masks), budget)
         stats["probing"] = "complete"
     except Timeout:
-        deadline.check()
+        solved = False
         stats["probing"] = "cut short"
-    stats["undecided_after_probe"] = len(grid.undecided(masks))
-    return None
+    stats["probe_seconds"] = round(time.monotonic() - start, 4)
+    return "probe" if solved else "search"
 
 
 def _earliest(a: Deadline, b: Deadline) -> Deadline:
@@ -181,13 +185,16 @@ def _search(grid: Grid, masks: list[int], reference, deadline: Deadline, stats: 
     with enc.new_solver() as solver:
         if reference is not None:
             solver.add_clause(enc.blocking_clause(reference))
+            solver.set_phases(enc.phases(reference))
             if not solve_limited(solver, deadline):
                 return "unique", reference, None
             return "multiple", reference, enc.decode(solver.get_model())
         if not solve_limited(solver, deadline):
             return "unsolvable", None, None
-        first = enc.decode(solver.get_model())
+        model = solver.get_model()
+        first = enc.decode(model)
         solver.add_clause(enc.blocking_clause(first))
+        solver.set_phases(model)  # a second solution is usually a few cells away from the first
         if not solve_limited(solver, deadline):
             return "unique", first, None
         return "multiple", first, enc.decode(solver.get_model())
@@ -241,6 +248,7 @@ def ambiguous_cells(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[flo
         enc = Encoding(grid, grid.masks)
         flat = reference.ravel()
         with enc.new_solver() as solver:
+            solver.set_phases(enc.phases(flat))
             while candidates:
                 switch = enc._new()
                 solver.add_clause([-switch] + enc.blocking_clause(flat, candidates))
