@@ -77,9 +77,11 @@ def verify(
     is blocked and the search run again. Picross 3D levels go to
     :func:`nonogen.solve.picross3d.verify3d`.
 
-    ``strategy`` is ``"full"`` (line logic, probing, then SAT), ``"line"``
-    (no probing) or ``"sat"`` (SAT on the whole puzzle, no line logic: the
-    baseline the benchmark compares against).
+    ``strategy`` is ``"full"`` (line logic, SAT, then probing to rate a
+    unique puzzle's difficulty), ``"line"`` (no probing: the verdict alone;
+    difficulty is ``None`` for a unique puzzle line logic does not finish) or
+    ``"sat"`` (SAT on the whole puzzle, no line logic: the benchmark's
+    baseline).
 
     >>> from nonogen.clues import puzzle_from_grid
     >>> verify(puzzle_from_grid(np.eye(3, dtype=int))).status  # a diagonal: also the anti-diagonal
@@ -143,11 +145,11 @@ def _verify(puzzle: Puzzle, target: Optional[np.ndarray], deadline: Deadline, st
         return finish("timeout", message="gave up during SAT search")
     first = None if first is None else _checked(puzzle, first)
     second = None if second is None else _checked(puzzle, second)
-    difficulty = None
-    if strategy != "sat":
+    difficulty = None  # "sat" rates nothing; "line" does not probe, so a unique puzzle stays unrated
+    if strategy != "sat" and status != "unique":
         difficulty = "search"
-        if strategy == "full" and status == "unique":
-            difficulty = _probe_difficulty(grid, masks, deadline, stats)
+    elif strategy == "full":
+        difficulty = _probe_difficulty(grid, masks, deadline, stats)
     return finish(status, solution=first, second_solution=second, difficulty=difficulty)
 
 
