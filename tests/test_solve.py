@@ -183,3 +183,15 @@ def test_target_that_breaks_the_clues_is_refused():
     puzzle = puzzle_from_grid(np.eye(2, dtype=np.uint8))
     with pytest.raises(PuzzleError):
         verify(puzzle, target=np.ones((2, 2), dtype=np.uint8))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 14).flatmap(lambda n: st.lists(st.integers(0, 1), min_size=n, max_size=n)),
+    st.data(),
+)
+def test_black_and_white_fast_path_equals_the_general_automaton(line, data):
+    """The one-colour shortcut must give exactly the general automaton's state sets."""
+    auto = LineAutomaton(line_clue(line))
+    domain = [data.draw(st.integers(0, 3)) for _ in line]
+    assert auto._live_states_bw(domain) == auto._live_states_colour(domain)
