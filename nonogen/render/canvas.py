@@ -17,7 +17,10 @@ from typing import Optional, Sequence, Union
 import svgwrite
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["Rect", "Line", "Text", "Polygon", "Circle", "Shape", "Picture", "to_svg", "to_png", "distinct_colors"]
+__all__ = [
+    "Rect", "Line", "Text", "Polygon", "Circle", "Shape", "Picture", "to_svg", "to_png", "distinct_colors",
+    "text_width", "text_box",
+]
 
 INK = "#222222"
 FONT_FAMILY = "DejaVu Sans, Arial, sans-serif"
@@ -83,6 +86,35 @@ class Picture:
     width: float
     height: float
     shapes: Sequence[Shape]
+
+
+# Advance widths in em, rounded up to cover both fonts a sheet meets: DejaVu Sans (the SVG's first
+# choice) and Pillow's built-in font (the PNG). Layouts need a width before anything is drawn, and
+# a slight overestimate only costs a little white space.
+_NARROW = frozenset("'ijlI,. /:;\\|f-()[]t!r")
+_WIDE = frozenset("mwMW@%#+<=>^~")
+
+
+def text_width(text: str, size: float) -> float:
+    """Upper estimate of how wide ``text`` is drawn at font ``size`` (any character wider: 1 em).
+
+    >>> text_width("il", 10), text_width("10", 10), text_width("W", 10)
+    (8.4, 12.8, 10.0)
+    """
+    def em(ch: str) -> float:
+        if ch in _NARROW:
+            return 0.42
+        if ch in _WIDE or not ch.isascii():
+            return 1.0
+        return 0.8 if ch.isupper() or ch in "&?*" else 0.64
+
+    return round(sum(em(ch) for ch in text) * size, 6)
+
+
+def text_box(t: "Text") -> tuple[float, float, float, float]:
+    """``(x0, y0, x1, y1)`` that the centred label ``t`` stays inside: estimated width, 1.2 em tall."""
+    w, h = text_width(t.text, t.size), 1.2 * t.size
+    return t.x - w / 2, t.y - h / 2, t.x + w / 2, t.y + h / 2
 
 
 _BASE_COLORS = (

@@ -18,9 +18,9 @@ from PIL import Image
 
 from ..model import Clue3D, Puzzle3D
 from . import canvas
-from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, to_svg
+from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, text_width, to_svg
 
-__all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "sheet_picture", "to_svg", "to_png", "clue_text"]
+__all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "sheet_picture", "to_svg", "to_png", "clue_text", "wrap_text"]
 
 BASE = (205, 160, 105)
 SHADE = {"top": 1.0, "right": 0.78, "front": 0.6}
@@ -92,11 +92,50 @@ def clue_text(clue: Optional[Clue3D]) -> str:
     return str(clue[0]) + ("", "", "o", "s")[clue[1]]
 
 
-def _grid(
-    table: list[list[Optional[Clue3D]]], x0: float, y0: float, cell: float, title: str
-) -> list[Shape]:
+def wrap_text(text: str, size: float, width: float) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` at font ``size``; over-long words are cut.
+
+    >>> wrap_text("front (lines along z)", 10, 70)
+    ['front (lines', 'along z)']
+    >>> wrap_text("abcdefghij", 10, 20)
+    ['abc', 'def', 'ghi', 'j']
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        joined = f"{line} {word}" if line else word
+        if text_width(joined, size) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        while text_width(word, size) > width and len(word) > 1:
+            cut = 1
+            while text_width(word[: cut + 1], size) <= width:
+                cut += 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    return lines + [line] if line else lines or [""]
+
+
+def _label_lines(label: str, size: float, width: float) -> list[str]:
+    """A face label on one line if it fits over its grid, else name and ``(lines along ...)`` on two."""
+    if text_width(label, size) <= width or " (" not in label:
+        return [label]
+    name, rest = label.split(" (", 1)
+    return [name, "(" + rest]
+
+
+def _text_block(lines: Sequence[str], cx: float, y: float, size: float) -> list[Shape]:
+    """Centred lines starting at ``y`` (the top of the first line), one line height apart."""
+    lh = _LINE * size
+    return [Text(cx, y + (i + 0.5) * lh, line, size) for i, line in enumerate(lines)]
+
+
+def _grid(table: list[list[Optional[Clue3D]]], x0: float, y0: float, cell: float) -> list[Shape]:
     """One face of the box: a grid of clue cells, ``table[row][col]``; circles and squares mark groups."""
-    shapes: list[Shape] = [Text(x0 + len(table[0]) * cell / 2, y0 - cell * 0.6, title, cell * 0.55)]
+    shapes: list[Shape] = []
     for r, row in enumerate(table):
         for c, clue in enumerate(row):
             x, y = x0 + c * cell, y0 + r * cell
@@ -112,6 +151,10 @@ def _grid(
     return shapes
 
 
+_LINE = 1.25  # line height in em; text_box is 1.2 em tall, so stacked lines never touch
+_LABELS = ("top (lines along y)", "front (lines along z)", "right side (lines along x)")
+
+
 def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "") -> Picture:
     """The three faces of the box as clue grids in the usual orthographic layout.
 
@@ -119,31 +162,51 @@ def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "") -> Pictur
     columns x, back row at the top) and the right side beside it (lines along
     x: columns z with the front on the left, rows y). Grey cells are hidden
     clues; givens are listed under the grids.
+
+    Every label gets the room it needs: a face label too wide for its grid
+    goes on two lines and widens its column, and the title and the givens
+    wrap to the picture's width (which may grow up to 20 cells for a long
+    title), so nothing overlaps or leaves the picture whatever the box size.
     """
     X, Y, Z = puzzle.size
     cz, cy_, cx_ = puzzle.clues["z"], puzzle.clues["y"], puzzle.clues["x"]
     front = [[cz[x][y] for x in range(X)] for y in range(Y)]
     top = [[cy_[x][z] for x in range(X)] for z in reversed(range(Z))]
     side = [[cx_[y][z] for z in range(Z)] for y in range(Y)]
-    m = cell * 1.5
-    head = cell * 1.2 if title else 0
-    top_y = m + head
-    front_y = top_y + Z * cell + cell * 1.4
-    side_x = m + X * cell + cell
+    m, gap, lab = cell * 1.5, cell, cell * 0.55
+    top_lab, front_lab, side_lab = (_label_lines(t, lab, w * cell) for t, w in zip(_LABELS, (X, X, Z)))
+    col_a = max([X * cell] + [text_width(t, lab) for t in top_lab + front_lab])
+    col_b = max([Z * cell] + [text_width(t, lab) for t in side_lab])
+    content = col_a + gap + col_b
+    inner = max(content, 14 * cell - 2 * m)
+    if title and text_width(title, cell * 0.7) > inner:
+        inner = max(inner, min(text_width(title, cell * 0.7), 20 * cell))
+    left = m + (inner - content) / 2
+    ax, bx = left + (col_a - X * cell) / 2, left + col_a + gap + (col_b - Z * cell) / 2
     shapes: list[Shape] = []
+    y = m
     if title:
-        shapes.append(Text(m + (X + Z + 1) * cell / 2, m * 0.6 + head / 2, title, cell * 0.7))
-    shapes += _grid(top, m, top_y, cell, "top (lines along y)")
-    shapes += _grid(front, m, front_y, cell, "front (lines along z)")
-    shapes += _grid(side, side_x, front_y, cell, "right side (lines along x)")
+        lines = wrap_text(title, cell * 0.7, inner)
+        shapes += _text_block(lines, m + inner / 2, y, cell * 0.7)
+        y += len(lines) * _LINE * cell * 0.7 + cell * 0.3
+    shapes += _text_block(top_lab, ax + X * cell / 2, y, lab)
+    top_y = y + len(top_lab) * _LINE * lab + cell * 0.25
+    shapes += _grid(top, ax, top_y, cell)
+    y = top_y + Z * cell + cell * 0.8
+    rows = max(len(front_lab), len(side_lab))
+    for lines, x0, w in ((front_lab, ax, X), (side_lab, bx, Z)):  # bottom-aligned over the grids
+        shapes += _text_block(lines, x0 + w * cell / 2, y + (rows - len(lines)) * _LINE * lab, lab)
+    front_y = y + rows * _LINE * lab + cell * 0.25
+    shapes += _grid(front, ax, front_y, cell)
+    shapes += _grid(side, bx, front_y, cell)
     height = front_y + Y * cell + m
     if puzzle.givens:
         listed = ", ".join(f"({x},{y},{z})={'kept' if v else 'empty'}" for x, y, z, v in puzzle.givens[:12])
         more = f" and {len(puzzle.givens) - 12} more" if len(puzzle.givens) > 12 else ""
-        shapes.append(Text(m + (X + Z + 1) * cell / 2, height - m / 2, f"given cubes (x,y,z): {listed}{more}", cell * 0.4))
-        height += cell
-    width = side_x + Z * cell + m
-    return Picture(int(math.ceil(max(width, 14 * cell))), int(math.ceil(height)), tuple(shapes))
+        lines = wrap_text(f"given cubes (x,y,z): {listed}{more}", cell * 0.4, inner)
+        shapes += _text_block(lines, m + inner / 2, height - m + cell * 0.5, cell * 0.4)
+        height += cell * 0.5 + len(lines) * _LINE * cell * 0.4
+    return Picture(int(math.ceil(inner + 2 * m)), int(math.ceil(height)), tuple(shapes))
 
 
 def to_png(picture: Picture, scale: int = 2) -> Image.Image:
