@@ -17,6 +17,7 @@ demo: demo-puzzles demo-images demo-meshes demo-packing
 
 # Verify and solve every shipped puzzle; a table on the terminal, solutions as text.
 demo-puzzles: $(STAMP)
+	mkdir -p outputs
 	$(NONOGEN) verify samples/puzzles --solutions-dir outputs/solutions --force --json > outputs/verify.jsonl \
 		|| [ $$? -eq 1 ]  # 1 = some puzzle is not unique: two samples are unsolvable on purpose
 	$(NONOGEN) verify samples/puzzles || [ $$? -eq 1 ]
