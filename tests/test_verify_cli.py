@@ -139,3 +139,17 @@ def test_verify_accepts_picross3d_levels(shared_data, capsys):
     record = json.loads(out)
     assert code == 0 and record["status"] == "unique"
     assert record["solution"] == json.loads((shared_data / "picross3d" / "kusano2010.json").read_text())["goal"]
+
+
+def test_a_folder_without_puzzles_is_an_error(tmp_path, capsys):
+    (tmp_path / "notes.md").write_text("nothing here")
+    code, _, err = run(capsys, "verify", str(tmp_path))
+    assert code == 2 and "no puzzle files" in err
+
+
+@pytest.mark.parametrize("option", [["--timeout", "0"], ["--timeout", "-1"], ["--jobs", "0"], ["--timeout", "soon"]])
+def test_nonsense_limits_are_refused(tmp_path, capsys, option):
+    with pytest.raises(SystemExit) as stop:
+        main(["verify", str(tmp_path), *option])
+    assert stop.value.code == 2
+    assert "expected" in capsys.readouterr().err

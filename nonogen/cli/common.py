@@ -1,6 +1,7 @@
 """Helpers shared by the sub-commands: progress bars, JSON output, output folders."""
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import sys
@@ -107,3 +108,25 @@ def parse_size(text: str, max_side: int = 1000) -> tuple[int, int]:
     if not (1 <= w <= max_side and 1 <= h <= max_side):
         raise LimitError(f"size {text!r}: each side must be between 1 and {max_side}")
     return w, h
+
+
+def positive_float(text: str) -> float:
+    """argparse type for seconds: a number above 0 (``inf`` means no limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type for counts such as ``--jobs``: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {text!r}")
+    return value

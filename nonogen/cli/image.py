@@ -14,7 +14,7 @@ from ..model import Puzzle
 from ..render.sheet2d import render_png, render_svg
 from ..repair import MODES, RepairResult, repair
 from ..solve import verify
-from .common import add_folder_options, parse_size, prepare_output_dir, write_report
+from .common import add_folder_options, parse_size, positive_float, prepare_output_dir, write_report
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="givens: reveal cells (default); edit: change picture cells; off: report only")
     uniq.add_argument("--line-solvable", action="store_true", help="repair until line logic alone solves it")
     uniq.add_argument("--max-edits", type=int, metavar="N", help="edit budget for --unique edit (default 5%% of cells)")
-    uniq.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds for verify + repair (default 60)")
+    uniq.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds for verify + repair (default 60)")
     out = p.add_argument_group("output")
     out.add_argument("--title", help="puzzle title (default: the picture's file name)")
     out.add_argument("--cell", type=int, default=20, metavar="PX", help="cell size of the sheets in pixels (default 20)")

@@ -11,7 +11,7 @@ from ..errors import InputError, LimitError
 from ..importers.mesh import MAX_SIZE, MIN_SIZE, default_up, mesh_to_voxels
 from ..render.iso3d import sheet_picture, solution_picture, to_png, to_svg
 from ..solve.picross3d import make_level
-from .common import add_folder_options, prepare_output_dir, write_report
+from .common import add_folder_options, positive_float, prepare_output_dir, write_report
 
 EXIT = {"unique": 0, "multiple": 1, "unsolvable": 1, "timeout": 3}  # as `nonogen verify`
 
@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="hide as many clues as possible (max, default) or stop at this share, e.g. 0.4")
     p.add_argument("--line-solvable", action="store_true", help="keep the level solvable by line logic alone (human-fair)")
     p.add_argument("--seed", type=int, default=0, help="order in which clues are tried for hiding (default 0)")
-    p.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds for the whole level (default 300)")
+    p.add_argument("--timeout", type=positive_float, default=300.0, metavar="S", help="seconds for the whole level (default 300)")
     p.add_argument("--no-color", action="store_true", help="draw plain cubes even if the model has colours")
     p.add_argument("--title", default=None, help="level title (default: the model's file name)")
     add_folder_options(p)

@@ -13,7 +13,16 @@ from ..pack.generate import generate_level
 from ..pack.level import Level
 from ..pack.render import level_picture, save, solution_picture
 from ..pack.solve import METHODS, PackResult
-from .common import add_folder_options, check_output_file, parse_size, prepare_output_dir, print_json, progress
+from .common import (
+    add_folder_options,
+    check_output_file,
+    parse_size,
+    positive_float,
+    positive_int,
+    prepare_output_dir,
+    print_json,
+    progress,
+)
 
 # Same exit codes as `nonogen verify`: the worst outcome over the batch wins.
 EXIT = {"unique": 0, "solved": 0, "complete": 0, "limit": 0, "multiple": 1, "unsolvable": 1, "error": 2, "timeout": 3}
@@ -43,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c = cmds.add_parser("count", help="count the completions of a level (up to a limit or a time limit)")
     c.add_argument("level", metavar="LEVEL")
     _solver_options(c)
-    c.add_argument("--limit", type=int, default=None, metavar="N", help="stop after N completions (default: all)")
+    c.add_argument("--limit", type=positive_int, default=None, metavar="N", help="stop after N completions (default: all)")
     c.set_defaults(run=run_count)
 
     g = cmds.add_parser("generate", help="make a level with a unique completion")
@@ -69,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _solver_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds per level (default 60)")
+    p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds per level (default 60)")
     p.add_argument("--method", choices=METHODS, default="auto",
                    help="auto (default: exact-cover search, SAT if it takes over 0.25 s), dlx or sat")
     p.add_argument("--json", action="store_true", help="one JSON object per level on stdout (JSON Lines)")

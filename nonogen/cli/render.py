@@ -19,7 +19,7 @@ from ..model import Puzzle, Puzzle3D
 from ..render import iso3d, sheet2d
 from ..render.canvas import Picture, to_png, to_svg
 from ..solve import verify
-from .common import check_output_file, print_json
+from .common import check_output_file, positive_float, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--solution", action="store_true", help="draw the solution (the file's goal, else solved)")
     p.add_argument("--format", default=None, metavar="FORMAT", help="read the puzzle in this format")
     p.add_argument("--cell", type=int, default=20, metavar="PX", help="cell (or cube) size in pixels (default 20)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds to solve for --solution")
+    p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds to solve for --solution")
     p.add_argument("--force", action="store_true", help="overwrite FILE")
     p.add_argument("--json", action="store_true", help="print what was written as one JSON line")
     p.set_defaults(run=run_render)

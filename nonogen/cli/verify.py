@@ -12,11 +12,11 @@ import numpy as np
 
 from .. import formats
 from ..clues import puzzle_from_grid
-from ..errors import FormatError, NonogenError
+from ..errors import FormatError, InputError, NonogenError
 from ..model import Color, Puzzle, Puzzle3D
 from ..render.canvas import distinct_colors
 from ..solve import verify
-from .common import check_output_file, print_json, progress
+from .common import check_output_file, positive_float, positive_int, print_json, progress
 
 # Exit codes: the worst outcome over the batch wins.
 EXIT = {"unique": 0, "multiple": 1, "unsolvable": 1, "error": 2, "timeout": 3}
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help="check puzzle files for a unique solution")
     p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders (searched recursively)")
     _common_options(p)
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="verify on N processes (default 1)")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="verify on N processes (default 1)")
     p.add_argument("--solutions-dir", metavar="DIR", help="also write each solution as text into DIR")
     p.add_argument("--force", action="store_true", help="overwrite solution files in --solutions-dir")
     p.set_defaults(run=run_verify)
@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _common_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle on stdout (JSON Lines)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds per puzzle (default 60)")
+    p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds per puzzle (default 60)")
     p.add_argument("--format", default=None, metavar="FORMAT", help="read files in this format")
     p.add_argument("--no-probe", action="store_true", help="verdict only: skip the probing that rates difficulty")
 
@@ -132,6 +132,8 @@ def _records(args) -> Iterator[dict]:
         for path in puzzle_files(args.paths)
         for label, puzzle in _load_file(path, args.format)
     ]
+    if not tasks:
+        raise InputError(f"no puzzle files in {', '.join(args.paths)} (known suffixes: {' '.join(formats.SUFFIXES)})")
     if args.jobs > 1 and len(tasks) > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             yield from progress(pool.map(_verify_one, tasks, chunksize=4), len(tasks), "verify")
