@@ -23,21 +23,6 @@ from .propagate import Grid
 
 __all__ = ["Encoding"]
 
-
-def _block_states(clue) -> list[int]:
-    """The automaton state at which each block starts (see :class:`~nonogen.solve.line.LineAutomaton`).
-
-    >>> _block_states(((2, 1), (1, 1), (3, 2)))
-    [0, 3, 4]
-    """
-    states, position = [], 0
-    for i, (length, color) in enumerate(clue):
-        if i and clue[i - 1][1] == color:
-            position += 1
-        states.append(position)
-        position += length
-    return states
-
 SOLVER_NAME = "cadical195"
 
 
@@ -107,7 +92,7 @@ class Encoding:
             return  # the masks already say every cell is background
         live, _ = auto.live_states([self.masks[i] for i in cells])
         T, add = self.TRUE, self._add
-        ladders = [self._ladder(live, state) for state in _block_states(clue)]
+        ladders = [self._ladder(live, state) for state in auto.starts]
 
         def at_least(i: int, k: int) -> int:
             lo, hi, lits = ladders[i]

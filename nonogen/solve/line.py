@@ -44,14 +44,14 @@ class LineAutomaton:
     ``masks[a]`` has bit ``j`` set when pattern position ``j`` reads colour ``a``
     (``a = 0``: the gap between two same-coloured blocks); ``loop`` has the
     bits of states that may also read background and stay; ``final`` is the
-    single accepting state.
+    single accepting state; ``starts[i]`` is the state where block ``i`` begins.
 
     >>> auto = LineAutomaton(((2, 1), (1, 1)))
     >>> auto.pattern, bin(auto.loop), auto.final
     ([1, 1, 0, 1], '0b11001', 4)
     """
 
-    __slots__ = ("clue", "pattern", "final", "loop", "masks", "colors", "live_states")
+    __slots__ = ("clue", "pattern", "starts", "final", "loop", "masks", "colors", "live_states")
 
     def __init__(self, clue: LineClue):
         self.clue = clue
@@ -63,6 +63,7 @@ class LineAutomaton:
             starts.append(len(pattern))
             pattern.extend([color] * length)
         self.pattern = pattern
+        self.starts = starts
         self.final = len(pattern)
         self.loop = sum(1 << j for j in starts) | (1 << self.final)
         self.colors = sorted({c for _, c in clue})
@@ -71,14 +72,6 @@ class LineAutomaton:
             self.masks[a] |= 1 << j
         # Black and white lines (most lines of most puzzles) take a loop with no per-colour inner loop.
         self.live_states = self._live_states_bw if self.colors in ([], [1]) else self._live_states_colour
-
-    def next_state(self, state: int, color: int) -> Optional[int]:
-        """The state after reading ``color`` in ``state`` (``None``: the line is broken)."""
-        if state < self.final and self.pattern[state] == color:
-            return state + 1
-        if color == 0 and (self.loop >> state) & 1:
-            return state
-        return None
 
     def forward(self, domain: Sequence[int]) -> Optional[list[int]]:
         """Reachable state sets after each prefix of the line, or ``None`` if a prefix is dead."""
