@@ -195,3 +195,19 @@ def test_black_and_white_fast_path_equals_the_general_automaton(line, data):
     auto = LineAutomaton(line_clue(line))
     domain = [data.draw(st.integers(0, 3)) for _ in line]
     assert auto._live_states_bw(domain) == auto._live_states_colour(domain)
+
+
+def test_every_small_grid_gets_the_verdict_of_an_exhaustive_count():
+    """All 2^(H*W) grids of every shape up to 12 cells, grouped by their clues: a group's size is the
+    exact number of solutions of that clue set, which the verifier's verdict must match."""
+    for height in range(1, 5):
+        for width in range(1, 13 // height + 1):
+            if height * width > 12:
+                continue
+            groups: dict = {}
+            for bits in range(1 << (height * width)):
+                grid = np.array([(bits >> k) & 1 for k in range(height * width)], dtype=np.uint8)
+                groups.setdefault(derive_clues(grid.reshape(height, width)), []).append(bits)
+            for (rows, cols), members in groups.items():
+                result = verify(Puzzle(rows, cols))
+                assert result.status == ("unique" if len(members) == 1 else "multiple"), (rows, cols)
