@@ -18,6 +18,7 @@ from typing import Optional, Sequence
 import numpy as np
 from pysat.solvers import Solver
 
+from .deadline import Deadline
 from .line import all_values
 from .propagate import Grid
 
@@ -34,7 +35,7 @@ class Encoding:
     be simplified while they are built.
     """
 
-    def __init__(self, grid: Grid, masks: Sequence[int]):
+    def __init__(self, grid: Grid, masks: Sequence[int], deadline: Optional[Deadline] = None):
         self.grid = grid
         self.masks = list(masks)
         self.n_vars = 0
@@ -47,6 +48,8 @@ class Encoding:
             self.cell_lits[cell] = self._cell_literals(mask)
         for line in range(len(grid.cells)):
             if any(self.masks[i] & (self.masks[i] - 1) for i in grid.cells[line]):
+                if deadline is not None:
+                    deadline.check()  # a huge residue takes seconds to encode in Python
                 self._encode_line(line)
 
     def _new(self) -> int:

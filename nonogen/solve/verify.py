@@ -180,7 +180,7 @@ def _earliest(a: Deadline, b: Deadline) -> Deadline:
 def _search(grid: Grid, masks: list[int], reference, deadline: Deadline, stats: dict):
     """SAT on the residue: returns (status, first solution, second solution)."""
     t0 = time.monotonic()
-    enc = Encoding(grid, masks)
+    enc = Encoding(grid, masks, deadline)
     stats["sat_vars"] = enc.n_vars
     stats["sat_clauses"] = len(enc.clauses)
     stats["encode_seconds"] = round(time.monotonic() - t0, 4)
@@ -247,7 +247,7 @@ def ambiguous_cells(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[flo
         candidates = grid.undecided(grid.masks)
         if not candidates:
             return ambiguous.reshape(puzzle.height, puzzle.width)
-        enc = Encoding(grid, grid.masks)
+        enc = Encoding(grid, grid.masks, deadline)
         flat = reference.ravel()
         with enc.new_solver() as solver:
             solver.set_phases(enc.phases(flat))
