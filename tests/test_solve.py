@@ -194,7 +194,7 @@ def test_black_and_white_fast_path_equals_the_general_automaton(line, data):
     """The one-colour shortcut must give exactly the general automaton's state sets."""
     auto = LineAutomaton(line_clue(line))
     domain = [data.draw(st.integers(0, 3)) for _ in line]
-    assert auto._live_states_bw(domain) == auto._live_states_colour(domain)
+    assert auto._forward_bw(domain) == auto._forward_colour(domain)
 
 
 def test_every_small_grid_gets_the_verdict_of_an_exhaustive_count():

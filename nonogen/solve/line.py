@@ -51,7 +51,7 @@ class LineAutomaton:
     ([1, 1, 0, 1], '0b11001', 4)
     """
 
-    __slots__ = ("clue", "pattern", "starts", "final", "loop", "masks", "colors", "live_states")
+    __slots__ = ("clue", "pattern", "starts", "final", "loop", "masks", "colors", "_forward")
 
     def __init__(self, clue: LineClue):
         self.clue = clue
@@ -70,17 +70,28 @@ class LineAutomaton:
         self.masks = {a: 0 for a in [0] + self.colors}
         for j, a in enumerate(pattern):
             self.masks[a] |= 1 << j
-        # Black and white lines (most lines of most puzzles) take a loop with no per-colour inner loop.
-        self.live_states = self._live_states_bw if self.colors in ([], [1]) else self._live_states_colour
+        # Black and white lines (most lines of most puzzles) run forwards with no per-colour inner loop.
+        self._forward = self._forward_bw if self.colors in ([], [1]) else self._forward_colour
 
-    def forward(self, domain: Sequence[int]) -> Optional[list[int]]:
+    def live_states(self, domain: Sequence[int]) -> Optional[tuple[list[int], list[int]]]:
+        """States on some accepting run at each time step, and each cell's possible colours.
+
+        Returns ``(states, values)``: ``states[t]`` is the bit set of states at
+        time ``t`` (``len(domain) + 1`` entries); ``values[t]`` the colour bit
+        mask cell ``t`` can take. ``None`` when no placement fits the domain.
+        """
+        reach = self._forward(domain)
+        if reach is None:
+            return None
+        return self._backward(reach, domain)
+
+    def _forward_colour(self, domain: Sequence[int]) -> Optional[list[int]]:
         """Reachable state sets after each prefix of the line, or ``None`` if a prefix is dead."""
         masks, loop = self.masks, self.loop
         bg = masks[0]
         fg = [(1 << a, masks[a]) for a in self.colors]
-        reach = [0] * (len(domain) + 1)
+        reach = [1] * (len(domain) + 1)
         states = 1
-        reach[0] = 1
         for t, allowed in enumerate(domain):
             nxt = (((states & bg) << 1) | (states & loop)) if allowed & 1 else 0
             for bit, mask in fg:
@@ -94,17 +105,16 @@ class LineAutomaton:
             return None
         return reach
 
-    def _live_states_bw(self, domain: Sequence[int]) -> Optional[tuple[list[int], list[int]]]:
-        """:meth:`_live_states_colour` for clues of one colour: the same sets, fewer operations."""
+    def _forward_bw(self, domain: Sequence[int]) -> Optional[list[int]]:
+        """:meth:`_forward_colour` for clues of one colour: the same sets, fewer operations."""
         gap, loop = self.masks[0], self.loop
         ink = self.masks.get(1, 0)
-        n = len(domain)
-        reach = [1] * (n + 1)
+        reach = [1] * (len(domain) + 1)
         states = 1
         for t, allowed in enumerate(domain):
             if allowed & 1:
                 if allowed & 2:
-                    states = (((states & (gap | ink)) << 1)) | (states & loop)
+                    states = ((states & (gap | ink)) << 1) | (states & loop)
                 else:
                     states = ((states & gap) << 1) | (states & loop)
             elif allowed & 2:
@@ -116,41 +126,10 @@ class LineAutomaton:
             reach[t + 1] = states
         if not (states >> self.final) & 1:
             return None
-        live = [0] * (n + 1)
-        values = [0] * n
-        after = 1 << self.final
-        live[n] = after
-        for t in range(n - 1, -1, -1):
-            here = reach[t]
-            allowed = domain[t]
-            shifted = after >> 1
-            before = 0
-            out = 0
-            if allowed & 1:
-                src = (shifted & gap) | (after & loop)
-                if here & src:
-                    out = 1
-                    before = src
-            if allowed & 2:
-                src = shifted & ink
-                if here & src:
-                    out |= 2
-                    before |= src
-            after = before & here
-            live[t] = after
-            values[t] = out
-        return live, values
+        return reach
 
-    def _live_states_colour(self, domain: Sequence[int]) -> Optional[tuple[list[int], list[int]]]:
-        """States on some accepting run at each time step, and each cell's possible colours.
-
-        Returns ``(states, values)``: ``states[t]`` is the bit set of states at
-        time ``t`` (``len(domain) + 1`` entries); ``values[t]`` the colour bit
-        mask cell ``t`` can take. ``None`` when no placement fits the domain.
-        """
-        reach = self.forward(domain)
-        if reach is None:
-            return None
+    def _backward(self, reach: list[int], domain: Sequence[int]) -> tuple[list[int], list[int]]:
+        """Keep the reachable states from which the line can still be finished; read off cell values."""
         masks, loop = self.masks, self.loop
         bg = masks[0]
         fg = [(1 << a, masks[a]) for a in self.colors]
@@ -162,16 +141,17 @@ class LineAutomaton:
         for t in range(n - 1, -1, -1):
             here = reach[t]
             allowed = domain[t]
+            shifted = after >> 1
             before = 0
             out = 0
             if allowed & 1:
-                src = ((after >> 1) & bg) | (after & loop)
+                src = (shifted & bg) | (after & loop)
                 if here & src:
                     out = 1
                     before = src
             for bit, mask in fg:
                 if allowed & bit:
-                    src = (after >> 1) & mask
+                    src = shifted & mask
                     if here & src:
                         out |= bit
                         before |= src
