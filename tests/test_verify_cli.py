@@ -72,6 +72,8 @@ def test_verify_json_lines_and_exit_codes(tmp_path, capsys):
         ["#.", ".#"],
         [".#", "#."],
     ]
+    assert records["two.non"]["ambiguous_cells"] == [[0, 0], [0, 1], [1, 0], [1, 1]]
+    assert records["two.non"]["ambiguous_complete"] is True
     assert records["bad.non"]["status"] == "error" and "bad.non:2" in records["bad.non"]["message"]
     assert code == 2  # an input error outranks a non-unique puzzle
     code, _, _ = run(capsys, "verify", str(tmp_path / "ok.non"), str(tmp_path / "two.non"))
@@ -153,3 +155,19 @@ def test_nonsense_limits_are_refused(tmp_path, capsys, option):
         main(["verify", str(tmp_path), *option])
     assert stop.value.code == 2
     assert "expected" in capsys.readouterr().err
+
+
+def test_ambiguous_cells_are_all_cells_that_differ_in_some_solution(tmp_path, capsys):
+    """Two diagonals side by side: four solutions, eight ambiguous cells, though any two solutions
+    found may differ in only four of them; with --no-ambiguity only the difference is listed."""
+    puzzle = tmp_path / "twice.non"
+    puzzle.write_text("width 4\nheight 2\nrows\n1,1\n1,1\ncolumns\n1\n1\n1\n1\n")
+    _, out, _ = run(capsys, "verify", str(puzzle), "--json")
+    record = json.loads(out)
+    assert record["status"] == "multiple" and record["ambiguous_complete"] is True
+    assert len(record["ambiguous_cells"]) == 8
+    _, out, _ = run(capsys, "verify", str(puzzle), "--json", "--no-ambiguity")
+    record = json.loads(out)
+    assert record["ambiguous_complete"] is False
+    differ = sum(a != b for r1, r2 in zip(record["solution"], record["second_solution"]) for a, b in zip(r1, r2))
+    assert len(record["ambiguous_cells"]) == differ

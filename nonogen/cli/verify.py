@@ -15,7 +15,7 @@ from ..clues import puzzle_from_grid
 from ..errors import FormatError, InputError, NonogenError
 from ..model import Color, Puzzle, Puzzle3D
 from ..render.canvas import distinct_colors
-from ..solve import verify
+from ..solve import ambiguity, verify
 from .common import check_output_file, positive_float, positive_int, print_json, progress
 
 # Exit codes: the worst outcome over the batch wins.
@@ -49,6 +49,11 @@ def _common_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds per puzzle (default 60)")
     p.add_argument("--format", default=None, metavar="FORMAT", help="read files in this format")
     p.add_argument("--no-probe", action="store_true", help="verdict only: skip the probing that rates difficulty")
+    p.add_argument(
+        "--no-ambiguity",
+        action="store_true",
+        help="for puzzles with several solutions, list only the cells where the two reported solutions differ",
+    )
 
 
 # -- collecting work -----------------------------------------------------------------------------
@@ -81,9 +86,9 @@ def _load_file(path: Path, fmt: Optional[str]) -> list[tuple[str, object]]:
     return [(_label(path, i, len(puzzles)), p) for i, p in enumerate(puzzles)]
 
 
-def _verify_one(task: tuple[str, object, float, str]) -> dict:
+def _verify_one(task: tuple[str, object, float, str, bool]) -> dict:
     """Verify one puzzle; bad input becomes an ``error`` record, never an exception."""
-    label, puzzle, timeout, strategy = task
+    label, puzzle, timeout, strategy, scan = task
     if isinstance(puzzle, dict):
         return puzzle
     try:
@@ -91,9 +96,27 @@ def _verify_one(task: tuple[str, object, float, str]) -> dict:
             result = verify(puzzle, timeout=timeout)
         else:
             result = verify(puzzle, timeout=timeout, strategy=strategy)
+        record = _record(label, puzzle, result)
+        if scan and result.status == "multiple" and isinstance(puzzle, Puzzle):
+            _add_ambiguity(record, puzzle, result, timeout)
     except NonogenError as exc:
         return {"file": label, "status": "error", "message": str(exc)}
-    return _record(label, puzzle, result)
+    return record
+
+
+def _add_ambiguity(record: dict, puzzle: Puzzle, result, timeout: float) -> None:
+    """Every cell that differs in some solution, within what is left of the time limit.
+
+    The two reported solutions often differ in a handful of cells while many
+    more are ambiguous; a puzzle maker needs them all. Past the time limit
+    the cells found so far are reported with ``ambiguous_complete: false``.
+    """
+    start = time.monotonic()
+    mask, complete = ambiguity(puzzle, result.solution, timeout=max(timeout - result.seconds, 0.05))
+    mask |= result.ambiguous
+    record["ambiguous_cells"] = [list(map(int, ix)) for ix in np.argwhere(mask)]
+    record["ambiguous_complete"] = complete
+    record["seconds"] = round(record["seconds"] + time.monotonic() - start, 4)
 
 
 def _grid_text(puzzle, grid) -> object:
@@ -113,6 +136,7 @@ def _record(label: str, puzzle, result) -> dict:
     if result.second_solution is not None:
         record["second_solution"] = _grid_text(puzzle, result.second_solution)
         record["ambiguous_cells"] = [list(map(int, ix)) for ix in np.argwhere(result.ambiguous)]
+        record["ambiguous_complete"] = False  # only where the two solutions differ, until a scan adds the rest
     if isinstance(puzzle, Puzzle3D):
         record["size"] = list(puzzle.size)
     else:
@@ -128,7 +152,7 @@ def _records(args) -> Iterator[dict]:
     """Verification records in input order; puzzles are shared out one by one over ``--jobs``."""
     strategy = "line" if args.no_probe else "full"
     tasks = [
-        (label, puzzle, args.timeout, strategy)
+        (label, puzzle, args.timeout, strategy, not args.no_ambiguity)
         for path in puzzle_files(args.paths)
         for label, puzzle in _load_file(path, args.format)
     ]
@@ -169,7 +193,8 @@ def _print_row(record: dict) -> None:
     size_text = "x".join(map(str, size)) if "width" in record or "size" in record else ""
     extra = record.get("message", "")
     if record["status"] == "multiple":
-        extra = f"{len(record['ambiguous_cells'])} cells differ between two solutions"
+        count = len(record["ambiguous_cells"])
+        extra = f"{count} ambiguous cells" if record["ambiguous_complete"] else f"at least {count} ambiguous cells"
     print(
         f"{record['file']:<48} {record['status']:<10} {size_text:>9} "
         f"{record.get('difficulty') or '-':<7} {record.get('seconds', 0):8.3f}s  {extra}".rstrip(),

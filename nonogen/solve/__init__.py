@@ -1,7 +1,7 @@
 """The verification engine: complete line solving, probing, and SAT (python-sat) for the rest."""
-from .verify import STATUSES, VerifyResult, ambiguous_cells, line_solve, verify
+from .verify import STATUSES, VerifyResult, ambiguity, ambiguous_cells, line_solve, verify
 
-__all__ = ["verify", "solve", "ambiguous_cells", "line_solve", "VerifyResult", "STATUSES"]
+__all__ = ["verify", "solve", "ambiguous_cells", "ambiguity", "line_solve", "VerifyResult", "STATUSES"]
 
 
 def solve(puzzle, timeout: float | None = 60.0) -> VerifyResult:

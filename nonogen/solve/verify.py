@@ -19,7 +19,7 @@ from .cnf import Encoding
 from .deadline import Deadline, Timeout, solve_limited
 from .propagate import Contradiction, Grid
 
-__all__ = ["VerifyResult", "verify", "ambiguous_cells", "line_solve", "STATUSES"]
+__all__ = ["VerifyResult", "verify", "ambiguous_cells", "ambiguity", "line_solve", "STATUSES"]
 
 STATUSES = ("unique", "multiple", "unsolvable", "timeout")
 
@@ -224,17 +224,31 @@ def line_solve(puzzle: Puzzle) -> tuple[np.ndarray, bool]:
 def ambiguous_cells(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[float] = 60.0) -> np.ndarray:
     """Cells whose value differs in some solution: the complement of the backbone.
 
-    Line logic fixes most backbone cells for free. For the rest, one
-    incremental solver is asked for a solution that differs from
-    ``reference`` somewhere among the cells not yet known to be ambiguous;
-    each answer marks every cell where it differs, so the number of SAT calls
-    is at most one more than the number of ambiguous cells, and usually far
-    fewer. Raises :class:`~nonogen.errors.SolverTimeout` at the time limit.
+    Raises :class:`~nonogen.errors.SolverTimeout` when the scan does not
+    finish in time; :func:`ambiguity` returns what was found instead.
 
     >>> from nonogen.clues import puzzle_from_grid
     >>> g = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 0]])
     >>> ambiguous_cells(puzzle_from_grid(g), g).astype(int).tolist()
     [[1, 1, 0], [1, 1, 0], [0, 0, 0]]
+    """
+    mask, complete = ambiguity(puzzle, reference, timeout)
+    if not complete:
+        raise SolverTimeout(f"ambiguity check gave up after {timeout} s")
+    return mask
+
+
+def ambiguity(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[float] = 60.0) -> tuple[np.ndarray, bool]:
+    """The ambiguous cells found within ``timeout``, and whether that is all of them.
+
+    Line logic fixes most backbone cells for free. For the rest, one
+    incremental solver is asked for a solution that differs from
+    ``reference`` somewhere among the cells not yet known to be ambiguous
+    (its phases lean away from the reference, so each answer tends to differ
+    in many cells); each answer marks every cell where it differs, so the
+    number of SAT calls is at most one more than the number of ambiguous
+    cells, and usually far fewer. On a timeout the cells found so far are
+    returned with ``False``: each of them is certainly ambiguous.
     """
     reference = np.asarray(reference, dtype=np.uint8)
     if not satisfies(puzzle, reference):
@@ -242,15 +256,16 @@ def ambiguous_cells(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[flo
     deadline = Deadline(timeout)
     grid = Grid(puzzle)
     ambiguous = np.zeros(puzzle.height * puzzle.width, dtype=bool)
+    shape = (puzzle.height, puzzle.width)
     try:
         grid.propagate(grid.masks, range(puzzle.height + puzzle.width), deadline)
         candidates = grid.undecided(grid.masks)
         if not candidates:
-            return ambiguous.reshape(puzzle.height, puzzle.width)
+            return ambiguous.reshape(shape), True
         enc = Encoding(grid, grid.masks, deadline)
         flat = reference.ravel()
         with enc.new_solver() as solver:
-            solver.set_phases(enc.phases(flat))
+            solver.set_phases([-lit for lit in enc.phases(flat)])
             while candidates:
                 switch = enc._new()
                 solver.add_clause([-switch] + enc.blocking_clause(flat, candidates))
@@ -261,5 +276,5 @@ def ambiguous_cells(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[flo
                 solver.add_clause([-switch])
                 candidates = [i for i in candidates if not ambiguous[i]]
     except Timeout:
-        raise SolverTimeout(f"ambiguity check gave up after {timeout} s") from None
-    return ambiguous.reshape(puzzle.height, puzzle.width)
+        return ambiguous.reshape(shape), False
+    return ambiguous.reshape(shape), True
