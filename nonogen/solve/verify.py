@@ -1,8 +1,9 @@
-"""Verification of 2D puzzles: line logic, then probing, then SAT for whatever is left.
+"""Verification of 2D puzzles: line logic, then SAT for whatever is left, then probing to rate difficulty.
 
-The verdict never rests on line logic being clever: line logic and probing
-only fix cells that every solution shares, and SAT decides the rest,
-including the uniqueness proof (block the known solution, re-solve).
+The verdict never rests on line logic being clever: line logic only fixes
+cells that every solution shares, and SAT decides the rest, including the
+uniqueness proof (block the known solution, re-solve). Probing comes last and
+only rates how hard a unique puzzle is, so it can never cost the verdict.
 """
 from __future__ import annotations
 
@@ -23,9 +24,9 @@ __all__ = ["VerifyResult", "verify", "ambiguous_cells", "ambiguity", "line_solve
 
 STATUSES = ("unique", "multiple", "unsolvable", "timeout")
 
-# Probing costs a full propagation per candidate value; past this share of
-# the time limit the residue goes straight to SAT, which is faster on hard
-# cores (the difficulty then reads "search", and stats say probing was cut).
+# Probing costs a full propagation per candidate value; it gets at most this
+# share of the time left (and this many seconds). Cut short, the difficulty
+# reads "search" and stats["probing"] says "cut short".
 PROBE_SHARE = 0.25
 PROBE_MAX_SECONDS = 3.0
 
@@ -50,7 +51,10 @@ class VerifyResult:
 
     @property
     def ambiguous(self) -> Optional[np.ndarray]:
-        """Cells where the two reported solutions differ (``multiple`` only)."""
+        """Cells where the two reported solutions differ (``multiple`` only).
+
+        Usually only some of the ambiguous cells: :func:`ambiguity` finds them all.
+        """
         if self.solution is None or self.second_solution is None:
             return None
         return self.solution != self.second_solution
