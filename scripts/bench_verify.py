@@ -262,7 +262,7 @@ def bench_files(name: str, paths, args) -> dict:
     print(f"## {name} set ({len(results)} puzzles)\n")
     print(f"{'puzzle':<44} {'size':>8} {'status':<10} {'difficulty':<10} {'s':>8} {'MB':>6}")
     for (path, index, _), r in zip(tasks, results):
-        puzzle = formats.load_all(path)[index]
+        puzzle = _puzzles(path)[index]
         label = Path(path).name + (f"#{index + 1}" if index else "")
         print(f"{label[:44]:<44} {puzzle.width}x{puzzle.height:<4} {r['status']:<10} {str(r['difficulty']):<10} "
               f"{r['seconds']:8.3f} {r['peak_mb']:6.0f}")
