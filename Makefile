@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench clean demo-puzzles demo-images demo-meshes demo-packing
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml nonogen/solve/_linelogic.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)

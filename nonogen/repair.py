@@ -114,7 +114,7 @@ class _GivenScorer:
 
     def score(self, given: tuple[int, int, int]) -> int:
         r, c, v = given
-        masks = self.masks.copy()
+        masks = self.masks[:]
         masks[r * self.puzzle.width + c] = 1 << v
         self.grid.propagate(masks, [r, self.puzzle.height + c], self.deadline)
         return len(self.grid.undecided(masks))

@@ -7,16 +7,27 @@ often on real puzzles because many lines repeat their state.
 """
 from __future__ import annotations
 
+import os
+from array import array
 from collections import deque
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ..model import Puzzle
-from .deadline import Deadline
+from .deadline import Deadline, Timeout
 from .line import LineAutomaton
 
-__all__ = ["Grid", "Contradiction"]
+try:  # the C version of this module's line logic; optional (see pyproject.toml)
+    from . import _linelogic
+except ImportError:  # pragma: no cover - built without a C compiler
+    _linelogic = None
+
+__all__ = ["Grid", "Contradiction", "NATIVE"]
+
+#: Whether grids use the C line logic by default. ``NONOGEN_PURE_PYTHON=1`` turns it off
+#: (the benchmark's baseline; the tests compare both).
+NATIVE = _linelogic is not None and not os.environ.get("NONOGEN_PURE_PYTHON")
 
 
 class Contradiction(Exception):
@@ -28,9 +39,14 @@ class Grid:
 
     Lines ``0..H-1`` are the rows, ``H..H+W-1`` the columns. ``line_runs``
     counts line-solver runs, the work figure of the difficulty rating.
+
+    With ``native`` (the default when the C module is built and the palette
+    has at most 32 colours) the masks are an ``array('I')`` and the C module
+    does the line logic; otherwise a list and the Python automata. Copy masks
+    with ``masks[:]``, which keeps the type.
     """
 
-    def __init__(self, puzzle: Puzzle):
+    def __init__(self, puzzle: Puzzle, native: Optional[bool] = None):
         self.puzzle = puzzle
         H, W = self.height, self.width = puzzle.height, puzzle.width
         automata: dict = {}
@@ -38,8 +54,29 @@ class Grid:
         self.slices = [slice(r * W, (r + 1) * W) for r in range(H)] + [slice(c, H * W, W) for c in range(W)]
         self.cells = [range(H * W)[s] for s in self.slices]
         self.cache: dict = {}
-        self.line_runs = 0
-        self.masks = self._initial_masks()
+        self._runs = 0
+        self._native = self._native_lines(puzzle) if (NATIVE if native is None else native) else None
+        masks = self._initial_masks()
+        self.masks = masks if self._native is None else array("I", masks)
+
+    @staticmethod
+    def _native_lines(puzzle: Puzzle):
+        """The C line logic for this puzzle, or ``None`` when it cannot take it."""
+        lines = puzzle.rows + puzzle.cols
+        if _linelogic is None or len(puzzle.palette) > 32:
+            return None
+        try:
+            return _linelogic.Lines(puzzle.height, puzzle.width, lines)
+        except ValueError:  # a clue with more blocks than cells: Python finds the contradiction
+            return None
+
+    @property
+    def native(self) -> bool:
+        return self._native is not None
+
+    @property
+    def line_runs(self) -> int:
+        return self._runs + (self._native.line_runs if self._native is not None else 0)
 
     def _initial_masks(self) -> list[int]:
         """Background plus the colours both the row and the column clue use; givens fixed."""
@@ -61,7 +98,7 @@ class Grid:
             return self.cache[key]
         except KeyError:
             pass
-        self.line_runs += 1
+        self._runs += 1
         result = auto.live_states(current)
         narrowed = None if result is None else tuple(result[1])
         self.cache[key] = narrowed
@@ -73,6 +110,14 @@ class Grid:
         Returns the cells that changed. Raises :class:`Contradiction` when a line
         has no placement, :class:`~nonogen.solve.deadline.Timeout` when the deadline passes.
         """
+        if self._native is not None:
+            try:
+                changed = self._native.propagate(masks, list(lines), _end(deadline))
+            except TimeoutError:
+                raise Timeout() from None
+            if changed is None:
+                raise Contradiction()
+            return changed
         H, W = self.height, self.width
         queue = deque(lines)
         queued = set(queue)
@@ -102,8 +147,31 @@ class Grid:
                         queue.append(other)
         return changed
 
-    def undecided(self, masks: list[int]) -> list[int]:
+    def undecided(self, masks: Sequence[int]) -> list[int]:
         return [i for i, m in enumerate(masks) if m & (m - 1)]
+
+    def block_starts(self, masks: Sequence[int], line: int) -> list[list[int]]:
+        """The cells where each block of ``line`` can still start (masks at a line-logic fixpoint)."""
+        if self._native is not None:
+            starts = self._native.starts(masks, line)
+            if starts is None:
+                raise Contradiction()
+            return starts
+        auto = self.automata[line]
+        domain = [masks[i] for i in self.cells[line]]
+        result = auto.live_states(domain)
+        if result is None:
+            raise Contradiction()
+        live = result[0]
+        # Block i starts at t when a run reads its colour at t going from its first state to the next.
+        return [
+            [
+                t
+                for t in range(len(domain))
+                if (live[t] >> state) & 1 and (live[t + 1] >> (state + 1)) & 1 and (domain[t] >> color) & 1
+            ]
+            for state, (_, color) in zip(auto.starts, auto.clue)
+        ]
 
     # -- probing ------------------------------------------------------------------------------
 
@@ -115,6 +183,14 @@ class Grid:
         Only the cells a branch changed can hold such agreements, so the
         branches are compared on those cells alone.
         """
+        if self._native is not None:
+            try:
+                solved = self._native.probe(masks, _end(deadline))
+            except TimeoutError:
+                raise Timeout() from None
+            if solved is None:
+                raise Contradiction()
+            return solved
         H, W = self.height, self.width
         progress = True
         while progress:
@@ -126,7 +202,7 @@ class Grid:
                 deadline.check()
                 agreed: Optional[dict[int, int]] = None
                 for value in _bits(mask):
-                    trial = masks.copy()
+                    trial = masks[:]
                     trial[cell] = value
                     try:
                         changed = self.propagate(trial, (cell // W, H + cell % W), deadline)
@@ -156,6 +232,11 @@ class Grid:
             if m and not m & (m - 1):
                 out[i] = m.bit_length() - 1
         return out.reshape(self.height, self.width)
+
+
+def _end(deadline: Deadline) -> float:
+    """The deadline as the C module takes it: a ``time.monotonic()`` value, or -1 for none."""
+    return -1.0 if deadline.end is None else deadline.end
 
 
 def _bits(mask: int):

@@ -168,7 +168,7 @@ def _probe_difficulty(grid: Grid, masks: list[int], deadline: Deadline, stats: d
     budget = _earliest(Deadline(min(PROBE_MAX_SECONDS, PROBE_SHARE * deadline.remaining())), deadline)
     start = time.monotonic()
     try:
-        solved = grid.probe(list(masks), budget)
+        solved = grid.probe(masks[:], budget)
         stats["probing"] = "complete"
     except Timeout:
         solved = False

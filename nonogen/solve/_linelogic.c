@@ -1,0 +1,715 @@
+/* Line logic, propagation and probing for 2D nonograms, in C.
+ *
+ * The same algorithms as nonogen/solve/line.py and propagate.py, which stay
+ * as the reference and the fallback when this module is not built. Python
+ * spends 30-60 us per line run; this does one in about a microsecond, which is
+ * what makes probing cheap enough to run before SAT.
+ *
+ * A grid is an array of uint32 colour masks (bit a set: colour a still
+ * possible, bit 0 = background), H*W cells, row-major. Lines 0..H-1 are the
+ * rows, H..H+W-1 the columns.
+ *
+ * One line is solved by dynamic programming over (blocks placed, cells read):
+ * fw[i][t] says the first t cells can hold exactly the first i blocks, bw[i][t]
+ * that cells t.. can hold blocks i..k-1. A placement of block i at s is
+ * possible when its cells allow its colour and both sides fit; every possible
+ * placement paints its cells through a difference array. O(length * blocks).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint32_t mask_t;
+
+/* ---- one line -------------------------------------------------------------------------- */
+
+typedef struct {
+    int k;             /* blocks */
+    const int *len;    /* block lengths */
+    const int *col;    /* block colours (1..31) */
+} Clue;
+
+typedef struct {
+    int cap_len, cap_k;
+    unsigned char *fw, *bw;   /* (k+1) * (len+1) */
+    int *run;                 /* per block: cells allowing its colour ending here, (k) * (len+1) */
+    int *cover;               /* per block colour slot: difference array, (k) * (len+1) */
+    mask_t *out;
+} Work;
+
+static int work_reserve(Work *w, int len, int k) {
+    if (w->fw && len <= w->cap_len && k <= w->cap_k) return 0;
+    int L = len > w->cap_len ? len : w->cap_len;
+    int K = k > w->cap_k ? k : w->cap_k;
+    size_t cells = (size_t)(K + 1) * (L + 2);
+    unsigned char *fw = PyMem_Realloc(w->fw, cells);
+    if (fw) w->fw = fw;
+    unsigned char *bw = PyMem_Realloc(w->bw, cells);
+    if (bw) w->bw = bw;
+    int *run = PyMem_Realloc(w->run, cells * sizeof(int));
+    if (run) w->run = run;
+    int *cover = PyMem_Realloc(w->cover, cells * sizeof(int));
+    if (cover) w->cover = cover;
+    mask_t *out = PyMem_Realloc(w->out, (size_t)(L + 2) * sizeof(mask_t));
+    if (out) w->out = out;
+    if (!fw || !bw || !run || !cover || !out) return -1;
+    w->cap_len = L;
+    w->cap_k = K;
+    return 0;
+}
+
+static void work_free(Work *w) {
+    PyMem_Free(w->fw);
+    PyMem_Free(w->bw);
+    PyMem_Free(w->run);
+    PyMem_Free(w->cover);
+    PyMem_Free(w->out);
+    memset(w, 0, sizeof(*w));
+}
+
+/* May block i start at s? Needs fw/bw/run filled. */
+static inline int placeable(const Clue *c, const Work *w, int n, const mask_t *d, int i, int s) {
+    const int W = n + 1;
+    int len = c->len[i], e = s + len;
+    if (s < 0 || e > n || w->run[i * W + e] < len) return 0;
+    /* left side: blocks 0..i-1 in cells [0, s), one background cell first if same colour */
+    if (i > 0 && c->col[i - 1] == c->col[i]) {
+        if (s < 1 || !(d[s - 1] & 1) || !w->fw[i * W + s - 1]) return 0;
+    } else if (!w->fw[i * W + s]) {
+        return 0;
+    }
+    /* right side: blocks i+1.. in cells [e, n) */
+    if (i + 1 < c->k && c->col[i + 1] == c->col[i]) {
+        if (e >= n || !(d[e] & 1) || !w->bw[(i + 1) * W + e + 1]) return 0;
+    } else if (!w->bw[(i + 1) * W + e]) {
+        return 0;
+    }
+    return 1;
+}
+
+/* Narrow d[0..n) into w->out; returns 0 when no placement fits. */
+static int solve_line(const Clue *c, Work *w, int n, const mask_t *d) {
+    const int k = c->k, W = n + 1;
+    unsigned char *fw = w->fw, *bw = w->bw;
+    int *run = w->run;
+    for (int i = 0; i < k; i++) {
+        mask_t bit = (mask_t)1 << c->col[i];
+        int *r = run + i * W;
+        r[0] = 0;
+        if (i > 0 && c->col[i - 1] == c->col[i]) {
+            memcpy(r, run + (i - 1) * W, sizeof(int) * W);
+            continue;
+        }
+        for (int t = 0; t < n; t++) r[t + 1] = (d[t] & bit) ? r[t] + 1 : 0;
+    }
+    /* forwards */
+    fw[0] = 1;
+    for (int t = 0; t < n; t++) fw[t + 1] = fw[t] && (d[t] & 1);
+    for (int i = 1; i <= k; i++) {
+        int b = i - 1, len = c->len[b];
+        unsigned char *f = fw + i * W;
+        const unsigned char *prev = fw + b * W;
+        int same = b > 0 && c->col[b - 1] == c->col[b];
+        const int *r = run + b * W;
+        f[0] = 0;
+        for (int t = 1; t <= n; t++) {
+            int v = f[t - 1] && (d[t - 1] & 1);
+            if (!v && t >= len && r[t] >= len) {
+                int s = t - len;
+                v = same ? (s >= 1 && (d[s - 1] & 1) && prev[s - 1]) : prev[s];
+            }
+            f[t] = (unsigned char)v;
+        }
+    }
+    if (!fw[k * W + n]) return 0;
+    /* backwards */
+    unsigned char *last = bw + k * W;
+    last[n] = 1;
+    for (int t = n - 1; t >= 0; t--) last[t] = last[t + 1] && (d[t] & 1);
+    for (int i = k - 1; i >= 0; i--) {
+        int len = c->len[i];
+        unsigned char *g = bw + i * W;
+        const unsigned char *next = bw + (i + 1) * W;
+        int same = i + 1 < k && c->col[i + 1] == c->col[i];
+        const int *r = run + i * W;
+        g[n] = 0;
+        for (int t = n - 1; t >= 0; t--) {
+            int v = (d[t] & 1) && g[t + 1];
+            int e = t + len;
+            if (!v && e <= n && r[e] >= len) {
+                v = same ? (e < n && (d[e] & 1) && next[e + 1]) : next[e];
+            }
+            g[t] = (unsigned char)v;
+        }
+    }
+    /* paint: background where some i has fw[i][t] and bw[i][t+1]; colours by placements */
+    mask_t *out = w->out;
+    for (int t = 0; t < n; t++) {
+        mask_t m = 0;
+        if (d[t] & 1) {
+            for (int i = 0; i <= k; i++) {
+                if (fw[i * W + t] && bw[i * W + t + 1]) {
+                    m = 1;
+                    break;
+                }
+            }
+        }
+        out[t] = m;
+    }
+    int *cover = w->cover;
+    for (int i = 0; i < k; i++) {
+        int *cv = cover + i * W;
+        memset(cv, 0, sizeof(int) * W);
+        int len = c->len[i], any = 0;
+        for (int s = 0; s + len <= n; s++) {
+            if (placeable(c, w, n, d, i, s)) {
+                cv[s] += 1;
+                cv[s + len] -= 1;
+                any = 1;
+            }
+        }
+        if (!any) return 0;
+        mask_t bit = (mask_t)1 << c->col[i];
+        int acc = 0;
+        for (int t = 0; t < n; t++) {
+            acc += cv[t];
+            if (acc) out[t] |= bit;
+        }
+    }
+    for (int t = 0; t < n; t++)
+        if (!out[t]) return 0;
+    return 1;
+}
+
+/* ---- the grid object ------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    int height, width, n_lines, n_cells;
+    int *clue_start;   /* n_lines + 1 offsets into len/col */
+    int *len, *col;
+    int max_len, max_k;
+    long long line_runs;
+    Work work;
+    /* propagation scratch */
+    int *queue;
+    unsigned char *queued;
+    mask_t *line_in;
+    int *changed;      /* cells changed, in order */
+    mask_t *old;       /* their values before */
+    int n_changed, cap_changed;
+    double end;        /* CLOCK_MONOTONIC deadline, <0: none */
+    int timed_out;
+} Lines;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline int line_len(const Lines *g, int line) { return line < g->height ? g->width : g->height; }
+static inline int line_cell(const Lines *g, int line, int t) {
+    return line < g->height ? line * g->width + t : t * g->width + (line - g->height);
+}
+static inline Clue line_clue(const Lines *g, int line) {
+    Clue c = {g->clue_start[line + 1] - g->clue_start[line], g->len + g->clue_start[line], g->col + g->clue_start[line]};
+    return c;
+}
+
+static int record_change(Lines *g, int cell, mask_t before) {
+    if (g->n_changed == g->cap_changed) {
+        int cap = g->cap_changed ? 2 * g->cap_changed : 1024;
+        int *ch = PyMem_Realloc(g->changed, sizeof(int) * cap);
+        if (!ch) return -1;
+        g->changed = ch;
+        mask_t *old = PyMem_Realloc(g->old, sizeof(mask_t) * cap);
+        if (!old) return -1;
+        g->old = old;
+        g->cap_changed = cap;
+    }
+    g->changed[g->n_changed] = cell;
+    g->old[g->n_changed] = before;
+    g->n_changed++;
+    return 0;
+}
+
+enum { OK = 0, CONTRADICTION = 1, TIMEOUT = 2, NOMEM = 3 };
+
+/* Line logic to a fixpoint from the queued lines; changes are appended to g->changed. */
+static int propagate(Lines *g, mask_t *masks, const int *lines, int n_start) {
+    int head = 0, tail = 0, size = g->n_lines, count = 0;
+    memset(g->queued, 0, g->n_lines);
+    for (int j = 0; j < n_start; j++) {
+        int line = lines[j];
+        if (!g->queued[line]) {
+            g->queued[line] = 1;
+            g->queue[tail] = line;
+            tail = (tail + 1) % size;
+            count++;
+        }
+    }
+    while (count) {
+        int line = g->queue[head];
+        head = (head + 1) % size;
+        count--;
+        g->queued[line] = 0;
+        if (g->end >= 0 && (g->line_runs & 63) == 0 && now() > g->end) {
+            g->timed_out = 1;
+            return TIMEOUT;
+        }
+        int n = line_len(g, line);
+        Clue c = line_clue(g, line);
+        for (int t = 0; t < n; t++) g->line_in[t] = masks[line_cell(g, line, t)];
+        g->line_runs++;
+        if (!solve_line(&c, &g->work, n, g->line_in)) return CONTRADICTION;
+        const mask_t *out = g->work.out;
+        for (int t = 0; t < n; t++) {
+            if (out[t] == g->line_in[t]) continue;
+            int cell = line_cell(g, line, t);
+            if (record_change(g, cell, masks[cell]) < 0) return NOMEM;
+            masks[cell] = out[t];
+            int other = line < g->height ? g->height + t : t;
+            if (!g->queued[other]) {
+                g->queued[other] = 1;
+                g->queue[tail] = other;
+                tail = (tail + 1) % size;
+                count++;
+            }
+        }
+    }
+    return OK;
+}
+
+static void undo_to(Lines *g, mask_t *masks, int mark) {
+    while (g->n_changed > mark) {
+        g->n_changed--;
+        masks[g->changed[g->n_changed]] = g->old[g->n_changed];
+    }
+}
+
+static int cell_lines(const Lines *g, int cell, int *out) {
+    out[0] = cell / g->width;
+    out[1] = g->height + cell % g->width;
+    return 2;
+}
+
+/* Probing, as Grid.probe in propagate.py: contradictions and branch agreement narrow cells. */
+static int probe(Lines *g, mask_t *masks, int *solved) {
+    mask_t *agreed = PyMem_Malloc(sizeof(mask_t) * (size_t)g->n_cells);
+    int *cand = PyMem_Malloc(sizeof(int) * (size_t)g->n_cells);
+    int *narrowed = PyMem_Malloc(sizeof(int) * (size_t)g->n_cells);
+    int *relines = PyMem_Malloc(sizeof(int) * (size_t)g->n_lines);
+    if (!agreed || !cand || !narrowed || !relines) {
+        PyMem_Free(agreed); PyMem_Free(cand); PyMem_Free(narrowed); PyMem_Free(relines);
+        return NOMEM;
+    }
+    int status = OK, progress = 1;
+    while (progress && status == OK) {
+        progress = 0;
+        for (int cell = 0; cell < g->n_cells && status == OK; cell++) {
+            mask_t mask = masks[cell];
+            if (!(mask & (mask - 1))) continue;
+            if (g->end >= 0 && now() > g->end) {
+                g->timed_out = 1;
+                status = TIMEOUT;
+                break;
+            }
+            int n_cand = -1, survivors = 0, lines[2];
+            for (mask_t rest = mask; rest && status == OK; rest &= rest - 1) {
+                mask_t value = rest & (~rest + 1);
+                int mark = g->n_changed;
+                masks[cell] = value;
+                cell_lines(g, cell, lines);
+                int st = propagate(g, masks, lines, 2);
+                if (st == CONTRADICTION) {
+                    undo_to(g, masks, mark);
+                    masks[cell] = mask;
+                    continue;
+                }
+                if (st != OK) {
+                    undo_to(g, masks, mark);
+                    masks[cell] = mask;
+                    status = st;
+                    break;
+                }
+                survivors++;
+                if (n_cand < 0) {
+                    /* first surviving branch: its changes are the candidates */
+                    n_cand = 0;
+                    cand[n_cand] = cell;
+                    agreed[n_cand++] = value;
+                    for (int j = mark; j < g->n_changed; j++) {
+                        cand[n_cand] = g->changed[j];
+                        agreed[n_cand++] = masks[g->changed[j]];
+                    }
+                } else {
+                    /* a cell this branch left alone holds its old mask: OR-ing keeps nothing */
+                    for (int j = 0; j < n_cand; j++) agreed[j] |= masks[cand[j]];
+                    agreed[0] |= value;
+                }
+                undo_to(g, masks, mark);
+                masks[cell] = mask;
+            }
+            if (status != OK) break;
+            if (!survivors) {
+                status = CONTRADICTION;
+                break;
+            }
+            int n_narrow = 0;
+            for (int j = 0; j < n_cand; j++) {
+                int i = cand[j];
+                if (agreed[j] != masks[i] && (agreed[j] & masks[i]) == agreed[j]) {
+                    /* cand may list a cell twice; the first entry wins, later ones see it narrowed */
+                    masks[i] = agreed[j];
+                    narrowed[n_narrow++] = i;
+                }
+            }
+            if (n_narrow) {
+                int n_re = 0;
+                memset(g->queued, 0, g->n_lines);
+                for (int j = 0; j < n_narrow; j++) {
+                    int two[2];
+                    cell_lines(g, narrowed[j], two);
+                    for (int q = 0; q < 2; q++)
+                        if (!g->queued[two[q]]) {
+                            g->queued[two[q]] = 1;
+                            relines[n_re++] = two[q];
+                        }
+                }
+                int mark = g->n_changed;
+                status = propagate(g, masks, relines, n_re);
+                g->n_changed = mark; /* kept: these are facts now */
+                progress = 1;
+            }
+        }
+    }
+    PyMem_Free(agreed);
+    PyMem_Free(cand);
+    PyMem_Free(narrowed);
+    PyMem_Free(relines);
+    if (status == OK) {
+        *solved = 1;
+        for (int i = 0; i < g->n_cells; i++)
+            if (masks[i] & (masks[i] - 1)) {
+                *solved = 0;
+                break;
+            }
+    }
+    return status;
+}
+
+/* ---- Python glue ----------------------------------------------------------------------- */
+
+static int parse_clue(PyObject *seq, int *len, int *col, int max) {
+    PyObject *fast = PySequence_Fast(seq, "a clue must be a sequence of (length, colour) pairs");
+    if (!fast) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    if (k > max) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "clue longer than its line");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        int l, c;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ii", &l, &c)) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (l < 1 || c < 1 || c > 31) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "block lengths must be >= 1 and colours 1..31");
+            return -1;
+        }
+        len[i] = l;
+        col[i] = c;
+    }
+    Py_DECREF(fast);
+    return (int)k;
+}
+
+static void Lines_dealloc(Lines *g) {
+    PyMem_Free(g->clue_start);
+    PyMem_Free(g->len);
+    PyMem_Free(g->col);
+    PyMem_Free(g->queue);
+    PyMem_Free(g->queued);
+    PyMem_Free(g->line_in);
+    PyMem_Free(g->changed);
+    PyMem_Free(g->old);
+    work_free(&g->work);
+    Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+static int Lines_init(Lines *g, PyObject *args, PyObject *kw) {
+    int H, W;
+    PyObject *clues;
+    static char *names[] = {"height", "width", "clues", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiO", names, &H, &W, &clues)) return -1;
+    if (H < 1 || W < 1 || (long long)H * W > 100000000LL) {
+        PyErr_SetString(PyExc_ValueError, "grid size out of range");
+        return -1;
+    }
+    PyObject *fast = PySequence_Fast(clues, "clues must be a sequence");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != H + W) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "need height + width clues");
+        return -1;
+    }
+    g->height = H;
+    g->width = W;
+    g->n_lines = H + W;
+    g->n_cells = H * W;
+    int maxlen = H > W ? H : W, cap = (H + W) * maxlen;
+    g->clue_start = PyMem_Calloc(H + W + 1, sizeof(int));
+    g->len = PyMem_Calloc(cap, sizeof(int));
+    g->col = PyMem_Calloc(cap, sizeof(int));
+    g->queue = PyMem_Calloc(H + W, sizeof(int));
+    g->queued = PyMem_Calloc(H + W, 1);
+    g->line_in = PyMem_Calloc(maxlen + 1, sizeof(mask_t));
+    if (!g->clue_start || !g->len || !g->col || !g->queue || !g->queued || !g->line_in) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    int at = 0, max_k = 0;
+    for (int line = 0; line < H + W; line++) {
+        int n = line < H ? W : H;
+        int k = parse_clue(PySequence_Fast_GET_ITEM(fast, line), g->len + at, g->col + at, n);
+        if (k < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        g->clue_start[line] = at;
+        at += k;
+        if (k > max_k) max_k = k;
+    }
+    g->clue_start[H + W] = at;
+    Py_DECREF(fast);
+    g->max_len = maxlen;
+    g->max_k = max_k;
+    g->end = -1;
+    if (work_reserve(&g->work, maxlen, max_k) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* A writable buffer of H*W uint32 masks (array('I')). */
+static int get_masks(Lines *g, PyObject *obj, Py_buffer *view) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->itemsize != 4 || view->len != (Py_ssize_t)g->n_cells * 4 ||
+        !view->format || (strcmp(view->format, "I") != 0 && strcmp(view->format, "=I") != 0 && strcmp(view->format, "<I") != 0)) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "masks must be a writable array('I') of height*width items");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *raise_status(int status) {
+    if (status == TIMEOUT) PyErr_SetString(PyExc_TimeoutError, "deadline passed");
+    else if (status == NOMEM) PyErr_NoMemory();
+    return NULL;
+}
+
+static PyObject *Lines_propagate(Lines *g, PyObject *args) {
+    PyObject *mobj, *lines_obj;
+    double end;
+    if (!PyArg_ParseTuple(args, "OOd", &mobj, &lines_obj, &end)) return NULL;
+    Py_buffer view;
+    if (get_masks(g, mobj, &view) < 0) return NULL;
+    PyObject *fast = PySequence_Fast(lines_obj, "lines must be a sequence of line indices");
+    if (!fast) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int *lines = PyMem_Malloc(sizeof(int) * (n + 1));
+    for (Py_ssize_t j = 0; lines && j < n; j++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
+        if (v < 0 || v >= g->n_lines) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "line index out of range");
+            PyMem_Free(lines);
+            lines = NULL;
+            break;
+        }
+        lines[j] = (int)v;
+    }
+    Py_DECREF(fast);
+    if (!lines) {
+        PyBuffer_Release(&view);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    g->end = end;
+    g->n_changed = 0;
+    int status = propagate(g, (mask_t *)view.buf, lines, (int)n);
+    PyMem_Free(lines);
+    PyObject *result;
+    if (status == CONTRADICTION) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else if (status != OK) {
+        result = raise_status(status);
+    } else {
+        result = PyList_New(g->n_changed);
+        for (int j = 0; result && j < g->n_changed; j++) PyList_SET_ITEM(result, j, PyLong_FromLong(g->changed[j]));
+    }
+    g->n_changed = 0;
+    PyBuffer_Release(&view);
+    return result;
+}
+
+static PyObject *Lines_probe(Lines *g, PyObject *args) {
+    PyObject *mobj;
+    double end;
+    if (!PyArg_ParseTuple(args, "Od", &mobj, &end)) return NULL;
+    Py_buffer view;
+    if (get_masks(g, mobj, &view) < 0) return NULL;
+    g->end = end;
+    g->n_changed = 0;
+    int solved = 0;
+    int status = probe(g, (mask_t *)view.buf, &solved);
+    g->n_changed = 0;
+    PyBuffer_Release(&view);
+    if (status == CONTRADICTION) Py_RETURN_NONE;
+    if (status != OK) return raise_status(status);
+    return PyBool_FromLong(solved);
+}
+
+static PyObject *Lines_starts(Lines *g, PyObject *args) {
+    PyObject *mobj;
+    int line;
+    if (!PyArg_ParseTuple(args, "Oi", &mobj, &line)) return NULL;
+    if (line < 0 || line >= g->n_lines) {
+        PyErr_SetString(PyExc_IndexError, "line index out of range");
+        return NULL;
+    }
+    Py_buffer view;
+    if (get_masks(g, mobj, &view) < 0) return NULL;
+    const mask_t *masks = view.buf;
+    int n = line_len(g, line);
+    Clue c = line_clue(g, line);
+    for (int t = 0; t < n; t++) g->line_in[t] = masks[line_cell(g, line, t)];
+    PyBuffer_Release(&view);
+    if (!solve_line(&c, &g->work, n, g->line_in)) Py_RETURN_NONE;
+    PyObject *result = PyList_New(c.k);
+    for (int i = 0; result && i < c.k; i++) {
+        PyObject *starts = PyList_New(0);
+        if (!starts) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, starts);
+        for (int s = 0; s + c.len[i] <= n; s++) {
+            if (placeable(&c, &g->work, n, g->line_in, i, s)) {
+                PyObject *v = PyLong_FromLong(s);
+                if (!v || PyList_Append(starts, v) < 0) {
+                    Py_XDECREF(v);
+                    Py_CLEAR(result);
+                    break;
+                }
+                Py_DECREF(v);
+            }
+        }
+    }
+    return result;
+}
+
+static PyObject *Lines_get_runs(Lines *g, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(g->line_runs);
+}
+
+/* solve_line(clue, domain): the narrowed masks of one line, or None. For tests against line.py. */
+static PyObject *module_solve_line(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *clue_obj, *domain_obj;
+    if (!PyArg_ParseTuple(args, "OO", &clue_obj, &domain_obj)) return NULL;
+    PyObject *fast = PySequence_Fast(domain_obj, "domain must be a sequence of masks");
+    if (!fast) return NULL;
+    int n = (int)PySequence_Fast_GET_SIZE(fast);
+    mask_t *d = PyMem_Malloc(sizeof(mask_t) * (n + 1));
+    int *len = PyMem_Malloc(sizeof(int) * (n + 1)), *col = PyMem_Malloc(sizeof(int) * (n + 1));
+    Work w = {0};
+    PyObject *result = NULL;
+    if (!d || !len || !col) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int t = 0; t < n; t++) {
+        unsigned long v = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(fast, t));
+        if (PyErr_Occurred()) goto done;
+        d[t] = (mask_t)v;
+    }
+    int k = parse_clue(clue_obj, len, col, n);
+    if (k < 0) goto done;
+    if (work_reserve(&w, n, k) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Clue c = {k, len, col};
+    if (!solve_line(&c, &w, n, d)) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    result = PyTuple_New(n);
+    for (int t = 0; result && t < n; t++) PyTuple_SET_ITEM(result, t, PyLong_FromUnsignedLong(w.out[t]));
+done:
+    Py_DECREF(fast);
+    PyMem_Free(d);
+    PyMem_Free(len);
+    PyMem_Free(col);
+    work_free(&w);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"solve_line", module_solve_line, METH_VARARGS, "solve_line(clue, domain) -> narrowed masks, or None"},
+    {NULL}};
+
+static PyMethodDef Lines_methods[] = {
+    {"propagate", (PyCFunction)Lines_propagate, METH_VARARGS,
+     "propagate(masks, lines, end) -> changed cells, or None on a contradiction; TimeoutError after end"},
+    {"probe", (PyCFunction)Lines_probe, METH_VARARGS,
+     "probe(masks, end) -> True if solved, False if not, None on a contradiction; TimeoutError after end"},
+    {"starts", (PyCFunction)Lines_starts, METH_VARARGS,
+     "starts(masks, line) -> possible start cells of each block of the line, or None"},
+    {NULL}};
+
+static PyGetSetDef Lines_getset[] = {{"line_runs", (getter)Lines_get_runs, NULL, "line-solver runs so far", NULL},
+                                     {NULL}};
+
+static PyTypeObject LinesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "nonogen.solve._linelogic.Lines",
+    .tp_doc = "Line logic over a grid of uint32 colour masks: Lines(height, width, clues).",
+    .tp_basicsize = sizeof(Lines),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Lines_init,
+    .tp_dealloc = (destructor)Lines_dealloc,
+    .tp_methods = Lines_methods,
+    .tp_getset = Lines_getset,
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_linelogic",
+                                    "Line logic, propagation and probing in C (see line.py for the reference).", -1,
+                                    module_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__linelogic(void) {
+    if (PyType_Ready(&LinesType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&LinesType);
+    if (PyModule_AddObject(m, "Lines", (PyObject *)&LinesType) < 0) {
+        Py_DECREF(&LinesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

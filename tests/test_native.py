@@ -1,0 +1,118 @@
+"""The C line logic (nonogen/solve/_linelogic.c) against the Python reference it replaces.
+
+Both must give the same masks, line by line and grid by grid: line logic and
+probing reach a unique fixpoint, so any difference is a bug in one of them.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nonogen import Color, formats, puzzle_from_grid
+from nonogen.clues import line_clue
+from nonogen.solve import propagate
+from nonogen.solve.deadline import Deadline, Timeout
+from nonogen.solve.line import LineAutomaton, solve_line
+from nonogen.solve.propagate import Contradiction, Grid
+
+PALETTE3 = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "r"), Color("blue", "#0000ff", "b"))
+native = pytest.mark.skipif(propagate._linelogic is None, reason="C module not built")
+
+
+def test_native_module_is_built():
+    """`pip install` compiles it wherever there is a C compiler; CI must not silently run pure Python."""
+    if os.environ.get("NONOGEN_PURE_PYTHON"):
+        pytest.skip("pure Python asked for")
+    assert propagate._linelogic is not None, "nonogen/solve/_linelogic.c was not compiled: pip install -e . again"
+    assert propagate.NATIVE
+
+
+@st.composite
+def lines(draw):
+    """A clue (from a random line, sometimes spoilt) and a random domain of cell masks."""
+    n = draw(st.integers(0, 14))
+    colors = draw(st.sampled_from([1, 1, 2, 3]))
+    cells = draw(st.lists(st.integers(0, colors), min_size=n, max_size=n))
+    clue = list(line_clue(cells))
+    if clue and draw(st.booleans()):
+        i = draw(st.integers(0, len(clue) - 1))
+        clue[i] = (max(1, clue[i][0] + draw(st.sampled_from([-1, 1]))), clue[i][1])
+    full = (1 << (colors + 1)) - 1
+    domain = draw(st.lists(st.one_of(st.just(full), st.integers(1, full)), min_size=n, max_size=n))
+    return tuple(clue), domain
+
+
+@native
+@settings(max_examples=3000, deadline=None)
+@given(lines())
+def test_line_solver_matches_python(case):
+    clue, domain = case
+    assert propagate._linelogic.solve_line(clue, domain) == solve_line(LineAutomaton(clue), domain)
+
+
+def _both(puzzle):
+    return Grid(puzzle, native=True), Grid(puzzle, native=False)
+
+
+def _fixpoint(grid: Grid, probe: bool):
+    masks = grid.masks[:]
+    try:
+        grid.propagate(masks, range(grid.height + grid.width), Deadline(None))
+        if probe:
+            grid.probe(masks, Deadline(None))
+    except Contradiction:
+        return None
+    return list(masks)
+
+
+grids = st.integers(1, 7).flatmap(
+    lambda h: st.integers(1, 7).flatmap(
+        lambda w: st.lists(st.lists(st.integers(0, 2), min_size=w, max_size=w), min_size=h, max_size=h)
+    )
+)
+
+
+@native
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids, st.booleans(), st.booleans())
+def test_propagation_and_probing_match_python(rows, colour, spoil):
+    grid = np.array(rows, dtype=np.uint8)
+    if not colour:
+        grid = (grid > 0).astype(np.uint8)
+    palette = PALETTE3 if colour else PALETTE3[:2]
+    puzzle = puzzle_from_grid(grid, palette).replace(goal=None)
+    if spoil:  # a column clue from another grid: often no solution at all
+        other = np.roll(grid, 1, axis=1)
+        puzzle = puzzle.replace(cols=puzzle_from_grid(other, palette).cols)
+    fast, slow = _both(puzzle)
+    assert _fixpoint(fast, False) == _fixpoint(slow, False)
+    assert _fixpoint(fast, True) == _fixpoint(slow, True)
+
+
+@native
+@pytest.mark.parametrize("name", ["webpbn-00023.non", "webpbn-00065.non", "webpbn-02413.non", "webpbn-02556.non"])
+def test_survey_fixpoints_and_block_starts_match_python(shared_data, name):
+    puzzle = formats.load(shared_data / "puzzles" / "webpbn" / "survey-sample-non" / name)
+    fast, slow = _both(puzzle)
+    assert _fixpoint(fast, False) == _fixpoint(slow, False)
+    for grid in (fast, slow):
+        grid.propagate(grid.masks, range(grid.height + grid.width), Deadline(None))
+    for line in range(puzzle.height + puzzle.width):
+        assert fast.block_starts(fast.masks, line) == slow.block_starts(slow.masks, line)
+
+
+@native
+def test_native_probing_honours_the_deadline(shared_data):
+    puzzle = formats.load(shared_data / "puzzles" / "webpbn" / "survey-sample-non" / "webpbn-02040.non")
+    grid = Grid(puzzle, native=True)
+    with pytest.raises(Timeout):
+        grid.probe(grid.masks, Deadline(0.0))
+
+
+def test_grid_without_c_uses_lists():
+    grid = Grid(puzzle_from_grid(np.eye(3, dtype=np.uint8)), native=False)
+    assert isinstance(grid.masks, list) and not grid.native
