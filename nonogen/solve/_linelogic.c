@@ -183,6 +183,110 @@ static int solve_line(const Clue *c, Work *w, int n, const mask_t *d) {
     return 1;
 }
 
+/* ---- a cache of line results ----------------------------------------------------------- */
+
+/* Probing solves the same line from the same masks over and over (on Light,
+ * 162k line runs shrink to 12k distinct ones), so results are kept in an
+ * open-addressing table keyed by (line, masks). Entries live in one arena:
+ * line, ok flag, the n input masks, then (when ok) the n output masks. The
+ * arena is emptied when it reaches CACHE_WORDS, which bounds the memory. */
+
+#define CACHE_WORDS (8u << 20) /* 32 MB of masks */
+#define NO_ENTRY UINT32_MAX
+
+typedef struct {
+    uint64_t *hashes;  /* per slot; 0 = empty */
+    uint32_t *where;   /* per slot: arena offset */
+    size_t n_slots, n_used;
+    uint32_t *arena;
+    size_t arena_len, arena_cap;
+} Cache;
+
+static uint64_t line_hash(int line, const mask_t *in, int n) {
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)line;
+    for (int t = 0; t < n; t++) h = (h ^ in[t]) * 0x100000001b3ULL;
+    h ^= h >> 29;
+    return h | 1;
+}
+
+static void cache_free(Cache *c) {
+    PyMem_Free(c->hashes);
+    PyMem_Free(c->where);
+    PyMem_Free(c->arena);
+    memset(c, 0, sizeof(*c));
+}
+
+static void cache_clear(Cache *c) {
+    if (c->hashes) memset(c->hashes, 0, sizeof(uint64_t) * c->n_slots);
+    c->n_used = 0;
+    c->arena_len = 0;
+}
+
+/* Offset of the entry for (line, in), or NO_ENTRY with *slot set to where it goes. */
+static uint32_t cache_find(const Cache *c, uint64_t h, int line, const mask_t *in, int n, size_t *slot) {
+    if (!c->n_slots) return NO_ENTRY;
+    size_t i = h & (c->n_slots - 1);
+    while (c->hashes[i]) {
+        if (c->hashes[i] == h) {
+            uint32_t off = c->where[i];
+            if (c->arena[off] == (uint32_t)line && !memcmp(c->arena + off + 2, in, sizeof(mask_t) * n)) return off;
+        }
+        i = (i + 1) & (c->n_slots - 1);
+    }
+    *slot = i;
+    return NO_ENTRY;
+}
+
+static int cache_grow(Cache *c) {
+    size_t n = c->n_slots ? 2 * c->n_slots : 4096;
+    uint64_t *hashes = PyMem_Calloc(n, sizeof(uint64_t));
+    uint32_t *where = PyMem_Malloc(n * sizeof(uint32_t));
+    if (!hashes || !where) {
+        PyMem_Free(hashes);
+        PyMem_Free(where);
+        return -1;
+    }
+    for (size_t i = 0; i < c->n_slots; i++) {
+        if (!c->hashes[i]) continue;
+        size_t j = c->hashes[i] & (n - 1);
+        while (hashes[j]) j = (j + 1) & (n - 1);
+        hashes[j] = c->hashes[i];
+        where[j] = c->where[i];
+    }
+    PyMem_Free(c->hashes);
+    PyMem_Free(c->where);
+    c->hashes = hashes;
+    c->where = where;
+    c->n_slots = n;
+    return 0;
+}
+
+/* Remember a result; out == NULL records a contradiction. Failing to remember is harmless. */
+static void cache_store(Cache *c, uint64_t h, int line, const mask_t *in, const mask_t *out, int n) {
+    size_t need = 2 + (size_t)n * (out ? 2 : 1);
+    if (c->arena_len + need > CACHE_WORDS) cache_clear(c);
+    if (2 * (c->n_used + 1) > c->n_slots && cache_grow(c) < 0) return;
+    if (c->arena_len + need > c->arena_cap) {
+        size_t cap = c->arena_cap ? 2 * c->arena_cap : 65536;
+        while (cap < c->arena_len + need) cap *= 2;
+        uint32_t *arena = PyMem_Realloc(c->arena, cap * sizeof(uint32_t));
+        if (!arena) return;
+        c->arena = arena;
+        c->arena_cap = cap;
+    }
+    size_t slot = h & (c->n_slots - 1);
+    while (c->hashes[slot]) slot = (slot + 1) & (c->n_slots - 1);
+    uint32_t off = (uint32_t)c->arena_len;
+    c->arena[off] = (uint32_t)line;
+    c->arena[off + 1] = out != NULL;
+    memcpy(c->arena + off + 2, in, sizeof(mask_t) * n);
+    if (out) memcpy(c->arena + off + 2 + n, out, sizeof(mask_t) * n);
+    c->arena_len += need;
+    c->hashes[slot] = h;
+    c->where[slot] = off;
+    c->n_used++;
+}
+
 /* ---- the grid object ------------------------------------------------------------------- */
 
 typedef struct {
@@ -190,9 +294,11 @@ typedef struct {
     int height, width, n_lines, n_cells;
     int *clue_start;   /* n_lines + 1 offsets into len/col */
     int *len, *col;
+    int *key;          /* per line: the first line with the same length and clue (cache key) */
     int max_len, max_k;
-    long long line_runs;
+    long long line_runs;   /* line-solver runs: cache misses */
     Work work;
+    Cache cache;
     /* propagation scratch */
     int *queue;
     unsigned char *queued;
@@ -201,6 +307,7 @@ typedef struct {
     mask_t *old;       /* their values before */
     int n_changed, cap_changed;
     double end;        /* CLOCK_MONOTONIC deadline, <0: none */
+    unsigned long steps;
     int timed_out;
 } Lines;
 
@@ -238,6 +345,20 @@ static int record_change(Lines *g, int cell, mask_t before) {
 
 enum { OK = 0, CONTRADICTION = 1, TIMEOUT = 2, NOMEM = 3 };
 
+/* The narrowed masks of one line (from the cache or a fresh run), or NULL when nothing fits. */
+static const mask_t *line_result(Lines *g, int line, int n, const mask_t *in) {
+    int key = g->key[line];
+    uint64_t h = line_hash(key, in, n);
+    size_t slot;
+    uint32_t off = cache_find(&g->cache, h, key, in, n, &slot);
+    if (off != NO_ENTRY) return g->cache.arena[off + 1] ? g->cache.arena + off + 2 + n : NULL;
+    g->line_runs++;
+    Clue c = line_clue(g, line);
+    const mask_t *out = solve_line(&c, &g->work, n, in) ? g->work.out : NULL;
+    cache_store(&g->cache, h, key, in, out, n);
+    return out;
+}
+
 /* Line logic to a fixpoint from the queued lines; changes are appended to g->changed. */
 static int propagate(Lines *g, mask_t *masks, const int *lines, int n_start) {
     int head = 0, tail = 0, size = g->n_lines, count = 0;
@@ -256,16 +377,14 @@ static int propagate(Lines *g, mask_t *masks, const int *lines, int n_start) {
         head = (head + 1) % size;
         count--;
         g->queued[line] = 0;
-        if (g->end >= 0 && (g->line_runs & 63) == 0 && now() > g->end) {
+        if (g->end >= 0 && (++g->steps & 63) == 0 && now() > g->end) {
             g->timed_out = 1;
             return TIMEOUT;
         }
         int n = line_len(g, line);
-        Clue c = line_clue(g, line);
         for (int t = 0; t < n; t++) g->line_in[t] = masks[line_cell(g, line, t)];
-        g->line_runs++;
-        if (!solve_line(&c, &g->work, n, g->line_in)) return CONTRADICTION;
-        const mask_t *out = g->work.out;
+        const mask_t *out = line_result(g, line, n, g->line_in);
+        if (!out) return CONTRADICTION;
         for (int t = 0; t < n; t++) {
             if (out[t] == g->line_in[t]) continue;
             int cell = line_cell(g, line, t);
@@ -306,10 +425,12 @@ static int probe(Lines *g, mask_t *masks, int *solved) {
         PyMem_Free(agreed); PyMem_Free(cand); PyMem_Free(narrowed); PyMem_Free(relines);
         return NOMEM;
     }
-    int status = OK, progress = 1;
-    while (progress && status == OK) {
-        progress = 0;
-        for (int cell = 0; cell < g->n_cells && status == OK; cell++) {
+    /* Cells are visited round and round; the fixpoint is reached once a whole
+     * round since the last narrowing found nothing (the order does not change it). */
+    int status = OK, quiet = 0;
+    for (int cell = 0; quiet < g->n_cells && status == OK; cell = cell + 1 == g->n_cells ? 0 : cell + 1) {
+        {
+            quiet++;
             mask_t mask = masks[cell];
             if (!(mask & (mask - 1))) continue;
             if (g->end >= 0 && now() > g->end) {
@@ -382,7 +503,7 @@ static int probe(Lines *g, mask_t *masks, int *solved) {
                 int mark = g->n_changed;
                 status = propagate(g, masks, relines, n_re);
                 g->n_changed = mark; /* kept: these are facts now */
-                progress = 1;
+                quiet = 0;
             }
         }
     }
@@ -434,12 +555,14 @@ static void Lines_dealloc(Lines *g) {
     PyMem_Free(g->clue_start);
     PyMem_Free(g->len);
     PyMem_Free(g->col);
+    PyMem_Free(g->key);
     PyMem_Free(g->queue);
     PyMem_Free(g->queued);
     PyMem_Free(g->line_in);
     PyMem_Free(g->changed);
     PyMem_Free(g->old);
     work_free(&g->work);
+    cache_free(&g->cache);
     Py_TYPE(g)->tp_free((PyObject *)g);
 }
 
@@ -489,6 +612,24 @@ static int Lines_init(Lines *g, PyObject *args, PyObject *kw) {
     }
     g->clue_start[H + W] = at;
     Py_DECREF(fast);
+    /* lines with equal clues and lengths share cache entries */
+    g->key = PyMem_Calloc(H + W, sizeof(int));
+    if (!g->key) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int line = 0; line < H + W; line++) {
+        Clue a = line_clue(g, line);
+        g->key[line] = line;
+        for (int other = line < H ? 0 : H; other < line; other++) {
+            Clue b = line_clue(g, other);
+            if (g->key[other] == other && a.k == b.k && !memcmp(a.len, b.len, sizeof(int) * a.k) &&
+                !memcmp(a.col, b.col, sizeof(int) * a.k)) {
+                g->key[line] = other;
+                break;
+            }
+        }
+    }
     g->max_len = maxlen;
     g->max_k = max_k;
     g->end = -1;
