@@ -25,7 +25,10 @@ from .propagate import Grid
 
 __all__ = ["Encoding"]
 
-SOLVER_NAME = "cadical195"
+# MiniSat (the GitHub version) finds the first solution of the random TAAI
+# puzzles in 60 % of CaDiCaL 1.9.5's time and is as fast on the survey set,
+# with less start-up cost per solver; and it can be interrupted at a deadline.
+SOLVER_NAME = "minisat-gh"
 
 
 class Encoding:
