@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from nonogen import Color, formats, puzzle_from_grid
 from nonogen.clues import line_clue
 from nonogen.solve import propagate
+from nonogen.solve.cnf import Encoding
 from nonogen.solve.deadline import Deadline, Timeout
 from nonogen.solve.line import LineAutomaton, solve_line
 from nonogen.solve.propagate import Contradiction, Grid
@@ -103,6 +104,27 @@ def test_survey_fixpoints_and_block_starts_match_python(shared_data, name):
         grid.propagate(grid.masks, range(grid.height + grid.width), Deadline(None))
     for line in range(puzzle.height + puzzle.width):
         assert fast.block_starts(fast.masks, line) == slow.block_starts(slow.masks, line)
+    _assert_same_cnf(fast, slow)
+
+
+def _assert_same_cnf(fast: Grid, slow: Grid):
+    """The C encoder must build the Python encoder's CNF, variable for variable."""
+    a, b = Encoding(fast, fast.masks), Encoding(slow, slow.masks)
+    assert (a.n_vars, a.clauses, a.cell_lits) == (b.n_vars, b.clauses, b.cell_lits)
+
+
+@native
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids, st.booleans())
+def test_encoding_matches_python(rows, colour):
+    grid = np.array(rows, dtype=np.uint8)
+    if not colour:
+        grid = (grid > 0).astype(np.uint8)
+    puzzle = puzzle_from_grid(grid, PALETTE3 if colour else PALETTE3[:2]).replace(goal=None)
+    fast, slow = _both(puzzle)
+    for g in (fast, slow):
+        g.propagate(g.masks, range(g.height + g.width), Deadline(None))
+    _assert_same_cnf(fast, slow)
 
 
 @native

@@ -761,6 +761,201 @@ static PyObject *Lines_starts(Lines *g, PyObject *args) {
     return result;
 }
 
+/* ---- the SAT encoding (the same CNF as Encoding in cnf.py, variable for variable) ------- */
+
+typedef struct {
+    PyObject *clauses;  /* list of lists of ints */
+    int n_vars;
+    const mask_t *masks;
+    const int *cell_var;
+    int failed;
+} Cnf;
+
+#define TRUE_LIT 1
+
+static int popcount32(mask_t m) { return __builtin_popcount(m); }
+
+/* Literal "cell has colour value", as Encoding.lit. */
+static int cell_lit(const Cnf *f, int cell, int value) {
+    mask_t m = f->masks[cell];
+    if (!((m >> value) & 1)) return -TRUE_LIT;
+    int n = popcount32(m);
+    if (n == 1) return TRUE_LIT;
+    int x = f->cell_var[cell];
+    if (n == 2) return value == 31 - __builtin_clz(m) ? x : -x;
+    return x + popcount32(m & (((mask_t)1 << value) - 1));
+}
+
+/* Append a clause, simplified: dropped when it holds TRUE, -TRUE literals left out. */
+static void add_clause(Cnf *f, const int *lits, int n) {
+    if (f->failed) return;
+    int keep = 0;
+    for (int j = 0; j < n; j++) {
+        if (lits[j] == TRUE_LIT) return;
+        if (lits[j] != -TRUE_LIT) keep++;
+    }
+    PyObject *clause = PyList_New(keep);
+    if (!clause) {
+        f->failed = 1;
+        return;
+    }
+    for (int j = 0, at = 0; j < n; j++) {
+        if (lits[j] == -TRUE_LIT) continue;
+        PyObject *v = PyLong_FromLong(lits[j]);
+        if (!v) {
+            Py_DECREF(clause);
+            f->failed = 1;
+            return;
+        }
+        PyList_SET_ITEM(clause, at++, v);
+    }
+    if (PyList_Append(f->clauses, clause) < 0) f->failed = 1;
+    Py_DECREF(clause);
+}
+
+typedef struct {
+    int lo, hi, base; /* literal of "start >= k" is base + k - lo - 1 for lo < k <= hi */
+} Ladder;
+
+static inline int at_least(const Ladder *l, int k) {
+    return k <= l->lo ? TRUE_LIT : k > l->hi ? -TRUE_LIT : l->base + k - l->lo - 1;
+}
+
+/* Order encoding of one line's block starts; see Encoding._encode_line. */
+static int encode_line(Lines *g, Cnf *f, int line, Ladder *lad, unsigned char *possible) {
+    int n = line_len(g, line);
+    Clue c = line_clue(g, line);
+    if (!c.k) return OK;
+    for (int t = 0; t < n; t++) g->line_in[t] = f->masks[line_cell(g, line, t)];
+    if (!solve_line(&c, &g->work, n, g->line_in)) return CONTRADICTION;
+    for (int i = 0; i < c.k; i++) {
+        int lo = -1, hi = -1;
+        for (int s = 0; s + c.len[i] <= n; s++) {
+            possible[s] = (unsigned char)placeable(&c, &g->work, n, g->line_in, i, s);
+            if (possible[s]) {
+                if (lo < 0) lo = s;
+                hi = s;
+            }
+        }
+        if (lo < 0) return CONTRADICTION;
+        lad[i].lo = lo;
+        lad[i].hi = hi;
+        lad[i].base = f->n_vars + 1;
+        f->n_vars += hi - lo;
+        for (int k = lo + 1; k < hi; k++) {
+            if (!possible[k]) {
+                int cl[2] = {-(lad[i].base + k - lo - 1), lad[i].base + k - lo};
+                add_clause(f, cl, 2);
+            }
+        }
+    }
+    for (int i = 0; i < c.k; i++) {
+        const Ladder *l = &lad[i];
+        for (int k = l->lo + 1; k <= l->hi; k++) {
+            int cl[2] = {-at_least(l, k + 1), at_least(l, k)};
+            add_clause(f, cl, 2);
+        }
+        if (i + 1 < c.k) {
+            int gap = c.len[i] + (c.col[i + 1] == c.col[i]);
+            for (int k = l->lo + 1; k <= l->hi; k++) {
+                int cl[2] = {-at_least(l, k), at_least(&lad[i + 1], k + gap)};
+                add_clause(f, cl, 2);
+            }
+        }
+    }
+    for (int t = 0; t < n; t++) {
+        int cell = line_cell(g, line, t);
+        int filled = -cell_lit(f, cell, 0);
+        int first[2] = {-filled, -at_least(&lad[0], t + 1)};
+        add_clause(f, first, 2);
+        for (int i = 0; i < c.k; i++) {
+            int starts_before = -at_least(&lad[i], t + 1);
+            int reaches = at_least(&lad[i], t - c.len[i] + 1);
+            int paint[3] = {-starts_before, -reaches, cell_lit(f, cell, c.col[i])};
+            add_clause(f, paint, 3);
+            int next_after = i + 1 < c.k ? at_least(&lad[i + 1], t + 1) : TRUE_LIT;
+            int cover[4] = {-filled, -starts_before, -next_after, reaches};
+            add_clause(f, cover, 4);
+        }
+    }
+    return f->failed ? NOMEM : OK;
+}
+
+static PyObject *Lines_encode(Lines *g, PyObject *args) {
+    PyObject *mobj;
+    double end;
+    if (!PyArg_ParseTuple(args, "Od", &mobj, &end)) return NULL;
+    Py_buffer view;
+    if (get_masks(g, mobj, &view) < 0) return NULL;
+    const mask_t *masks = view.buf;
+    int *cell_var = PyMem_Calloc(g->n_cells, sizeof(int));
+    Ladder *lad = PyMem_Malloc(sizeof(Ladder) * (g->max_k + 1));
+    unsigned char *possible = PyMem_Malloc(g->max_len + 1);
+    PyObject *clauses = PyList_New(0);
+    Cnf f = {clauses, 1, masks, cell_var, 0};
+    int status = OK;
+    if (!cell_var || !lad || !possible || !clauses) status = NOMEM;
+    if (status == OK) {
+        int one[1] = {TRUE_LIT};
+        /* a clause holding TRUE is dropped, so the unit [TRUE] goes in directly */
+        PyObject *unit = Py_BuildValue("[i]", one[0]);
+        if (!unit || PyList_Append(clauses, unit) < 0) status = NOMEM;
+        Py_XDECREF(unit);
+    }
+    for (int cell = 0; status == OK && cell < g->n_cells; cell++) {
+        mask_t m = masks[cell];
+        int n = popcount32(m);
+        if (n < 2) continue;
+        cell_var[cell] = f.n_vars + 1;
+        if (n == 2) {
+            f.n_vars += 1;
+            continue;
+        }
+        f.n_vars += n;
+        int lits[32], at = 0;
+        for (int v = 0; v < 32; v++)
+            if ((m >> v) & 1) {
+                lits[at] = cell_var[cell] + at;
+                at++;
+            }
+        add_clause(&f, lits, n);
+        for (int a = 0; a < n; a++)
+            for (int b = a + 1; b < n; b++) {
+                int pair[2] = {-lits[a], -lits[b]};
+                add_clause(&f, pair, 2);
+            }
+        if (f.failed) status = NOMEM;
+    }
+    for (int line = 0; status == OK && line < g->n_lines; line++) {
+        int open = 0;
+        for (int t = 0; t < line_len(g, line) && !open; t++) {
+            mask_t m = masks[line_cell(g, line, t)];
+            open = (m & (m - 1)) != 0;
+        }
+        if (!open) continue;
+        if (end >= 0 && now() > end) status = TIMEOUT;
+        else status = encode_line(g, &f, line, lad, possible);
+    }
+    PyBuffer_Release(&view);
+    PyObject *result = NULL;
+    if (status == OK) {
+        PyObject *vars = PyList_New(g->n_cells);
+        for (int cell = 0; vars && cell < g->n_cells; cell++) PyList_SET_ITEM(vars, cell, PyLong_FromLong(cell_var[cell]));
+        if (vars) result = Py_BuildValue("(iOO)", f.n_vars, clauses, vars);
+        Py_XDECREF(vars);
+    } else if (status == CONTRADICTION) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else {
+        raise_status(status);
+    }
+    Py_XDECREF(clauses);
+    PyMem_Free(cell_var);
+    PyMem_Free(lad);
+    PyMem_Free(possible);
+    return result;
+}
+
 static PyObject *Lines_get_runs(Lines *g, void *closure) {
     (void)closure;
     return PyLong_FromLongLong(g->line_runs);
@@ -819,6 +1014,8 @@ static PyMethodDef Lines_methods[] = {
      "propagate(masks, lines, end) -> changed cells, or None on a contradiction; TimeoutError after end"},
     {"probe", (PyCFunction)Lines_probe, METH_VARARGS,
      "probe(masks, end) -> True if solved, False if not, None on a contradiction; TimeoutError after end"},
+    {"encode", (PyCFunction)Lines_encode, METH_VARARGS,
+     "encode(masks, end) -> (n_vars, clauses, first variable of each cell), or None on a contradiction"},
     {"starts", (PyCFunction)Lines_starts, METH_VARARGS,
      "starts(masks, line) -> possible start cells of each block of the line, or None"},
     {NULL}};

@@ -13,6 +13,8 @@ the hardest TAAI 2011 puzzle 4.6 s vs 26-52 s, with a third of the clauses.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 from array import array
 from typing import Optional, Sequence
 
@@ -31,6 +33,23 @@ __all__ = ["Encoding"]
 SOLVER_NAME = "minisat-gh"
 
 
+@contextlib.contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector while clauses are built.
+
+    Every clause is a new list, which the collector tracks; on Gettys the
+    collections it triggers cost twice the encoding itself. Clauses hold only
+    ints, so they make no cycles and nothing is lost by waiting.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class Encoding:
     """The CNF of a :class:`Grid` under the masks it is built with.
 
@@ -40,15 +59,23 @@ class Encoding:
     """
 
     def __init__(self, grid: Grid, masks: Sequence[int], deadline: Optional[Deadline] = None):
+        with _gc_paused():
+            self._build(grid, masks, deadline)
+
+    def _build(self, grid: Grid, masks: Sequence[int], deadline: Optional[Deadline]) -> None:
         self.grid = grid
         self.grid_masks = array("I", masks) if grid.native else masks
         self.masks = list(masks)
         self.n_vars = 0
         self.clauses: list[list[int]] = []
+        self.TRUE = 1
+        self.undecided = grid.undecided(self.masks)
+        if grid.native:
+            self._encode_native(deadline)
+            return
         self.TRUE = self._new()
         self.clauses.append([self.TRUE])
         self.cell_lits: dict[int, dict[int, int]] = {}
-        self.undecided = grid.undecided(self.masks)
         for cell, mask in enumerate(self.masks):
             self.cell_lits[cell] = self._cell_literals(mask)
         for line in range(len(grid.cells)):
@@ -56,6 +83,20 @@ class Encoding:
                 if deadline is not None:
                     deadline.check()  # a huge residue takes seconds to encode in Python
                 self._encode_line(line)
+
+    def _encode_native(self, deadline: Optional[Deadline]) -> None:
+        """The same CNF, variable for variable, built by the C module (ten times faster)."""
+        result = self.grid.encode_native(self.grid_masks, deadline)
+        self.n_vars, self.clauses, first_var = result
+        self.cell_lits = {}
+        for cell, (mask, var) in enumerate(zip(self.masks, first_var)):
+            values = all_values(mask)
+            if len(values) == 1:
+                self.cell_lits[cell] = {values[0]: self.TRUE}
+            elif len(values) == 2:
+                self.cell_lits[cell] = {values[1]: var, values[0]: -var}
+            else:
+                self.cell_lits[cell] = {value: var + i for i, value in enumerate(values)}
 
     def _new(self) -> int:
         self.n_vars += 1

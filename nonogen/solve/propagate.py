@@ -150,6 +150,16 @@ class Grid:
     def undecided(self, masks: Sequence[int]) -> list[int]:
         return [i for i, m in enumerate(masks) if m & (m - 1)]
 
+    def encode_native(self, masks, deadline: Optional[Deadline]) -> tuple[int, list[list[int]], list[int]]:
+        """The C module's CNF of the residue: ``(n_vars, clauses, first variable of each cell)``."""
+        try:
+            result = self._native.encode(masks, -1.0 if deadline is None else _end(deadline))
+        except TimeoutError:
+            raise Timeout() from None
+        if result is None:
+            raise Contradiction()
+        return result
+
     def block_starts(self, masks: Sequence[int], line: int) -> list[list[int]]:
         """The cells where each block of ``line`` can still start (masks at a line-logic fixpoint)."""
         if self._native is not None:
