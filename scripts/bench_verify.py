@@ -1,12 +1,13 @@
-"""Benchmark the 2D verifier on the shared puzzle sets, with two baselines in the same run.
+"""Benchmark the 2D verifier on the shared puzzle sets, with three baselines in the same run.
 
 Sets: the webpbn survey (31 puzzles, expected verdicts in survey-sample.csv), the TAAI 2011
 tournament set (1000 x 25x25), the colour set (number-loom XML + pbnsolve .g) and the stress
 puzzles (up to 512x512). For each puzzle: verdict (and whether it is right), difficulty, seconds
 in-process, peak memory of the worker process.
 
-Also on the survey set, "verdict s": line logic + SAT without the probing that rates difficulty.
+Also on the survey set, "verdict s": line logic + SAT without probing.
 Baselines, on the survey set:
+  * ``python``: the whole engine with the pure-Python line logic instead of the C module;
   * ``sat``: nonogen's own SAT encoding of the whole puzzle, no line logic, no probing;
   * ``enum``: the placement-enumeration CNF of our source documents (one variable per placement
     of every line), capped at ENUM_CAP literals so it cannot eat the machine.
@@ -31,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from pysat.solvers import Solver  # noqa: E402
 
 from nonogen import NonogenError, formats, satisfies  # noqa: E402
-from nonogen.solve import verify  # noqa: E402
+from nonogen.solve import propagate, verify  # noqa: E402
 from nonogen.solve.deadline import Deadline, Timeout, solve_limited  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "puzzles"
@@ -62,7 +63,10 @@ def run_one(task: tuple[str, int, str, float]) -> dict:
         status, note = enumeration_verify(puzzle, timeout)
         difficulty = None
     else:
-        result = verify(puzzle, timeout=timeout, strategy="full" if method == "nonogen" else method)
+        if method == "python":  # the same engine with the pure-Python line logic (no C module)
+            propagate.NATIVE = False
+        strategy = "full" if method in ("nonogen", "python") else method
+        result = verify(puzzle, timeout=timeout, strategy=strategy)
         status, difficulty, note = result.status, result.difficulty, result.message
         if result.solution is not None:
             assert satisfies(puzzle, result.solution)
@@ -193,12 +197,12 @@ def bench_survey(args) -> dict:
     hard, _ = run_set("survey", extreme, "nonogen", args.extreme_timeout, 1)
     baselines = {}
     if not args.quick:
-        for method in ("line", "sat", "enum"):
+        for method in ("line", "python", "sat", "enum"):
             baselines[method], _ = run_set("survey", normal, method, BASELINE_TIMEOUT, 1)
     print("## webpbn survey set (in-process seconds per puzzle; one puzzle at a time)\n")
     head = f"{'puzzle':<10} {'tier':<7} {'size':>6} {'expected':<9} {'nonogen':<10} {'difficulty':<10} {'s':>8} {'MB':>6}"
     if baselines:
-        head += f" | {'verdict s':>9} {'sat-only s':>10} {'enum s':>10}  enum note"
+        head += f" | {'verdict s':>9} {'python s':>9} {'sat-only s':>10} {'enum s':>10}  enum note"
     print(head)
     right = 0
     rows = []
@@ -212,7 +216,7 @@ def bench_survey(args) -> dict:
             f"{r['status'] + ('' if ok else ' !'):<10} {str(r['difficulty']):<10} {r['seconds']:8.3f} {r['peak_mb']:6.0f}"
         )
         if base:
-            line += f" | {_fmt(base[0]):>9} {_fmt(base[1]):>10} {_fmt(base[2]):>10}  {base[2]['note']}"
+            line += f" | {_fmt(base[0]):>9} {_fmt(base[1]):>9} {_fmt(base[2]):>10} {_fmt(base[3]):>10}  {base[3]['note']}"
         print(line)
         rows.append({"puzzle": meta["short_name"], "tier": meta["tier"], **r})
     total = sum(r["seconds"] for r in ours)
