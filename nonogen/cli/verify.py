@@ -48,7 +48,7 @@ def _common_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle on stdout (JSON Lines)")
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds per puzzle (default 60)")
     p.add_argument("--format", default=None, metavar="FORMAT", help="read files in this format")
-    p.add_argument("--no-probe", action="store_true", help="verdict only: skip the probing that rates difficulty")
+    p.add_argument("--no-probe", action="store_true", help="go from line logic straight to SAT (no probing)")
     p.add_argument(
         "--no-ambiguity",
         action="store_true",
