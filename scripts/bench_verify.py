@@ -226,7 +226,7 @@ def bench_survey(args) -> dict:
     summary = {"right": right, "total_seconds": total, "rows": rows}
     if baselines:
         verdict_total = sum(b["seconds"] for b in baselines["line"])
-        print(f"verdict only (line logic + SAT, no probing for the difficulty rating): total {verdict_total:.2f} s")
+        print(f"verdict without probing (line logic + SAT): total {verdict_total:.2f} s")
     for method, results in baselines.items():
         if method == "line":
             continue

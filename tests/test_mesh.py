@@ -119,7 +119,8 @@ def test_mesh_command_writes_a_unique_level(tmp_path, capsys):
         assert (out / name).stat().st_size > 0
     assert report["status"] == "unique" and max(report["size"]) == 8
     # re-verify the level from disk: hiding never breaks uniqueness
-    level = formats.load(out / "level.json")
+    assert report["puzzle_file"] == "level.json"  # relative to the output folder, as in `nonogen image`
+    level = formats.load(out / report["puzzle_file"])
     assert report["clues_hidden"] == level.n_lines - level.n_clues > 0
     assert report["voxels"] == int(level.goal.sum())
     check = verify3d(level)

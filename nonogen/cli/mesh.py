@@ -83,7 +83,7 @@ def run_mesh(args: argparse.Namespace) -> int:
     to_png(sheet).save(out / "puzzle.png")
     report = {
         "status": level.status,
-        "puzzle_file": str(puzzle_file),
+        "puzzle_file": puzzle_file.name,  # relative to the report, as in `nonogen image`
         "model": str(model_path),
         "size": list(level.puzzle.size),
         "voxels": int(level.puzzle.goal.sum()),
