@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from nonogen import Color, formats, puzzle_from_grid
 from nonogen.clues import line_clue
-from nonogen.solve import propagate
+from nonogen.solve import propagate, verify
 from nonogen.solve.cnf import Encoding
 from nonogen.solve.deadline import Deadline, Timeout
 from nonogen.solve.line import LineAutomaton, solve_line
@@ -138,3 +138,25 @@ def test_native_probing_honours_the_deadline(shared_data):
 def test_grid_without_c_uses_lists():
     grid = Grid(puzzle_from_grid(np.eye(3, dtype=np.uint8)), native=False)
     assert isinstance(grid.masks, list) and not grid.native
+
+
+@native
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids, st.booleans())
+def test_verify_gives_the_same_answer_without_the_c_module(rows, colour):
+    """The whole pipeline, not just its parts: verdict and difficulty match with the pure-Python line logic."""
+    grid = np.array(rows, dtype=np.uint8)
+    if not colour:
+        grid = (grid > 0).astype(np.uint8)
+    puzzle = puzzle_from_grid(grid, PALETTE3 if colour else PALETTE3[:2]).replace(goal=None)
+    saved = propagate.NATIVE
+    try:
+        propagate.NATIVE = True
+        fast = verify(puzzle)
+        propagate.NATIVE = False
+        slow = verify(puzzle)
+    finally:
+        propagate.NATIVE = saved
+    assert (fast.status, fast.difficulty) == (slow.status, slow.difficulty)
+    if fast.status == "unique":
+        assert (fast.solution == slow.solution).all()
