@@ -10,7 +10,9 @@ import pytest
 
 from nonogen.clues import derive_clues_3d, line_clue_3d, puzzle3d_from_cells, satisfies_3d
 from nonogen.model import AXES, Puzzle3D
+from nonogen.solve.deadline import Deadline, Timeout
 from nonogen.solve.picross3d import (
+    _line_fixpoint,
     all_lines,
     hide_clues,
     line_solve3d,
@@ -146,6 +148,14 @@ def test_line_solver_matches_enumeration():
 def test_line_logic_solves_kusano():
     cells, solved = line_solve3d(load3d(KUSANO))
     assert solved and np.array_equal(cells.astype(bool), load3d(KUSANO).goal)
+
+
+def test_line_rating_honours_the_deadline():
+    """The difficulty rating of a big level must not run past --timeout (it is plain Python)."""
+    level = puzzle3d_from_cells(_blob(0, (8, 8, 8)))
+    with pytest.raises(Timeout):
+        _line_fixpoint(level, deadline=Deadline(0.0))
+    assert _line_fixpoint(level, deadline=Deadline(None))[1] == line_solve3d(level)[1]
 
 
 def _blob(seed: int, size=(5, 5, 5)) -> np.ndarray:

@@ -297,10 +297,14 @@ def verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: flo
             fields["second_solution"] = enc.decode(solver.get_model())
             return _finish(fields, clock, start, "at least two solutions")
     fields["status"] = "unique"
-    _, solved, runs = _line_fixpoint(puzzle)
-    fields["difficulty"] = "line" if solved else "search"
-    fields["work"] = float(runs * 100 / max(1, puzzle.n_clues))
-    message = "unique; line logic solves it" if solved else "unique; needs search beyond line logic"
+    try:
+        _, solved, runs = _line_fixpoint(puzzle, deadline=clock.deadline)
+    except Timeout:  # the verdict stands; only the rating is missing
+        message = "unique; difficulty not rated within the time limit"
+    else:
+        fields["difficulty"] = "line" if solved else "search"
+        fields["work"] = float(runs * 100 / max(1, puzzle.n_clues))
+        message = "unique; line logic solves it" if solved else "unique; needs search beyond line logic"
     if target is not None and not np.array_equal(first, np.asarray(target, dtype=bool)):
         message += " (the given target does not meet the clues)"
     return _finish(fields, clock, start, message)
@@ -370,10 +374,13 @@ def solve_line_3d(count: int, groups: int, known: tuple[int, ...]) -> Optional[t
     return tuple(-1 if p == 3 else (1 if p == 2 else 0) for p in possible)
 
 
-def _line_fixpoint(puzzle: Puzzle3D, known: Optional[np.ndarray] = None) -> tuple[np.ndarray, bool, int]:
+def _line_fixpoint(
+    puzzle: Puzzle3D, known: Optional[np.ndarray] = None, deadline: Optional[Deadline] = None
+) -> tuple[np.ndarray, bool, int]:
     """Line logic to a fixpoint over the shown clues. Returns (cells -1/0/1, solved, line runs).
 
     A contradiction returns ``solved = False`` with the state reached so far.
+    Raises :class:`~nonogen.solve.deadline.Timeout` once ``deadline`` passes.
     """
     size = puzzle.size
     grid = np.full(int(np.prod(size)), -1, dtype=np.int8) if known is None else known.ravel().astype(np.int8)
@@ -394,6 +401,8 @@ def _line_fixpoint(puzzle: Puzzle3D, known: Optional[np.ndarray] = None) -> tupl
         cells, (count, groups) = lines[k]
         before = tuple(int(v) for v in grid[cells])
         runs += 1
+        if deadline is not None and runs % 64 == 0:
+            deadline.check()
         after = solve_line_3d(count, groups, before)
         if after is None:
             return grid.reshape(size), False, runs
