@@ -1,9 +1,12 @@
 """Line logic to a fixpoint, and probing, over a grid of per-cell colour masks.
 
-The grid state is a flat list of bit masks (bit ``a`` set: colour ``a`` still
-possible). Lines are solved from a queue: only lines that lost a possibility
-are solved again, and line results are cached by (clue, masks), which hits
-often on real puzzles because many lines repeat their state.
+The grid state is a flat sequence of bit masks (bit ``a`` set: colour ``a``
+still possible). Lines are solved from a queue: only lines that lost a
+possibility are solved again, and line results are cached by (clue, masks),
+which hits often because probing asks the same line questions again and again.
+
+The work is done by the C module ``_linelogic`` when it is built; this module
+keeps the same algorithms in Python as the reference and the fallback.
 """
 from __future__ import annotations
 
@@ -49,13 +52,15 @@ class Grid:
     def __init__(self, puzzle: Puzzle, native: Optional[bool] = None):
         self.puzzle = puzzle
         H, W = self.height, self.width = puzzle.height, puzzle.width
-        automata: dict = {}
-        self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols]
         self.slices = [slice(r * W, (r + 1) * W) for r in range(H)] + [slice(c, H * W, W) for c in range(W)]
         self.cells = [range(H * W)[s] for s in self.slices]
         self.cache: dict = {}
         self._runs = 0
         self._native = self._native_lines(puzzle) if (NATIVE if native is None else native) else None
+        automata: dict = {}
+        self.automata = (
+            [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols] if self._native is None else []
+        )
         masks = self._initial_masks()
         self.masks = masks if self._native is None else array("I", masks)
 
