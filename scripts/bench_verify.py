@@ -5,7 +5,8 @@ tournament set (1000 x 25x25), the colour set (number-loom XML + pbnsolve .g) an
 puzzles (up to 512x512). For each puzzle: verdict (and whether it is right), difficulty, seconds
 in-process, peak memory of the worker process.
 
-Also on the survey set, "verdict s": line logic + SAT without probing.
+Also on the survey set, "verdict s": line logic + SAT without probing; and the three extreme
+puzzles once more with the goal stored in their files, as a puzzle author would verify them.
 Baselines, on the survey set:
   * ``python``: the whole engine with the pure-Python line logic instead of the C module;
   * ``sat``: nonogen's own SAT encoding of the whole puzzle, no line logic, no probing;
@@ -57,7 +58,9 @@ def _puzzles(path: str) -> list:
 def run_one(task: tuple[str, int, str, float]) -> dict:
     """Verify puzzle ``index`` of ``path`` with ``method`` ("nonogen", "line", "sat" or "enum")."""
     path, index, method, timeout = task
-    puzzle = _puzzles(path)[index].replace(goal=None)
+    puzzle = _puzzles(path)[index]
+    if method != "goal":  # blind: find the solutions, then prove there is no other
+        puzzle = puzzle.replace(goal=None)
     start = time.perf_counter()
     if method == "enum":
         status, note = enumeration_verify(puzzle, timeout)
@@ -65,7 +68,7 @@ def run_one(task: tuple[str, int, str, float]) -> dict:
     else:
         if method == "python":  # the same engine with the pure-Python line logic (no C module)
             propagate.NATIVE = False
-        strategy = "full" if method in ("nonogen", "python") else method
+        strategy = "full" if method in ("nonogen", "python", "goal") else method
         result = verify(puzzle, timeout=timeout, strategy=strategy)
         status, difficulty, note = result.status, result.difficulty, result.message
         if result.solution is not None:
@@ -195,6 +198,7 @@ def bench_survey(args) -> dict:
     extreme = [t for t in tasks if t[2]["tier"] == "extreme"]
     ours, wall = run_set("survey", normal, "nonogen", args.timeout, 1)
     hard, _ = run_set("survey", extreme, "nonogen", args.extreme_timeout, 1)
+    with_goal, _ = run_set("survey", extreme, "goal", args.timeout, 1)
     baselines = {}
     if not args.quick:
         for method in ("line", "python", "sat", "enum"):
@@ -223,6 +227,8 @@ def bench_survey(args) -> dict:
     easy = [r["seconds"] for (_, _, m), r in zip(normal, ours) if m["tier"] == "easy"]
     print(f"\nright verdicts (28 non-extreme): {right}/28;  total {total:.2f} s;  slowest easy {max(easy):.3f} s;"
           f"  extreme: {', '.join(r['status'] for r in hard)} at {args.extreme_timeout:.0f} s")
+    print("extreme, given the goal stored in the file (is it the only solution?): " + ", ".join(
+        f"{meta['short_name']} {r['status']} in {r['seconds']:.1f} s" for (_, _, meta), r in zip(extreme, with_goal)))
     summary = {"right": right, "total_seconds": total, "rows": rows}
     if baselines:
         verdict_total = sum(b["seconds"] for b in baselines["line"])
