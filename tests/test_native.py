@@ -55,6 +55,14 @@ def test_line_solver_matches_python(case):
     assert propagate._linelogic.solve_line(clue, domain) == solve_line(LineAutomaton(clue), domain)
 
 
+def _puzzle(rows, colour: bool):
+    """The puzzle of a random grid: values 0-2 as they are, or any non-zero as black."""
+    grid = np.array(rows, dtype=np.uint8)
+    if not colour:
+        grid = (grid > 0).astype(np.uint8)
+    return puzzle_from_grid(grid, PALETTE3 if colour else PALETTE3[:2]).replace(goal=None)
+
+
 def _both(puzzle):
     return Grid(puzzle, native=True), Grid(puzzle, native=False)
 
@@ -81,14 +89,10 @@ grids = st.integers(1, 7).flatmap(
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grids, st.booleans(), st.booleans())
 def test_propagation_and_probing_match_python(rows, colour, spoil):
-    grid = np.array(rows, dtype=np.uint8)
-    if not colour:
-        grid = (grid > 0).astype(np.uint8)
-    palette = PALETTE3 if colour else PALETTE3[:2]
-    puzzle = puzzle_from_grid(grid, palette).replace(goal=None)
-    if spoil:  # a column clue from another grid: often no solution at all
-        other = np.roll(grid, 1, axis=1)
-        puzzle = puzzle.replace(cols=puzzle_from_grid(other, palette).cols)
+    puzzle = _puzzle(rows, colour)
+    if spoil:  # column clues from the grid shifted one column: often no solution at all
+        shifted = _puzzle(np.roll(np.array(rows), 1, axis=1), colour)
+        puzzle = puzzle.replace(cols=shifted.cols)
     fast, slow = _both(puzzle)
     assert _fixpoint(fast, False) == _fixpoint(slow, False)
     assert _fixpoint(fast, True) == _fixpoint(slow, True)
@@ -117,10 +121,7 @@ def _assert_same_cnf(fast: Grid, slow: Grid):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grids, st.booleans())
 def test_encoding_matches_python(rows, colour):
-    grid = np.array(rows, dtype=np.uint8)
-    if not colour:
-        grid = (grid > 0).astype(np.uint8)
-    puzzle = puzzle_from_grid(grid, PALETTE3 if colour else PALETTE3[:2]).replace(goal=None)
+    puzzle = _puzzle(rows, colour)
     fast, slow = _both(puzzle)
     for g in (fast, slow):
         g.propagate(g.masks, range(g.height + g.width), Deadline(None))
@@ -145,10 +146,7 @@ def test_grid_without_c_uses_lists():
 @given(grids, st.booleans())
 def test_verify_gives_the_same_answer_without_the_c_module(rows, colour):
     """The whole pipeline, not just its parts: verdict and difficulty match with the pure-Python line logic."""
-    grid = np.array(rows, dtype=np.uint8)
-    if not colour:
-        grid = (grid > 0).astype(np.uint8)
-    puzzle = puzzle_from_grid(grid, PALETTE3 if colour else PALETTE3[:2]).replace(goal=None)
+    puzzle = _puzzle(rows, colour)
     saved = propagate.NATIVE
     try:
         propagate.NATIVE = True

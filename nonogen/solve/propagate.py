@@ -116,13 +116,7 @@ class Grid:
         has no placement, :class:`~nonogen.solve.deadline.Timeout` when the deadline passes.
         """
         if self._native is not None:
-            try:
-                changed = self._native.propagate(masks, list(lines), _end(deadline))
-            except TimeoutError:
-                raise Timeout() from None
-            if changed is None:
-                raise Contradiction()
-            return changed
+            return _native_call(self._native.propagate, masks, list(lines), _end(deadline))
         H, W = self.height, self.width
         queue = deque(lines)
         queued = set(queue)
@@ -157,21 +151,12 @@ class Grid:
 
     def encode_native(self, masks, deadline: Optional[Deadline]) -> tuple[int, list[list[int]], list[int]]:
         """The C module's CNF of the residue: ``(n_vars, clauses, first variable of each cell)``."""
-        try:
-            result = self._native.encode(masks, -1.0 if deadline is None else _end(deadline))
-        except TimeoutError:
-            raise Timeout() from None
-        if result is None:
-            raise Contradiction()
-        return result
+        return _native_call(self._native.encode, masks, -1.0 if deadline is None else _end(deadline))
 
     def block_starts(self, masks: Sequence[int], line: int) -> list[list[int]]:
         """The cells where each block of ``line`` can still start (masks at a line-logic fixpoint)."""
         if self._native is not None:
-            starts = self._native.starts(masks, line)
-            if starts is None:
-                raise Contradiction()
-            return starts
+            return _native_call(self._native.starts, masks, line)
         auto = self.automata[line]
         domain = [masks[i] for i in self.cells[line]]
         result = auto.live_states(domain)
@@ -199,13 +184,7 @@ class Grid:
         branches are compared on those cells alone.
         """
         if self._native is not None:
-            try:
-                solved = self._native.probe(masks, _end(deadline))
-            except TimeoutError:
-                raise Timeout() from None
-            if solved is None:
-                raise Contradiction()
-            return solved
+            return _native_call(self._native.probe, masks, _end(deadline))
         H, W = self.height, self.width
         progress = True
         while progress:
@@ -247,6 +226,17 @@ class Grid:
             if m and not m & (m - 1):
                 out[i] = m.bit_length() - 1
         return out.reshape(self.height, self.width)
+
+
+def _native_call(method, *args):
+    """Call the C module; its ``TimeoutError`` becomes :class:`Timeout`, its ``None`` a :class:`Contradiction`."""
+    try:
+        result = method(*args)
+    except TimeoutError:
+        raise Timeout() from None
+    if result is None:
+        raise Contradiction()
+    return result
 
 
 def _end(deadline: Deadline) -> float:
