@@ -220,7 +220,8 @@ def bench_survey(args) -> dict:
             f"{r['status'] + ('' if ok else ' !'):<10} {str(r['difficulty']):<10} {r['seconds']:8.3f} {r['peak_mb']:6.0f}"
         )
         if base:
-            line += f" | {_fmt(base[0]):>9} {_fmt(base[1]):>9} {_fmt(base[2]):>10} {_fmt(base[3]):>10}  {base[3]['note']}"
+            verdict, python, sat, enum = base
+            line += f" | {_fmt(verdict):>9} {_fmt(python):>9} {_fmt(sat):>10} {_fmt(enum):>10}  {enum['note']}"
         print(line)
         rows.append({"puzzle": meta["short_name"], "tier": meta["tier"], **r})
     total = sum(r["seconds"] for r in ours)

@@ -57,10 +57,11 @@ class Grid:
         self.cache: dict = {}
         self._runs = 0
         self._native = self._native_lines(puzzle) if (NATIVE if native is None else native) else None
-        automata: dict = {}
-        self.automata = (
-            [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols] if self._native is None else []
-        )
+        automata: dict = {}  # the Python line logic's automata, shared by equal clues
+        if self._native is None:
+            self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols]
+        else:
+            self.automata = []
         masks = self._initial_masks()
         self.masks = masks if self._native is None else array("I", masks)
 
