@@ -1,9 +1,10 @@
-/* Line logic, propagation and probing for 2D nonograms, in C.
+/* Line logic, propagation, probing and the SAT encoding for 2D nonograms, in C.
  *
- * The same algorithms as nonogen/solve/line.py and propagate.py, which stay
- * as the reference and the fallback when this module is not built. Python
- * spends 30-60 us per line run; this does one in about a microsecond, which is
- * what makes probing cheap enough to run before SAT.
+ * It gives the same results as nonogen/solve/line.py, propagate.py and cnf.py,
+ * which stay as the reference and the fallback when this module is not built
+ * (tests/test_native.py compares the two). Python spends 30-60 us per line
+ * run; this does one in about a microsecond, with a cache of line results on
+ * top, which is what makes probing cheap enough to run before SAT.
  *
  * A grid is an array of uint32 colour masks (bit a set: colour a still
  * possible, bit 0 = background), H*W cells, row-major. Lines 0..H-1 are the
