@@ -622,9 +622,10 @@ static int Lines_init(Lines *g, PyObject *args, PyObject *kw) {
     for (int line = 0; line < H + W; line++) {
         Clue a = line_clue(g, line);
         g->key[line] = line;
-        for (int other = line < H ? 0 : H; other < line; other++) {
+        for (int other = 0; other < line; other++) {
             Clue b = line_clue(g, other);
-            if (g->key[other] == other && a.k == b.k && !memcmp(a.len, b.len, sizeof(int) * a.k) &&
+            if (g->key[other] == other && line_len(g, other) == line_len(g, line) && a.k == b.k &&
+                !memcmp(a.len, b.len, sizeof(int) * a.k) &&
                 !memcmp(a.col, b.col, sizeof(int) * a.k)) {
                 g->key[line] = other;
                 break;
