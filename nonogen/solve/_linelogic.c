@@ -309,7 +309,6 @@ typedef struct {
     int n_changed, cap_changed;
     double end;        /* CLOCK_MONOTONIC deadline, <0: none */
     unsigned long steps;
-    int timed_out;
 } Lines;
 
 static double now(void) {
@@ -379,7 +378,6 @@ static int propagate(Lines *g, mask_t *masks, const int *lines, int n_start) {
         count--;
         g->queued[line] = 0;
         if (g->end >= 0 && (++g->steps & 63) == 0 && now() > g->end) {
-            g->timed_out = 1;
             return TIMEOUT;
         }
         int n = line_len(g, line);
@@ -420,97 +418,76 @@ static int cell_lines(const Lines *g, int cell, int *out) {
 static int probe(Lines *g, mask_t *masks, int *solved) {
     mask_t *agreed = PyMem_Malloc(sizeof(mask_t) * (size_t)g->n_cells);
     int *cand = PyMem_Malloc(sizeof(int) * (size_t)g->n_cells);
-    int *narrowed = PyMem_Malloc(sizeof(int) * (size_t)g->n_cells);
     int *relines = PyMem_Malloc(sizeof(int) * (size_t)g->n_lines);
-    if (!agreed || !cand || !narrowed || !relines) {
-        PyMem_Free(agreed); PyMem_Free(cand); PyMem_Free(narrowed); PyMem_Free(relines);
+    if (!agreed || !cand || !relines) {
+        PyMem_Free(agreed); PyMem_Free(cand); PyMem_Free(relines);
         return NOMEM;
     }
     /* Cells are visited round and round; the fixpoint is reached once a whole
      * round since the last narrowing found nothing (the order does not change it). */
     int status = OK, quiet = 0;
     for (int cell = 0; quiet < g->n_cells && status == OK; cell = cell + 1 == g->n_cells ? 0 : cell + 1) {
-        {
-            quiet++;
-            mask_t mask = masks[cell];
-            if (!(mask & (mask - 1))) continue;
-            if (g->end >= 0 && now() > g->end) {
-                g->timed_out = 1;
-                status = TIMEOUT;
+        quiet++;
+        mask_t mask = masks[cell];
+        if (!(mask & (mask - 1))) continue;
+        if (g->end >= 0 && now() > g->end) {
+            status = TIMEOUT;
+            break;
+        }
+        int n_cand = -1, lines[2];
+        for (mask_t rest = mask; rest; rest &= rest - 1) {
+            int mark = g->n_changed;
+            masks[cell] = rest & (~rest + 1);
+            cell_lines(g, cell, lines);
+            int st = propagate(g, masks, lines, 2);
+            if (st == OK && n_cand < 0) {
+                /* the first surviving branch: the cell and its changes are the candidates */
+                n_cand = 0;
+                cand[n_cand] = cell;
+                agreed[n_cand++] = masks[cell];
+                for (int j = mark; j < g->n_changed; j++) {
+                    cand[n_cand] = g->changed[j];
+                    agreed[n_cand++] = masks[g->changed[j]];
+                }
+            } else if (st == OK) {
+                /* a cell this branch left alone holds its old mask: OR-ing keeps nothing */
+                for (int j = 0; j < n_cand; j++) agreed[j] |= masks[cand[j]];
+            }
+            undo_to(g, masks, mark);
+            masks[cell] = mask;
+            if (st != OK && st != CONTRADICTION) {
+                status = st;
                 break;
             }
-            int n_cand = -1, survivors = 0, lines[2];
-            for (mask_t rest = mask; rest && status == OK; rest &= rest - 1) {
-                mask_t value = rest & (~rest + 1);
-                int mark = g->n_changed;
-                masks[cell] = value;
-                cell_lines(g, cell, lines);
-                int st = propagate(g, masks, lines, 2);
-                if (st == CONTRADICTION) {
-                    undo_to(g, masks, mark);
-                    masks[cell] = mask;
-                    continue;
+        }
+        if (status != OK) break;
+        if (n_cand < 0) { /* every value contradicts */
+            status = CONTRADICTION;
+            break;
+        }
+        /* keep what all branches agree on; re-run the lines of the narrowed cells */
+        int n_re = 0;
+        memset(g->queued, 0, g->n_lines);
+        for (int j = 0; j < n_cand; j++) {
+            int i = cand[j], two[2];
+            if (agreed[j] == masks[i]) continue; /* cand may list a cell twice: the first entry narrows it */
+            masks[i] = agreed[j];
+            cell_lines(g, i, two);
+            for (int q = 0; q < 2; q++)
+                if (!g->queued[two[q]]) {
+                    g->queued[two[q]] = 1;
+                    relines[n_re++] = two[q];
                 }
-                if (st != OK) {
-                    undo_to(g, masks, mark);
-                    masks[cell] = mask;
-                    status = st;
-                    break;
-                }
-                survivors++;
-                if (n_cand < 0) {
-                    /* first surviving branch: its changes are the candidates */
-                    n_cand = 0;
-                    cand[n_cand] = cell;
-                    agreed[n_cand++] = value;
-                    for (int j = mark; j < g->n_changed; j++) {
-                        cand[n_cand] = g->changed[j];
-                        agreed[n_cand++] = masks[g->changed[j]];
-                    }
-                } else {
-                    /* a cell this branch left alone holds its old mask: OR-ing keeps nothing */
-                    for (int j = 0; j < n_cand; j++) agreed[j] |= masks[cand[j]];
-                    agreed[0] |= value;
-                }
-                undo_to(g, masks, mark);
-                masks[cell] = mask;
-            }
-            if (status != OK) break;
-            if (!survivors) {
-                status = CONTRADICTION;
-                break;
-            }
-            int n_narrow = 0;
-            for (int j = 0; j < n_cand; j++) {
-                int i = cand[j];
-                if (agreed[j] != masks[i] && (agreed[j] & masks[i]) == agreed[j]) {
-                    /* cand may list a cell twice; the first entry wins, later ones see it narrowed */
-                    masks[i] = agreed[j];
-                    narrowed[n_narrow++] = i;
-                }
-            }
-            if (n_narrow) {
-                int n_re = 0;
-                memset(g->queued, 0, g->n_lines);
-                for (int j = 0; j < n_narrow; j++) {
-                    int two[2];
-                    cell_lines(g, narrowed[j], two);
-                    for (int q = 0; q < 2; q++)
-                        if (!g->queued[two[q]]) {
-                            g->queued[two[q]] = 1;
-                            relines[n_re++] = two[q];
-                        }
-                }
-                int mark = g->n_changed;
-                status = propagate(g, masks, relines, n_re);
-                g->n_changed = mark; /* kept: these are facts now */
-                quiet = 0;
-            }
+        }
+        if (n_re) {
+            int mark = g->n_changed;
+            status = propagate(g, masks, relines, n_re);
+            g->n_changed = mark; /* kept: these are facts now */
+            quiet = 0;
         }
     }
     PyMem_Free(agreed);
     PyMem_Free(cand);
-    PyMem_Free(narrowed);
     PyMem_Free(relines);
     if (status == OK) {
         *solved = 1;
@@ -722,45 +699,6 @@ static PyObject *Lines_probe(Lines *g, PyObject *args) {
     if (status == CONTRADICTION) Py_RETURN_NONE;
     if (status != OK) return raise_status(status);
     return PyBool_FromLong(solved);
-}
-
-static PyObject *Lines_starts(Lines *g, PyObject *args) {
-    PyObject *mobj;
-    int line;
-    if (!PyArg_ParseTuple(args, "Oi", &mobj, &line)) return NULL;
-    if (line < 0 || line >= g->n_lines) {
-        PyErr_SetString(PyExc_IndexError, "line index out of range");
-        return NULL;
-    }
-    Py_buffer view;
-    if (get_masks(g, mobj, &view) < 0) return NULL;
-    const mask_t *masks = view.buf;
-    int n = line_len(g, line);
-    Clue c = line_clue(g, line);
-    for (int t = 0; t < n; t++) g->line_in[t] = masks[line_cell(g, line, t)];
-    PyBuffer_Release(&view);
-    if (!solve_line(&c, &g->work, n, g->line_in)) Py_RETURN_NONE;
-    PyObject *result = PyList_New(c.k);
-    for (int i = 0; result && i < c.k; i++) {
-        PyObject *starts = PyList_New(0);
-        if (!starts) {
-            Py_CLEAR(result);
-            break;
-        }
-        PyList_SET_ITEM(result, i, starts);
-        for (int s = 0; s + c.len[i] <= n; s++) {
-            if (placeable(&c, &g->work, n, g->line_in, i, s)) {
-                PyObject *v = PyLong_FromLong(s);
-                if (!v || PyList_Append(starts, v) < 0) {
-                    Py_XDECREF(v);
-                    Py_CLEAR(result);
-                    break;
-                }
-                Py_DECREF(v);
-            }
-        }
-    }
-    return result;
 }
 
 /* ---- the SAT encoding (the same CNF as Encoding in cnf.py, variable for variable) ------- */
@@ -1018,8 +956,6 @@ static PyMethodDef Lines_methods[] = {
      "probe(masks, end) -> True if solved, False if not, None on a contradiction; TimeoutError after end"},
     {"encode", (PyCFunction)Lines_encode, METH_VARARGS,
      "encode(masks, end) -> (n_vars, clauses, first variable of each cell), or None on a contradiction"},
-    {"starts", (PyCFunction)Lines_starts, METH_VARARGS,
-     "starts(masks, line) -> possible start cells of each block of the line, or None"},
     {NULL}};
 
 static PyGetSetDef Lines_getset[] = {{"line_runs", (getter)Lines_get_runs, NULL, "line-solver runs so far", NULL},

@@ -152,12 +152,10 @@ class Grid:
 
     def encode_native(self, masks, deadline: Optional[Deadline]) -> tuple[int, list[list[int]], list[int]]:
         """The C module's CNF of the residue: ``(n_vars, clauses, first variable of each cell)``."""
-        return _native_call(self._native.encode, masks, -1.0 if deadline is None else _end(deadline))
+        return _native_call(self._native.encode, masks, _end(deadline))
 
     def block_starts(self, masks: Sequence[int], line: int) -> list[list[int]]:
-        """The cells where each block of ``line`` can still start (masks at a line-logic fixpoint)."""
-        if self._native is not None:
-            return _native_call(self._native.starts, masks, line)
+        """The cells where each block of ``line`` can still start, for the Python encoder (no C module)."""
         auto = self.automata[line]
         domain = [masks[i] for i in self.cells[line]]
         result = auto.live_states(domain)
@@ -240,9 +238,9 @@ def _native_call(method, *args):
     return result
 
 
-def _end(deadline: Deadline) -> float:
+def _end(deadline: Optional[Deadline]) -> float:
     """The deadline as the C module takes it: a ``time.monotonic()`` value, or -1 for none."""
-    return -1.0 if deadline.end is None else deadline.end
+    return -1.0 if deadline is None or deadline.end is None else deadline.end
 
 
 def _bits(mask: int):
