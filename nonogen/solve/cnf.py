@@ -51,6 +51,20 @@ def _gc_paused():
             gc.enable()
 
 
+def _literals(values: list[int], first_var: int, true: int) -> dict[int, int]:
+    """The literal of each possible colour of a cell whose variables start at ``first_var``.
+
+    A decided cell is the constant ``true``; a cell with two colours has one
+    variable (true: the higher colour); a cell with more has one per colour.
+    The C encoder numbers variables the same way.
+    """
+    if len(values) == 1:
+        return {values[0]: true}
+    if len(values) == 2:
+        return {values[1]: first_var, values[0]: -first_var}
+    return {value: first_var + i for i, value in enumerate(values)}
+
+
 class Encoding:
     """The CNF of a :class:`Grid` under the masks it is built with.
 
@@ -65,7 +79,6 @@ class Encoding:
 
     def _build(self, grid: Grid, masks: Sequence[int], deadline: Optional[Deadline]) -> None:
         self.grid = grid
-        self.grid_masks = array("I", masks) if grid.native else masks
         self.masks = list(masks)
         self.n_vars = 0
         self.clauses: list[list[int]] = []
@@ -87,17 +100,11 @@ class Encoding:
 
     def _encode_native(self, deadline: Optional[Deadline]) -> None:
         """The same CNF, variable for variable, built by the C module (ten times faster)."""
-        result = self.grid.encode_native(self.grid_masks, deadline)
-        self.n_vars, self.clauses, first_var = result
-        self.cell_lits = {}
-        for cell, (mask, var) in enumerate(zip(self.masks, first_var)):
-            values = all_values(mask)
-            if len(values) == 1:
-                self.cell_lits[cell] = {values[0]: self.TRUE}
-            elif len(values) == 2:
-                self.cell_lits[cell] = {values[1]: var, values[0]: -var}
-            else:
-                self.cell_lits[cell] = {value: var + i for i, value in enumerate(values)}
+        self.n_vars, self.clauses, first_var = self.grid.encode_native(array("I", self.masks), deadline)
+        self.cell_lits = {
+            cell: _literals(all_values(mask), var, self.TRUE)
+            for cell, (mask, var) in enumerate(zip(self.masks, first_var))
+        }
 
     def _new(self) -> int:
         self.n_vars += 1
@@ -114,15 +121,14 @@ class Encoding:
 
     def _cell_literals(self, mask: int) -> dict[int, int]:
         values = all_values(mask)
-        if len(values) == 1:
-            return {values[0]: self.TRUE}
+        lits = _literals(values, self.n_vars + 1, self.TRUE)
         if len(values) == 2:
-            v = self._new()
-            return {values[1]: v, values[0]: -v}
-        lits = {value: self._new() for value in values}
-        vs = list(lits.values())
-        self.clauses.append(vs)
-        self.clauses.extend([-a, -b] for i, a in enumerate(vs) for b in vs[i + 1 :])
+            self.n_vars += 1
+        elif len(values) > 2:
+            self.n_vars += len(values)
+            vs = list(lits.values())
+            self.clauses.append(vs)
+            self.clauses.extend([-a, -b] for i, a in enumerate(vs) for b in vs[i + 1 :])
         return lits
 
     def _encode_line(self, line: int) -> None:
@@ -140,7 +146,7 @@ class Encoding:
         if not clue:
             return  # the masks already say every cell is background
         T, add = self.TRUE, self._add
-        ladders = [self._ladder(starts) for starts in self.grid.block_starts(self.grid_masks, line)]
+        ladders = [self._ladder(starts) for starts in self.grid.block_starts(self.masks, line)]
 
         def at_least(i: int, k: int) -> int:
             lo, hi, lits = ladders[i]
