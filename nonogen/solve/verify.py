@@ -157,8 +157,9 @@ def _verify(puzzle: Puzzle, target: Optional[np.ndarray], deadline: Deadline, st
         status, first, second = _search(grid, masks, reference, deadline, stats)
     except Timeout:
         return finish("timeout", message="gave up during SAT search")
-    except Contradiction:  # probing cut short between a fact and its consequences
-        return finish("unsolvable", difficulty="probe", message="probing finds no way to fill some line")
+    except Contradiction:  # a line the encoder finds impossible: probing was cut short, or "sat" skipped line logic
+        difficulty = "probe" if strategy == "full" else None
+        return finish("unsolvable", difficulty=difficulty, message="some line cannot be filled")
     first = None if first is None else _checked(puzzle, first)
     second = None if second is None else _checked(puzzle, second)
     # "sat" rates nothing; "line" does not probe, so a unique puzzle line logic leaves open stays unrated.
