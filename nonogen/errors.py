@@ -14,6 +14,9 @@ __all__ = [
     "InputError",
     "OutputExistsError",
     "SolverTimeout",
+    "UnknownFormatError",
+    "BlankPictureError",
+    "EmptyModelError",
 ]
 
 
@@ -50,6 +53,10 @@ class FormatError(NonogenError, ValueError):
         return FormatError(self.message, path=str(path), line=self.line)
 
 
+class UnknownFormatError(FormatError):
+    """Neither the suffix nor the content tells which puzzle format a file is in."""
+
+
 class PuzzleError(NonogenError, ValueError):
     """A puzzle is not well formed (bad clue items, unknown colours, bad sizes)."""
 
@@ -62,8 +69,16 @@ class InputError(NonogenError, ValueError):
     """An image, mesh or level cannot be turned into a puzzle (blank, flat, ...)."""
 
 
+class BlankPictureError(InputError):
+    """A picture gives no filled cell with the options it was read with."""
+
+
+class EmptyModelError(InputError):
+    """A model gives no cube (or too few) at the requested resolution."""
+
+
 class OutputExistsError(NonogenError, FileExistsError):
-    """Writing would overwrite something the user has; pass ``force`` to allow it."""
+    """Writing would replace something the user has, and replacing was not allowed."""
 
 
 class SolverTimeout(NonogenError, TimeoutError):

@@ -13,6 +13,7 @@ from typing import Iterable, Mapping, Optional, Sequence
 import numpy as np
 
 from .errors import PuzzleError
+from .palette import BW_PALETTE, Color
 
 __all__ = [
     "BACKGROUND",
@@ -29,31 +30,6 @@ __all__ = [
 BACKGROUND = 0
 
 
-@dataclass(frozen=True)
-class Color:
-    """A palette entry: a name for people, an ``#rrggbb`` value and a one-character code."""
-
-    name: str
-    rgb: str
-    char: str
-
-    def __post_init__(self) -> None:
-        rgb = self.rgb.lower()
-        if not rgb.startswith("#"):
-            rgb = "#" + rgb
-        if len(rgb) != 7 or any(c not in "0123456789abcdef" for c in rgb[1:]):
-            raise PuzzleError(f"colour {self.name!r}: expected #rrggbb, got {self.rgb!r}")
-        if len(self.char) != 1:
-            raise PuzzleError(f"colour {self.name!r}: code must be one character, got {self.char!r}")
-        object.__setattr__(self, "rgb", rgb)
-
-    @property
-    def rgb_tuple(self) -> tuple[int, int, int]:
-        """``(r, g, b)`` in 0..255, for renderers."""
-        return tuple(int(self.rgb[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
-
-
-BW_PALETTE: tuple[Color, ...] = (Color("white", "#ffffff", "."), Color("black", "#000000", "#"))
 
 ClueItem = tuple[int, int]
 """One block of a line clue: ``(length, colour index)`` with colour >= 1."""

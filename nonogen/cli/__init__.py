@@ -11,7 +11,7 @@ import importlib
 import sys
 from typing import Optional, Sequence
 
-from ..errors import NonogenError
+from ..errors import BlankPictureError, EmptyModelError, NonogenError, OutputExistsError, UnknownFormatError
 
 # Sub-command modules, in the order `nonogen --help` lists them.
 COMMAND_MODULES = ["verify", "convert", "image", "render", "mesh", "pack"]
@@ -39,11 +39,28 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return int(args.run(args) or 0)
     except NonogenError as exc:
-        print(f"nonogen: error: {exc}", file=sys.stderr)
+        print(f"nonogen: error: {exc}{hint(exc, args)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nonogen: interrupted", file=sys.stderr)
         return 130
+
+
+def hint(error: NonogenError, args: argparse.Namespace) -> str:
+    """The option that gets the user past ``error``, for the one-line message (library errors name none)."""
+    if isinstance(error, OutputExistsError):
+        return " (use --force to replace it)"
+    if isinstance(error, UnknownFormatError):
+        return " (name it with --from)" if args.command == "convert" else " (name it with --format)"
+    if isinstance(error, EmptyModelError):
+        return " (try a larger --size or --method surface)"
+    if isinstance(error, BlankPictureError):
+        if getattr(args, "colors", None) is not None:
+            return " (try --background or more --colors)"
+        if getattr(args, "mode", None) == "silhouette":
+            return ""
+        return " (try --invert or a different --threshold)"
+    return ""
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -84,7 +84,7 @@ def prepare_output_dir(path: str | Path, force: bool) -> Path:
         raise OutputExistsError(f"{path}: exists and is not a folder")
     if path.is_dir() and any(path.iterdir()):
         if not force:
-            raise OutputExistsError(f"{path}: folder exists and is not empty (use --force to replace it)")
+            raise OutputExistsError(f"{path}: folder exists and is not empty")
         shutil.rmtree(path)
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -94,7 +94,7 @@ def check_output_file(path: str | Path, force: bool) -> Path:
     """Refuse to overwrite an existing file unless ``force``."""
     path = Path(path)
     if path.exists() and not force:
-        raise OutputExistsError(f"{path}: file exists (use --force to overwrite it)")
+        raise OutputExistsError(f"{path}: file exists")
     path.parent.mkdir(parents=True, exist_ok=True)
     return path
 

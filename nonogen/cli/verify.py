@@ -14,7 +14,7 @@ from .. import formats
 from ..clues import puzzle_from_grid
 from ..errors import FormatError, InputError, NonogenError
 from ..model import Color, Puzzle, Puzzle3D
-from ..render.canvas import distinct_colors
+from ..palette import distinct_colors
 from ..solve import ambiguity, verify
 from .common import check_output_file, positive_float, positive_int, print_json, progress
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Optional, Union
 
-from ..errors import FormatError, OutputExistsError
+from ..errors import FormatError, OutputExistsError, UnknownFormatError
 from ..model import Puzzle, Puzzle3D
 from . import bracket, cnon, counts, nin, nonogen3d, nonogen_json, non, olsak, rowscols, taai, webpbn
 
@@ -53,7 +53,7 @@ FORMATS: dict[str, ModuleType] = {
     "rowscols": rowscols,
     "bracket": bracket,
 }
-"""Format name -> module. Names are what ``--from`` / ``--to`` accept."""
+"""Format name -> module: the names users give to choose a format."""
 
 SUFFIXES: dict[str, Optional[str]] = {
     ".non": "non",
@@ -85,7 +85,7 @@ def sniff(text: str) -> str:
     for name in _SNIFF_ORDER:
         if FORMATS[name].looks_like(text):
             return name
-    raise FormatError("unrecognised puzzle format (use --format / --from to name it)", line=1)
+    raise UnknownFormatError("unrecognised puzzle format", line=1)
 
 
 def _module(name: str) -> ModuleType:
@@ -113,7 +113,7 @@ def format_for(path: Union[str, Path], text: Optional[str] = None, like: Optiona
         return like
     if suffix in _WRITE_DEFAULT:
         return _WRITE_DEFAULT[suffix]
-    raise FormatError(f"cannot tell the format from the suffix {suffix or '(none)'!r}; name it with --format")
+    raise UnknownFormatError(f"cannot tell the format from the suffix {suffix or '(none)'!r}")
 
 
 def read_text(path: Union[str, Path]) -> str:
@@ -225,7 +225,7 @@ def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[
     name = format or format_for(path)
     text = dumps_all(puzzles, name)
     if path.exists() and not force:
-        raise OutputExistsError(f"{path}: file exists (use --force to overwrite it)")
+        raise OutputExistsError(f"{path}: file exists")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path

@@ -1,4 +1,4 @@
-"""Helpers every format reader shares: line handling, numbers, size limits, palettes.
+"""Helpers every format reader shares: line handling, numbers, size limits, colours on a line.
 
 Readers raise :class:`FormatError` with a line number and no path; the registry
 adds the path. Keeping these checks in one place makes every reader reject
@@ -7,34 +7,19 @@ malformed input with the same kind of one-line message.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ..errors import FormatError, LimitError, PuzzleError
-from ..model import BW_PALETTE, Color, LineClue, Puzzle
+from ..model import BW_PALETTE, LineClue, Puzzle
+from ..palette import parse_hex, rgb_from_name
 
 MAX_SIDE = 2000
 """Largest width or height nonogen reads: 2000 x 2000 is 4 M cells, already far beyond real puzzles."""
 
 META_KEYS = ("title", "author", "copyright", "license", "catalogue", "source", "description")
 """The metadata keys nonogen knows; formats map their own fields onto these."""
-
-WHITE = Color("white", "#ffffff", ".")
-
-# X11/CSS colour names seen in real puzzle files (Olšák .g files name colours this way).
-NAMED_COLORS = {
-    "white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#00ff00", "blue": "#0000ff",
-    "yellow": "#ffff00", "orange": "#ffa500", "brown": "#a52a2a", "pink": "#ffc0cb", "purple": "#a020f0",
-    "magenta": "#ff00ff", "cyan": "#00ffff", "gray": "#bebebe", "grey": "#bebebe", "violet": "#ee82ee",
-    "darkgreen": "#006400", "darkblue": "#00008b", "darkred": "#8b0000", "lightblue": "#add8e6",
-    "lightgreen": "#90ee90", "navy": "#000080", "olive": "#808000", "maroon": "#800000", "teal": "#008080",
-    "silver": "#c0c0c0", "gold": "#ffd700", "beige": "#f5f5dc", "tan": "#d2b48c", "salmon": "#fa8072",
-    "khaki": "#f0e68c", "lime": "#00ff00", "aqua": "#00ffff", "fuchsia": "#ff00ff",
-}
-
-_CHAR_POOL = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%&*+=@$!?~^"
-
 
 def split_lines(text: str) -> list[str]:
     """Lines of ``text`` without their ends (``\\r\\n``, ``\\n``), a leading BOM removed.
@@ -104,58 +89,19 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
 
 
 def expand_rgb(value: str, line: Optional[int] = None) -> str:
-    """``#rrggbb`` from ``rrggbb``, ``#rgb`` or ``rgb`` hex text.
-
-    >>> expand_rgb("F78900"), expand_rgb("fff")
-    ('#f78900', '#ffffff')
-    """
-    v = value.strip().lstrip("#").lower()
-    if len(v) == 3:
-        v = "".join(c * 2 for c in v)
-    if len(v) != 6 or any(c not in "0123456789abcdef" for c in v):
-        raise FormatError(f"expected a colour as RRGGBB hex digits, got {shorten(value)}", line=line)
-    return "#" + v
+    """:func:`nonogen.palette.parse_hex` for a reader: a FormatError on the reader's line."""
+    try:
+        return parse_hex(value)
+    except ValueError as exc:
+        raise FormatError(str(exc), line=line) from None
 
 
 def color_from_name(name: str, line: Optional[int]) -> str:
-    """``#rrggbb`` of an X11/CSS colour name or of a ``#rrggbb`` literal."""
-    if name.startswith("#"):
-        return expand_rgb(name, line)
-    rgb = NAMED_COLORS.get(name.lower())
-    if rgb is None:
-        raise FormatError(f"unknown colour name {shorten(name)} (use #rrggbb)", line=line)
-    return rgb
-
-
-def pick_char(name: str, rgb: str, used: set[str], wanted: Optional[str] = None) -> str:
-    """A one-character code for a colour that no other colour uses yet.
-
-    Prefers ``wanted``, then ``#`` for black, then the name's first letter,
-    so codes stay readable in goals and solutions.
-
-    >>> pick_char("red", "#ff0000", {"."}), pick_char("rose", "#ff0080", {".", "r"})
-    ('r', 'o')
-    """
-    candidates = []
-    if wanted:
-        candidates.append(wanted)
-    if rgb == "#000000":
-        candidates.append("#")
-    candidates += [c for c in name if c.isalnum()] + list(_CHAR_POOL)
-    for c in candidates:
-        if len(c) == 1 and c not in used and not c.isspace():
-            used.add(c)
-            return c
-    raise PuzzleError("too many colours: no one-character codes left")
-
-
-def make_palette(background: Color, colors: Iterable[tuple[str, str]]) -> tuple[Color, ...]:
-    """A palette from ``(name, rgb)`` pairs with generated codes; B&W black gives :data:`BW_PALETTE`."""
-    colors = list(colors)
-    if background == WHITE and len(colors) == 1 and colors[0] == ("black", "#000000"):
-        return BW_PALETTE
-    used = {background.char}
-    return (background,) + tuple(Color(n, rgb, pick_char(n, rgb, used)) for n, rgb in colors)
+    """:func:`nonogen.palette.rgb_from_name` for a reader: a FormatError on the reader's line."""
+    try:
+        return rgb_from_name(name)
+    except ValueError as exc:
+        raise FormatError(str(exc), line=line) from None
 
 
 def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line: Optional[int] = None,

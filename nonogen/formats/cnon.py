@@ -11,7 +11,8 @@ import re
 
 from ..errors import FormatError
 from ..model import Color, LineClue, Puzzle
-from ._common import WHITE, build, check_size, expand_rgb, parse_int, pick_char, shorten, split_lines
+from ..palette import WHITE, pick_char
+from ._common import build, check_size, expand_rgb, parse_int, shorten, split_lines
 
 NAME = "cnon"
 SUFFIXES = (".cnon",)

@@ -14,8 +14,8 @@ from typing import Optional
 
 from ..errors import FormatError, PuzzleError
 from ..model import BW_PALETTE, Color, LineClue, Puzzle
+from ..palette import WHITE
 from ._common import (
-    WHITE,
     build,
     check_size,
     expand_rgb,

@@ -15,7 +15,8 @@ import re
 
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
-from ._common import WHITE, build, check_size, color_from_name, pick_char, shorten, split_lines
+from ..palette import WHITE, pick_char
+from ._common import build, check_size, color_from_name, shorten, split_lines
 
 NAME = "g"
 SUFFIXES = (".g",)

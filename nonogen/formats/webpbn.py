@@ -20,7 +20,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
-from ._common import WHITE, build, check_size, expand_rgb, goal_from_chars, parse_int, pick_char, shorten
+from ..palette import WHITE, pick_char
+from ._common import build, check_size, expand_rgb, goal_from_chars, parse_int, shorten
 
 NAME = "webpbn"
 SUFFIXES = (".xml", ".pbn")

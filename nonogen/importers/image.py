@@ -21,8 +21,8 @@ from typing import Any, Optional
 import numpy as np
 from PIL import Image, ImageColor, ImageOps
 
-from ..errors import InputError, LimitError
-from ..model import BW_PALETTE, Color
+from ..errors import BlankPictureError, InputError, LimitError
+from ..palette import BW_PALETTE, Color, palette_from_rgb, to_hex
 
 __all__ = [
     "ImageOptions",
@@ -33,7 +33,6 @@ __all__ = [
     "image_to_grid",
     "pixel_art_scale",
     "otsu_threshold",
-    "color_name",
     "target_size",
 ]
 
@@ -181,61 +180,6 @@ def otsu_threshold(values: np.ndarray) -> int:
     return t + 1
 
 
-_NAMED_COLORS = {
-    "black": (0, 0, 0), "white": (255, 255, 255), "grey": (128, 128, 128), "silver": (192, 192, 192),
-    "darkgrey": (64, 64, 64), "red": (220, 30, 30), "maroon": (128, 0, 0), "orange": (255, 150, 0),
-    "brown": (140, 80, 30), "tan": (210, 180, 140), "yellow": (250, 230, 40), "olive": (128, 128, 0),
-    "lime": (130, 230, 40), "green": (30, 150, 40), "darkgreen": (0, 90, 20), "teal": (0, 128, 128),
-    "cyan": (40, 220, 230), "skyblue": (120, 190, 240), "blue": (30, 80, 220), "navy": (0, 0, 120),
-    "purple": (120, 40, 160), "violet": (190, 120, 230), "magenta": (230, 40, 200), "pink": (250, 170, 190),
-    "peach": (250, 200, 150), "cream": (250, 240, 200),
-}
-
-
-def color_name(rgb: tuple[int, int, int]) -> str:
-    """A readable name for an RGB colour: the nearest entry of a small table.
-
-    >>> color_name((250, 5, 5)), color_name((10, 10, 10)), color_name((0, 0, 140))
-    ('red', 'black', 'navy')
-    """
-    r, g, b = (int(v) for v in rgb)
-    # Redmean distance: a cheap perceptual weighting that keeps blues and greens apart.
-    def dist(ref: tuple[int, int, int]) -> float:
-        rm = (r + ref[0]) / 2
-        dr, dg, db = r - ref[0], g - ref[1], b - ref[2]
-        return (2 + rm / 256) * dr * dr + 4 * dg * dg + (2 + (255 - rm) / 256) * db * db
-
-    return min(_NAMED_COLORS, key=lambda name: dist(_NAMED_COLORS[name]))
-
-
-def make_palette(background: tuple[int, int, int], colors: list[tuple[int, int, int]]) -> tuple[Color, ...]:
-    """Palette entries with distinct readable names and one-letter codes (the name's initial when free).
-
-    >>> [(c.name, c.char) for c in make_palette((255, 255, 255), [(200, 0, 0), (210, 20, 20), (0, 0, 0)])]
-    [('white', '.'), ('red', 'r'), ('red-2', 'a'), ('black', 'b')]
-    >>> [c.name for c in make_palette((255, 255, 255), [(250, 250, 250)])]
-    ['white', 'white-2']
-    """
-    bg_name = color_name(background)
-    used_names: dict[str, int] = {bg_name: 1}
-    used_chars = {"."}
-    entries = [Color(bg_name, _hex(background), ".")]
-    for rgb in colors:
-        base = color_name(rgb)
-        used_names[base] = used_names.get(base, 0) + 1
-        name = base if used_names[base] == 1 else f"{base}-{used_names[base]}"
-        char = base[0] if base[0] not in used_chars else next(
-            ch for ch in "abcdefghijklmnopqrstuvwxyz0123456789" if ch not in used_chars
-        )
-        used_chars.add(char)
-        entries.append(Color(name, _hex(rgb), char))
-    return tuple(entries)
-
-
-def _hex(rgb: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % tuple(int(v) for v in rgb[:3])
-
-
 def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool) -> tuple[int, int]:
     """Puzzle size in cells: explicit ``size``, or one side with the aspect ratio kept, or the default.
 
@@ -331,9 +275,9 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     if options.mode not in ("bw", "silhouette"):
         raise InputError(f"unknown mode {options.mode!r}: expected 'bw' or 'silhouette'")
     if options.colors is not None and not 1 <= options.colors <= 20:
-        raise LimitError(f"--colors {options.colors}: expected 1 to 20 colours")
+        raise LimitError(f"{options.colors} colours asked for: expected 1 to 20")
     if options.threshold is not None and not 0 <= options.threshold <= 255:
-        raise InputError(f"--threshold {options.threshold}: expected 0 to 255")
+        raise InputError(f"threshold {options.threshold}: expected 0 to 255")
     if img.width < 2 or img.height < 2:
         raise InputError(f"picture is {img.width}x{img.height} pixels: too small to make a puzzle (need 2x2 or more)")
     if img.width * img.height > MAX_PIXELS:
@@ -365,7 +309,7 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     else:
         result = _bw_grid(rgba, labels, rows, cols, options, info)
     if not np.any(result.grid):
-        raise InputError(_blank_message(options, info))
+        raise BlankPictureError(_blank_message(options, info))
     return result
 
 
@@ -377,17 +321,16 @@ def _background_rgb(rgba: np.ndarray, options: ImageOptions) -> Optional[tuple[i
     try:
         return tuple(ImageColor.getrgb(options.background)[:3])  # type: ignore[return-value]
     except ValueError:
-        raise InputError(f"--background {options.background!r}: not a colour (try a name or #rrggbb)") from None
+        raise InputError(f"background {options.background!r}: not a colour (expected a name or #rrggbb)") from None
 
 
 def _blank_message(options: ImageOptions, info: dict[str, Any]) -> str:
     if options.colors is not None:
-        return "the picture is blank: every cell is background (try --background or more --colors)"
+        return "the picture is blank: every cell is background"
     if options.mode == "silhouette":
         return "the picture is blank: no cell is mostly opaque (silhouette mode uses transparency only)"
     return (
-        f"the picture is blank: nothing is filled at threshold {info.get('threshold')} "
-        f"(try --invert or a different --threshold)"
+        f"the picture is blank: nothing is filled at threshold {info.get('threshold')}"
     )
 
 
@@ -484,7 +427,7 @@ def _color_grid(
         remap[order] = np.arange(1, len(order) + 1)
         classes = remap[index]
         colours = pal[order]
-        info["background"] = _hex(bg)
+        info["background"] = to_hex(bg)
     n_classes = len(colours) + 1
     votes = np.bincount(labels * n_classes + classes, minlength=rows * cols * n_classes).reshape(-1, n_classes)
     votes = votes.astype(np.float64) / np.maximum(votes.sum(axis=1, keepdims=True), 1)
@@ -519,7 +462,7 @@ def _compact_colours(
     grid = remap[winner].astype(np.uint8)
     alt = remap[runner]
     alt = np.where((alt == 0) & (runner != 0), 0, alt).astype(np.uint8)
-    palette = make_palette(bg, [tuple(int(v) for v in colours[i - 1]) for i in order])
+    palette = palette_from_rgb(bg, [tuple(int(v) for v in colours[i - 1]) for i in order])
     if len(palette) < 2:
-        palette = make_palette(bg, [(0, 0, 0)])
+        palette = palette_from_rgb(bg, [(0, 0, 0)])
     return grid, palette, alt

@@ -17,7 +17,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..errors import FormatError, InputError, LimitError
+from ..errors import EmptyModelError, FormatError, InputError, LimitError
 
 __all__ = [
     "MESH_SUFFIXES",
@@ -195,10 +195,9 @@ def mesh_to_voxels(path: str | Path, size: int, up: Optional[str] = None, method
     model = voxelize(mesh, size, up or default_up(path), method)
     dims = "x".join(map(str, model.cells.shape))
     if not model.cells.any():
-        raise InputError(f"{path}: the model voxelizes to an empty {dims} box; try a larger --size or --method surface")
+        raise EmptyModelError(f"{path}: the model voxelizes to an empty {dims} box")
     if model.cells.all():
         raise InputError(
-            f"{path}: the model fills the whole {dims} box (every clue would be a full line, nothing to solve); "
-            "try a larger --size"
+            f"{path}: the model fills the whole {dims} box (every clue would be a full line, nothing to solve)"
         )
     return model

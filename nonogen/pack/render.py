@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from ..render.canvas import INK, Line, Picture, Rect, Text, distinct_colors, to_png, to_svg
+from ..palette import distinct_colors
+from ..render.canvas import INK, Line, Picture, Rect, Text, to_png, to_svg
 from .level import BLOCKED, FREE, Level, cells_by_char
 from .pieces import shape_to_rows
 

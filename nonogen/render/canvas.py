@@ -9,7 +9,6 @@ either file. Coordinates are SVG user units (one unit is one PNG pixel at
 """
 from __future__ import annotations
 
-import colorsys
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Sequence, Union
@@ -18,7 +17,7 @@ import svgwrite
 from PIL import Image, ImageDraw, ImageFont
 
 __all__ = [
-    "Rect", "Line", "Text", "Polygon", "Circle", "Shape", "Picture", "to_svg", "to_png", "distinct_colors",
+    "Rect", "Line", "Text", "Polygon", "Circle", "Shape", "Picture", "to_svg", "to_png",
     "text_width", "text_box",
 ]
 
@@ -115,35 +114,6 @@ def text_box(t: "Text") -> tuple[float, float, float, float]:
     """``(x0, y0, x1, y1)`` that the centred label ``t`` stays inside: estimated width, 1.2 em tall."""
     w, h = text_width(t.text, t.size), 1.2 * t.size
     return t.x - w / 2, t.y - h / 2, t.x + w / 2, t.y + h / 2
-
-
-_BASE_COLORS = (
-    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4",
-    "#46f0f0", "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff",
-)
-
-
-def distinct_colors(n: int) -> list[str]:
-    """``n`` different fill colours, never white or black: a fixed bright set first, then golden-ratio hues.
-
-    The same ``n`` always gives the same list, so pictures and palettes are reproducible.
-
-    >>> distinct_colors(2)
-    ['#e6194b', '#3cb44b']
-    >>> len(set(distinct_colors(500)))
-    500
-    """
-    colors = list(_BASE_COLORS[:n])
-    seen = set(colors) | {"#ffffff", "#000000"}
-    i = len(colors)
-    while len(colors) < n:
-        r, g, b = colorsys.hsv_to_rgb((i * 0.618034) % 1.0, 0.55, 0.95)
-        color = f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
-        if color not in seen:
-            seen.add(color)
-            colors.append(color)
-        i += 1
-    return colors
 
 
 def _f(value: float) -> float | int:

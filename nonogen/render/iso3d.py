@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image
 
 from ..model import Clue3D, Puzzle3D
+from ..palette import to_hex
 from . import canvas
 from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, text_width, to_svg
 
@@ -24,15 +25,6 @@ __all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "
 
 BASE = (205, 160, 105)
 SHADE = {"top": 1.0, "right": 0.78, "front": 0.6}
-
-
-def _hex(rgb: Sequence[float]) -> str:
-    """``#rrggbb`` of an RGB triple, clipped to 0..255.
-
-    >>> _hex((255.4, 0, 300))
-    '#ff00ff'
-    """
-    return "#" + "".join(f"{int(min(255, max(0, round(float(c))))):02x}" for c in rgb)
 
 
 # --- isometric solution ----------------------------------------------------------------------
@@ -68,7 +60,7 @@ def solution_picture(cells: np.ndarray, colors: Optional[np.ndarray] = None, cub
                 continue
             shade = [c * SHADE[name] for c in base]
             pts = tuple(_project(x + a, u + b, z + c, cube) for a, b, c in corners)
-            polys.append((pts, _hex(shade), _hex([c * 0.45 for c in base])))
+            polys.append((pts, to_hex(shade), to_hex([c * 0.45 for c in base])))
     corners = [_project(a, b, c, cube) for a in (0, X) for b in (0, Y) for c in (0, Z)]
     xs, ys = zip(*corners)
     dx, dy = margin - min(xs), margin - min(ys)

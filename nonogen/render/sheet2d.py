@@ -19,6 +19,7 @@ import numpy as np
 from PIL import Image
 
 from ..model import Puzzle
+from ..palette import ink_on
 from .canvas import Line, Picture, Rect, Shape, Text, to_png, to_svg
 
 __all__ = ["Rect", "Line", "Text", "sheet_shapes", "sheet_picture", "sheet_size", "cell_center", "render_svg", "render_png"]
@@ -76,12 +77,6 @@ def cell_center(puzzle: Puzzle, row: int, col: int, cell: float = 20) -> tuple[f
     return lay.grid_x + (col + 0.5) * cell, lay.grid_y + (row + 0.5) * cell
 
 
-def _text_color(rgb: str) -> str:
-    """Black or white digits, whichever reads better on ``rgb`` (by luma)."""
-    r, g, b = (int(rgb[i : i + 2], 16) for i in (1, 3, 5))
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b >= 140 else "#ffffff"
-
-
 def _font_size(number: int, cell: float) -> float:
     return cell * (0.62 if number < 10 else 0.55 if number < 100 else 0.42)
 
@@ -94,7 +89,7 @@ def _clue_shapes(puzzle: Puzzle, lay: _Layout) -> list[Shape]:
         if puzzle.is_color:
             fill = puzzle.palette[color].rgb
             shapes.append(Rect(x + 1, y + 1, c - 2, c - 2, fill, stroke=THIN))
-            ink = _text_color(fill)
+            ink = ink_on(fill, dark=INK)
         else:
             ink = INK
         shapes.append(Text(x + c / 2, y + c / 2, str(length), _font_size(length, c), ink))

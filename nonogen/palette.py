@@ -1,0 +1,233 @@
+"""Colours and palettes, the one home: entries, names, one-character codes, parsing and contrast.
+
+Every module that names, codes, parses or picks a colour comes here, so a
+file reader, the picture importer and a renderer cannot disagree on what
+"navy" is or which code a colour gets.
+"""
+from __future__ import annotations
+
+import colorsys
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence
+
+from .errors import PuzzleError
+
+__all__ = [
+    "Color",
+    "BW_PALETTE",
+    "WHITE",
+    "NAMED_COLORS",
+    "parse_hex",
+    "rgb_from_name",
+    "to_hex",
+    "pick_char",
+    "make_palette",
+    "color_name",
+    "palette_from_rgb",
+    "distinct_colors",
+    "ink_on",
+]
+
+
+@dataclass(frozen=True)
+class Color:
+    """A palette entry: a name for people, an ``#rrggbb`` value and a one-character code."""
+
+    name: str
+    rgb: str
+    char: str
+
+    def __post_init__(self) -> None:
+        rgb = self.rgb.lower()
+        if not rgb.startswith("#"):
+            rgb = "#" + rgb
+        if len(rgb) != 7 or any(c not in "0123456789abcdef" for c in rgb[1:]):
+            raise PuzzleError(f"colour {self.name!r}: expected #rrggbb, got {self.rgb!r}")
+        if len(self.char) != 1:
+            raise PuzzleError(f"colour {self.name!r}: code must be one character, got {self.char!r}")
+        object.__setattr__(self, "rgb", rgb)
+
+    @property
+    def rgb_tuple(self) -> tuple[int, int, int]:
+        """``(r, g, b)`` in 0..255, for renderers."""
+        return tuple(int(self.rgb[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+WHITE = Color("white", "#ffffff", ".")
+BW_PALETTE: tuple[Color, ...] = (WHITE, Color("black", "#000000", "#"))
+
+# X11/CSS colour names seen in real puzzle files (Olšák .g files name colours this way).
+NAMED_COLORS = {
+    "white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#00ff00", "blue": "#0000ff",
+    "yellow": "#ffff00", "orange": "#ffa500", "brown": "#a52a2a", "pink": "#ffc0cb", "purple": "#a020f0",
+    "magenta": "#ff00ff", "cyan": "#00ffff", "gray": "#bebebe", "grey": "#bebebe", "violet": "#ee82ee",
+    "darkgreen": "#006400", "darkblue": "#00008b", "darkred": "#8b0000", "lightblue": "#add8e6",
+    "lightgreen": "#90ee90", "navy": "#000080", "olive": "#808000", "maroon": "#800000", "teal": "#008080",
+    "silver": "#c0c0c0", "gold": "#ffd700", "beige": "#f5f5dc", "tan": "#d2b48c", "salmon": "#fa8072",
+    "khaki": "#f0e68c", "lime": "#00ff00", "aqua": "#00ffff", "fuchsia": "#ff00ff",
+}
+
+_CHAR_POOL = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%&*+=@$!?~^"
+
+
+def parse_hex(value: str) -> str:
+    """``#rrggbb`` from ``rrggbb``, ``#rgb`` or ``rgb`` hex text; ValueError otherwise.
+
+    >>> parse_hex("F78900"), parse_hex("fff")
+    ('#f78900', '#ffffff')
+    """
+    v = value.strip().lstrip("#").lower()
+    if len(v) == 3:
+        v = "".join(c * 2 for c in v)
+    if len(v) != 6 or any(c not in "0123456789abcdef" for c in v):
+        raise ValueError(f"expected a colour as RRGGBB hex digits, got {value.strip()[:40]!r}")
+    return "#" + v
+
+
+def rgb_from_name(name: str) -> str:
+    """``#rrggbb`` of an X11/CSS colour name or of a ``#rrggbb`` literal; ValueError otherwise.
+
+    >>> rgb_from_name("Navy"), rgb_from_name("#00f")
+    ('#000080', '#0000ff')
+    """
+    if name.startswith("#"):
+        return parse_hex(name)
+    rgb = NAMED_COLORS.get(name.lower())
+    if rgb is None:
+        raise ValueError(f"unknown colour name {name[:40]!r} (use #rrggbb)")
+    return rgb
+
+
+def to_hex(rgb: Sequence[float]) -> str:
+    """``#rrggbb`` of an ``(r, g, b)`` triple, clamped to 0..255.
+
+    >>> to_hex((255.4, 0, 300))
+    '#ff00ff'
+    """
+    return "#" + "".join(f"{max(0, min(255, int(round(float(v))))):02x}" for v in rgb[:3])
+
+
+def pick_char(name: str, rgb: str, used: set[str], wanted: Optional[str] = None) -> str:
+    """A one-character code for a colour that no other colour uses yet.
+
+    Prefers ``wanted``, then ``#`` for black, then the name's letters, so
+    codes stay readable in goals and solutions.
+
+    >>> pick_char("red", "#ff0000", {"."}), pick_char("rose", "#ff0080", {".", "r"})
+    ('r', 'o')
+    """
+    candidates = []
+    if wanted:
+        candidates.append(wanted)
+    if rgb == "#000000":
+        candidates.append("#")
+    candidates += [c for c in name if c.isalnum()] + list(_CHAR_POOL)
+    for c in candidates:
+        if len(c) == 1 and c not in used and not c.isspace():
+            used.add(c)
+            return c
+    raise PuzzleError("too many colours: no one-character codes left")
+
+
+def make_palette(background: Color, colors: Iterable[tuple[str, str]]) -> tuple[Color, ...]:
+    """A palette from ``(name, rgb)`` pairs with generated codes; B&W black gives :data:`BW_PALETTE`."""
+    colors = list(colors)
+    if background == WHITE and len(colors) == 1 and colors[0] == ("black", "#000000"):
+        return BW_PALETTE
+    used = {background.char}
+    return (background,) + tuple(Color(n, rgb, pick_char(n, rgb, used)) for n, rgb in colors)
+
+
+# --- names for colours that come from pictures -------------------------------------------------
+
+_NAME_TABLE = {
+    "black": (0, 0, 0), "white": (255, 255, 255), "grey": (128, 128, 128), "silver": (192, 192, 192),
+    "darkgrey": (64, 64, 64), "red": (220, 30, 30), "maroon": (128, 0, 0), "orange": (255, 150, 0),
+    "brown": (140, 80, 30), "tan": (210, 180, 140), "yellow": (250, 230, 40), "olive": (128, 128, 0),
+    "lime": (130, 230, 40), "green": (30, 150, 40), "darkgreen": (0, 90, 20), "teal": (0, 128, 128),
+    "cyan": (40, 220, 230), "skyblue": (120, 190, 240), "blue": (30, 80, 220), "navy": (0, 0, 120),
+    "purple": (120, 40, 160), "violet": (190, 120, 230), "magenta": (230, 40, 200), "pink": (250, 170, 190),
+    "peach": (250, 200, 150), "cream": (250, 240, 200),
+}
+
+
+def color_name(rgb: tuple[int, int, int]) -> str:
+    """A readable name for an RGB colour: the nearest entry of a small table.
+
+    >>> color_name((250, 5, 5)), color_name((10, 10, 10)), color_name((0, 0, 140))
+    ('red', 'black', 'navy')
+    """
+    r, g, b = (int(v) for v in rgb)
+
+    # Redmean distance: a cheap perceptual weighting that keeps blues and greens apart.
+    def dist(ref: tuple[int, int, int]) -> float:
+        rm = (r + ref[0]) / 2
+        dr, dg, db = r - ref[0], g - ref[1], b - ref[2]
+        return (2 + rm / 256) * dr * dr + 4 * dg * dg + (2 + (255 - rm) / 256) * db * db
+
+    return min(_NAME_TABLE, key=lambda name: dist(_NAME_TABLE[name]))
+
+
+def palette_from_rgb(background: tuple[int, int, int], colors: list[tuple[int, int, int]]) -> tuple[Color, ...]:
+    """Palette entries for colours found in a picture: distinct readable names, one-letter codes.
+
+    >>> [(c.name, c.char) for c in palette_from_rgb((255, 255, 255), [(200, 0, 0), (210, 20, 20), (0, 0, 0)])]
+    [('white', '.'), ('red', 'r'), ('red-2', 'a'), ('black', 'b')]
+    >>> [c.name for c in palette_from_rgb((255, 255, 255), [(250, 250, 250)])]
+    ['white', 'white-2']
+    """
+    bg_name = color_name(background)
+    used_names: dict[str, int] = {bg_name: 1}
+    used_chars = {"."}
+    entries = [Color(bg_name, to_hex(background), ".")]
+    for rgb in colors:
+        base = color_name(rgb)
+        used_names[base] = used_names.get(base, 0) + 1
+        name = base if used_names[base] == 1 else f"{base}-{used_names[base]}"
+        char = base[0] if base[0] not in used_chars else next(
+            ch for ch in "abcdefghijklmnopqrstuvwxyz0123456789" if ch not in used_chars
+        )
+        used_chars.add(char)
+        entries.append(Color(name, to_hex(rgb), char))
+    return tuple(entries)
+
+
+# --- colours for drawing -------------------------------------------------------------------------
+
+_BASE_COLORS = (
+    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4",
+    "#46f0f0", "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff",
+)
+
+
+def distinct_colors(n: int) -> list[str]:
+    """``n`` different fill colours, never white or black: a fixed bright set first, then golden-ratio hues.
+
+    The same ``n`` always gives the same list, so pictures and palettes are reproducible.
+
+    >>> distinct_colors(2)
+    ['#e6194b', '#3cb44b']
+    >>> len(set(distinct_colors(500)))
+    500
+    """
+    colors = list(_BASE_COLORS[:n])
+    seen = set(colors) | {"#ffffff", "#000000"}
+    i = len(colors)
+    while len(colors) < n:
+        r, g, b = colorsys.hsv_to_rgb((i * 0.618034) % 1.0, 0.55, 0.95)
+        color = f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
+        if color not in seen:
+            seen.add(color)
+            colors.append(color)
+        i += 1
+    return colors
+
+
+def ink_on(rgb: str, dark: str = "#000000", light: str = "#ffffff") -> str:
+    """The digit colour that reads better on a fill of ``rgb`` (by luma): ``dark`` or ``light``.
+
+    >>> ink_on("#ffff00"), ink_on("#000080")
+    ('#000000', '#ffffff')
+    """
+    r, g, b = (int(rgb[i : i + 2], 16) for i in (1, 3, 5))
+    return dark if 0.299 * r + 0.587 * g + 0.114 * b >= 140 else light
