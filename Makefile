@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 NONOGEN := $(VENV)/bin/nonogen
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean demo-puzzles demo-images demo-meshes demo-packing
+.PHONY: demo test bench clean demo-puzzles demo-images demo-meshes demo-packing browser-deps
 
 $(STAMP): pyproject.toml nonogen/solve/_linelogic.c
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +48,18 @@ demo-packing: $(STAMP)
 	$(NONOGEN) pack count samples/packing/starter-placed.pack
 	$(NONOGEN) pack solve samples/packing/classic-challenge.pack --svg outputs/packing/classic-challenge-solution.svg --png outputs/packing/classic-challenge-solution.png --force
 
-test: $(STAMP)
+# Headless Chromium for tests/test_play_browser.py (the playable HTML pages); those tests skip without it.
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			{ apt-get update && apt-get install -y chromium chromium-driver; } \
+				|| echo "could not install chromium chromium-driver: browser tests will skip"; \
+		else \
+			echo "browser tests will skip: install Chromium with 'sudo apt-get install chromium chromium-driver'"; \
+		fi; \
+	fi
+
+test: $(STAMP) browser-deps
 	$(PY) -m pytest
 
 # Each capability has its own benchmark script; every one prints a table and a baseline comparison.

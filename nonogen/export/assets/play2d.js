@@ -1,0 +1,395 @@
+// nonogen: play a 2D nonogram (black and white or colour) in the browser. No build step, no network.
+// The page holds the puzzle as JSON in <script id="puzzle">; see nonogen/export/html.py.
+"use strict";
+(() => {
+  const P = JSON.parse(document.getElementById("puzzle").textContent);
+  const W = P.width, H = P.height, N = W * H;
+  const COLOR = P.palette.length > 2;          // colour puzzles get coloured clue boxes and a picker
+  const UNKNOWN = -1, EMPTY = 0;               // cell values; 1.. are palette indices
+  const NOT_GIVEN = -2;
+
+  // --- state -----------------------------------------------------------------------------------
+  const cells = new Int16Array(N).fill(UNKNOWN);
+  const given = new Int16Array(N).fill(NOT_GIVEN);
+  for (const [r, c, v] of P.givens) given[r * W + c] = v;
+  const undoStack = [], redoStack = [];        // each entry: a list of [index, before, after]
+  let tool = 1;                                // the colour a left click paints
+  let markMode = false;                        // touch-friendly stand-in for the right button
+  let wrong = new Set();                       // cells flagged by the last Check
+
+  const solution = P.solution.flat();
+  const at = (r, c) => cells[r * W + c];
+
+  function applyGivens() {
+    for (let i = 0; i < N; i++) if (given[i] !== NOT_GIVEN) cells[i] = given[i];
+  }
+
+  // --- clue logic --------------------------------------------------------------------------------
+  // Run-length encoding of a line with background (unknown or marked empty) dropped: what the
+  // line's clue would be if the player's marks were the answer. Matches nonogen.clues.line_clue.
+  function lineClue(values) {
+    const out = [];
+    let prev = 0;
+    for (const raw of values) {
+      const v = raw > 0 ? raw : 0;
+      if (v > 0) {
+        if (v === prev) out[out.length - 1][0] += 1;
+        else out.push([1, v]);
+      }
+      prev = v;
+    }
+    return out;
+  }
+  const sameClue = (a, b) => a.length === b.length && a.every((x, i) => x[0] === b[i][0] && x[1] === b[i][1]);
+  const rowValues = (r) => Array.from({ length: W }, (_, c) => at(r, c));
+  const colValues = (c) => Array.from({ length: H }, (_, r) => at(r, c));
+  const rowDone = (r) => sameClue(lineClue(rowValues(r)), P.rows[r]);
+  const colDone = (c) => sameClue(lineClue(colValues(c)), P.cols[c]);
+
+  // Solved means every line meets its clue: any grid that does counts, not only the stored picture.
+  function isSolved() {
+    for (let r = 0; r < H; r++) if (!rowDone(r)) return false;
+    for (let c = 0; c < W; c++) if (!colDone(c)) return false;
+    return true;
+  }
+
+  // --- readable ink on a coloured clue box --------------------------------------------------------
+  function luminance(hex) {
+    const ch = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((u) => (u <= 0.03928 ? u / 12.92 : ((u + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+  }
+  // Pick whichever of black and white has the higher WCAG contrast ratio against the box.
+  const inkOn = (hex) => ((luminance(hex) + 0.05) / 0.05 >= 1.05 / (luminance(hex) + 0.05) ? "#111" : "#fff");
+
+  // --- building the board ----------------------------------------------------------------------------
+  const board = document.getElementById("board");
+  const statusEl = document.getElementById("status");
+  const cellEls = new Array(N);
+  const rowClueEls = [], colClueEls = [];
+
+  function clueNumber(length, color) {
+    const span = document.createElement("span");
+    span.className = "num";
+    span.textContent = String(length);
+    if (COLOR) {
+      const rgb = P.palette[color].rgb;
+      span.classList.add("boxed");
+      span.style.background = rgb;
+      span.style.color = inkOn(rgb);
+      span.title = P.palette[color].name;
+    }
+    return span;
+  }
+
+  function clueStack(items) {
+    const stack = document.createElement("div");
+    stack.className = "stack";
+    for (const [length, color] of items) stack.appendChild(clueNumber(length, color));
+    if (items.length === 0) {              // an empty line: a plain 0, never a coloured box
+      const zero = document.createElement("span");
+      zero.className = "num";
+      zero.textContent = "0";
+      stack.appendChild(zero);
+    }
+    return stack;
+  }
+
+  function buildBoard() {
+    const head = board.insertRow();
+    head.insertCell().className = "corner";
+    for (let c = 0; c < W; c++) {
+      const td = head.insertCell();
+      td.className = "clue col-clue";
+      td.dataset.col = c;
+      td.appendChild(clueStack(P.cols[c]));
+      colClueEls.push(td);
+    }
+    for (let r = 0; r < H; r++) {
+      const tr = board.insertRow();
+      const clue = tr.insertCell();
+      clue.className = "clue row-clue";
+      clue.dataset.row = r;
+      clue.appendChild(clueStack(P.rows[r]));
+      rowClueEls.push(clue);
+      for (let c = 0; c < W; c++) {
+        const td = tr.insertCell();
+        td.className = "cell";
+        if (c % 5 === 0) td.classList.add("c5");
+        if (r % 5 === 0) td.classList.add("r5");
+        if (c === W - 1) td.classList.add("last-col");
+        if (r === H - 1) td.classList.add("last-row");
+        td.dataset.row = r;
+        td.dataset.col = c;
+        if (given[r * W + c] !== NOT_GIVEN) td.classList.add("given");
+        cellEls[r * W + c] = td;
+      }
+    }
+  }
+
+  function buildPalette() {
+    const box = document.getElementById("palette");
+    if (!COLOR) { box.hidden = true; return; }
+    P.palette.forEach((color, index) => {
+      if (index === 0) return;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "swatch";
+      b.style.background = color.rgb;
+      b.title = `${color.name} (key ${index})`;
+      b.dataset.color = index;
+      b.setAttribute("role", "radio");
+      b.addEventListener("click", () => selectTool(index));
+      box.appendChild(b);
+    });
+  }
+
+  function selectTool(index) {
+    tool = index;
+    setMarkMode(false);
+    for (const b of document.querySelectorAll("#palette .swatch")) {
+      b.setAttribute("aria-checked", String(Number(b.dataset.color) === index));
+    }
+  }
+
+  function setMarkMode(on) {
+    markMode = on;
+    document.getElementById("mark-mode").setAttribute("aria-pressed", String(on));
+  }
+
+  // Cells as large as the window allows, within reason.
+  function fitCellSize() {
+    const clueCols = Math.max(1, ...P.rows.map((r) => r.length));
+    const clueRows = Math.max(1, ...P.cols.map((c) => c.length));
+    const byWidth = (window.innerWidth - 40) / (W + clueCols * 0.95);
+    const byHeight = (window.innerHeight - 150) / (H + clueRows * 0.95);
+    const size = Math.max(14, Math.min(34, Math.floor(Math.min(byWidth, Math.max(byHeight, 18)))));
+    document.documentElement.style.setProperty("--cell", `${size}px`);
+  }
+
+  // --- drawing ---------------------------------------------------------------------------------------
+  function paintCell(i) {
+    const v = cells[i], td = cellEls[i];
+    td.style.background = v > 0 ? P.palette[v].rgb : "";
+    td.classList.toggle("marked", v === EMPTY);
+    td.classList.toggle("wrong", wrong.has(i));
+  }
+
+  function refreshClues() {
+    for (let r = 0; r < H; r++) rowClueEls[r].classList.toggle("done", rowDone(r));
+    for (let c = 0; c < W; c++) colClueEls[c].classList.toggle("done", colDone(c));
+  }
+
+  function refreshAll() {
+    for (let i = 0; i < N; i++) paintCell(i);
+    refreshClues();
+    document.getElementById("undo").disabled = undoStack.length === 0;
+    document.getElementById("redo").disabled = redoStack.length === 0;
+  }
+
+  function say(text, kind = "") {
+    statusEl.textContent = text;
+    statusEl.className = "status" + (kind ? " " + kind : "");
+  }
+
+  function announceIfSolved() {
+    if (isSolved()) { say("Solved! Every line meets its clue.", "solved"); return true; }
+    return false;
+  }
+
+  // --- changes, undo and saving ---------------------------------------------------------------------
+  // A stroke is everything one press of the pointer (or one button) changed; undo takes it back whole.
+  function commit(changes) {
+    if (changes.length === 0) return;
+    undoStack.push(changes);
+    redoStack.length = 0;
+    afterChange();
+  }
+
+  function afterChange() {
+    save();
+    refreshAll();
+    if (!announceIfSolved()) say("");        // an old message would be stale now
+  }
+
+  function replay(from, to, which) {
+    const changes = from.pop();
+    if (!changes) return;
+    for (const [i, before, after] of changes) {
+      cells[i] = which === "undo" ? before : after;
+      wrong.delete(i);
+    }
+    to.push(changes);
+    afterChange();
+  }
+  const undo = () => replay(undoStack, redoStack, "undo");
+  const redo = () => replay(redoStack, undoStack, "redo");
+
+  // Set every changeable cell to what `valueOf(i)` says, as one undoable stroke.
+  function bulkSet(valueOf) {
+    const changes = [];
+    for (let i = 0; i < N; i++) {
+      if (given[i] !== NOT_GIVEN) continue;
+      const v = valueOf(i);
+      if (v !== cells[i]) { changes.push([i, cells[i], v]); cells[i] = v; }
+    }
+    wrong = new Set();
+    commit(changes);
+    return changes.length;
+  }
+
+  function save() {
+    try {
+      localStorage.setItem(P.key, JSON.stringify({ version: 1, cells: Array.from(cells) }));
+    } catch (err) { /* storage full or disabled (private mode): play on without saving */ }
+  }
+
+  function restore() {
+    let saved = null;
+    try { saved = JSON.parse(localStorage.getItem(P.key) || "null"); } catch (err) { saved = null; }
+    if (!saved || !Array.isArray(saved.cells) || saved.cells.length !== N) return false;
+    saved.cells.forEach((v, i) => {
+      const ok = Number.isInteger(v) && v >= UNKNOWN && v < P.palette.length;
+      cells[i] = ok ? v : UNKNOWN;
+    });
+    applyGivens();                       // givens always win over whatever was stored
+    return saved.cells.some((v, i) => v !== UNKNOWN && given[i] === NOT_GIVEN);
+  }
+
+  // --- pointer input -----------------------------------------------------------------------------------
+  // One press decides what the stroke does from the first cell: paint `to` over cells that held
+  // what the first cell held (`from`), or clear cells that already hold the tool's value. After the
+  // first move to another cell the stroke is locked to that row or column, as in most nonogram apps,
+  // and every cell between two pointer positions is visited, so a fast drag leaves no gaps.
+  let stroke = null;
+
+  function cellIndexAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const td = el && el.closest ? el.closest("td.cell") : null;
+    if (!td || !board.contains(td)) return -1;
+    return Number(td.dataset.row) * W + Number(td.dataset.col);
+  }
+
+  function strokeCell(i) {
+    if (given[i] !== NOT_GIVEN || stroke.touched.has(i)) return;
+    stroke.touched.add(i);
+    if (cells[i] !== stroke.from) return;
+    stroke.changes.push([i, cells[i], stroke.to]);
+    cells[i] = stroke.to;
+    wrong.delete(i);
+    paintCell(i);
+  }
+
+  function strokeTo(i) {
+    if (i < 0 || i === stroke.last) return;
+    let r = Math.floor(i / W), c = i % W;
+    if (stroke.axis === null) stroke.axis = Math.abs(c - stroke.c0) >= Math.abs(r - stroke.r0) ? "row" : "col";
+    if (stroke.axis === "row") r = stroke.r0;
+    else c = stroke.c0;
+    const lr = Math.floor(stroke.last / W), lc = stroke.last % W;
+    const steps = Math.max(Math.abs(r - lr), Math.abs(c - lc));
+    for (let k = 1; k <= steps; k++) strokeCell((lr + Math.sign(r - lr) * k) * W + lc + Math.sign(c - lc) * k);
+    stroke.last = r * W + c;
+  }
+
+  function onPointerDown(e) {
+    const td = e.target.closest("td.cell");
+    if (!td || (e.pointerType === "mouse" && e.button !== 0 && e.button !== 2)) return;
+    e.preventDefault();
+    if (td.hasPointerCapture && td.hasPointerCapture(e.pointerId)) td.releasePointerCapture(e.pointerId);
+    const i = Number(td.dataset.row) * W + Number(td.dataset.col);
+    if (given[i] !== NOT_GIVEN) { say("That cell is given and cannot be changed."); return; }
+    const target = e.button === 2 || markMode ? EMPTY : tool;
+    const clearing = cells[i] === target;
+    stroke = {
+      pointer: e.pointerId, last: i, r0: Math.floor(i / W), c0: i % W, axis: null,
+      from: cells[i], to: clearing ? UNKNOWN : target, touched: new Set(), changes: [],
+    };
+    strokeCell(i);
+  }
+
+  function onPointerMove(e) {
+    if (!stroke || e.pointerId !== stroke.pointer) return;
+    e.preventDefault();
+    strokeTo(cellIndexAt(e.clientX, e.clientY));
+  }
+
+  function onPointerUp(e) {
+    if (!stroke || e.pointerId !== stroke.pointer) return;
+    const done = stroke;
+    stroke = null;
+    commit(done.changes);
+  }
+
+  // --- buttons and keys ------------------------------------------------------------------------------------
+  function check() {
+    if (announceIfSolved()) return;
+    wrong = new Set();
+    for (let i = 0; i < N; i++) {
+      const v = cells[i], want = solution[i];
+      // filled with the wrong colour (or where the picture is empty), or marked empty where it is filled
+      if ((v > 0 && v !== want) || (v === EMPTY && want > 0)) wrong.add(i);
+    }
+    refreshAll();
+    if (wrong.size === 0) say("No mistakes so far. Keep going!");
+    else say(`${wrong.size} mistake${wrong.size === 1 ? "" : "s"} marked.`, "bad");
+  }
+
+  function reveal() {
+    if (!window.confirm("Reveal the solution? Undo brings your own grid back.")) return;
+    bulkSet((i) => (solution[i] > 0 ? solution[i] : UNKNOWN));
+    if (isSolved()) say("Solved! (revealed)", "solved");
+  }
+
+  function reset() {
+    const n = bulkSet(() => UNKNOWN);
+    say(n ? "Grid cleared. Undo brings it back." : "Nothing to clear.");
+  }
+
+  function onKey(e) {
+    const mod = e.ctrlKey || e.metaKey;
+    const key = e.key.toLowerCase();
+    if (mod && key === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
+    else if (mod && (key === "y" || (key === "z" && e.shiftKey))) { e.preventDefault(); redo(); }
+    else if (!mod && /^[1-9]$/.test(e.key) && Number(e.key) < P.palette.length) selectTool(Number(e.key));
+    else if (!mod && key === "x") setMarkMode(!markMode);
+  }
+
+  function wire() {
+    board.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("pointermove", onPointerMove);
+    document.addEventListener("pointerup", onPointerUp);
+    document.addEventListener("pointercancel", onPointerUp);
+    board.addEventListener("contextmenu", (e) => e.preventDefault());
+    document.addEventListener("keydown", onKey);
+    document.getElementById("mark-mode").addEventListener("click", () => setMarkMode(!markMode));
+    document.getElementById("undo").addEventListener("click", undo);
+    document.getElementById("redo").addEventListener("click", redo);
+    document.getElementById("check").addEventListener("click", check);
+    document.getElementById("reveal").addEventListener("click", reveal);
+    document.getElementById("reset").addEventListener("click", reset);
+    window.addEventListener("resize", fitCellSize);
+  }
+
+  // --- start -----------------------------------------------------------------------------------------------
+  applyGivens();
+  const restored = restore();
+  buildPalette();
+  buildBoard();
+  selectTool(1);
+  fitCellSize();
+  wire();
+  refreshAll();
+  if (!announceIfSolved() && restored) say("Progress restored.");
+
+  // For tests and scripts: read-only views of the game.
+  window.nonogenPlay = {
+    state: () => ({
+      width: W, height: H, tool, markMode,
+      cells: Array.from({ length: H }, (_, r) => rowValues(r)),
+      wrong: Array.from(wrong).sort((a, b) => a - b).map((i) => [Math.floor(i / W), i % W]),
+      undo: undoStack.length, redo: redoStack.length,
+    }),
+    solved: isSolved,
+  };
+})();

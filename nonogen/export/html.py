@@ -1,0 +1,201 @@
+"""Playable, self-contained HTML pages for 2D nonograms and Picross 3D levels.
+
+Each page is one file that works offline from a ``file://`` URL: its CSS and
+JavaScript are inlined, the puzzle travels as a JSON blob in a
+``<script type="application/json" id="puzzle">`` tag, and a Content Security
+Policy forbids every network request, so a page can be mailed or put on a
+USB stick and played anywhere. The game logic lives in ``assets/play2d.js``
+and ``assets/play3d.js``; this module only assembles the page.
+
+three.js ships as an ES module only, and an inline module cannot ``import``
+another inline script. The 3D page therefore carries the vendored
+``three.module.min.js`` as a base64 ``data:`` URL in an import map, so the
+page script's ``import * as THREE from "three"`` resolves without a fetch.
+"""
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import html
+import json
+from importlib import resources
+from typing import Any, Optional
+
+import numpy as np
+
+from ..model import AXES, Puzzle, Puzzle3D
+
+__all__ = ["page_2d", "page_3d"]
+
+# Solved cubes without a colour array: a warm orange that reads well on the page's light background.
+DEFAULT_CUBE_COLOR = "#e8913a"
+
+# Everything a page may load must come from the page itself (inline) or from data:/blob: URLs.
+_CSP = (
+    "default-src 'none'; script-src 'unsafe-inline' data: blob:; style-src 'unsafe-inline'; "
+    "img-src data: blob:; connect-src 'none'; font-src 'none'; form-action 'none'; base-uri 'none'"
+)
+
+
+def page_2d(puzzle: Puzzle, solution: np.ndarray, title: Optional[str] = None) -> str:
+    """One self-contained HTML page that lets a person play ``puzzle`` in a browser.
+
+    ``solution`` (``height x width`` colour indices) goes into the page so that
+    "Check" can point at wrong cells and "Reveal" can show the picture; "Solved"
+    itself only asks whether every line meets its clue, so any valid grid wins.
+    """
+    grid = np.asarray(solution, dtype=np.uint8)
+    if grid.shape != (puzzle.height, puzzle.width):
+        raise ValueError(f"solution has shape {grid.shape}, expected {(puzzle.height, puzzle.width)}")
+    clues = {
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "palette": [{"name": c.name, "rgb": c.rgb} for c in puzzle.palette],
+        "rows": [[list(item) for item in line] for line in puzzle.rows],
+        "cols": [[list(item) for item in line] for line in puzzle.cols],
+        "givens": [list(g) for g in puzzle.givens],
+    }
+    title = title or puzzle.meta.get("title") or f"Nonogram {puzzle.width}x{puzzle.height}"
+    data = {**clues, "title": title, "key": "nonogen-2d-" + _digest(clues), "solution": grid.tolist()}
+    return _page(title, data, body=_BODY_2D, script=_asset("play2d.js"), module=False)
+
+
+def page_3d(
+    puzzle: Puzzle3D,
+    solution: np.ndarray,
+    colors: Optional[np.ndarray] = None,
+    title: Optional[str] = None,
+) -> str:
+    """One self-contained HTML page that lets a person play the Picross 3D level ``puzzle``.
+
+    ``solution`` is the boolean box ``cells[x, y, z]`` (needed to count strikes,
+    as in the game); ``colors`` (``X x Y x Z x 3`` RGB) paints the finished
+    model, one colour for all cubes when absent.
+    """
+    cells = np.asarray(solution, dtype=bool)
+    if cells.shape != puzzle.size:
+        raise ValueError(f"solution has shape {cells.shape}, expected {puzzle.size}")
+    clues = {
+        "size": list(puzzle.size),
+        "clues": {axis: [[None if c is None else list(c) for c in row] for row in puzzle.clues[axis]] for axis in AXES},
+        "givens": [list(g) for g in puzzle.givens],
+    }
+    title = title or puzzle.meta.get("title") or "Picross 3D {}x{}x{}".format(*puzzle.size)
+    data = {
+        **clues,
+        "title": title,
+        "key": "nonogen-3d-" + _digest(clues),
+        "solution": cells.astype(np.uint8).tolist(),
+        "colors": _cube_colors(cells, colors),
+    }
+    head = '<script type="importmap">' + json.dumps({"imports": {"three": _three_data_url()}}) + "</script>\n"
+    return _page(title, data, body=_BODY_3D, script=_asset("play3d.js"), module=True, head=head)
+
+
+def _cube_colors(cells: np.ndarray, colors: Optional[np.ndarray]) -> list[Any]:
+    """``#rrggbb`` per solution cube (``None`` elsewhere), nested ``[x][y][z]`` like the solution."""
+    if colors is None:
+        rgb = np.empty(cells.shape, dtype=object)
+        rgb[...] = DEFAULT_CUBE_COLOR
+    else:
+        colors = np.asarray(colors)
+        if colors.shape != cells.shape + (3,):
+            raise ValueError(f"colors has shape {colors.shape}, expected {cells.shape + (3,)}")
+        codes = colors.astype(np.uint32)
+        packed = (codes[..., 0] << 16) | (codes[..., 1] << 8) | codes[..., 2]
+        rgb = np.vectorize(lambda v: f"#{int(v):06x}", otypes=[object])(packed)
+    rgb[~cells] = None
+    return rgb.tolist()
+
+
+def _digest(clues: dict[str, Any]) -> str:
+    """A short hash of what defines the puzzle: progress saved for one puzzle never loads into another."""
+    text = json.dumps(clues, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _page(title: str, data: dict[str, Any], body: str, script: str, module: bool, head: str = "") -> str:
+    """The HTML skeleton shared by both pages."""
+    kind = "module" if module else "text/javascript"
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<link rel="icon" href="data:,">\n'
+        f"<title>{html.escape(title)}</title>\n"
+        f"<style>\n{_asset('play.css')}</style>\n{head}</head>\n<body>\n"
+        f"<h1>{html.escape(title)}</h1>\n{body}"
+        f'<script type="application/json" id="puzzle">{_json_for_script(data)}</script>\n'
+        f'<script type="{kind}">\n{_script_text(script)}</script>\n'
+        "</body>\n</html>\n"
+    )
+
+
+def _json_for_script(data: dict[str, Any]) -> str:
+    """JSON that cannot end its ``<script>`` element early: ``<``, ``>`` and ``&`` become ``\\u`` escapes.
+
+    >>> _json_for_script({"t": "</script><!--"})
+    '{"t":"\\\\u003c/script\\\\u003e\\\\u003c!--"}'
+    """
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _script_text(code: str) -> str:
+    """Our own script, checked rather than rewritten: inside ``<script>`` the text ``</script`` ends it."""
+    if "</script" in code.lower() or "<!--" in code:
+        raise ValueError("inline script contains '</script' or '<!--'")
+    return code
+
+
+@functools.lru_cache(maxsize=None)
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def _three_data_url() -> str:
+    """The vendored three.js module as a ``data:`` URL: importable from an inline module with no fetch."""
+    raw = resources.files(__package__).joinpath("assets", "vendor", "three.module.min.js").read_bytes()
+    return "data:text/javascript;base64," + base64.b64encode(raw).decode("ascii")
+
+
+_BODY_2D = """\
+<div class="toolbar" id="toolbar">
+  <div id="palette" class="palette" role="radiogroup" aria-label="colour"></div>
+  <button id="mark-mode" type="button" aria-pressed="false" title="touch: paint dots (empty cells)">&#x2715; mark empty</button>
+  <button id="undo" type="button" title="Ctrl+Z">Undo</button>
+  <button id="redo" type="button" title="Ctrl+Y">Redo</button>
+  <button id="check" type="button">Check</button>
+  <button id="reveal" type="button">Reveal</button>
+  <button id="reset" type="button">Reset</button>
+</div>
+<p id="status" class="status" role="status" aria-live="polite"></p>
+<div class="board-wrap"><table id="board" class="board"></table></div>
+<p class="help">Click or drag to fill; right-click or the &#x2715; mode marks a cell empty.
+Click a filled cell again to clear it. Progress is kept in this browser.</p>
+"""
+
+_BODY_3D = """\
+<div class="toolbar" id="toolbar">
+  <div class="modes" role="radiogroup" aria-label="mode">
+    <button id="mode-break" type="button" class="mode" data-mode="break" aria-pressed="true">Break</button>
+    <button id="mode-paint" type="button" class="mode" data-mode="paint" aria-pressed="false">Paint</button>
+  </div>
+  <button id="check" type="button">Check</button>
+  <button id="reset-view" type="button">Reset view</button>
+  <button id="reset" type="button">Reset</button>
+  <span class="strikes">Strikes: <b id="strikes">0</b></span>
+</div>
+<div class="slicers" id="slicers">
+  <label>x from right <input type="range" id="slice-x" data-axis="x" min="0" value="0" step="1"></label>
+  <label>y from top <input type="range" id="slice-y" data-axis="y" min="0" value="0" step="1"></label>
+  <label>z from front <input type="range" id="slice-z" data-axis="z" min="0" value="0" step="1"></label>
+</div>
+<p id="status" class="status" role="status" aria-live="polite"></p>
+<div class="stage" id="stage"><canvas id="view"></canvas></div>
+<p class="help">Drag to turn, wheel or pinch to zoom. Break: click a cube that is not part of the shape.
+Paint: click to mark a cube you want to keep (painted cubes cannot be broken); right-click paints in any mode.
+The sliders hide outer layers so inner cubes can be reached.</p>
+"""

@@ -1,0 +1,405 @@
+"""The playable HTML pages, played in a real browser (headless Chromium through Selenium).
+
+Cells and cubes are clicked the way a person would (WebDriver pointer actions at the element or at
+the canvas pixel the page reports), never by calling the game's own functions, so the pointer
+handling is tested too. Every test also checks from Chrome's network log that the page asked for
+nothing but ``file:``, ``data:`` and ``blob:`` URLs. Screenshots go to ``tests/artifacts/``.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import pytest
+
+from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
+from nonogen.export.html import page_2d, page_3d
+from nonogen.model import Color
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+INSTALL_HINT = "`make test` installs them (apt-get install chromium chromium-driver)"
+
+# A 5x5 B&W picture with a full row (for a drag) and a given at (4, 2).
+BW = ["#.#.#", "#####", ".#.#.", "..#..", "..#.."]
+# A 4x4 picture in red (r) and yellow (y), where different colours touch.
+COLOR_GRID = ["rry.", ".yyr", "r.yy", "yrr."]
+PALETTE = (Color("white", "#ffffff", "."), Color("red", "#d62828", "r"), Color("yellow", "#f6d743", "y"))
+
+
+def _bw_puzzle():
+    grid = np.array([[ch == "#" for ch in row] for row in BW], dtype=np.uint8)
+    return puzzle_from_grid(grid, givens=[(4, 2, 1), (0, 1, 0)]), grid
+
+
+def _color_puzzle():
+    index = {c.char: i for i, c in enumerate(PALETTE)}
+    grid = np.array([[index[ch] for ch in row] for row in COLOR_GRID], dtype=np.uint8)
+    return puzzle_from_grid(grid, palette=PALETTE), grid
+
+
+def _level_cells() -> np.ndarray:
+    """A 3x3x2 shape: the left column at the front, standing on a full bottom layer."""
+    cells = np.zeros((3, 3, 2), dtype=bool)
+    cells[0, :, 0] = True
+    cells[:, 2, :] = True
+    return cells
+
+
+# --- pages without a browser ------------------------------------------------------------------------------
+
+
+def _puzzle_json(page: str) -> dict:
+    match = re.search(r'<script type="application/json" id="puzzle">(.*?)</script>', page, re.S)
+    assert match, "puzzle JSON tag missing"
+    return json.loads(match.group(1))
+
+
+def test_pages_are_self_contained_and_escape_script_ends():
+    puzzle, grid = _bw_puzzle()
+    page = page_2d(puzzle, grid, title="</script><script>alert(1)</script>")
+    assert '<link rel="icon" href="data:,">' in page
+    assert page.count("</script>") == 2  # the JSON blob and the game script, nothing smuggled in
+    data = _puzzle_json(page)
+    assert data["title"] == "</script><script>alert(1)</script>"
+    assert data["rows"][0] == [[1, 1], [1, 1], [1, 1]] and data["givens"] == [[0, 1, 0], [4, 2, 1]]
+    assert not re.search(r'(src|href)="(https?:)?//', page)
+    level = page_3d(puzzle3d_from_cells(_level_cells()), _level_cells())
+    assert '"three":"data:text/javascript;base64,' in level.replace(" ", "")
+    assert not re.search(r'(src|href)="(https?:)?//', level)
+
+
+def test_page_keys_follow_the_clues():
+    puzzle, grid = _bw_puzzle()
+    key = _puzzle_json(page_2d(puzzle, grid))["key"]
+    assert key == _puzzle_json(page_2d(puzzle, grid, title="other title"))["key"]
+    assert key != _puzzle_json(page_2d(puzzle.replace(givens=()), grid))["key"]
+
+
+def test_page_3d_colors_and_bad_shapes():
+    cells = _level_cells()
+    colors = np.zeros(cells.shape + (3,), dtype=np.uint8)
+    colors[0, 0, 0] = (255, 16, 1)
+    data = _puzzle_json(page_3d(puzzle3d_from_cells(cells), cells, colors))
+    assert data["colors"][0][0][0] == "#ff1001" and data["colors"][1][0][0] is None
+    with pytest.raises(ValueError):
+        page_3d(puzzle3d_from_cells(cells), cells[:2])
+    with pytest.raises(ValueError):
+        page_2d(_bw_puzzle()[0], np.zeros((2, 2), dtype=np.uint8))
+
+
+# --- the browser -----------------------------------------------------------------------------------------------
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing: " + INSTALL_HINT)
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator["webdriver.Chrome"]:
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    if missing:
+        pytest.skip(f"{' and '.join(missing)} missing: {INSTALL_HINT}")
+    profile = tempfile.mkdtemp(prefix="nonogen-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={profile}", "--window-size=1100,900",
+        # WebGL without a GPU: ANGLE on SwiftShader, the software renderer Chromium ships
+        "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    ):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    service = webdriver.ChromeService(executable_path=str(CHROMEDRIVER))
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.get("about:blank")
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def driver(browser):
+    """The shared browser; after the test, every URL it requested must be local (file:, data:, blob:)."""
+    browser.get_log("performance")  # drop what earlier tests left
+    yield browser
+    urls = _requested_urls(browser)
+    assert any(u.startswith("file:") for u in urls), "the network log recorded nothing: the check would be void"
+    foreign = [u for u in urls if not u.startswith(("file:", "data:", "blob:"))]
+    assert not foreign, f"the page made network requests: {foreign[:5]}"
+
+
+def _requested_urls(driver) -> list[str]:
+    """URLs requested since the last call, leaving out Chromium's own pages (its new-tab page, chrome://)."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            params = message["params"]
+            if not params.get("documentURL", "").startswith(("chrome:", "chrome-untrusted:")):
+                urls.append(params["request"]["url"])
+    return urls
+
+
+@pytest.fixture
+def open_page(driver, tmp_path):
+    """Write a page to a file and open it from a ``file://`` URL, with no progress saved from before."""
+
+    def go(name: str, text: str):
+        path = tmp_path / f"{name}.html"
+        path.write_text(text, encoding="utf-8")
+        driver.get(path.as_uri())
+        driver.execute_script("localStorage.clear()")
+        driver.refresh()
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.nonogenPlay"))
+        return path
+
+    return go
+
+
+def _shot(driver, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def _cell(driver, r: int, c: int):
+    return driver.find_element(By.CSS_SELECTOR, f'td.cell[data-row="{r}"][data-col="{c}"]')
+
+
+def _cells(driver) -> np.ndarray:
+    return np.array(driver.execute_script("return nonogenPlay.state().cells"))
+
+
+def _status(driver) -> str:
+    return driver.find_element(By.ID, "status").text
+
+
+# --- 2D -----------------------------------------------------------------------------------------------------------
+
+
+def test_bw_solved_by_clicks_and_a_drag(driver, open_page):
+    puzzle, grid = _bw_puzzle()
+    open_page("bw", page_2d(puzzle, grid, title="B&W test"))
+    given = _cell(driver, 4, 2)
+    assert "given" in given.get_attribute("class")
+    given.click()  # givens do not change
+    assert _cells(driver)[4, 2] == 1 and _cells(driver)[0, 1] == 0
+    # row 1 is full: one drag across it
+    ActionChains(driver).click_and_hold(_cell(driver, 1, 0)).move_to_element(_cell(driver, 1, 2)) \
+        .move_to_element(_cell(driver, 1, 4)).release().perform()
+    assert list(_cells(driver)[1]) == [1] * 5
+    row_clue = driver.find_element(By.CSS_SELECTOR, 'td.row-clue[data-row="1"]')
+    assert "done" in row_clue.get_attribute("class")
+    for r, c in zip(*np.nonzero(grid)):
+        if r != 1 and (r, c) != (4, 2):
+            _cell(driver, r, c).click()
+    assert "Solved" in _status(driver)
+    assert driver.execute_script("return nonogenPlay.solved()")
+    _shot(driver, "2d-bw-solved")
+
+
+def test_color_solved_with_the_picker(driver, open_page):
+    puzzle, grid = _color_puzzle()
+    open_page("color", page_2d(puzzle, grid))
+    boxes = driver.find_elements(By.CSS_SELECTOR, 'td.row-clue[data-row="0"] .num')
+    assert [b.text for b in boxes] == ["2", "1"]
+    assert boxes[1].value_of_css_property("color") == "rgba(17, 17, 17, 1)"  # dark digits on yellow
+    assert boxes[0].value_of_css_property("color") == "rgba(255, 255, 255, 1)"  # light digits on red
+    _shot(driver, "2d-color-start")
+    for color in (1, 2):
+        driver.find_element(By.CSS_SELECTOR, f'#palette .swatch[data-color="{color}"]').click()
+        for r, c in zip(*np.nonzero(grid == color)):
+            _cell(driver, r, c).click()
+    assert "Solved" in _status(driver)
+    assert (_cells(driver) == np.where(grid > 0, grid.astype(int), -1)).all()
+    _shot(driver, "2d-color-solved")
+
+
+def test_check_flags_mistakes(driver, open_page):
+    puzzle, grid = _bw_puzzle()
+    open_page("bw-check", page_2d(puzzle, grid))
+    _cell(driver, 0, 0).click()  # right
+    _cell(driver, 2, 0).click()  # wrong: empty in the picture
+    ActionChains(driver).context_click(_cell(driver, 3, 2)).perform()  # marked empty, but it is filled
+    assert _cells(driver)[3, 2] == 0
+    driver.find_element(By.ID, "check").click()
+    assert "2 mistakes" in _status(driver)
+    flagged = {(int(e.get_attribute("data-row")), int(e.get_attribute("data-col")))
+               for e in driver.find_elements(By.CSS_SELECTOR, "td.cell.wrong")}
+    assert flagged == {(2, 0), (3, 2)}
+    _shot(driver, "2d-check-mistakes")
+    # the touch-friendly mark mode does what the right button does
+    driver.find_element(By.ID, "mark-mode").click()
+    _cell(driver, 0, 3).click()
+    assert _cells(driver)[0, 3] == 0
+
+
+def test_undo_redo_reload_reset_reveal(driver, open_page):
+    puzzle, grid = _bw_puzzle()
+    open_page("bw-undo", page_2d(puzzle, grid))
+    for c in (0, 2, 4):
+        _cell(driver, 0, c).click()
+    filled = lambda: int((_cells(driver) > 0).sum())  # noqa: E731
+    assert filled() == 4  # three clicks and the given
+    driver.find_element(By.ID, "undo").click()
+    assert filled() == 3
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert filled() == 2
+    driver.find_element(By.ID, "redo").click()
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    assert filled() == 4
+    driver.refresh()
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.nonogenPlay"))
+    assert filled() == 4 and list(_cells(driver)[0]) == [1, 0, 1, -1, 1]
+    assert "restored" in _status(driver)
+    assert "done" in driver.find_element(By.CSS_SELECTOR, 'td.row-clue[data-row="0"]').get_attribute("class")
+    _shot(driver, "2d-restored")
+    driver.find_element(By.ID, "reset").click()
+    assert filled() == 1  # only the given is left
+    driver.find_element(By.ID, "undo").click()
+    assert filled() == 4
+    driver.find_element(By.ID, "reveal").click()
+    driver.switch_to.alert.dismiss()
+    assert filled() == 4
+    driver.find_element(By.ID, "reveal").click()
+    driver.switch_to.alert.accept()
+    assert "Solved" in _status(driver)
+    assert ((_cells(driver) > 0) == (grid > 0)).all()
+
+
+# --- 3D -----------------------------------------------------------------------------------------------------------
+
+
+def _canvas(driver):
+    return driver.find_element(By.ID, "view")
+
+
+def _click_cube(driver, x: int, y: int, z: int, button: str = "left") -> None:
+    """Click cube (x, y, z) on the canvas where the page says a face of it shows, slicing first if needed."""
+    X, Y, Z = driver.execute_script("return nonogenPlay.state().size")
+    point = driver.execute_script("return nonogenPlay.screenPoint(...arguments)", x, y, z)
+    for axis, k in (("z", z), ("y", y), ("x", X - 1 - x)):
+        if point:
+            break
+        _set_slider(driver, axis, k)
+        point = driver.execute_script("return nonogenPlay.screenPoint(...arguments)", x, y, z)
+    assert point, f"cube {(x, y, z)} cannot be reached"
+    canvas = _canvas(driver)
+    size = canvas.size
+    # WebDriver offsets count from the element's centre
+    dx, dy = round(point["x"] - size["width"] / 2), round(point["y"] - size["height"] / 2)
+    actions = ActionChains(driver).move_to_element_with_offset(canvas, dx, dy)
+    (actions.context_click() if button == "right" else actions.click()).perform()
+    for axis in ("x", "y", "z"):
+        _set_slider(driver, axis, 0)
+
+
+def _set_slider(driver, axis: str, k: int) -> None:
+    """Move a slice slider the way the page listens to it (an ``input`` event on the range input)."""
+    slider = driver.find_element(By.ID, f"slice-{axis}")
+    driver.execute_script(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", slider, k
+    )
+
+
+def _cube(driver, x: int, y: int, z: int) -> str:
+    return driver.execute_script("return nonogenPlay.state().cubes[arguments[0]][arguments[1]][arguments[2]]", x, y, z)
+
+
+def _webgl_works(driver) -> bool:
+    return driver.execute_script("return !!document.createElement('canvas').getContext('webgl2')")
+
+
+def _canvas_image(driver):
+    from PIL import Image
+
+    driver.execute_script("nonogenPlay.render()")
+    return np.asarray(Image.open(io.BytesIO(_canvas(driver).screenshot_as_png)).convert("RGB")).astype(int)
+
+
+def test_3d_solved_by_clicks(driver, open_page):
+    cells = _level_cells()
+    colors = np.zeros(cells.shape + (3,), dtype=np.uint8)
+    colors[...] = (60, 160, 90)  # green floor
+    colors[0, :2, 0] = (200, 50, 40)  # red post
+    open_page("level", page_3d(puzzle3d_from_cells(cells), cells, colors, title="3D test"))
+    assert _webgl_works(driver), "WebGL is not available in headless Chromium (SwiftShader flags?)"
+    _shot(driver, "3d-start")
+    todo = sorted((tuple(map(int, c)) for c in np.argwhere(~cells)), key=lambda c: (c[2], c[1], -c[0]))
+    for x, y, z in todo:  # front to back
+        _click_cube(driver, x, y, z)
+        assert _cube(driver, x, y, z) == "broken", (x, y, z)
+    assert "Solved" in _status(driver)
+    assert driver.find_element(By.ID, "strikes").text == "0"
+    image = _canvas_image(driver)
+    red = (image[..., 0] > 150) & (image[..., 1] < 90) & (image[..., 2] < 90)
+    green = (image[..., 1] > 110) & (image[..., 0] < 110) & (image[..., 2] < 130)
+    assert red.sum() > 500 and green.sum() > 500, "the solved model is not drawn in its colours"
+    assert np.nonzero(red)[0].mean() < np.nonzero(green)[0].mean(), "the red post should stand on the green floor"
+    _shot(driver, "3d-solved")
+
+
+def test_3d_strikes_paint_and_givens(driver, open_page):
+    cells = _level_cells()
+    level = puzzle3d_from_cells(cells).replace(givens=[(1, 2, 0, 1), (2, 0, 0, 0)])
+    open_page("level-strikes", page_3d(level, cells))
+    assert _cube(driver, 1, 2, 0) == "painted" and _cube(driver, 2, 0, 0) == "broken"
+    _click_cube(driver, 0, 0, 0)  # part of the shape: a strike, the cube stays
+    assert driver.find_element(By.ID, "strikes").text == "1"
+    assert _cube(driver, 0, 0, 0) == "intact" and "Strike" in _status(driver)
+    _shot(driver, "3d-strike")
+    driver.find_element(By.ID, "mode-paint").click()
+    _click_cube(driver, 1, 0, 0)  # not part of the shape, painted by mistake
+    assert _cube(driver, 1, 0, 0) == "painted"
+    driver.find_element(By.ID, "mode-break").click()
+    _click_cube(driver, 1, 0, 0)  # painted cubes cannot be broken
+    assert _cube(driver, 1, 0, 0) == "painted"
+    _click_cube(driver, 1, 1, 0, button="right")  # right-click paints in any mode
+    assert _cube(driver, 1, 1, 0) == "painted"
+    # an inner cube: no face of it shows until the front layer is sliced away
+    assert driver.execute_script("return nonogenPlay.screenPoint(1, 1, 1)") is None
+    _set_slider(driver, "z", 1)
+    _shot(driver, "3d-sliced")
+    _click_cube(driver, 1, 1, 1)
+    assert _cube(driver, 1, 1, 1) == "broken"
+    driver.find_element(By.ID, "check").click()
+    assert "2 painted cubes are not part" in _status(driver)
+    _shot(driver, "3d-check")
+    driver.refresh()
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.nonogenPlay"))
+    assert driver.find_element(By.ID, "strikes").text == "1" and _cube(driver, 1, 0, 0) == "painted"
+
+
+def test_3d_is_upright_and_not_mirrored(driver, open_page):
+    """A single cube at nonogen's (0, 0, 0) shows at the top left, in front."""
+    cells = np.zeros((3, 3, 3), dtype=bool)
+    cells[0, 0, 0] = True
+    open_page("level-corner", page_3d(puzzle3d_from_cells(cells), cells))
+    project = "return nonogenPlay.project(...arguments)"
+    corner, far = (driver.execute_script(project, *c) for c in ((0, 0, 0), (2, 2, 2)))
+    assert corner["x"] < far["x"] and corner["y"] < far["y"] and corner["depth"] < far["depth"]
+    assert driver.execute_script("return nonogenPlay.worldPosition(0, 0, 0)") == [-1, 1, 1]
+    for x, y, z in zip(*np.nonzero(~cells)):
+        driver.execute_script("nonogenPlay.breakCube(...arguments)", int(x), int(y), int(z))
+    assert "Solved" in _status(driver)
+    image = _canvas_image(driver)
+    orange = (image[..., 0] > 180) & (image[..., 1] > 90) & (image[..., 1] < 180) & (image[..., 2] < 110)
+    rows, cols = np.nonzero(orange)
+    assert rows.size > 200, "the solved cube is not drawn"
+    h, w = orange.shape
+    # the box is centred on the canvas: its top-left-front corner cube lies left of and above the centre
+    assert cols.mean() < w / 2 and rows.mean() < h / 2
+    _shot(driver, "3d-corner-solved")
