@@ -3,6 +3,23 @@
 Every error a user can cause derives from :class:`NonogenError`, so the CLI can
 turn any of them into one line and exit code 2, while programming errors still
 surface as tracebacks.
+
+The tree::
+
+    NonogenError
+    ├── FormatError          a file breaks its format; ``path:line: what was expected``
+    │   ├── UnknownFormatError   neither suffix nor content tells the format
+    │   └── FileLimitError       a file asks for more than a limit allows (also a LimitError)
+    ├── LimitError           a request exceeds a size limit
+    ├── PuzzleError          a puzzle is not well formed
+    ├── InputError           a picture, model or level cannot become a puzzle
+    │   ├── BlankPictureError
+    │   └── EmptyModelError
+    ├── OutputExistsError
+    └── SolverTimeout
+
+Readers (``nonogen.formats``, packing levels, pictures, models) let no other
+exception type escape: every failure of a file is one line naming the file.
 """
 from __future__ import annotations
 
@@ -11,6 +28,7 @@ __all__ = [
     "FormatError",
     "PuzzleError",
     "LimitError",
+    "FileLimitError",
     "InputError",
     "OutputExistsError",
     "SolverTimeout",
@@ -49,8 +67,8 @@ class FormatError(NonogenError, ValueError):
         return where + self.message
 
     def with_path(self, path: str) -> "FormatError":
-        """The same error, naming the file it came from."""
-        return FormatError(self.message, path=str(path), line=self.line)
+        """The same error (same class), naming the file it came from."""
+        return type(self)(self.message, path=str(path), line=self.line)
 
 
 class UnknownFormatError(FormatError):
@@ -63,6 +81,18 @@ class PuzzleError(NonogenError, ValueError):
 
 class LimitError(NonogenError, ValueError):
     """A request exceeds a size limit nonogen sets to protect the machine."""
+
+
+class FileLimitError(FormatError, LimitError):
+    """A file asks for more than a size limit allows (cells, clues per line, colours, file size).
+
+    Both a :class:`FormatError`, so it names the file and line like any reading
+    failure, and a :class:`LimitError`, so callers that catch limits see it too.
+    Readers raise it before the big allocation, never after.
+
+    >>> str(FileLimitError("width 2001 is over the limit of 2000", path="big.non", line=1))
+    'big.non:1: width 2001 is over the limit of 2000'
+    """
 
 
 class InputError(NonogenError, ValueError):

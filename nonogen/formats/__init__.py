@@ -16,9 +16,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Optional, Union
 
-from ..errors import FormatError, OutputExistsError, UnknownFormatError
+from ..errors import FileLimitError, FormatError, OutputExistsError, UnknownFormatError
 from ..model import Puzzle, Puzzle3D
 from . import bracket, cnon, counts, nin, nonogen3d, nonogen_json, non, olsak, rowscols, taai, webpbn
+from ._common import MAX_FILE_BYTES
 
 __all__ = [
     "FORMATS",
@@ -126,11 +127,14 @@ def read_text(path: Union[str, Path]) -> str:
     if p.is_dir():
         raise FormatError("is a folder, expected a puzzle file", path=str(p))
     try:
-        data = p.read_bytes()
+        with p.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise FormatError("no such file", path=str(p)) from None
     except OSError as exc:
         raise FormatError(f"cannot read: {exc.strerror}", path=str(p)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise FileLimitError(f"file is larger than {MAX_FILE_BYTES >> 20} MB, the most nonogen reads", path=str(p))
     if not data.strip():
         raise FormatError("file is empty", path=str(p))
     if any(b in data for b in (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x05", b"\x06", b"\x07", b"\x08", b"\x0e", b"\x1a", b"\x1b", b"\x7f")):
@@ -148,9 +152,10 @@ def loads_all(text: str, format: str) -> list[AnyPuzzle]:
     module = _module(format)
     if not text.strip():
         raise FormatError("empty input", line=1)
-    if hasattr(module, "loads_all"):
-        return list(module.loads_all(text))
-    return [module.loads(text)]
+    try:
+        return list(module.loads_all(text)) if hasattr(module, "loads_all") else [module.loads(text)]
+    except RecursionError:  # a last guard: every reader walks its input without deep recursion
+        raise FormatError("nested too deeply", line=1) from None
 
 
 def loads(text: str, format: str) -> AnyPuzzle:

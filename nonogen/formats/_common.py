@@ -11,12 +11,27 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..errors import FormatError, LimitError, PuzzleError
+from ..errors import FileLimitError, FormatError, PuzzleError
 from ..model import BW_PALETTE, LineClue, Puzzle
 from ..palette import parse_hex, rgb_from_name
 
 MAX_SIDE = 2000
 """Largest width or height nonogen reads: 2000 x 2000 is 4 M cells, already far beyond real puzzles."""
+
+MAX_DIGITS = 9
+"""Longest digit string read as a number: every real value fits, and ``int()`` never sees 4300 digits."""
+
+MAX_COLORS = 254
+"""Most foreground colours a puzzle may have: goals are stored as bytes, one value kept for "unknown"."""
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Largest puzzle file read: a 2000 x 2000 puzzle with its goal takes about 5 MB in any format."""
+
+MAX_PUZZLES = 10_000
+"""Most puzzles one file may hold (tournament files hold 1000); tiny puzzles repeated without end are refused."""
+
+MAX_LINE_CHARS = 100_000
+"""Longest clue line read: 2000 blocks of 4-digit numbers with separators take 10,000 characters."""
 
 META_KEYS = ("title", "author", "copyright", "license", "catalogue", "source", "description")
 """The metadata keys nonogen knows; formats map their own fields onto these."""
@@ -49,17 +64,47 @@ def parse_int(token: str, line: Optional[int], what: str) -> int:
     token = token.strip()
     if not token.isdigit() or not token.isascii():
         raise FormatError(f"expected {what} (a whole number), got {shorten(token)}", line=line)
+    check_digits(token, line, what)
     return int(token)
 
 
+def check_digits(token: str, line: Optional[int], what: str) -> None:
+    """Refuse a digit string longer than :data:`MAX_DIGITS` before anything converts it.
+
+    >>> check_digits("9" * 5000, 2, "the width")
+    Traceback (most recent call last):
+    nonogen.errors.FileLimitError: line 2: the width: a number of 5000 digits is too large (at most 9 digits)
+    """
+    if len(token) > MAX_DIGITS:
+        raise FileLimitError(f"{what}: a number of {len(token)} digits is too large (at most {MAX_DIGITS} digits)",
+                             line=line)
+
+
+def check_side(value: int, what: str, line: Optional[int] = None) -> None:
+    """Refuse one side (``the width``, ``the number of rows``) that is 0 or over :data:`MAX_SIDE`.
+
+    Readers call it as soon as the side is read, so the message names that
+    side and its line, not a size guessed from a side not read yet.
+    """
+    if value < 1:
+        raise FormatError(f"{what} must be at least 1, got {value}", line=line)
+    if value > MAX_SIDE:
+        raise FileLimitError(f"{what} is {value}; nonogen reads puzzles up to {MAX_SIDE}x{MAX_SIDE}", line=line)
+
+
 def check_size(width: int, height: int, line: Optional[int] = None) -> None:
-    """Refuse empty grids (FormatError) and grids over :data:`MAX_SIDE` (LimitError)."""
+    """Refuse empty grids (FormatError) and grids over :data:`MAX_SIDE` (FileLimitError, with the line)."""
     if width < 1 or height < 1:
         raise FormatError(f"width and height must be at least 1, got {width}x{height}", line=line)
     if width > MAX_SIDE or height > MAX_SIDE:
-        raise LimitError(
-            f"puzzle is {width}x{height}; nonogen reads puzzles up to {MAX_SIDE}x{MAX_SIDE}"
-        )
+        raise FileLimitError(f"puzzle is {width}x{height}; nonogen reads puzzles up to {MAX_SIDE}x{MAX_SIDE}",
+                             line=line)
+
+
+def check_count(count: int, limit: int, what: str, line: Optional[int] = None) -> None:
+    """Refuse more than ``limit`` of something (lines, colours, puzzles) as soon as the count passes it."""
+    if count > limit:
+        raise FileLimitError(f"more than {limit:,} {what}; nonogen reads at most {limit:,}", line=line)
 
 
 _NUM_LIST = re.compile(r"[\s,]+")
@@ -73,6 +118,7 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
     >>> parse_bw_line("0", 1, "row 1")
     ()
     """
+    check_line_chars(text, line, what)
     tokens = text.replace(",", " ").split()
     joined = "".join(tokens)
     if not (joined.isdigit() and joined.isascii()):
@@ -80,12 +126,42 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
             return ()
         for tok in tokens:
             parse_int(tok, line, f"block lengths for {what}")
+    check_blocks(len(tokens), line, what)
+    if len(joined) > len(tokens) * MAX_DIGITS:
+        for tok in tokens:
+            check_digits(tok, line, f"a block length for {what}")
     numbers = list(map(int, tokens))
     if 0 in numbers:
         if numbers == [0]:
             return ()
         raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
-    return tuple((n, 1) for n in numbers)
+    return tuple(item(n, 1) for n in numbers)
+
+
+def check_line_chars(text: str, line: Optional[int], what: str) -> None:
+    """Refuse a clue line longer than :data:`MAX_LINE_CHARS` before splitting it into tokens."""
+    if len(text) > MAX_LINE_CHARS:
+        raise FileLimitError(f"{what}: the clue line is {len(text):,} characters long "
+                             f"(at most {MAX_LINE_CHARS:,})", line=line)
+
+
+def check_blocks(count: int, line: Optional[int], what: str) -> None:
+    """Refuse a clue line of more than :data:`MAX_SIDE` blocks (no line is longer) before building it."""
+    if count > MAX_SIDE:
+        raise FileLimitError(f"{what} has {count:,} blocks; no line is longer than {MAX_SIDE} cells", line=line)
+
+
+_ITEMS: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+def item(length: int, color: int) -> tuple[int, int]:
+    """The one shared ``(length, colour)`` tuple: big files repeat few distinct blocks, so memory stays small.
+
+    >>> item(3, 1) is item(3, 1)
+    True
+    """
+    key = (length, color)
+    return _ITEMS.setdefault(key, key) if len(_ITEMS) < 100_000 else key
 
 
 def expand_rgb(value: str, line: Optional[int] = None) -> str:
@@ -109,8 +185,12 @@ def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line:
     """A :class:`Puzzle`, turning model complaints into FormatErrors for the reader's line.
 
     A goal that breaks the clues is refused too: one of the two is corrupt,
-    and a verifier given both would report nonsense.
+    and a verifier given both would report nonsense. So is a line with more
+    blocks than cells, before any solver sizes its tables by it.
     """
+    check_size(len(cols), len(rows), line)
+    check_fit(rows, len(cols), "row", line)
+    check_fit(cols, len(rows), "column", line)
     try:
         puzzle = Puzzle(tuple(rows), tuple(cols), tuple(palette), goal=goal, givens=tuple(givens), meta=meta or {})
     except PuzzleError as exc:
@@ -124,6 +204,13 @@ def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line:
             if bad is not None:
                 raise FormatError(f"the goal does not match the clues ({what} {bad + 1} differs)", line=line)
     return puzzle
+
+
+def check_fit(lines: Sequence[Sequence], length: int, what: str, line: Optional[int]) -> None:
+    """Refuse a clue line with more blocks than its ``length`` cells can hold (one cell per block at best)."""
+    for k, clue in enumerate(lines):
+        if len(clue) > length:
+            raise FormatError(f"{what} {k + 1} has {len(clue)} blocks but only {length} cells", line=line)
 
 
 def goal_from_chars(chars: str, width: int, height: int, codes: dict[str, int], line: Optional[int]) -> np.ndarray:

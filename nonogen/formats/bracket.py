@@ -8,7 +8,17 @@ import re
 
 from ..errors import FormatError
 from ..model import Puzzle
-from ._common import build, bw_numbers, check_size, counts_only_dropped, parse_bw_line, require_bw, split_lines
+from ._common import (
+    MAX_PUZZLES,
+    MAX_SIDE,
+    build,
+    bw_numbers,
+    check_count,
+    counts_only_dropped,
+    parse_bw_line,
+    require_bw,
+    split_lines,
+)
 
 NAME = "bracket"
 SUFFIXES = (".txt",)
@@ -32,12 +42,14 @@ def loads_all(text: str) -> list[Puzzle]:
             continue
         word = s.split()[0].upper()
         if word == "GRID":
+            check_count(len(grids) + 1, MAX_PUZZLES, "puzzles in one file", i + 1)
             grids.append({"title": s[4:].strip(), "ROWS": [], "COLUMNS": [], "line": i + 1})
             section = None
         elif word in ("ROWS", "COLUMNS") and grids:
             section = word
         elif section and _LINE.match(s):
             what = f"{section.lower()[:-1]} {len(grids[-1][section]) + 1}"
+            check_count(len(grids[-1][section]) + 1, MAX_SIDE, f"{section.lower()} in one grid", i + 1)
             grids[-1][section].append(parse_bw_line(_LINE.match(s).group(1), i + 1, what))
         else:
             raise FormatError(f"expected GRID, ROWS, COLUMNS or a clue like [ 1 2 ], got {s[:30]!r}", line=i + 1)
@@ -45,7 +57,6 @@ def loads_all(text: str) -> list[Puzzle]:
         raise FormatError("no 'GRID' line found", line=1)
     out = []
     for g in grids:
-        check_size(len(g["COLUMNS"]), len(g["ROWS"]), g["line"])
         meta = {"title": g["title"]} if g["title"] else {}
         out.append(build(g["ROWS"], g["COLUMNS"], meta=meta, line=g["line"]))
     return out

@@ -12,7 +12,20 @@ import re
 from ..errors import FormatError
 from ..model import Color, LineClue, Puzzle
 from ..palette import WHITE, pick_char
-from ._common import build, check_size, expand_rgb, parse_int, shorten, split_lines
+from ._common import (
+    MAX_COLORS,
+    build,
+    check_blocks,
+    check_count,
+    check_digits,
+    check_line_chars,
+    check_size,
+    expand_rgb,
+    item,
+    parse_int,
+    shorten,
+    split_lines,
+)
 
 NAME = "cnon"
 SUFFIXES = (".cnon",)
@@ -48,19 +61,22 @@ def _palette(lines: list[str], n: int) -> tuple[tuple[Color, ...], dict[str, int
 
 
 def _line(text: str, index: dict[str, int], line: int, what: str) -> LineClue:
+    check_line_chars(text, line, what)
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
     if tokens in ([], ["0"]):
         return ()
+    check_blocks(len(tokens), line, what)
     items = []
     for tok in tokens:
         m = _ITEM.match(tok)
         if not m:
             raise FormatError(f"{what}: expected items LEN:COLOUR like 2:A, got {shorten(tok)}", line=line)
+        check_digits(m.group(1), line, f"a block length in {what}")
         if m.group(2) not in index:
             raise FormatError(f"{what}: unknown colour {m.group(2)!r} (declare it in the header)", line=line)
         if int(m.group(1)) == 0:
             raise FormatError(f"{what}: block length must be at least 1", line=line)
-        items.append((int(m.group(1)), index[m.group(2)]))
+        items.append(item(int(m.group(1)), index[m.group(2)]))
     return tuple(items)
 
 
@@ -79,6 +95,7 @@ def loads(text: str) -> Puzzle:
     check_size(width, height, 1)
     if n < 1:
         raise FormatError("a .cnon puzzle needs at least one colour", line=1)
+    check_count(n, MAX_COLORS, "colours", 1)
     palette, index = _palette(lines, n)
     start = 1 + n
     body = lines[start : start + height + width]

@@ -11,7 +11,7 @@ import re
 
 from ..errors import FormatError
 from ..model import Puzzle
-from ._common import bw_clue_lines, bw_numbers, check_size, counts_only_dropped, parse_int, require_bw, split_lines
+from ._common import bw_clue_lines, bw_numbers, check_side, counts_only_dropped, parse_int, require_bw, split_lines
 
 NAME = "counts"
 SUFFIXES = (".txt",)
@@ -46,8 +46,9 @@ def loads(text: str) -> Puzzle:
     if len(lines) < 2:
         raise FormatError("expected the number of rows and the number of columns on the first two lines", line=1)
     height = parse_int(lines[0][1], lines[0][0], "the number of rows")
+    check_side(height, "the number of rows", lines[0][0])
     width = parse_int(lines[1][1], lines[1][0], "the number of columns")
-    check_size(width, height, lines[1][0])
+    check_side(width, "the number of columns", lines[1][0])
     return bw_clue_lines(lines[2:], width, height, lines[1][0])
 
 

@@ -16,10 +16,17 @@ from ..errors import FormatError, PuzzleError
 from ..model import BW_PALETTE, Color, LineClue, Puzzle
 from ..palette import WHITE
 from ._common import (
+    MAX_COLORS,
+    MAX_PUZZLES,
     build,
-    check_size,
+    check_blocks,
+    check_count,
+    check_digits,
+    check_line_chars,
+    check_side,
     expand_rgb,
     goal_from_chars,
+    item,
     parse_int,
     shorten,
     split_lines,
@@ -62,6 +69,7 @@ def loads_all(text: str) -> list[Puzzle]:
         if i == len(lines) or lines[i].strip() == "====":
             chunk = lines[start:i]
             if any(ln.strip() for ln in chunk):
+                check_count(len(puzzles) + 1, MAX_PUZZLES, "puzzles in one file", start + 1)
                 puzzles.append(_parse(chunk, start))
             start = i + 1
     if not puzzles:
@@ -99,17 +107,20 @@ class _Reader:
         return i + 1 + need
 
     def parse_line(self, text: str, line: int, what: str) -> tuple[tuple[int, str], ...]:
+        check_line_chars(text, line, what)
         tokens = [t for t in _SPLIT.split(text.strip()) if t]
         if tokens == ["0"]:
             return ()
+        check_blocks(len(tokens), line, what)
         items = []
         for tok in tokens:
             m = _ITEM.match(tok)
             if not m:
                 raise FormatError(f"{what}: expected block lengths like 3 or 3a, got {shorten(tok)}", line=line)
+            check_digits(m.group(1), line, f"a block length in {what}")
             if int(m.group(1)) == 0:
                 raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
-            items.append((int(m.group(1)), m.group(2) or "1"))
+            items.append(item(int(m.group(1)), m.group(2) or "1"))
         return tuple(items)
 
     def read_goal(self, i: int, rest: str) -> int:
@@ -146,7 +157,7 @@ class _Reader:
             key = key.lower()
             if key in ("width", "height"):
                 self.size[key] = parse_int(rest, self.lineno(i), f"the {key}")
-                check_size(self.size.get("width", 1), self.size.get("height", 1), self.lineno(i))
+                check_side(self.size[key], f"the {key}", self.lineno(i))
             elif key in ("rows", "columns") and not rest.strip():
                 i = self.read_block(i, key)
                 continue
@@ -166,8 +177,8 @@ class _Reader:
             if key not in self.size and key not in self.clues:
                 raise FormatError(f"missing '{key}' (a .non file needs width, height, rows and columns)", line=end)
         palette, code_index = self.palette()
-        rows = [tuple((n, code_index[c]) for n, c in line) for line in self.clues["rows"]]
-        cols = [tuple((n, code_index[c]) for n, c in line) for line in self.clues["columns"]]
+        rows = [tuple(item(n, code_index[c]) for n, c in line) for line in self.clues["rows"]]
+        cols = [tuple(item(n, code_index[c]) for n, c in line) for line in self.clues["columns"]]
         goal = None
         if self.goal is not None:
             chars, line = self.goal
@@ -182,6 +193,7 @@ class _Reader:
         if not self.colors and used <= {"1"}:
             return BW_PALETTE, {"1": 1}
         codes = list(self.colors) + sorted(used - set(self.colors))
+        check_count(len(codes), MAX_COLORS, "colours", self.goal[1] if self.goal else None)
         spare = iter(rgb for rgb in _DEFAULT_RGBS if rgb not in self.colors.values())
         colors = []
         for code in codes:

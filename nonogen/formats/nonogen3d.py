@@ -13,16 +13,18 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..errors import FormatError, LimitError, PuzzleError
+from ..errors import FileLimitError, FormatError, PuzzleError
 from ..model import AXES, Clue3D, Puzzle3D
 from ._common import json_meta, put_json_meta
-from .rowscols import parse_json
+from ._json import line_of, parse_json, validate
 
 NAME = "nonogen-3d"
 SUFFIXES = (".json",)
 TAG = "nonogen-3d"
 MAX_SIDE_3D = 500
-_TOKEN = re.compile(r"(\d+)([os]?)$")
+MAX_CELLS_3D = 1_000_000
+"""Most cubes in a level: 100x100x100; the verifier itself stops at 100 per side."""
+_TOKEN = re.compile(r"(\d{1,9})([os]?)")
 _GROUPS = {"": 1, "o": 2, "s": 3}
 _MARK = {1: "", 2: "o", 3: "s"}
 
@@ -41,9 +43,10 @@ def parse_token(token: Any, where: str) -> Optional[Clue3D]:
     """
     if token is None:
         return None
-    m = _TOKEN.match(token) if isinstance(token, str) else None
+    m = _TOKEN.fullmatch(token) if isinstance(token, str) else None
     if not m:
-        raise FormatError(f"{where}: expected a clue like \"3\", \"3o\", \"3s\" or null, got {json.dumps(token)[:20]}")
+        got = json.dumps(token[:20]) if isinstance(token, str) else type(token).__name__
+        raise FormatError(f"{where}: expected a clue like \"3\", \"3o\", \"3s\" or null, got {got}")
     return int(m.group(1)), _GROUPS[m.group(2)]
 
 
@@ -52,41 +55,96 @@ def format_token(clue: Optional[Clue3D]) -> Optional[str]:
     return None if clue is None else f"{clue[0]}{_MARK[clue[1]]}"
 
 
+def _check_box(data: dict, text: str) -> tuple[int, int, int]:
+    """The size, with every clue table's shape checked against it before a single token is read."""
+    size = tuple(data["size"])
+    X, Y, Z = size
+    if X * Y * Z > MAX_CELLS_3D:
+        raise FileLimitError(f"level is {X}x{Y}x{Z} = {X * Y * Z:,} cubes; nonogen reads at most {MAX_CELLS_3D:,}",
+                             line=line_of(text, ["size"]))
+    shapes = {"x": (Y, Z), "y": (X, Z), "z": (X, Y)}
+    for axis in AXES:
+        table = data["clues"][axis]
+        rows, cols = shapes[axis]
+        bad = next((k for k, r in enumerate(table) if len(r) != cols), None)
+        if len(table) != rows or bad is not None:
+            where = ["clues", axis] + ([] if bad is None else [bad])
+            raise FormatError(f"clues.{axis} must be {rows} lists of {cols} clues for a {X}x{Y}x{Z} box",
+                              line=line_of(text, where))
+    return size
+
+
+def _clues(data: dict, size: tuple[int, int, int], text: str) -> dict[str, list]:
+    lengths = dict(zip(AXES, size))
+    clues = {}
+    for axis in AXES:
+        table = []
+        for i, row in enumerate(data["clues"][axis]):
+            out = []
+            for j, token in enumerate(row):
+                try:
+                    clue = parse_token(token, f"clues.{axis}[{i}][{j}]")
+                except FormatError as exc:
+                    raise FormatError(exc.message, line=line_of(text, ["clues", axis, i, j])) from None
+                if clue is not None and (clue[0] > lengths[axis] or 0 < clue[0] < clue[1] or (clue[0] == 0 and clue[1] > 1)):
+                    raise FormatError(f"clues.{axis}[{i}][{j}]: {json.dumps(token)} cannot be the clue of a line "
+                                      f"of {lengths[axis]} cubes", line=line_of(text, ["clues", axis, i, j]))
+                out.append(clue)
+            table.append(out)
+        clues[axis] = table
+    return clues
+
+
+def _goal(data: dict, size: tuple[int, int, int], text: str) -> Optional[np.ndarray]:
+    g = data.get("goal")
+    if g is None:
+        return None
+    n = size[0] * size[1] * size[2]
+    if len(g) != n:
+        raise FormatError(f"'goal' has {len(g):,} characters, expected {n:,} '0'/'1'", line=line_of(text, ["goal"]))
+    return (np.frombuffer(g.encode("ascii"), dtype=np.uint8) == ord("1")).reshape(size)
+
+
+def _givens(data: dict, size: tuple[int, int, int], text: str) -> list[tuple[int, int, int, int]]:
+    givens = [tuple(g) for g in data.get("givens") or ()]
+    for k, (x, y, z, _v) in enumerate(givens):
+        if not (x < size[0] and y < size[1] and z < size[2]):
+            raise FormatError(f"givens[{k}]: [{x}, {y}, {z}] is outside the {'x'.join(map(str, size))} box",
+                              line=line_of(text, ["givens", k]))
+    return givens
+
+
+def _check_colors(data: dict, size: tuple[int, int, int], text: str) -> None:
+    """The optional colour extension: ``colors`` is X*Y*Z chars of the palette (not kept by the model yet)."""
+    colors, palette = data.get("colors"), data.get("palette")
+    if colors is None:
+        return
+    n = size[0] * size[1] * size[2]
+    if palette is None:
+        raise FormatError("'colors' needs a 'palette'", line=line_of(text, ["colors"]))
+    chars = {c["char"] for c in palette}
+    if len(colors) != n or not set(colors) <= chars:
+        raise FormatError(f"'colors' must be {n:,} palette chars", line=line_of(text, ["colors"]))
+
+
 def loads(text: str) -> Puzzle3D:
-    """Read one level."""
+    """Read one level, checked against the JSON Schema and the box's shape before any clue is built.
+
+    >>> loads('{"format": "nonogen-3d", "size": [1, 1, 1], "clues": {"x": [["1"]], "y": [["1"]], "z": [[null]]}}').n_clues
+    2
+    """
     data = parse_json(text)
     if not isinstance(data, dict) or data.get("format") != TAG:
         raise FormatError(f"expected a JSON object with \"format\": \"{TAG}\"", line=1)
-    size = data.get("size")
-    if not (isinstance(size, list) and len(size) == 3 and all(isinstance(s, int) and s >= 1 for s in size)):
-        raise FormatError("'size' must be [X, Y, Z], three positive whole numbers")
-    if max(size) > MAX_SIDE_3D:
-        raise LimitError(f"level is {size[0]}x{size[1]}x{size[2]}; nonogen reads sides up to {MAX_SIDE_3D}")
-    clues_raw = data.get("clues")
-    if not isinstance(clues_raw, dict):
-        raise FormatError("'clues' must be an object with 'x', 'y' and 'z' tables")
-    clues = {}
-    for axis in AXES:
-        table = clues_raw.get(axis)
-        if not isinstance(table, list) or not all(isinstance(r, list) for r in table):
-            raise FormatError(f"clues.{axis} must be a list of lists")
-        clues[axis] = [[parse_token(t, f"clues.{axis}[{i}][{j}]") for j, t in enumerate(r)] for i, r in enumerate(table)]
-    goal = None
-    if data.get("goal") is not None:
-        g = data["goal"]
-        n = size[0] * size[1] * size[2]
-        if not isinstance(g, str) or len(g) != n or set(g) - {"0", "1"}:
-            raise FormatError(f"'goal' must be a string of {n} '0'/'1' characters")
-        goal = (np.frombuffer(g.encode("ascii"), dtype=np.uint8) == ord("1")).reshape(size)
-    givens = data.get("givens") or []
-    if not all(isinstance(v, list) and len(v) == 4 and all(isinstance(k, int) for k in v) for v in givens):
-        raise FormatError("'givens' must be a list of [x, y, z, 0 or 1]")
-    for x, y, z, v in givens:
-        if not (0 <= x < size[0] and 0 <= y < size[1] and 0 <= z < size[2] and v in (0, 1)):
-            raise FormatError(f"given {[x, y, z, v]} is outside the box or not 0/1")
+    validate(data, TAG, text)
+    size = _check_box(data, text)
+    clues = _clues(data, size, text)
+    goal = _goal(data, size, text)
+    givens = _givens(data, size, text)
+    _check_colors(data, size, text)
     meta = json_meta(data)
     try:
-        return Puzzle3D(tuple(size), clues, goal=goal, givens=tuple(map(tuple, givens)), meta=meta)
+        return Puzzle3D(size, clues, goal=goal, givens=tuple(givens), meta=meta)
     except PuzzleError as exc:
         raise FormatError(str(exc)) from None
 

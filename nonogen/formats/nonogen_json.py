@@ -21,10 +21,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import FormatError
+from ..errors import FormatError, PuzzleError
 from ..model import BW_PALETTE, Color, Puzzle
-from ._common import build, check_size, goal_from_chars, json_meta, put_json_meta
-from .rowscols import parse_json
+from ._common import build, goal_from_chars, item, json_meta, put_json_meta
+from ._json import line_of, parse_json, validate
 
 NAME = "nonogen"
 SUFFIXES = (".json",)
@@ -37,71 +37,80 @@ def looks_like(text: str) -> bool:
     return head.lstrip("\ufeff \t\r\n").startswith("{") and f'"{TAG}"' in head
 
 
-def _palette(data: dict) -> tuple[Color, ...]:
+def _palette(data: dict, text: str) -> tuple[Color, ...]:
     raw = data.get("palette")
     if raw is None:
         return BW_PALETTE
-    if not isinstance(raw, list) or len(raw) < 2:
-        raise FormatError("'palette' must be a list of at least two colours (background first)")
-    out = []
-    for k, c in enumerate(raw):
-        if not isinstance(c, dict) or not all(isinstance(c.get(f), str) for f in ("name", "rgb", "char")):
-            raise FormatError(f"palette entry {k}: expected {{\"name\", \"rgb\", \"char\"}} strings")
-        out.append(Color(c["name"], c["rgb"], c["char"]))
-    return tuple(out)
+    try:
+        return tuple(Color(c["name"], c["rgb"], c["char"]) for c in raw)
+    except PuzzleError as exc:
+        raise FormatError(f"palette: {exc}", line=line_of(text, ["palette"])) from None
 
 
-def _lines(raw: Any, what: str, names: dict[str, int]) -> list[tuple]:
-    if not isinstance(raw, list):
-        raise FormatError(f"'{what}' must be a list of clue lines")
+def _lines(raw: list, key: str, names: dict[str, int], text: str) -> list[tuple]:
+    """Clue lines of already validated JSON: a block is a length or ``[length, colour name]``."""
     out = []
     for i, line in enumerate(raw):
-        label = f"{what[:-1] if what == 'rows' else 'column'} {i + 1}"
-        if not isinstance(line, list):
-            raise FormatError(f"{label}: expected a list of blocks")
         items = []
-        for item in line:
-            if isinstance(item, int) and not isinstance(item, bool):
-                items.append((item, 1))
-            elif isinstance(item, list) and len(item) == 2 and isinstance(item[0], int) and item[1] in names:
-                items.append((item[0], names[item[1]]))
+        for j, block in enumerate(line):
+            if isinstance(block, int):
+                items.append(item(block, 1))
+            elif block[1] in names:
+                items.append(item(block[0], names[block[1]]))
             else:
-                raise FormatError(f"{label}: expected a length or [length, colour name], got {json.dumps(item)[:40]}")
+                raise FormatError(f"{key}[{i}][{j}]: colour {json.dumps(block[1][:40])} is not in the palette",
+                                  line=line_of(text, [key, i, j]))
         out.append(tuple(items))
     return out
 
 
+def _goal(data: dict, palette: tuple[Color, ...], width: int, height: int, text: str):
+    rows = data.get("goal")
+    if rows is None:
+        return None
+    bad = next((k for k, r in enumerate(rows) if len(r) != width), None)
+    if len(rows) != height or bad is not None:
+        where = ["goal"] if bad is None else ["goal", bad]
+        raise FormatError(f"'goal' must be {height} strings of {width} palette chars", line=line_of(text, where))
+    codes = {c.char: k for k, c in enumerate(palette)}
+    try:
+        return goal_from_chars("".join(rows), width, height, codes, None)
+    except FormatError as exc:
+        raise FormatError(f"goal: {exc.message}", line=line_of(text, ["goal"])) from None
+
+
+def _givens(data: dict, palette: tuple[Color, ...], text: str) -> list[tuple[int, int, int]]:
+    codes = {c.char: k for k, c in enumerate(palette)}
+    out = []
+    for k, (r, c, ch) in enumerate(data.get("givens") or ()):
+        if ch not in codes:
+            raise FormatError(f"givens[{k}]: {json.dumps(ch)} is not a palette char", line=line_of(text, ["givens", k]))
+        out.append((r, c, codes[ch]))
+    return out
+
+
 def loads(text: str) -> Puzzle:
-    """Read one puzzle (see the module docstring for the layout)."""
+    """Read one puzzle (see the module docstring for the layout), checked against the JSON Schema first.
+
+    >>> loads('{"format": "nonogen-2d", "rows": [[1]], "cols": [[1]]}').rows
+    (((1, 1),),)
+    >>> loads('{"format": "nonogen-2d", "rows": [[1], ["x"]], "cols": [[1]]}')
+    Traceback (most recent call last):
+    nonogen.errors.FormatError: line 1: rows[1][0]: expected a number or [length, colour], got "x"
+    """
     data = parse_json(text)
     if not isinstance(data, dict) or data.get("format") != TAG:
         raise FormatError(f"expected a JSON object with \"format\": \"{TAG}\"", line=1)
-    if data.get("version", 1) != 1:
-        raise FormatError(f"unsupported {TAG} version {data.get('version')!r} (this nonogen reads version 1)")
-    from ..errors import PuzzleError
-
-    try:
-        palette = _palette(data)
-    except PuzzleError as exc:
-        raise FormatError(str(exc)) from None
+    validate(data, TAG, text)
+    palette = _palette(data, text)
     names = {c.name: k for k, c in enumerate(palette) if k}
-    rows, cols = _lines(data.get("rows"), "rows", names), _lines(data.get("cols"), "cols", names)
-    check_size(len(cols), len(rows))
+    rows, cols = data["rows"], data["cols"]
     for key, n in (("width", len(cols)), ("height", len(rows))):
         if key in data and data[key] != n:
-            raise FormatError(f"'{key}' is {data[key]!r} but there are {n} clue lines")
-    codes = {c.char: k for k, c in enumerate(palette)}
-    goal = None
-    if data.get("goal") is not None:
-        g = data["goal"]
-        if not isinstance(g, list) or len(g) != len(rows) or not all(isinstance(r, str) and len(r) == len(cols) for r in g):
-            raise FormatError(f"'goal' must be {len(rows)} strings of {len(cols)} palette chars")
-        goal = goal_from_chars("".join(g), len(cols), len(rows), codes, None)
-    givens = []
-    for g in data.get("givens") or []:
-        if not (isinstance(g, list) and len(g) == 3 and all(isinstance(v, int) for v in g[:2]) and g[2] in codes):
-            raise FormatError(f"givens: expected [row, column, palette char], got {json.dumps(g)[:40]}")
-        givens.append((g[0], g[1], codes[g[2]]))
+            raise FormatError(f"'{key}' is {data[key]} but there are {n} clue lines", line=line_of(text, [key]))
+    rows, cols = _lines(rows, "rows", names, text), _lines(cols, "cols", names, text)
+    goal = _goal(data, palette, len(cols), len(rows), text)
+    givens = _givens(data, palette, text)
     meta = json_meta(data)
     return build(rows, cols, palette, goal=goal, givens=givens, meta=meta)
 

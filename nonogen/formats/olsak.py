@@ -16,7 +16,19 @@ import re
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
 from ..palette import WHITE, pick_char
-from ._common import build, check_size, color_from_name, shorten, split_lines
+from ._common import (
+    MAX_COLORS,
+    MAX_SIDE,
+    build,
+    check_blocks,
+    check_count,
+    check_digits,
+    check_line_chars,
+    color_from_name,
+    item,
+    shorten,
+    split_lines,
+)
 
 NAME = "g"
 SUFFIXES = (".g",)
@@ -41,6 +53,7 @@ def _declarations(lines: list[str], start: int, stop: int) -> list[tuple[str, st
             raise FormatError(f"expected a colour declaration like 'r:& red', got {shorten(lines[i].strip())}", line=i + 1)
         if "/" in m.group(3) or "\\" in m.group(3):
             raise FormatError("triangle colours are not supported (nonogen has square cells only)", line=i + 1)
+        check_count(len(out) + 1, MAX_COLORS + 1, "colour declarations", i + 1)
         out.append((m.group(1), m.group(2), m.group(3), i + 1))
     return out
 
@@ -68,18 +81,22 @@ def _palette(decls: list[tuple[str, str, str, int]]) -> tuple[tuple[Color, ...],
 
 
 def _clue(text: str, codes: dict[str, int], line: int, what: str) -> tuple:
+    check_line_chars(text, line, what)
     tokens = text.split()
     if tokens == ["0"]:
         return ()
+    check_blocks(len(tokens), line, what)
     items = []
     for tok in tokens:
         m = _ITEM.match(tok)
+        if m:
+            check_digits(m.group(1), line, f"a block length in {what}")
         if not m or int(m.group(1)) == 0:
             raise FormatError(f"{what}: expected blocks like 3 or 3r, got {shorten(tok)}", line=line)
         code = m.group(2) or "1"
         if code not in codes:
             raise FormatError(f"{what}: colour {code!r} is not declared", line=line)
-        items.append((int(m.group(1)), codes[code]))
+        items.append(item(int(m.group(1)), codes[code]))
     return tuple(items)
 
 
@@ -100,8 +117,9 @@ def loads(text: str) -> Puzzle:
     sections = []
     for what, (a, b) in (("row", (seps[0], seps[1])), ("column", (seps[1], stop))):
         body = [(i, lines[i]) for i in range(a + 1, b) if lines[i].strip()]
+        if len(body) > MAX_SIDE:
+            check_count(len(body), MAX_SIDE, f"{what} clue lines", body[MAX_SIDE][0] + 1)
         sections.append([_clue(t, codes, i + 1, f"{what} {k + 1}") for k, (i, t) in enumerate(body)])
-    check_size(len(sections[1]), len(sections[0]), seps[1] + 1)
     preamble = [ln.strip() for ln in lines[: decl_start if decl_start is not None else seps[0]] if ln.strip()]
     meta = {}
     if len(preamble) == 1:

@@ -10,20 +10,13 @@ from typing import Any
 
 from ..errors import FormatError
 from ..model import Puzzle
-from ._common import build, bw_numbers, check_size, counts_only_dropped, require_bw
+from ._common import MAX_SIDE, build, bw_numbers, check_blocks, check_count, counts_only_dropped, item, require_bw
+from ._json import describe, line_of, parse_json
 
 NAME = "rowscols"
 SUFFIXES = (".json",)
 
-
-def parse_json(text: str) -> Any:
-    """JSON with errors as FormatErrors on the right line."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"invalid JSON: {exc.msg}", line=exc.lineno) from None
-    except RecursionError:
-        raise FormatError("invalid JSON: nested too deeply", line=1) from None
+__all__ = ["loads", "dumps", "dropped", "looks_like", "parse_json"]
 
 
 def looks_like(text: str) -> bool:
@@ -32,14 +25,22 @@ def looks_like(text: str) -> bool:
     return s.startswith("{") and '"rows"' in s and '"format"' not in s
 
 
-def _line(value: Any, what: str) -> tuple:
-    if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value):
-        raise FormatError(f"{what}: expected a list of block lengths like [3, 1], got {json.dumps(value)[:40]}")
+def _line(value: Any, what: str, where: list, text: str) -> tuple:
+    """One clue line; every value is checked to be a plain whole number before anything is built."""
+    if not isinstance(value, list):
+        raise FormatError(f"{what}: expected a list of block lengths like [3, 1], got {describe(value)}",
+                          line=line_of(text, where))
+    check_blocks(len(value), line_of(text, where) if len(value) > MAX_SIDE else None, what)
+    for k, n in enumerate(value):
+        if type(n) is not int or not 0 <= n <= MAX_SIDE:
+            raise FormatError(f"{what}: expected block lengths from 1 to {MAX_SIDE}, got {describe(n)}",
+                              line=line_of(text, where + [k]))
     if value == [0]:
         return ()
     if 0 in value:
-        raise FormatError(f"{what}: a block length of 0 is only allowed alone ([0] = empty line)")
-    return tuple((n, 1) for n in value)
+        raise FormatError(f"{what}: a block length of 0 is only allowed alone ([0] = empty line)",
+                          line=line_of(text, where))
+    return tuple(item(n, 1) for n in value)
 
 
 def loads(text: str) -> Puzzle:
@@ -51,12 +52,15 @@ def loads(text: str) -> Puzzle:
     data = parse_json(text)
     if not isinstance(data, dict):
         raise FormatError("expected a JSON object with 'rows' and 'cols'", line=1)
-    rows, cols = data.get("rows"), data.get("cols", data.get("columns"))
+    key = "cols" if "cols" in data else "columns"
+    rows, cols = data.get("rows"), data.get(key)
     if not isinstance(rows, list) or not isinstance(cols, list):
         raise FormatError("expected lists 'rows' and 'cols' (lists of block lengths)", line=1)
-    check_size(len(cols), len(rows))
-    return build([_line(r, f"row {i + 1}") for i, r in enumerate(rows)],
-                 [_line(c, f"column {i + 1}") for i, c in enumerate(cols)])
+    for name, lines in (("rows", rows), (key, cols)):
+        if len(lines) > MAX_SIDE:
+            check_count(len(lines), MAX_SIDE, f"{name} lines", line_of(text, [name]))
+    return build([_line(r, f"row {i + 1}", ["rows", i], text) for i, r in enumerate(rows)],
+                 [_line(c, f"column {i + 1}", [key, i], text) for i, c in enumerate(cols)], line=1)
 
 
 def dumps(puzzle: Puzzle) -> str:

@@ -16,7 +16,17 @@ import numpy as np
 
 from ..errors import FormatError
 from ..model import Puzzle
-from ._common import build, bw_numbers, check_size, counts_only_dropped, parse_bw_line, require_bw, split_lines
+from ._common import (
+    MAX_PUZZLES,
+    build,
+    bw_numbers,
+    check_count,
+    check_size,
+    counts_only_dropped,
+    parse_bw_line,
+    require_bw,
+    split_lines,
+)
 
 NAME = "taai"
 SUFFIXES = (".txt",)
@@ -31,6 +41,7 @@ def _blocks(text: str) -> list[tuple[str, int, list[str]]]:
     for i, raw in enumerate(lines):
         m = _HEAD.match(raw.strip())
         if m:
+            check_count(len(blocks) + 1, MAX_PUZZLES, "puzzles in one file", i + 1)
             blocks.append((m.group(1), i + 1, []))
         elif not blocks:
             if raw.strip():
@@ -126,6 +137,7 @@ def _solution_bits(text: str) -> list[tuple[str, list[str]]]:
     """``(id, rows as '0110...' strings)`` per solution, checked to be a 0/1 rectangle."""
     out = []
     for ident, head_line, body in _blocks(text):
+        check_size(len(body[0].split()) if body else 1, len(body) or 1, head_line)
         bits = ["".join(ln.split()) for ln in body]
         for k, (row, ln) in enumerate(zip(bits, body)):
             if len(row) != len(bits[0]) or row.strip("01") or len(ln.split()) != len(row):

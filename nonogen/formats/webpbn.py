@@ -21,12 +21,25 @@ from xml.sax.saxutils import escape, quoteattr
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
 from ..palette import WHITE, pick_char
-from ._common import build, check_size, expand_rgb, goal_from_chars, parse_int, shorten
+from ._common import (
+    MAX_COLORS,
+    MAX_PUZZLES,
+    MAX_SIDE,
+    build,
+    check_count,
+    expand_rgb,
+    goal_from_chars,
+    item,
+    parse_int,
+    shorten,
+)
 
 NAME = "webpbn"
 SUFFIXES = (".xml", ".pbn")
 MULTI = True
 _LINE = "#line"  # attribute key no XML name can take: the element's source line
+MAX_ELEMENTS = 1_000_000
+"""Most XML elements read: a 512x512 puzzle has about 30,000; the tree is refused while it is being built."""
 _META = {"source": "source", "id": "catalogue", "title": "title", "author": "author",
          "copyright": "copyright", "license": "license", "description": "description"}
 
@@ -52,9 +65,18 @@ def parse_xml(text: str) -> Element:
     def refuse(*_args) -> None:
         raise FormatError("XML entity declarations are refused", line=parser.CurrentLineNumber)
 
+    count = 0
+
+    def start(tag: str, attrs: dict) -> None:
+        nonlocal count
+        count += 1
+        if count > MAX_ELEMENTS:
+            check_count(count, MAX_ELEMENTS, "XML elements", parser.CurrentLineNumber)
+        builder.start(tag, {**attrs, _LINE: str(parser.CurrentLineNumber)})
+
     parser.EntityDeclHandler = refuse
     parser.ExternalEntityRefHandler = refuse
-    parser.StartElementHandler = lambda tag, attrs: builder.start(tag, {**attrs, _LINE: str(parser.CurrentLineNumber)})
+    parser.StartElementHandler = start
     parser.EndElementHandler = builder.end
     parser.CharacterDataHandler = builder.data
     parser.buffer_text = True
@@ -71,6 +93,8 @@ def _line(el: Element) -> Optional[int]:
 
 def _palette(puzzle: Element) -> tuple[tuple[Color, ...], dict[str, int]]:
     declared = puzzle.findall("color")
+    if len(declared) > MAX_COLORS + 1:
+        check_count(len(declared), MAX_COLORS + 1, "colours", _line(declared[MAX_COLORS + 1]))
     bg_name = puzzle.get("backgroundcolor", "white")
     if not declared:
         return BW_PALETTE, {"black": 1}
@@ -104,9 +128,15 @@ def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> l
     if len(blocks) != 1:
         raise FormatError(f"expected one <clues type=\"{kind}\"> element, found {len(blocks)}", line=_line(puzzle))
     lines = []
-    for k, line in enumerate(blocks[0].findall("line")):
+    found = blocks[0].findall("line")
+    if len(found) > MAX_SIDE:
+        check_count(len(found), MAX_SIDE, f"{kind} clue lines", _line(found[MAX_SIDE]))
+    for k, line in enumerate(found):
         items = []
-        for count in line.findall("count"):
+        counts = line.findall("count")
+        if len(counts) > MAX_SIDE:
+            check_count(len(counts), MAX_SIDE, f"blocks in {kind[:-1]} {k + 1}", _line(line))
+        for count in counts:
             what = f"{kind[:-1]} {k + 1}"
             n = parse_int(count.text or "", _line(count), f"a block length in {what}")
             color = count.get("color", default)
@@ -114,7 +144,7 @@ def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> l
                 raise FormatError(f"{what}: unknown colour {color!r}", line=_line(count))
             if n == 0:
                 raise FormatError(f"{what}: block length must be at least 1", line=_line(count))
-            items.append((n, index[color]))
+            items.append(item(n, index[color]))
         lines.append(tuple(items))
     return lines
 
@@ -153,7 +183,6 @@ def _puzzle(el: Element) -> Puzzle:
     palette, index = _palette(el)
     default = el.get("defaultcolor", "black")
     rows, cols = _clues(el, "rows", index, default), _clues(el, "columns", index, default)
-    check_size(len(cols), len(rows), _line(el))
     meta = {key: child.text or "" for tag, key in _META.items() if (child := el.find(tag)) is not None}
     goal = _goal(el, palette, len(cols), len(rows))
     return build(rows, cols, palette, goal=goal, meta=meta, line=_line(el))
@@ -165,6 +194,8 @@ def loads_all(text: str) -> list[Puzzle]:
     puzzles = [root] if root.tag == "puzzle" else root.findall("puzzle")
     if root.tag not in ("puzzle", "puzzleset") or not puzzles:
         raise FormatError(f"expected <puzzleset> with <puzzle> elements, found <{root.tag}>", line=_line(root))
+    if len(puzzles) > MAX_PUZZLES:
+        check_count(len(puzzles), MAX_PUZZLES, "puzzles in one file", _line(puzzles[MAX_PUZZLES]))
     return [_puzzle(p) for p in puzzles]
 
 
