@@ -1,7 +1,7 @@
 """Clue derivation and checking: the rules of RULES.md as small pure functions."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -17,6 +17,11 @@ __all__ = [
     "derive_clues_3d",
     "puzzle3d_from_cells",
     "satisfies_3d",
+    "LineRef",
+    "all_lines",
+    "line_cells",
+    "clue_at",
+    "with_clues",
 ]
 
 
@@ -158,3 +163,56 @@ def satisfies_3d(puzzle: Puzzle3D, cells: np.ndarray) -> bool:
             if any(w is not None and w != h for h, w in zip(row_have, row_want)):
                 return False
     return all(cells[x, y, z] == bool(v) for x, y, z, v in puzzle.givens)
+
+
+# --- Picross 3D line geometry ------------------------------------------------------------------
+
+LineRef = tuple[str, int, int]
+"""A line as ``(axis, i, j)``: ``("x", y, z)`` is ``cells[:, y, z]``, ``("y", x, z)``, ``("z", x, y)``."""
+
+
+def all_lines(size: Sequence[int]) -> Iterator[LineRef]:
+    """Every line of a box in ``nonogen-3d`` order (x lines, then y, then z).
+
+    >>> len(list(all_lines((3, 5, 4))))
+    47
+    """
+    X, Y, Z = size
+    dims = {"x": (Y, Z), "y": (X, Z), "z": (X, Y)}
+    for axis in AXES:
+        a, b = dims[axis]
+        for i in range(a):
+            for j in range(b):
+                yield axis, i, j
+
+
+def line_cells(size: Sequence[int], line: LineRef) -> np.ndarray:
+    """Flat C-order indices of the cells of ``line``, in increasing coordinate order.
+
+    >>> line_cells((2, 3, 4), ("y", 1, 2)).tolist()
+    [14, 18, 22]
+    """
+    X, Y, Z = size
+    axis, i, j = line
+    if axis == "x":
+        return np.arange(X) * Y * Z + i * Z + j
+    if axis == "y":
+        return i * Y * Z + np.arange(Y) * Z + j
+    return i * Y * Z + j * Z + np.arange(Z)
+
+
+def clue_at(puzzle: Puzzle3D, line: LineRef) -> Optional[Clue3D]:
+    axis, i, j = line
+    return puzzle.clues[axis][i][j]
+
+
+def with_clues(puzzle: Puzzle3D, shown: Callable[[LineRef], bool]) -> Puzzle3D:
+    """A copy of ``puzzle`` whose clue on line ``l`` is kept only where ``shown(l)``."""
+    clues = {
+        axis: tuple(
+            tuple(c if shown((axis, i, j)) else None for j, c in enumerate(row))
+            for i, row in enumerate(puzzle.clues[axis])
+        )
+        for axis in AXES
+    }
+    return puzzle.replace(clues=clues)

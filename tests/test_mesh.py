@@ -14,7 +14,8 @@ from nonogen.cli import main
 from nonogen.errors import InputError
 from nonogen.importers.mesh import mesh_to_voxels, voxelize
 from nonogen.render.iso3d import sheet_picture, solution_picture, to_png, to_svg
-from nonogen.solve.picross3d import line_solve3d, verify3d
+from nonogen.solve.line3d import line_solve3d
+from nonogen.solve.verify3d import verify3d
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 MESHES = DATA / "meshes"

@@ -11,17 +11,10 @@ import pytest
 from nonogen.clues import derive_clues_3d, line_clue_3d, puzzle3d_from_cells, satisfies_3d
 from nonogen.model import AXES, Puzzle3D
 from nonogen.solve.deadline import Deadline, Timeout
-from nonogen.solve.picross3d import (
-    _line_fixpoint,
-    all_lines,
-    hide_clues,
-    line_solve3d,
-    repair_edit,
-    repair_givens,
-    solve_line_3d,
-    verify3d,
-    with_clues,
-)
+from nonogen.clues import all_lines, with_clues
+from nonogen.make.level3d import hide_clues, repair_edit, repair_givens
+from nonogen.solve.line3d import line_fixpoint, line_solve3d, solve_line_3d
+from nonogen.solve.verify3d import verify3d
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 KUSANO = DATA / "picross3d" / "kusano2010.json"
@@ -154,8 +147,8 @@ def test_line_rating_honours_the_deadline():
     """The difficulty rating of a big level must not run past --timeout (it is plain Python)."""
     level = puzzle3d_from_cells(_blob(0, (8, 8, 8)))
     with pytest.raises(Timeout):
-        _line_fixpoint(level, deadline=Deadline(0.0))
-    assert _line_fixpoint(level, deadline=Deadline(None))[1] == line_solve3d(level)[1]
+        line_fixpoint(level, deadline=Deadline(0.0))
+    assert line_fixpoint(level, deadline=Deadline(None))[1] == line_solve3d(level)[1]
 
 
 def _blob(seed: int, size=(5, 5, 5)) -> np.ndarray:

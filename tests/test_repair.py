@@ -13,7 +13,7 @@ from nonogen.clues import line_clue, puzzle_from_grid, satisfies
 from nonogen.errors import PuzzleError
 from nonogen.importers.image import image_to_grid, load_image
 from nonogen.model import Color, Puzzle
-from nonogen.repair import repair
+from nonogen.make.repair2d import repair
 from nonogen.solve import line_solve
 
 SWORD = Path(__file__).resolve().parents[2] / "shared" / "data" / "images" / "nikoichu_Boardgames_Card_Attack_Sword.png"

@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 from ..errors import BlankPictureError, EmptyModelError, NonogenError, OutputExistsError, UnknownFormatError
 
 # Sub-command modules, in the order `nonogen --help` lists them.
-COMMAND_MODULES = ["verify", "convert", "image", "render", "mesh", "pack"]
+COMMAND_MODULES = ["verify", "convert", "image", "render", "book", "mesh", "pack"]
 
 
 def build_parser() -> argparse.ArgumentParser:

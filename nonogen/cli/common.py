@@ -1,59 +1,68 @@
-"""Helpers shared by the sub-commands: progress bars, JSON output, output folders."""
+"""Helpers shared by the sub-commands: exit codes, progress bars, JSON output, argument types."""
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TypeVar
 
-import numpy as np
-
 from ..errors import LimitError, OutputExistsError
+from ..solve.result import to_jsonable
 
 T = TypeVar("T")
 
+EXIT_CODES = {
+    "unique": 0, "solved": 0, "complete": 0, "limit": 0,
+    "multiple": 1, "unsolvable": 1,
+    "error": 2,
+    "timeout": 3,
+}
+"""Exit code of each outcome, for every command; over a batch the worst (highest) wins."""
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr, drawn only on a terminal (a log file would fill with carriage returns).
+
+    Call it as ``on_progress(done, total)``; it draws for two or more items
+    and wipes itself when done, so rows printed between updates never share a
+    line with it.
+    """
+
+    def __init__(self, label: str = "", stream=None, width: int = 30):
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.width = width
+        self.start = time.monotonic()
+        self.active = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.active or total < 2:
+            return
+        if done >= total:
+            self.clear()
+            return
+        filled = int(self.width * done / total)
+        elapsed = time.monotonic() - self.start
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {elapsed:6.1f}s")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.active:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
 
 def progress(items: Iterable[T], total: int, label: str = "", stream=None) -> Iterator[T]:
-    """Yield ``items`` while drawing a one-line progress bar on stderr.
-
-    Drawn only for two or more items and only on a terminal (a log file would
-    fill up with carriage returns). The bar is wiped before each item is
-    handed on, so rows the caller prints never share a line with it.
-    """
-    stream = stream or sys.stderr
-    if total < 2 or not getattr(stream, "isatty", lambda: False)():
-        yield from items
-        return
-    start = time.monotonic()
-    width = 30
+    """Yield ``items`` while a :class:`ProgressBar` counts them."""
+    bar = ProgressBar(label, stream)
+    bar(0, total)
     for done, item in enumerate(items, 1):
-        stream.write("\r\033[K")
-        stream.flush()
+        bar.clear()
         yield item
-        filled = int(width * done / total)
-        elapsed = time.monotonic() - start
-        stream.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {elapsed:6.1f}s")
-        stream.flush()
-    stream.write("\r\033[K")
-    stream.flush()
-
-
-def to_jsonable(value: Any) -> Any:
-    """Turn numpy scalars and arrays inside ``value`` into plain JSON types."""
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return to_jsonable(value.tolist())
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, Path):
-        return str(value)
-    return value
+        bar(done, total)
+    bar.clear()
 
 
 def print_json(value: Any) -> None:
@@ -68,30 +77,16 @@ def add_folder_options(parser: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the report as one JSON line")
 
 
-def write_report(folder: Path, report: dict, as_json: bool, summary: str) -> None:
-    """``report.json`` in ``folder``; then the report as one JSON line, or ``summary`` for people."""
-    (folder / "report.json").write_text(json.dumps(to_jsonable(report), indent=1) + "\n", encoding="utf-8")
+def print_report(report: dict, as_json: bool, summary: str) -> None:
+    """The report as one JSON line, or ``summary`` for people."""
     if as_json:
         print_json(report)
     else:
         print(summary)
 
 
-def prepare_output_dir(path: str | Path, force: bool) -> Path:
-    """Create an output folder; an existing non-empty one is an error unless ``force``."""
-    path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise OutputExistsError(f"{path}: exists and is not a folder")
-    if path.is_dir() and any(path.iterdir()):
-        if not force:
-            raise OutputExistsError(f"{path}: folder exists and is not empty")
-        shutil.rmtree(path)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def check_output_file(path: str | Path, force: bool) -> Path:
-    """Refuse to overwrite an existing file unless ``force``."""
+    """Refuse to overwrite an existing file unless ``force`` (before the work; the write itself is atomic)."""
     path = Path(path)
     if path.exists() and not force:
         raise OutputExistsError(f"{path}: file exists")

@@ -6,6 +6,7 @@ import sys
 from collections import Counter
 
 from .. import formats
+from ..files import write_file
 from ..model import Puzzle3D
 from .common import check_output_file, print_json
 
@@ -49,8 +50,7 @@ def run(args: argparse.Namespace) -> int:
     target = args.to_format or formats.format_for(args.output, like=like)
     text = formats.dumps_all(puzzles, target)
     lost = _dropped(puzzles, target)
-    path = check_output_file(args.output, args.force)
-    path.write_text(text, encoding="utf-8")
+    write_file(args.output, text, args.force)
     for item in lost:
         print(f"nonogen: warning: {args.output} ({target}) cannot hold: {item}", file=sys.stderr)
     if args.json:

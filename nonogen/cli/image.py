@@ -3,18 +3,13 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
-from typing import Any
 
-from .. import formats
-from ..clues import puzzle_from_grid
 from ..errors import InputError
-from ..importers.image import MAX_SIDE, ImageOptions, image_to_grid, load_image
-from ..model import Puzzle
-from ..render.sheet2d import render_png, render_svg
-from ..repair import MODES, RepairResult, repair
-from ..solve import verify
-from .common import add_folder_options, parse_size, positive_float, prepare_output_dir, write_report
+from ..files import check_folder, write_folder
+from ..importers.image import MAX_SIDE, ImageOptions
+from ..make.picture import folder_files, from_image
+from ..make.repair2d import MODES
+from .common import add_folder_options, parse_size, positive_float, print_report
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -76,80 +71,15 @@ def _options(args: argparse.Namespace) -> ImageOptions:
 def run_image(args: argparse.Namespace) -> int:
     started = time.monotonic()
     options = _options(args)
-    source = Path(args.image)
-    img = load_image(source)
-    imported = image_to_grid(img, options)
-    title = args.title if args.title is not None else source.stem
-    puzzle = puzzle_from_grid(imported.grid, imported.palette, title=title)
-    out_dir = prepare_output_dir(args.output, args.force)
-    result = repair(
-        puzzle,
-        imported.grid,
-        mode=args.unique,
-        line_solvable=args.line_solvable,
-        confidence=imported.confidence,
-        alternative=imported.alternative,
-        timeout=args.timeout,
-        max_edits=args.max_edits,
-    )
-    report = _write_outputs(out_dir, source, result, imported.info, args.cell, args.timeout)
-    report["seconds"] = round(time.monotonic() - started, 3)
-    write_report(out_dir, report, args.json, _summary(report, out_dir))
+    check_folder(args.output, args.force, [args.image])
+    made = from_image(args.image, options, args.unique, args.line_solvable, args.max_edits, args.timeout, args.title)
+    made.report["seconds"] = round(time.monotonic() - started, 3)
+    out = write_folder(args.output, folder_files(made, args.cell), args.force, [args.image])
+    print_report(made.report, args.json, _summary(made.report, str(out)))
     return 0
 
 
-def _write_outputs(
-    out_dir: Path, source: Path, result: RepairResult, info: dict[str, Any], cell: int, timeout: float
-) -> dict[str, Any]:
-    """Puzzle files, sheets and the report dictionary (``seconds`` is filled in by the caller)."""
-    final: Puzzle = result.puzzle
-    names = ["puzzle.cnon", "puzzle.xml"] if final.is_color else ["puzzle.non"]
-    names.append("puzzle.json")
-    files: dict[str, Any] = {}
-    status_without_givens = None
-    for name in names:
-        fmt = formats.format_for(out_dir / name)
-        formats.dump(final, out_dir / name, format=fmt)
-        drops = formats.dropped(final, fmt)
-        status = result.report["status"]
-        if final.givens and any("given" in d for d in drops):
-            if status_without_givens is None:
-                status_without_givens = verify(final.replace(givens=()), result.grid, timeout=timeout).status
-            status = status_without_givens
-        files[name] = {"format": fmt, "drops": drops, "status": status}
-    complete = [n for n in names if files[n]["status"] == result.report["status"]]
-    puzzle_file = complete[0] if complete else "puzzle.json"
-    (out_dir / "puzzle.svg").write_text(render_svg(final, cell=cell), encoding="utf-8")
-    render_png(final, cell=cell).save(out_dir / "puzzle.png")
-    (out_dir / "solution.svg").write_text(render_svg(final, result.grid, cell=cell), encoding="utf-8")
-    render_png(final, result.grid, cell=cell).save(out_dir / "solution.png")
-    rep = result.report
-    return {
-        "image": str(source),
-        "status": rep["status"],
-        "puzzle_file": puzzle_file,
-        "width": final.width,
-        "height": final.height,
-        "colors": final.n_colors,
-        "palette": [{"name": c.name, "rgb": c.rgb, "char": c.char} for c in final.palette],
-        "givens": rep["givens"],
-        "edits": rep["edits"],
-        "ambiguous_cells": rep["ambiguous_cells"],
-        "ambiguous_count": rep["ambiguous_count"],
-        "initial_status": rep["initial_status"],
-        "repair": rep["repair"],
-        "line_solvable": rep["line_solvable"],
-        "difficulty": rep["difficulty"],
-        "work": rep["work"],
-        "import": info,
-        "files": files,
-        "timings": rep["timings"],
-        "message": rep["message"],
-        "seconds": rep["seconds"],
-    }
-
-
-def _summary(report: dict[str, Any], out_dir: Path) -> str:
+def _summary(report: dict, out_dir: str) -> str:
     """One line for people: size, verdict, what the repair did, where the files are."""
     colours = "black and white" if report["colors"] == 1 else f"{report['colors']} colours"
     parts = [f"{report['width']}x{report['height']} {colours}", report["status"]]

@@ -6,14 +6,11 @@ import sys
 import time
 from pathlib import Path
 
-from .. import formats
 from ..errors import InputError, LimitError
-from ..importers.mesh import MAX_SIZE, MIN_SIZE, default_up, mesh_to_voxels
-from ..render.iso3d import sheet_picture, solution_picture, to_png, to_svg
-from ..solve.picross3d import make_level
-from .common import add_folder_options, positive_float, prepare_output_dir, write_report
-
-EXIT = {"unique": 0, "multiple": 1, "unsolvable": 1, "timeout": 3}  # as `nonogen verify`
+from ..files import check_folder, write_folder
+from ..importers.mesh import MAX_SIZE, MIN_SIZE
+from ..make.level3d import folder_files, from_mesh
+from .common import EXIT_CODES, add_folder_options, positive_float, print_report
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,53 +55,23 @@ def run_mesh(args: argparse.Namespace) -> int:
     start = time.monotonic()
     if not MIN_SIZE <= args.size <= MAX_SIZE:
         raise LimitError(f"--size {args.size}: must be between {MIN_SIZE} and {MAX_SIZE}")
-    if args.timeout <= 0:
-        raise InputError("--timeout must be positive")
     fraction = _hide_fraction(args.hide)
-    model_path = Path(args.model)
-    out = Path(args.output)
-    if out.exists() and not args.force and (not out.is_dir() or any(out.iterdir())):
-        prepare_output_dir(out, args.force)  # raises the usual one-line error before any work
-    voxels = mesh_to_voxels(model_path, args.size, args.up, args.method)
-    title = args.title or model_path.stem
-    level = make_level(
-        voxels.cells, unique=args.unique, hide=fraction, seed=args.seed,
-        line_solvable=args.line_solvable, timeout=args.timeout, title=title, source=model_path.name,
-    )
-    out = prepare_output_dir(out, args.force)
-    puzzle_file = out / "level.json"
-    formats.dump(level.puzzle, puzzle_file, "nonogen-3d", force=True)
-    colors = None if args.no_color else voxels.colors
-    solution = solution_picture(level.puzzle.goal, colors)
-    (out / "solution.svg").write_text(to_svg(solution), encoding="utf-8")
-    to_png(solution).save(out / "solution.png")
-    sheet = sheet_picture(level.puzzle, title=title)
-    (out / "puzzle.svg").write_text(to_svg(sheet), encoding="utf-8")
-    to_png(sheet).save(out / "puzzle.png")
-    report = {
-        "status": level.status,
-        "puzzle_file": puzzle_file.name,  # relative to the report, as in `nonogen image`
-        "model": str(model_path),
-        "size": list(level.puzzle.size),
-        "voxels": int(level.puzzle.goal.sum()),
-        "clues_total": level.clues_total,
-        "clues_hidden": level.clues_hidden,
-        "hidden_share": round(level.clues_hidden / level.clues_total, 4),
-        "full_clues_status": level.full_clues_status,
-        "line_solvable": level.line_solvable,
-        "givens": level.givens,
-        "edits": level.edits,
-        "notes": level.notes,
-        "method": args.method,
-        "up": args.up or default_up(model_path),
-        "seed": args.seed,
-        "solver_calls": level.stats["solver_calls"],
-        "seconds": round(time.monotonic() - start, 3),
-    }
+    check_folder(args.output, args.force, [args.model])
+    made = from_mesh(args.model, args.size, args.up, args.method, args.unique, fraction, args.seed,
+                     args.line_solvable, args.timeout, args.title)
+    made.report["seconds"] = round(time.monotonic() - start, 3)
+    out = write_folder(args.output, folder_files(made, colored=not args.no_color), args.force, [args.model])
+    report, level = made.report, made.level
     X, Y, Z = level.puzzle.size
-    write_report(out, report, args.json,
-                 f"{model_path.name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {level.status}; " + "; ".join(level.notes)
+    notes = list(level.notes)
+    if args.unique == "off" and level.status == "multiple":
+        notes.append("--unique givens or --unique edit would repair it")
+    elif args.unique == "off" and args.line_solvable and not level.line_solvable:
+        notes.append("--unique givens would make it line-solvable")
+    print_report(report, args.json,
+                 f"{Path(args.model).name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {level.status}; " + "; ".join(notes)
                  + f"\nwrote {out}/level.json, solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
     if level.status != "unique":
         print(f"nonogen: warning: the level is {level.status}", file=sys.stderr)
-    return EXIT.get(level.status, 1)
+    return EXIT_CODES.get(level.status, 1)
+

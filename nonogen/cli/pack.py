@@ -13,19 +13,19 @@ from ..pack.generate import generate_level
 from ..pack.level import Level
 from ..pack.render import level_picture, save, solution_picture
 from ..pack.solve import METHODS, PackResult
+from ..files import check_folder, png_bytes, write_folder
+from ..render import canvas
 from .common import (
+    EXIT_CODES,
     add_folder_options,
     check_output_file,
     parse_size,
     positive_float,
     positive_int,
-    prepare_output_dir,
     print_json,
     progress,
 )
 
-# Same exit codes as `nonogen verify`: the worst outcome over the batch wins.
-EXIT = {"unique": 0, "solved": 0, "complete": 0, "limit": 0, "multiple": 1, "unsolvable": 1, "error": 2, "timeout": 3}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -129,7 +129,7 @@ def run_verify(args) -> int:
             record = _record(str(path), level, result)
         except NonogenError as exc:
             record = {"file": str(path), "status": "error", "message": str(exc)}
-        worst = max(worst, EXIT[record["status"]])
+        worst = max(worst, EXIT_CODES[record["status"]])
         counts[record["status"]] = counts.get(record["status"], 0) + 1
         if args.json:
             print_json(record)
@@ -156,7 +156,7 @@ def run_solve(args) -> int:
         print("\n".join(result.solution))
     else:
         print(f"{args.level}: {result.status}: {result.message}", file=sys.stderr)
-    return EXIT[result.status]
+    return EXIT_CODES[result.status]
 
 
 def run_count(args) -> int:
@@ -182,13 +182,12 @@ def run_count(args) -> int:
         print_json(record)
     else:
         print(f"{args.level}: {result.message} ({result.seconds:.2f} s)")
-    return EXIT[result.status]
+    return EXIT_CODES[result.status]
 
 
 def run_generate(args) -> int:
     width, height = (11, 5) if args.classic else parse_size(args.size, max_side=64)
-    if not args.force and Path(args.output).exists():
-        prepare_output_dir(args.output, force=False)  # fails fast on a non-empty folder
+    check_folder(args.output, args.force)  # fails fast, before the work
 
     def on_step(message: str) -> None:
         if not args.json:
@@ -200,13 +199,12 @@ def run_generate(args) -> int:
                                    check_timeout=args.check_timeout, on_step=on_step)
     if not args.json:
         sys.stderr.write("\n")
-    out = prepare_output_dir(args.output, args.force)
-    text.dump(level, out / "level.pack")
-    (out / "solution.txt").write_text("\n".join(level.solution) + "\n", encoding="utf-8")
-    for suffix in ("svg", "png"):
-        save(level_picture(level), out / f"level.{suffix}")
-        save(solution_picture(level, level.solution), out / f"solution.{suffix}")
     check = verify_level(level, timeout=60.0)  # the generator proved it; this re-checks independently of it
+    files: dict[str, str | bytes] = {"level.pack": text.dumps(level), "solution.txt": "\n".join(level.solution) + "\n"}
+    for stem, picture in (("level", level_picture(level)), ("solution", solution_picture(level, level.solution))):
+        files[f"{stem}.svg"] = canvas.to_svg(picture)
+        files[f"{stem}.png"] = png_bytes(canvas.to_png(picture))
+    out = write_folder(args.output, files, args.force)
     summary = {
         "file": str(out / "level.pack"),
         "status": check.status,
@@ -226,7 +224,7 @@ def run_generate(args) -> int:
         print("\n".join(level.rows()))
         print(f"{out}: {level.width}x{level.height}, {len(level.pieces)} pieces, {len(level.placed)} pre-placed, "
               f"{check.status} ({report.seconds['total']:.2f} s, {report.checks} checks)")
-    return EXIT[check.status]
+    return EXIT_CODES[check.status]
 
 
 def run_render(args) -> int:
@@ -238,7 +236,7 @@ def run_render(args) -> int:
             result = solve_level(level, timeout=60.0)
             if result.solution is None:
                 print(f"{args.level}: {result.status}: {result.message}", file=sys.stderr)
-                return EXIT[result.status]
+                return EXIT_CODES[result.status]
             rows = result.solution
         save(solution_picture(level, rows, cell=args.cell), target)
     else:

@@ -14,10 +14,10 @@ sentinel, so shifting a region by one never wraps into the next row.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from ..solve.deadline import Deadline
 from .level import Level, cells_by_char
 from .pieces import Cell, canonical, orientations
 
@@ -148,7 +148,7 @@ def search(
     problem: ExactProblem,
     limit: Optional[int] = 2,
     keep: int = 2,
-    deadline: Optional[float] = None,
+    deadline: Optional[Deadline] = None,
     rng: Optional[random.Random] = None,
     on_progress: Optional[Callable[[int, int], None]] = None,
     exclude: Optional[tuple[str, ...]] = None,
@@ -157,7 +157,7 @@ def search(
 ) -> SearchOutcome:
     """Count completions up to ``limit`` (None: all), keeping the first ``keep`` as pictures.
 
-    ``deadline`` is a ``time.monotonic()`` value; ``rng`` shuffles the candidate
+    ``deadline`` (:class:`~nonogen.solve.deadline.Deadline`) stops the search; ``rng`` shuffles the candidate
     order (generators use it to find random tilings); ``on_progress(count, nodes)``
     is called about every 65,000 nodes; ``exclude`` is a picture not to count
     (the known target, when proving it is the only one).
@@ -248,7 +248,7 @@ def search(
 
     def tick() -> None:
         nonlocal timed_out
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline is not None and deadline.expired():
             timed_out = True
             raise _Stop
         if on_progress is not None and nodes & 0xFFFF == 0:
@@ -311,7 +311,7 @@ class CountOutcome:
 def count_memo(
     problem: ExactProblem,
     cap: Optional[int] = None,
-    deadline: Optional[float] = None,
+    deadline: Optional[Deadline] = None,
     on_progress: Optional[Callable[[int, int], None]] = None,
     max_states: int = 2_000_000,
 ) -> CountOutcome:
@@ -343,7 +343,7 @@ def count_memo(
         nonlocal nodes, stop_depth
         nodes += 1
         if not nodes & 0x3FF:
-            if deadline is not None and time.monotonic() > deadline:
+            if deadline is not None and deadline.expired():
                 stop_depth = depth
                 raise _Stop
             if on_progress is not None and not nodes & 0xFFFF:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from ..errors import InputError, LimitError
+from ..solve.deadline import Deadline
 from .exact import compile_level, search
 from .level import Level, cells_by_char
 from .pieces import CLASSIC_PIECES, PIECE_CHARS, Cell, Piece, canonical, normalize
@@ -136,7 +137,7 @@ def _regions_ok(empty: set, min_size: int, max_size: int) -> bool:
 
 def random_tiling(level: Level, rng: random.Random, timeout: float = 30.0) -> tuple[str, ...]:
     """A random completion of ``level`` (the search tries candidates in shuffled order)."""
-    outcome = search(compile_level(level), limit=1, keep=1, deadline=time.monotonic() + timeout, rng=rng)
+    outcome = search(compile_level(level), limit=1, keep=1, deadline=Deadline(timeout), rng=rng)
     if not outcome.solutions:
         raise InputError("the pieces cannot tile the board" if outcome.complete else
                          f"no tiling found within {timeout:g} s")

@@ -8,18 +8,17 @@ baseline in the benchmark.
 """
 from __future__ import annotations
 
-import time
 from typing import Optional
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from ..solve.deadline import Deadline, Timeout, solve_limited
 from .exact import ExactProblem, SearchOutcome
 
 __all__ = ["sat_search"]
 
-_BUDGET = 2000  # conflicts per slice: CaDiCaL cannot be interrupted, so deadlines are checked between slices
 
 
 def _clauses(problem: ExactProblem) -> tuple[list[list[int]], IDPool]:
@@ -53,7 +52,7 @@ def sat_search(
     problem: ExactProblem,
     limit: Optional[int] = 2,
     keep: int = 2,
-    deadline: Optional[float] = None,
+    deadline: Optional[Deadline] = None,
     exclude: Optional[tuple[str, ...]] = None,
     solver: str = "cadical195",
 ) -> SearchOutcome:
@@ -69,12 +68,11 @@ def sat_search(
         return SearchOutcome([], 0, True, False, 0)
     with Solver(name=solver, bootstrap_with=clauses) as s:
         while limit is None or count < limit:
-            if deadline is not None and time.monotonic() > deadline:
+            try:
+                verdict = solve_limited(s, deadline or Deadline(None))
+            except Timeout:
                 return SearchOutcome(found, count, False, True, calls)
-            verdict = _solve(s, deadline)
             calls += 1
-            if verdict is None:
-                return SearchOutcome(found, count, False, True, calls)
             if not verdict:
                 return SearchOutcome(found, count, True, False, calls)
             model = s.get_model()
@@ -87,15 +85,3 @@ def sat_search(
             if len(found) < keep:
                 found.append(rows)
     return SearchOutcome(found, count, False, False, calls)
-
-
-def _solve(s: Solver, deadline: Optional[float]) -> Optional[bool]:
-    if deadline is None:
-        return s.solve()
-    while True:
-        s.conf_budget(_BUDGET)
-        verdict = s.solve_limited()
-        if verdict is not None:
-            return verdict
-        if time.monotonic() > deadline:
-            return None

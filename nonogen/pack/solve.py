@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from ..solve.deadline import Deadline
 from .exact import SearchOutcome, compile_level, count_memo, search
 from .level import Level
 from .sat import sat_search
@@ -48,17 +49,17 @@ def _run(level: Level, method: str, limit: Optional[int], keep: int, timeout: Op
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     start = time.monotonic()
-    deadline = None if timeout is None else start + timeout
+    deadline = Deadline(timeout)
     problem = compile_level(level)
     used = method
     if method in ("dlx", "auto"):
         first_deadline = deadline
         if method == "auto":
-            first_deadline = start + AUTO_DLX_SECONDS if deadline is None else min(deadline, start + AUTO_DLX_SECONDS)
+            first_deadline = Deadline(AUTO_DLX_SECONDS).earliest(deadline)
         outcome = search(problem, limit=limit, keep=keep, deadline=first_deadline, exclude=exclude,
                          on_progress=on_progress)
         used = "dlx"
-        if method == "auto" and outcome.timed_out and (deadline is None or time.monotonic() < deadline):
+        if method == "auto" and outcome.timed_out and not deadline.expired():
             outcome = sat_search(problem, limit=limit, keep=keep, deadline=deadline, exclude=exclude)
             used = "dlx+sat"
     else:
@@ -125,7 +126,7 @@ def count_solutions(level: Level, limit: Optional[int] = None, timeout: Optional
         count, complete, timed_out, first = out.count, out.complete, out.timed_out, out.solutions[:1]
     else:
         start = time.monotonic()
-        deadline = None if timeout is None else start + timeout
+        deadline = Deadline(timeout)
         problem = compile_level(level)
         memo = count_memo(problem, cap=limit, deadline=deadline, on_progress=on_progress)
         count, complete, timed_out = memo.count, memo.complete, memo.timed_out

@@ -1,10 +1,42 @@
-"""The verification engine: complete line solving, probing, and SAT (python-sat) for the rest."""
-from .verify import STATUSES, VerifyResult, ambiguity, ambiguous_cells, line_solve, verify
+"""The engine: line logic, probing and SAT that decide whether a puzzle (2D or Picross 3D) has one solution."""
+from __future__ import annotations
 
-__all__ = ["verify", "solve", "ambiguous_cells", "ambiguity", "line_solve", "VerifyResult", "STATUSES"]
+from typing import Optional, Union
+
+import numpy as np
+
+from ..model import Puzzle, Puzzle3D
+from .result import STATUSES, Status, VerifyResult
+from .session import Session
+from .verify import ambiguity, ambiguous_cells, line_solve, verify2d
+
+__all__ = ["verify", "solve", "Session", "ambiguous_cells", "ambiguity", "line_solve", "VerifyResult", "Status", "STATUSES"]
 
 
-def solve(puzzle, timeout: float | None = 60.0) -> VerifyResult:
+def verify(
+    puzzle: Union[Puzzle, Puzzle3D],
+    target: Optional[np.ndarray] = None,
+    timeout: Optional[float] = 60.0,
+    strategy: str = "full",
+) -> VerifyResult:
+    """Decide whether ``puzzle`` has exactly one solution: 2D puzzles and Picross 3D levels alike.
+
+    With a ``target`` (or a goal stored in the puzzle that meets the clues)
+    the question is "is this the only solution?". ``strategy`` applies to 2D
+    puzzles (see :func:`nonogen.solve.verify.verify2d`).
+
+    >>> from nonogen.clues import puzzle_from_grid
+    >>> verify(puzzle_from_grid(np.eye(3, dtype=int))).status
+    'multiple'
+    """
+    if isinstance(puzzle, Puzzle3D):
+        from .verify3d import verify3d
+
+        return verify3d(puzzle, target=target, timeout=timeout)
+    return verify2d(puzzle, target, timeout, strategy)
+
+
+def solve(puzzle: Union[Puzzle, Puzzle3D], timeout: Optional[float] = 60.0) -> VerifyResult:
     """Find a solution (and tell whether it is the only one): :func:`verify` by another name.
 
     Kept as its own entry point because "solve" is what users reach for; a

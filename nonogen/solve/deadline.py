@@ -1,4 +1,9 @@
-"""Time limits that every stage of a proof honours, including the SAT solver."""
+"""Time limits, the one clock: every stage of a proof honours them, the SAT solver included.
+
+2D and 3D verification, making puzzles and packing all keep time with
+:class:`Deadline` and call SAT solvers through :func:`solve_limited`, so a
+timeout means the same thing everywhere.
+"""
 from __future__ import annotations
 
 import threading
@@ -7,7 +12,7 @@ from typing import Optional, Sequence
 
 from pysat.solvers import Solver
 
-__all__ = ["Deadline", "Timeout", "solve_limited"]
+__all__ = ["Deadline", "Timeout", "Clock", "solve_limited"]
 
 
 class Timeout(Exception):
@@ -19,6 +24,17 @@ class Deadline:
 
     def __init__(self, seconds: Optional[float]):
         self.end = None if seconds is None else time.monotonic() + seconds
+
+    @classmethod
+    def at(cls, end: Optional[float]) -> "Deadline":
+        """The deadline at ``time.monotonic()`` value ``end`` (``None``: never)."""
+        deadline = cls(None)
+        deadline.end = end
+        return deadline
+
+    def earliest(self, other: "Deadline") -> "Deadline":
+        """Whichever of the two deadlines comes first."""
+        return self if self.remaining() <= other.remaining() else other
 
     def remaining(self) -> float:
         return float("inf") if self.end is None else self.end - time.monotonic()
@@ -33,6 +49,30 @@ class Deadline:
     def check(self) -> None:
         if self.expired():
             raise Timeout()
+
+
+class Clock:
+    """A deadline plus solver-call statistics, shared by everything one request does."""
+
+    def __init__(self, timeout: Optional[float]):
+        self.deadline = Deadline(timeout)
+        self.calls = 0
+        self.solve_seconds = 0.0
+
+    def solve(self, solver: Solver, assumptions: Sequence[int] = ()) -> Optional[bool]:
+        """Solve within the deadline; ``None`` when it passes first."""
+        self.calls += 1
+        start = time.monotonic()
+        try:
+            return solve_limited(solver, self.deadline, assumptions)
+        except Timeout:
+            return None
+        finally:
+            self.solve_seconds += time.monotonic() - start
+
+    def stats(self) -> dict:
+        ms = 1000 * self.solve_seconds / self.calls if self.calls else 0.0
+        return {"solver_calls": self.calls, "solve_seconds": round(self.solve_seconds, 4), "ms_per_call": round(ms, 3)}
 
 
 def solve_limited(solver: Solver, deadline: Deadline, assumptions: Sequence[int] = ()) -> bool:

@@ -1,7 +1,7 @@
 """Uniqueness repair for 2D puzzles made from pictures: reveal givens, or edit the picture.
 
 A picture rarely makes a unique nonogram by itself (a diagonal pair of cells
-is the classic trap). Two repairs, both greedy and both built on the solver:
+is the classic trap). Two repairs, both greedy and both built on the engine:
 
 * ``givens``: reveal cells of the intended picture. Candidates are cells
   where another solution differs from the target; the one whose reveal lets
@@ -14,8 +14,9 @@ is the classic trap). Two repairs, both greedy and both built on the solver:
   least-confident candidates and keeps the change that leaves line logic the
   fewest undecided cells. If the edit budget runs out, givens finish the job.
 
-Line logic (``line_solve``) is the cheap score; ``verify`` is the proof.
-Everything here is pure: puzzles and grids in, a :class:`RepairResult` out.
+Line logic is the cheap score; ``verify`` is the proof. Every question about
+one clue set goes to one :class:`~nonogen.solve.session.Session`, which keeps
+the line-logic fixpoint and the line cache between questions.
 """
 from __future__ import annotations
 
@@ -25,14 +26,14 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .clues import puzzle_from_grid
-from .errors import PuzzleError, SolverTimeout
-from .model import Puzzle
-from .solve import ambiguous_cells, line_solve, verify
-from .solve.deadline import Deadline
-from .solve.propagate import Grid
+from ..clues import puzzle_from_grid
+from ..errors import PuzzleError
+from ..model import Puzzle
+from ..solve.deadline import Deadline
+from ..solve.result import VerifyResult
+from ..solve.session import Given, Session
 
-__all__ = ["RepairResult", "repair", "MODES"]
+__all__ = ["Repair2D", "repair", "MODES"]
 
 MODES = ("givens", "edit", "off")
 CANDIDATES_PER_STEP = 32
@@ -43,34 +44,29 @@ cut depends only on the size, so the result stays deterministic."""
 
 
 @dataclass
-class RepairResult:
-    """The repaired puzzle (goal = the final picture), that picture, and the report for people."""
+class Repair2D:
+    """The repaired puzzle (goal = the final picture), that picture, the report, and the engine session.
+
+    ``session`` holds the final clues (givens not included), so later
+    questions about the result cost nothing that was already known.
+    """
 
     puzzle: Puzzle
     grid: np.ndarray
     report: dict[str, Any] = field(default_factory=dict)
-
-
-def _undecided(puzzle: Puzzle) -> int:
-    """Cells line logic leaves open: the score every greedy step minimizes."""
-    decided, _ = line_solve(puzzle)
-    return int(np.count_nonzero(decided < 0))
+    session: Optional[Session] = None
 
 
 def _done(
-    puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: Deadline, decided: Optional[np.ndarray] = None
+    session: Session, givens: tuple, target: np.ndarray, need_line: bool, clock: Deadline
 ) -> tuple[bool, Optional[np.ndarray]]:
-    """Whether the goal is reached; if not, cells where some other solution differs (None if unknown).
-
-    ``decided`` is the line-logic fixpoint when the caller already has it.
-    """
-    if decided is None:
-        decided, _ = line_solve(puzzle)
+    """Whether the goal is reached; if not, cells where some other solution differs (None if unknown)."""
+    decided = session.decided(givens)
     if bool((decided >= 0).all()):
         return True, None
     if need_line:
         return False, decided < 0
-    result = verify(puzzle, target, timeout=clock.left())
+    result = session.verify(target, givens, timeout=clock.left())
     if result.status == "unique":
         return True, None
     if result.status == "multiple" and result.second_solution is not None:
@@ -93,64 +89,45 @@ def _spread(cells: np.ndarray, confidence: Optional[np.ndarray], limit: int) -> 
 # --- givens ---------------------------------------------------------------------------------------
 
 
-class _GivenScorer:
-    """Scores "reveal this cell" by how many cells line logic then leaves open, incrementally.
+def _add_givens(
+    session: Session, target: np.ndarray, need_line: bool, clock: Deadline
+) -> tuple[tuple[Given, ...], bool]:
+    """Greedily reveal target cells until done; returns the added givens (sorted) and whether the goal was reached.
 
-    Line logic is monotone, so the fixpoint with one more given is reached by
-    starting from the current fixpoint and re-running only the given's row and
-    column. That makes a trial cost a few line runs instead of a whole
-    ``line_solve``; the engine's per-line cache is shared by all trials.
+    A trial reveal is scored incrementally: from the fixpoint of the givens
+    so far, only the new given's row and column are run again.
     """
-
-    def __init__(self, puzzle: Puzzle):
-        self.puzzle = puzzle
-        self.grid = Grid(puzzle)
-        self.masks = self.grid.masks
-        self.deadline = Deadline(None)
-        self.grid.propagate(self.masks, range(puzzle.height + puzzle.width), self.deadline)
-
-    def decided(self) -> np.ndarray:
-        return self.grid.to_array(self.masks)
-
-    def score(self, given: tuple[int, int, int]) -> int:
-        r, c, v = given
-        masks = self.masks[:]
-        masks[r * self.puzzle.width + c] = 1 << v
-        self.grid.propagate(masks, [r, self.puzzle.height + c], self.deadline)
-        return len(self.grid.undecided(masks))
-
-
-def _add_givens(puzzle: Puzzle, target: np.ndarray, need_line: bool, clock: Deadline) -> tuple[Puzzle, bool]:
-    """Greedily reveal target cells until done; returns the puzzle and whether the goal was reached."""
+    givens: tuple[Given, ...] = ()
     while not clock.expired():
-        scorer = _GivenScorer(puzzle)
-        decided = scorer.decided()
-        done, open_cells = _done(puzzle, target, need_line, clock, decided)
+        decided = session.decided(givens)
+        done, open_cells = _done(session, givens, target, need_line, clock)
         if done:
-            return puzzle, True
+            return givens, True
         if open_cells is None or not open_cells.any():
-            return puzzle, False
+            return givens, False
         best = None
         for r, c in _spread(open_cells & (decided < 0), None, CANDIDATES_PER_STEP):
             given = (r, c, int(target[r, c]))
-            score = scorer.score(given)
+            score = session.undecided_count(givens + (given,))
             if best is None or score < best[0]:
                 best = (score, given)
         if best is None:
-            return puzzle, False
-        puzzle = puzzle.replace(givens=puzzle.givens + (best[1],))
-    return puzzle, False
+            return givens, False
+        givens = tuple(sorted(givens + (best[1],)))
+    return givens, False
 
 
-def _prune_givens(puzzle: Puzzle, keep: tuple, target: np.ndarray, need_line: bool, clock: Deadline) -> Puzzle:
-    """Drop each added given that the puzzle does not need (newest first); ``keep`` are the user's own."""
-    for given in reversed(puzzle.givens):
-        if given in keep or clock.expired():
-            continue
-        trial = puzzle.replace(givens=tuple(g for g in puzzle.givens if g != given))
-        if _done(trial, target, need_line, clock)[0]:
-            puzzle = trial
-    return puzzle
+def _prune_givens(
+    session: Session, givens: tuple[Given, ...], target: np.ndarray, need_line: bool, clock: Deadline
+) -> tuple[Given, ...]:
+    """Drop each added given that the puzzle does not need (last in sorted order first)."""
+    for given in reversed(givens):
+        if clock.expired():
+            break
+        trial = tuple(g for g in givens if g != given)
+        if _done(session, trial, target, need_line, clock)[0]:
+            givens = trial
+    return givens
 
 
 # --- edits ----------------------------------------------------------------------------------------
@@ -166,23 +143,28 @@ def _edit_candidates(
 
 
 def _edit_picture(
-    puzzle: Puzzle,
+    session: Session,
     target: np.ndarray,
     alternative: np.ndarray,
     confidence: Optional[np.ndarray],
     need_line: bool,
     max_edits: int,
     clock: Deadline,
-) -> tuple[Puzzle, np.ndarray, list[dict[str, int]], bool]:
-    """Greedy picture edits; returns the puzzle, its grid, the edits and whether the goal was reached."""
+) -> tuple[Session, np.ndarray, list[dict[str, int]], bool]:
+    """Greedy picture edits; returns the session of the edited clues, its grid, the edits and whether the goal was reached.
+
+    Each trial edit is a new clue set, so it gets a session of its own; the
+    winner's session carries on.
+    """
     grid = target.copy()
     edits: list[dict[str, int]] = []
     edited: set = set()
+    puzzle = session.puzzle
     meta, palette, givens = dict(puzzle.meta), puzzle.palette, puzzle.givens
     while len(edits) < max_edits and not clock.expired():
-        done, open_cells = _done(puzzle, grid, need_line, clock)
+        done, open_cells = _done(session, (), grid, need_line, clock)
         if done:
-            return puzzle, grid, edits, True
+            return session, grid, edits, True
         if open_cells is None:
             break
         best = None
@@ -192,18 +174,18 @@ def _edit_picture(
             trial_grid[r, c] = alternative[r, c]
             if not trial_grid.any():
                 continue
-            trial = puzzle_from_grid(trial_grid, palette, givens=_givens_on(givens, trial_grid), **meta)
-            score = _undecided(trial)
+            trial = Session(puzzle_from_grid(trial_grid, palette, givens=_givens_on(givens, trial_grid), **meta))
+            score = trial.undecided_count()
             if best is None or score < best[0]:
                 best = (score, (r, c), trial_grid, trial)
         if best is None:
             break
-        _, (r, c), new_grid, puzzle = best
+        _, (r, c), new_grid, session = best
         edits.append({"row": r, "col": c, "from": int(grid[r, c]), "to": int(new_grid[r, c])})
         edited.add((r, c))
         grid = new_grid
-    done, _ = _done(puzzle, grid, need_line, clock)
-    return puzzle, grid, edits, done
+    done, _ = _done(session, (), grid, need_line, clock)
+    return session, grid, edits, done
 
 
 def _givens_on(givens: tuple, grid: np.ndarray) -> tuple:
@@ -223,7 +205,7 @@ def repair(
     alternative: Optional[np.ndarray] = None,
     timeout: Optional[float] = 60.0,
     max_edits: Optional[int] = None,
-) -> RepairResult:
+) -> Repair2D:
     """Make ``puzzle`` (whose intended solution is ``target``) unique, or report why it is not.
 
     ``mode`` is ``"givens"``, ``"edit"`` or ``"off"`` (report only);
@@ -240,96 +222,97 @@ def repair(
     started = time.monotonic()
     clock = Deadline(timeout)
     timings: dict[str, float] = {}
+    session = Session(puzzle)
 
     tick = time.monotonic()
-    first = verify(puzzle, target, timeout=clock.left())
+    first = session.verify(target, timeout=clock.left())
     timings["verify"] = time.monotonic() - tick
     if first.status == "unsolvable":
         raise PuzzleError("the target picture does not meet the puzzle's clues")
     tick = time.monotonic()
-    ambiguous, ambiguity_note = _ambiguity(puzzle, target, first.status, clock)
+    ambiguous, ambiguity_note = _ambiguity(session, target, first.status, clock)
     timings["ambiguity"] = time.monotonic() - tick
 
     tick = time.monotonic()
-    final, grid, edits, note = _run_mode(
-        puzzle, target, mode, line_solvable, confidence, alternative, max_edits, first, clock
+    final, added, grid, edits, note = _run_mode(
+        session, target, mode, line_solvable, confidence, alternative, max_edits, first, clock
     )
     timings["repair"] = time.monotonic() - tick
 
     tick = time.monotonic()
-    last = verify(final, grid, timeout=clock.left()) if (final is not puzzle) else first
-    decided, is_line = line_solve(final) if last.status == "unique" else (None, False)
+    changed = final is not session or added
+    last = final.verify(grid, added, timeout=clock.left()) if changed else first
+    is_line = last.status == "unique" and bool((final.decided(added) >= 0).all())
     timings["final_verify"] = time.monotonic() - tick
-    added = [list(g) for g in final.givens if g not in puzzle.givens]
+    repaired = final.with_givens(added)
     report = {
         "status": last.status,
         "initial_status": first.status,
         "repair": mode,
-        "givens": [list(g) for g in final.givens],
-        "givens_added": len(added),
+        "givens": [list(g) for g in repaired.givens],
+        "givens_added": len([g for g in repaired.givens if g not in puzzle.givens]),
         "edits": edits,
         "edit_count": len(edits),
         "ambiguous_count": None if ambiguous is None else int(ambiguous.sum()),
         "ambiguous_cells": None if ambiguous is None else [[int(r), int(c)] for r, c in np.argwhere(ambiguous)],
-        "line_solvable": bool(is_line),
+        "line_solvable": is_line,
         "difficulty": "line" if is_line else last.difficulty,
         "work": last.work,
         "seconds": round(time.monotonic() - started, 3),
         "timings": {k: round(v, 3) for k, v in timings.items()},
         "message": "; ".join(m for m in (ambiguity_note, note, last.message) if m),
     }
-    return RepairResult(puzzle=final.replace(goal=grid), grid=grid, report=report)
+    return Repair2D(puzzle=repaired.replace(goal=grid), grid=grid, report=report, session=final)
 
 
-def _ambiguity(puzzle: Puzzle, target: np.ndarray, status: str, clock: Deadline) -> tuple[Optional[np.ndarray], str]:
+def _ambiguity(session: Session, target: np.ndarray, status: str, clock: Deadline) -> tuple[Optional[np.ndarray], str]:
     if status == "unique":
         return np.zeros(target.shape, dtype=bool), ""
     if status != "multiple":
         return None, "ambiguous cells not computed (verification did not finish)"
-    try:
-        return ambiguous_cells(puzzle, target, timeout=clock.left()), ""
-    except SolverTimeout:
+    mask, complete = session.ambiguity(target, timeout=clock.left())
+    if not complete:
         return None, "ambiguous cells not computed (time limit)"
+    return mask, ""
 
 
 def _run_mode(
-    puzzle: Puzzle,
+    session: Session,
     target: np.ndarray,
     mode: str,
     need_line: bool,
     confidence: Optional[np.ndarray],
     alternative: Optional[np.ndarray],
     max_edits: Optional[int],
-    first: Any,
+    first: VerifyResult,
     clock: Deadline,
-) -> tuple[Puzzle, np.ndarray, list, str]:
-    """Apply the repair mode; returns the final puzzle, its grid, the edits and a note."""
-    good = first.status == "unique" and (not need_line or line_solve(puzzle)[1])
+) -> tuple[Session, tuple[Given, ...], np.ndarray, list, str]:
+    """Apply the repair mode; returns the final clues' session, the added givens, the grid, the edits and a note."""
+    good = first.status == "unique" and (not need_line or bool((session.decided() >= 0).all()))
     if mode == "off" or good or first.status == "timeout":
         note = "" if good or mode == "off" else "not repaired: verification timed out"
-        return puzzle, target, [], note
+        return session, (), target, [], note
     edits: list = []
     grid = target
     note = ""
     if mode == "edit":
         if alternative is None:
-            alternative = _default_alternative(puzzle, target, first)
+            alternative = _default_alternative(session.puzzle, target, first)
         if max_edits is None:
             max_edits = max(3, target.size // 20)
-        puzzle, grid, edits, ok = _edit_picture(puzzle, target, alternative, confidence, need_line, max_edits, clock)
+        session, grid, edits, ok = _edit_picture(session, target, alternative, confidence, need_line, max_edits, clock)
         if ok:
-            return puzzle, grid, edits, note
+            return session, (), grid, edits, note
         note = f"picture edits alone did not suffice ({len(edits)} made); givens finish the repair"
-    keep = puzzle.givens
-    puzzle, ok = _add_givens(puzzle, grid, need_line, clock)
+    givens, ok = _add_givens(session, grid, need_line, clock)
     if ok:
-        puzzle = _prune_givens(puzzle, keep, grid, need_line, clock)
+        givens = _prune_givens(session, givens, grid, need_line, clock)
     else:
         note = "; ".join(filter(None, [note, "repair stopped at the time limit"]))
-    return puzzle, grid, edits, note
+    return session, givens, grid, edits, note
 
 
-def _default_alternative(puzzle: Puzzle, target: np.ndarray, first: Any) -> np.ndarray:
+def _default_alternative(puzzle: Puzzle, target: np.ndarray, first: VerifyResult) -> np.ndarray:
     """B&W cells flip; colour cells take another solution's value where it differs (else stay)."""
     if not puzzle.is_color:
         return (1 - target).astype(np.uint8)

@@ -1,0 +1,131 @@
+"""Writing files safely, the one home: atomic replacement and output folders nonogen owns.
+
+A failed or interrupted run must never leave a half-written file where a
+good one was, and replacing an output folder must never touch files nonogen
+did not write. Every file nonogen writes goes through :func:`write_file` or
+:func:`write_folder`.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Union
+
+if TYPE_CHECKING:  # Pillow is imported by whoever made the image; verifying never needs it
+    from PIL import Image
+
+from .errors import InputError, OutputExistsError
+
+__all__ = ["write_file", "write_folder", "check_folder", "png_bytes", "json_text", "OWN_NAMES"]
+
+Content = Union[str, bytes]
+
+OWN_NAMES = frozenset({
+    "puzzle.non", "puzzle.cnon", "puzzle.xml", "puzzle.json", "puzzle.svg", "puzzle.png", "puzzle.pdf",
+    "puzzle.html", "solution.svg", "solution.png", "solution.pdf", "level.json", "level.html", "level.glb",
+    "report.json", "level.pack", "level.svg", "level.png", "solution.txt",
+})
+"""File names nonogen writes into an output folder: the only files ``force`` may replace or remove."""
+
+
+def write_file(path: Union[str, Path], content: Content, force: bool = False) -> Path:
+    """Write ``content`` to ``path`` through a temporary file in the same folder, then rename it into place.
+
+    The rename is atomic, so readers see the old file or the new one, never
+    a part. Without ``force`` an existing file is an :class:`OutputExistsError`.
+    """
+    path = Path(path)
+    if path.exists() and not force:
+        raise OutputExistsError(f"{path}: file exists")
+    if path.is_dir():
+        raise OutputExistsError(f"{path}: is a folder")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(Path(tmp))
+        raise
+    return path
+
+
+def check_folder(folder: Union[str, Path], force: bool, inputs: Iterable[Union[str, Path]] = ()) -> Path:
+    """Refuse an output folder before any work is done: an existing non-empty one needs ``force``.
+
+    Even with ``force``, the current folder (or one above it) and a folder
+    holding an input are refused: replacing nonogen's files there is never
+    what was meant.
+    """
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise OutputExistsError(f"{folder}: exists and is not a folder")
+    if not folder.is_dir() or not any(folder.iterdir()):
+        return folder
+    if not force:
+        raise OutputExistsError(f"{folder}: folder exists and is not empty")
+    here, target = Path.cwd().resolve(), folder.resolve()
+    if target == here or target in here.parents:
+        raise InputError(f"{folder}: refusing to write into the current folder or one above it; name a new folder")
+    for source in inputs:
+        if Path(source).resolve().parent == target:
+            raise InputError(f"{folder}: the folder holds the input {Path(source).name}; name another folder")
+    return folder
+
+
+def write_folder(
+    folder: Union[str, Path], files: Mapping[str, Content], force: bool = False, inputs: Iterable[Union[str, Path]] = ()
+) -> Path:
+    """Fill ``folder`` with ``files`` (name -> text or bytes), all or nothing.
+
+    Everything is written into a temporary folder beside it first; only when
+    all files are complete are they renamed into place. With ``force``, files
+    of :data:`OWN_NAMES` left from an earlier run are removed; nothing else
+    in the folder is touched.
+    """
+    folder = check_folder(folder, force, inputs)
+    unknown = sorted(set(files) - OWN_NAMES)
+    if unknown:
+        raise ValueError(f"not an output file name of nonogen: {', '.join(unknown)}")
+    folder.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".nonogen-", dir=folder))
+    try:
+        for name, content in files.items():
+            write_file(staging / name, content)
+        for name in OWN_NAMES - set(files):
+            _remove(folder / name)
+        for name in files:
+            os.replace(staging / name, folder / name)
+    finally:
+        for leftover in staging.iterdir():
+            _remove(leftover)
+        staging.rmdir()
+    return folder
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def png_bytes(image: "Image.Image", **options: Any) -> bytes:
+    """A Pillow image as PNG file content (``options`` go to Pillow, e.g. ``dpi``)."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", **options)
+    return buffer.getvalue()
+
+
+def json_text(data: Any) -> str:
+    """A report as file text: indented JSON of plain types, one newline at the end."""
+    from .solve.result import to_jsonable
+
+    return json.dumps(to_jsonable(data), indent=1) + "\n"

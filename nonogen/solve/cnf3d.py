@@ -1,0 +1,149 @@
+"""SAT encoding of Picross 3D clues: two unary counters per line, clue literals kept apart.
+
+Every line clue ``(count, groups)`` becomes two unary counters over the line
+(cubes kept, and group starts capped at 3) whose definitions hold for any
+assignment; only the final "count is n" / "groups is g" literals are clue
+constraints. That split is what makes clue hiding cheap: a line is switched
+off by one activation literal guarding a handful of clauses, and one
+incremental solver answers every "still unique without this clue?" question
+while keeping what it learned.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional, Sequence
+
+import numpy as np
+
+from ..clues import LineRef, all_lines, clue_at, line_cells
+from ..model import Clue3D, Puzzle3D
+
+__all__ = ["Encoder", "encode", "SOLVER_NAME"]
+
+SOLVER_NAME = "cadical195"
+
+
+def _counter(lits: Sequence[int], cap: int, next_var: int) -> tuple[list[list[int]], list[int], int]:
+    """Unary prefix counter: ``out[j-1]`` <=> at least ``j`` of ``lits`` are true, for ``j <= cap``.
+
+    Full equivalences, so unit propagation works in both directions. Returns
+    the clauses, the output literals (0 where the count cannot be reached:
+    that output is false) and the next free variable.
+    """
+    clauses: list[list[int]] = []
+    prev: list[int] = []  # prev[j-1]: at least j among the first i-1 literals
+    for v in lits:
+        cur = []
+        for j in range(1, min(len(prev) + 1, cap) + 1):
+            a = prev[j - 1] if j <= len(prev) else 0  # at least j before
+            b = prev[j - 2] if j >= 2 else None  # at least j-1 before (None: always true)
+            r = next_var
+            next_var += 1
+            if a:
+                clauses.append([-a, r])
+            if b is None:
+                clauses.append([-v, r])
+                clauses.append([-r, a, v] if a else [-r, v])
+            else:
+                clauses.append([-b, -v, r])
+                clauses.append([-r, a, b] if a else [-r, b])
+                clauses.append([-r, a, v] if a else [-r, v])
+            cur.append(r)
+        prev = cur
+    return clauses, prev + [0] * (cap - len(prev)), next_var
+
+
+@lru_cache(maxsize=4096)
+def _template(length: int, count: int, groups: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int]:
+    """CNF of clue ``(count, groups)`` on a line of ``length`` over variables ``1..length``.
+
+    Returns ``(definitions, constraints, last_var)``: definitions only name
+    auxiliary counters (always satisfiable), constraints are the clue itself
+    and get the line's activation guard. Cached per signature: a 20^3 box has
+    only a few hundred distinct signatures among 1200 lines.
+    """
+    cells = list(range(1, length + 1))
+    if count == 0:
+        return (), tuple((-v,) for v in cells), length
+    if count == length:
+        return (), tuple((v,) for v in cells), length
+    defs, outs, nxt = _counter(cells, count + 1, length + 1)
+    cons: list[list[int]] = [[outs[count - 1]]]
+    if outs[count]:
+        cons.append([-outs[count]])
+    starts = [1]
+    for v in cells[1:]:
+        s = nxt
+        nxt += 1
+        defs += [[-s, v], [-s, -(v - 1)], [s, -v, v - 1]]
+        starts.append(s)
+    gdefs, gouts, nxt = _counter(starts, 3, nxt)
+    defs += gdefs
+    if groups == 1:
+        if gouts[1]:
+            cons.append([-gouts[1]])
+        # Plain clue: two cubes further apart than the count cannot both be kept.
+        cons += [[-a, -b] for a in cells for b in cells if b - a >= count]
+    elif groups == 2:
+        cons.append([gouts[1]])
+        if gouts[2]:
+            cons.append([-gouts[2]])
+    else:
+        cons.append([gouts[2]])
+    return tuple(map(tuple, defs)), tuple(map(tuple, cons)), nxt - 1
+
+
+class Encoder:
+    """Cell variables ``1..X*Y*Z`` (C order) plus per-line counters, fed into one solver."""
+
+    def __init__(self, size: Sequence[int]):
+        self.size = tuple(int(s) for s in size)
+        self.n_cells = int(np.prod(self.size))
+        self.next_var = self.n_cells + 1
+        self.clauses: list[list[int]] = []
+
+    def new_var(self) -> int:
+        self.next_var += 1
+        return self.next_var - 1
+
+    def add_line(self, line: LineRef, clue: Clue3D, guard: Optional[int] = None) -> None:
+        """Add the clauses of ``clue`` on ``line``; with ``guard``, constraints hold only if it is true."""
+        cells = line_cells(self.size, line) + 1
+        length = len(cells)
+        defs, cons, last = _template(length, clue[0], clue[1])
+        table = np.zeros(last + 1, dtype=np.int64)
+        table[1 : length + 1] = cells
+        n_aux = last - length
+        table[length + 1 :] = np.arange(self.next_var, self.next_var + n_aux)
+        self.next_var += n_aux
+        for clause in defs:
+            self.clauses.append([int(table[v]) if v > 0 else -int(table[-v]) for v in clause])
+        for clause in cons:
+            mapped = [int(table[v]) if v > 0 else -int(table[-v]) for v in clause]
+            self.clauses.append(mapped if guard is None else mapped + [-guard])
+
+    def cell_lit(self, x: int, y: int, z: int, value: int) -> int:
+        X, Y, Z = self.size
+        v = x * Y * Z + y * Z + z + 1
+        return v if value else -v
+
+    def block(self, cells: np.ndarray) -> list[int]:
+        """The clause "some cell differs from ``cells``"."""
+        flat = np.asarray(cells, dtype=bool).ravel()
+        ids = np.arange(1, flat.size + 1)
+        return np.where(flat, -ids, ids).tolist()
+
+    def decode(self, model: Sequence[int]) -> np.ndarray:
+        return (np.asarray(model[: self.n_cells]) > 0).reshape(self.size)
+
+
+def encode(puzzle: Puzzle3D) -> Encoder:
+    """Every shown clue of ``puzzle`` and its givens as unit clauses."""
+    enc = Encoder(puzzle.size)
+    for line in all_lines(puzzle.size):
+        clue = clue_at(puzzle, line)
+        if clue is not None:
+            enc.add_line(line, clue)
+    for x, y, z, v in puzzle.givens:
+        enc.clauses.append([enc.cell_lit(x, y, z, v)])
+    return enc

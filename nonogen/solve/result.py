@@ -1,0 +1,83 @@
+"""What the engine answers about a puzzle: one result type for 2D puzzles and Picross 3D levels."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any, Literal, Optional, get_args
+
+import numpy as np
+
+__all__ = ["Status", "STATUSES", "Difficulty", "VerifyResult", "to_jsonable"]
+
+Status = Literal["unique", "multiple", "unsolvable", "timeout"]
+STATUSES: tuple[str, ...] = get_args(Status)
+
+Difficulty = Literal["line", "probe", "search"]
+
+
+@dataclass
+class VerifyResult:
+    """What :func:`nonogen.verify` found out about a puzzle.
+
+    ``difficulty`` is how far a solver had to go: ``"line"`` (line logic alone
+    solves it), ``"probe"`` (line logic plus probing single cells) or
+    ``"search"`` (needed SAT search). ``work`` is line-solver runs per line.
+    Grids are colour indices (2D, ``height x width``) or booleans (3D, ``X x Y x Z``).
+    """
+
+    status: Status
+    solution: Optional[np.ndarray] = None
+    second_solution: Optional[np.ndarray] = None
+    difficulty: Optional[Difficulty] = None
+    work: float = 0.0
+    seconds: float = 0.0
+    message: str = ""
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def ambiguous(self) -> Optional[np.ndarray]:
+        """Cells where the two reported solutions differ (``multiple`` only).
+
+        Usually only some of the ambiguous cells: :func:`nonogen.solve.ambiguity` finds them all.
+        """
+        if self.solution is None or self.second_solution is None:
+            return None
+        return self.solution != self.second_solution
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types only (grids as nested lists), so ``json.dumps`` takes it as it is.
+
+        >>> import json
+        >>> json.dumps(VerifyResult("unique", solution=np.eye(2, dtype=np.uint8)).to_dict())[:48]
+        '{"status": "unique", "solution": [[1, 0], [0, 1]'
+        """
+        out: dict[str, Any] = {
+            "status": self.status,
+            "solution": to_jsonable(self.solution),
+            "second_solution": to_jsonable(self.second_solution),
+            "difficulty": self.difficulty,
+            "work": float(self.work),
+            "seconds": round(float(self.seconds), 4),
+            "message": self.message,
+            "stats": to_jsonable(self.stats),
+        }
+        return out
+
+
+def to_jsonable(value: Any) -> Any:
+    """``value`` with numpy arrays and scalars (also inside dicts and lists) as plain JSON types, paths as text.
+
+    >>> to_jsonable({"a": np.arange(2), "b": (np.int64(3), np.bool_(True))})
+    {'a': [0, 1], 'b': [3, True]}
+    """
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, PurePath):
+        return str(value)
+    return value

@@ -1,0 +1,83 @@
+"""Verification of Picross 3D levels: SAT (CaDiCaL) for the verdict, line logic for the rating.
+
+Hidden clues constrain nothing, so a level is its shown clues and givens.
+"""
+from __future__ import annotations
+
+import time
+from typing import Optional, Sequence
+
+import numpy as np
+from pysat.solvers import Solver
+
+from ..clues import satisfies_3d
+from ..errors import LimitError
+from ..model import Puzzle3D
+from .cnf3d import SOLVER_NAME, encode
+from .deadline import Clock, Timeout
+from .line3d import line_fixpoint
+from .result import VerifyResult
+
+__all__ = ["verify3d", "MAX_SIDE", "check_size"]
+
+MAX_SIDE = 100
+
+
+def check_size(size: Sequence[int]) -> None:
+    if max(size) > MAX_SIDE:
+        raise LimitError(f"box {'x'.join(map(str, size))} is too large: at most {MAX_SIDE} cubes per side")
+
+
+def verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: float = 60.0) -> VerifyResult:
+    """Decide whether a Picross 3D level has exactly one solution (hidden clues constrain nothing).
+
+    With ``target`` (e.g. the level's goal) the first call already asks for a
+    solution *other* than the target, which settles uniqueness in one solver
+    call when the target fits the clues. Difficulty is ``'line'`` when line
+    logic alone solves the level, else ``'search'``.
+    """
+    check_size(puzzle.size)
+    start = time.monotonic()
+    clock = Clock(timeout)
+    enc = encode(puzzle)
+    fields: dict = {"status": "timeout"}
+    with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
+        first: Optional[np.ndarray] = None
+        if target is not None and satisfies_3d(puzzle, target):
+            first = np.asarray(target, dtype=bool)
+        else:
+            found = clock.solve(solver)
+            if found is None:
+                return _finish(fields, clock, start, "no answer within the time limit")
+            if not found:
+                fields["status"] = "unsolvable"
+                return _finish(fields, clock, start, "no box of cubes meets every clue")
+            first = enc.decode(solver.get_model())
+        solver.add_clause(enc.block(first))
+        other = clock.solve(solver)
+        fields["solution"] = first
+        if other is None:
+            return _finish(fields, clock, start, "found a solution; uniqueness undecided within the time limit")
+        if other:
+            fields["status"] = "multiple"
+            fields["second_solution"] = enc.decode(solver.get_model())
+            return _finish(fields, clock, start, "at least two solutions")
+    fields["status"] = "unique"
+    try:
+        _, solved, runs = line_fixpoint(puzzle, deadline=clock.deadline)
+    except Timeout:  # the verdict stands; only the rating is missing
+        message = "unique; difficulty not rated within the time limit"
+    else:
+        fields["difficulty"] = "line" if solved else "search"
+        fields["work"] = float(runs * 100 / max(1, puzzle.n_clues))
+        message = "unique; line logic solves it" if solved else "unique; needs search beyond line logic"
+    if target is not None and not np.array_equal(first, np.asarray(target, dtype=bool)):
+        message += " (the given target does not meet the clues)"
+    return _finish(fields, clock, start, message)
+
+
+def _finish(fields: dict, clock: Clock, start: float, message: str) -> VerifyResult:
+    fields["seconds"] = time.monotonic() - start
+    fields["message"] = message
+    fields["stats"] = clock.stats()
+    return VerifyResult(**fields)
