@@ -25,8 +25,9 @@ from make_sample_images import landscape, sphere  # noqa: E402
 
 from nonogen.clues import puzzle_from_grid  # noqa: E402
 from nonogen.importers.image import ImageOptions, image_to_grid, load_image  # noqa: E402
-from nonogen.render.sheet2d import render_png, render_svg  # noqa: E402
-from nonogen.repair import repair  # noqa: E402
+from nonogen.render import encode  # noqa: E402
+from nonogen.render.sheet2d import sheet_picture  # noqa: E402
+from nonogen.make.repair2d import repair  # noqa: E402
 from nonogen.solve import ambiguous_cells, verify  # noqa: E402
 
 ICONS = ROOT.parent / "shared" / "data" / "images"
@@ -121,10 +122,9 @@ def run_case(name: str, img: Image.Image, opts: ImageOptions) -> dict:
     row["givens"] = len(result.report["givens"])
     row["final"] = result.report["status"] + (" line" if result.report["line_solvable"] else "")
     t = time.perf_counter()
-    render_svg(result.puzzle)
-    render_svg(result.puzzle, result.grid)
-    render_png(result.puzzle)
-    render_png(result.puzzle, result.grid)
+    for picture in (sheet_picture(result.puzzle), sheet_picture(result.puzzle, result.grid)):
+        encode(picture, ".svg")
+        encode(picture, ".png")
     row["render"] = time.perf_counter() - t
     # The pipeline a user runs: import + clues + repair (which verifies and computes ambiguity itself) + render.
     row["total"] = row["import"] + row["clues"] + row["repair"] + row["render"]

@@ -17,8 +17,8 @@ from PIL import ImageFont
 
 from nonogen.clues import puzzle3d_from_cells
 from nonogen.model import Puzzle3D
-from nonogen.render.canvas import INK, Circle, Picture, Rect, Text, text_box, text_width
-from nonogen.render.iso3d import sheet_picture, to_png, wrap_text
+from nonogen.render.canvas import INK, Circle, Picture, Rect, Text, text_box, text_width, to_png, wrap_text
+from nonogen.render.iso3d import sheet_picture
 
 SHAPES = [(1, 1, 1), (2, 10, 3), (10, 2, 10), (15, 15, 2), (40, 3, 3), (3, 1, 40), (40, 40, 40)]
 LONG_TITLE = ("Chair with a very tall back and four thin legs, voxelized at forty cubes a side " * 2)[:120]
@@ -131,7 +131,8 @@ def expected_marks(puzzle: Puzzle3D) -> tuple[Counter, int, int, int]:
 def test_sheet_layout_never_collides(size, title):
     puzzle = level(size, givens=0 if min(size) == 40 else 15)
     cell = 24
-    picture = sheet_picture(puzzle, cell=cell, title=title)
+    caption = "Puzzle 12 · grade 3 · medium" if title else ""
+    picture = sheet_picture(puzzle, cell=cell, title=title, caption=caption)
     found = check_layout(puzzle, picture, cell)
 
     texts = [s for s in picture.shapes if isinstance(s, Text)]
@@ -147,8 +148,13 @@ def test_sheet_layout_never_collides(size, title):
         title_lines = [t for t in found["labels"] if t.size == pytest.approx(cell * 0.7)]
         assert " ".join(t.text for t in sorted(title_lines, key=lambda t: t.y)) == " ".join(title.split())
         assert len(title_lines) <= 4
-    if puzzle.givens:
-        assert any(t.startswith("given cubes") for t in labels)
+        caption_lines = [t for t in found["labels"] if t.size == pytest.approx(cell * 0.6)]
+        assert " ".join(t.text for t in caption_lines) == caption
+        assert max(t.y for t in caption_lines) < min(t.y for t in title_lines)  # the caption comes first
+    if puzzle.givens:  # every given is listed: a printed level cannot say "and 3 more"
+        listed = " ".join(t.text for t in sorted(found["labels"], key=lambda t: t.y) if t.size == pytest.approx(cell * 0.4))
+        assert listed.startswith("given cubes")
+        assert all(f"({x},{y},{z})=" in listed.replace(" ", "") for x, y, z, _ in puzzle.givens)
 
     x0, y0, x1, y1 = found["content"]  # compact: margins of at most two cells around what is drawn
     assert y0 <= 2 * cell and picture.height - y1 <= 2 * cell
@@ -168,7 +174,8 @@ def test_layout_holds_at_other_cell_sizes(cell):
 def test_narrow_sheet_renders_to_png_of_its_size():
     puzzle = level((2, 3, 2), givens=3)
     picture = sheet_picture(puzzle, title=LONG_TITLE)
-    assert to_png(picture, scale=1).size == (picture.width, picture.height)
+    assert picture.smooth  # rings round clues: PNGs of it are drawn supersampled, at the picture's size
+    assert to_png(picture).size == (picture.width, picture.height)
 
 
 def test_text_width_covers_the_fonts_drawn():

@@ -268,7 +268,8 @@ def test_empty_classic_board_has_the_published_number_of_tilings():
 
 
 def test_solution_png_gives_each_piece_its_own_colour():
-    from nonogen.pack.render import piece_colors, solution_picture, to_png, to_svg
+    from nonogen.pack.render import piece_colors, solution_picture
+    from nonogen.render.canvas import to_png, to_svg
 
     level = generate_level(11, 5, 12, seed=4, classic=True)[0]
     image = to_png(solution_picture(level, level.solution, cell=20))

@@ -12,7 +12,9 @@ from nonogen import formats
 from nonogen.cli import main as run_cli
 from nonogen.clues import puzzle_from_grid
 from nonogen.model import Color, Puzzle
-from nonogen.render.sheet2d import Rect, cell_center, render_png, render_svg, sheet_shapes, sheet_size
+from nonogen.render import Picture, encode, save
+from nonogen.render.canvas import PX_PER_MM, Text, to_png, to_svg
+from nonogen.render.sheet2d import Rect, cell_center, sheet_picture, sheet_shapes, sheet_size
 
 SVG = "{http://www.w3.org/2000/svg}"
 PALETTE = (Color("white", "#ffffff", "."), Color("red", "#dd2222", "r"), Color("navy", "#000080", "n"))
@@ -35,6 +37,14 @@ def colour_puzzle() -> Puzzle:
     return puzzle_from_grid(grid, PALETTE, givens=[(1, 1, 1), (0, 0, 0)])
 
 
+def render_svg(puzzle: Puzzle, solution=None, cell: float = 20) -> str:
+    return to_svg(sheet_picture(puzzle, solution, cell))
+
+
+def render_png(puzzle: Puzzle, solution=None, cell: float = 20) -> Image.Image:
+    return to_png(sheet_picture(puzzle, solution, cell))
+
+
 def expected_labels(puzzle: Puzzle) -> Counter:
     labels = Counter()
     for line in puzzle.rows + puzzle.cols:
@@ -51,7 +61,9 @@ def test_svg_is_valid_xml_with_every_clue_number(make):
         assert texts.pop(puzzle.meta["title"]) == 1
     assert texts == expected_labels(puzzle)
     width, height = sheet_size(puzzle)
-    assert (float(root.get("width")), float(root.get("height"))) == (width, height)
+    assert [float(v) for v in root.get("viewBox").replace(",", " ").split()] == [0, 0, width, height]
+    mm = [float(root.get(k).removesuffix("mm")) for k in ("width", "height")]  # the physical size, 96 units an inch
+    assert mm == [pytest.approx(width / PX_PER_MM, abs=1e-3), pytest.approx(height / PX_PER_MM, abs=1e-3)]
 
 
 def test_colour_clues_sit_in_boxes_of_their_colour():
@@ -114,7 +126,9 @@ def test_render_refuses_bad_requests(tmp_path, capsys):
     junk = tmp_path / "junk.non"
     junk.write_text("width 3\nheight x\n")
     for argv in (
-        ["render", str(src), "-o", str(tmp_path / "sheet.pdf")],
+        ["render", str(src), "-o", str(tmp_path / "sheet.gif")],
+        ["render", str(src), "-o", str(tmp_path / "sheet.pdf"), "--cell", "30"],
+        ["render", str(src), "-o", str(tmp_path / "sheet.pdf"), "--margin", "120mm"],
         ["render", str(junk), "-o", str(tmp_path / "a.svg")],
         ["render", str(tmp_path / "missing.non"), "-o", str(tmp_path / "b.svg")],
     ):
@@ -126,7 +140,7 @@ def test_render_refuses_bad_requests(tmp_path, capsys):
 @pytest.mark.parametrize("with_goal", [True, False])
 def test_render_command_draws_picross3d_levels(tmp_path, with_goal):
     from nonogen.clues import puzzle3d_from_cells
-    from nonogen.render.iso3d import solution_picture, to_svg
+    from nonogen.render.iso3d import solution_picture
 
     cells = np.zeros((3, 2, 2), dtype=bool)  # an L of 4 cubes: every clue shown makes it unique
     cells[:, 1, 0] = True

@@ -1,21 +1,21 @@
-"""Pictures of packing levels and solutions, as SVG (svgwrite) or PNG (Pillow).
+"""Pictures of packing levels and solutions, written by :func:`nonogen.render.save` as SVG, PNG or PDF.
 
 A picture is laid out as :mod:`nonogen.render.canvas` shapes (cell squares,
-piece outlines, labels), so the SVG and the PNG always show the same thing.
+piece outlines, labels), so every file format shows the same thing.
 Each piece has its own colour and its letter, so the picture still reads in
 greyscale; thick lines separate different pieces.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Sequence
 
 from ..palette import distinct_colors
-from ..render.canvas import INK, Line, Picture, Rect, Text, to_png, to_svg
+from ..render import save
+from ..render.canvas import INK, Line, Picture, Rect, Text
 from .level import BLOCKED, FREE, Level, cells_by_char
 from .pieces import shape_to_rows
 
-__all__ = ["Picture", "level_picture", "solution_picture", "to_svg", "to_png", "save", "piece_colors"]
+__all__ = ["Picture", "level_picture", "solution_picture", "save", "piece_colors"]  # save: nonogen.render.save
 
 BLOCKED_FILL = "#555555"
 FREE_FILL = "#ffffff"
@@ -93,16 +93,3 @@ def level_picture(level: Level, cell: float = 32) -> Picture:
         row_h = max(row_h, ph)
     total_h = y + row_h + margin if level.loose_pieces else margin * 2 + level.height * cell
     return Picture(width + 2 * margin, total_h, shapes)
-
-
-def save(picture: Picture, path: str | Path) -> None:
-    """Write ``.svg`` or ``.png`` by the file's suffix."""
-    path = Path(path)
-    if path.suffix.lower() == ".svg":
-        path.write_text(to_svg(picture), encoding="utf-8")
-    elif path.suffix.lower() == ".png":
-        to_png(picture).save(path)
-    else:
-        from ..errors import InputError
-
-        raise InputError(f"{path}: pictures are written as .svg or .png")

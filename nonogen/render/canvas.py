@@ -1,33 +1,44 @@
 """The drawing primitives every nonogen picture is made of, and their SVG and PNG writers.
 
-Renderers (2D sheets, Picross 3D pictures, packing boards) only lay out a
-:class:`Picture` of plain shapes; :func:`to_svg` (svgwrite) and :func:`to_png`
-(Pillow) draw any picture. One pair of writers is why the SVG and the PNG of
-a picture always agree, and why tests can check geometry without parsing
-either file. Coordinates are SVG user units (one unit is one PNG pixel at
-``scale=1``); shapes are drawn in list order, back to front, on white.
+Renderers (2D sheets, Picross 3D pictures, packing boards, book pages) only
+lay out a :class:`Picture` of plain shapes; :func:`to_svg` (svgwrite),
+:func:`to_png` (Pillow) and :mod:`nonogen.render.pdf` (reportlab) draw any
+picture. One set of writers is why the SVG, the PNG and the PDF of a picture
+always agree, and why tests can check geometry without parsing any file.
+
+Units: one picture unit is one CSS pixel, 1/96 inch (the SVG user unit), so
+every picture has a physical size too: the SVG states it in millimetres, a
+PNG at ``dpi`` has ``dpi / 96`` pixels per unit and says so in the file, and a
+PDF page is the picture's size. Shapes are drawn in list order, back to
+front, on white.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Optional, Sequence, Union
+from typing import Iterable, Literal, Optional, Sequence, Union
 
 import svgwrite
 from PIL import Image, ImageDraw, ImageFont
 
 __all__ = [
     "Rect", "Line", "Text", "Polygon", "Circle", "Shape", "Picture", "to_svg", "to_png",
-    "text_width", "text_box",
+    "text_width", "text_box", "wrap_text", "placed", "min_text_size", "shape_box", "content_box",
+    "PX_PER_MM", "PX_PER_PT", "SCREEN_DPI",
 ]
 
 INK = "#222222"
 FONT_FAMILY = "DejaVu Sans, Arial, sans-serif"
+SCREEN_DPI = 96.0
+PX_PER_MM = SCREEN_DPI / 25.4
+PX_PER_PT = SCREEN_DPI / 72.0
+
+Anchor = Literal["start", "middle", "end"]
 
 
 @dataclass(frozen=True)
 class Rect:
-    """An axis-aligned box; ``fill=None`` leaves it hollow, ``stroke`` outlines it one unit wide."""
+    """An axis-aligned box; ``fill=None`` leaves it hollow, ``stroke`` outlines it ``stroke_width`` wide."""
 
     x: float
     y: float
@@ -35,6 +46,7 @@ class Rect:
     h: float
     fill: Optional[str]
     stroke: Optional[str] = None
+    stroke_width: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -49,13 +61,14 @@ class Line:
 
 @dataclass(frozen=True)
 class Text:
-    """A label centred on ``(x, y)``."""
+    """A one-line label, vertically centred on ``y``; ``anchor`` says whether ``x`` is its start, middle or end."""
 
     x: float
     y: float
     text: str
     size: float
     fill: str = INK
+    anchor: Anchor = "middle"
 
 
 @dataclass(frozen=True)
@@ -82,15 +95,23 @@ Shape = Union[Rect, Line, Text, Polygon, Circle]
 
 @dataclass(frozen=True)
 class Picture:
+    """Shapes on a ``width`` x ``height`` area in CSS pixels (1/96 inch).
+
+    ``smooth`` says the picture has slanted edges or curves (isometric cubes,
+    rings) that a PNG should draw supersampled; square grids stay crisp
+    without it. The picture carries it so no caller has to know.
+    """
+
     width: float
     height: float
     shapes: Sequence[Shape]
+    smooth: bool = False
 
 
-# Advance widths in em, rounded up to cover both fonts a sheet meets: DejaVu Sans (the SVG's first
-# choice) and Pillow's built-in font (the PNG). Layouts need a width before anything is drawn, and
-# a slight overestimate only costs a little white space.
-_NARROW = frozenset("'ijlI,. /:;\\|f-()[]t!r")
+# Advance widths in em, rounded up to cover the fonts a sheet meets: DejaVu Sans (the SVG's first
+# choice), Pillow's built-in font (the PNG) and Helvetica (the PDF). Layouts need a width before
+# anything is drawn, and a slight overestimate only costs a little white space.
+_NARROW = frozenset("'ijlI,. /:;\\|f-()[]t!r·")
 _WIDE = frozenset("mwMW@%#+<=>^~")
 
 
@@ -110,10 +131,92 @@ def text_width(text: str, size: float) -> float:
     return round(sum(em(ch) for ch in text) * size, 6)
 
 
-def text_box(t: "Text") -> tuple[float, float, float, float]:
-    """``(x0, y0, x1, y1)`` that the centred label ``t`` stays inside: estimated width, 1.2 em tall."""
+def text_box(t: Text) -> tuple[float, float, float, float]:
+    """``(x0, y0, x1, y1)`` that the label ``t`` stays inside: estimated width, 1.2 em tall."""
     w, h = text_width(t.text, t.size), 1.2 * t.size
-    return t.x - w / 2, t.y - h / 2, t.x + w / 2, t.y + h / 2
+    x0 = t.x - {"start": 0.0, "middle": w / 2, "end": w}[t.anchor]
+    return x0, t.y - h / 2, x0 + w, t.y + h / 2
+
+
+def wrap_text(text: str, size: float, width: float) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` at font ``size``; over-long words are cut.
+
+    >>> wrap_text("front (lines along z)", 10, 70)
+    ['front (lines', 'along z)']
+    >>> wrap_text("abcdefghij", 10, 20)
+    ['abc', 'def', 'ghi', 'j']
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        joined = f"{line} {word}" if line else word
+        if text_width(joined, size) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        while text_width(word, size) > width and len(word) > 1:
+            cut = 1
+            while text_width(word[: cut + 1], size) <= width:
+                cut += 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    return lines + [line] if line else lines or [""]
+
+
+def shape_box(s: Shape) -> tuple[float, float, float, float]:
+    """``(x0, y0, x1, y1)`` that a shape is drawn inside, strokes included."""
+    if isinstance(s, Text):
+        return text_box(s)
+    if isinstance(s, Rect):
+        half = s.stroke_width / 2 if s.stroke else 0.0
+        return s.x - half, s.y - half, s.x + s.w + half, s.y + s.h + half
+    if isinstance(s, Line):  # square caps reach half the width past each end
+        half = s.width / 2
+        return min(s.x1, s.x2) - half, min(s.y1, s.y2) - half, max(s.x1, s.x2) + half, max(s.y1, s.y2) + half
+    if isinstance(s, Circle):
+        r = s.r + s.width / 2
+        return s.x - r, s.y - r, s.x + r, s.y + r
+    xs, ys = zip(*s.points)
+    half = s.width / 2
+    return min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half
+
+
+def content_box(shapes: Iterable[Shape]) -> tuple[float, float, float, float]:
+    """The box every shape is drawn inside (all zeros for no shape)."""
+    boxes = [shape_box(s) for s in shapes]
+    if not boxes:
+        return 0.0, 0.0, 0.0, 0.0
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def min_text_size(picture: Picture) -> Optional[float]:
+    """The smallest font size on the picture, in units (``None`` without text): what print checks against 7 pt."""
+    sizes = [s.size for s in picture.shapes if isinstance(s, Text)]
+    return min(sizes) if sizes else None
+
+
+def _moved(s: Shape, dx: float, dy: float, k: float) -> Shape:
+    if isinstance(s, Rect):
+        return replace(s, x=dx + s.x * k, y=dy + s.y * k, w=s.w * k, h=s.h * k, stroke_width=s.stroke_width * k)
+    if isinstance(s, Line):
+        return replace(s, x1=dx + s.x1 * k, y1=dy + s.y1 * k, x2=dx + s.x2 * k, y2=dy + s.y2 * k, width=s.width * k)
+    if isinstance(s, Text):
+        return replace(s, x=dx + s.x * k, y=dy + s.y * k, size=s.size * k)
+    if isinstance(s, Circle):
+        return replace(s, x=dx + s.x * k, y=dy + s.y * k, r=s.r * k, width=s.width * k)
+    return replace(s, points=tuple((dx + x * k, dy + y * k) for x, y in s.points), width=s.width * k)
+
+
+def placed(picture: Picture, x: float, y: float, scale: float) -> tuple[Shape, ...]:
+    """The picture's shapes scaled by ``scale`` with its top-left corner moved to ``(x, y)``: how pages are composed.
+
+    >>> r = placed(Picture(10, 10, [Rect(1, 2, 3, 4, "#000000")]), 100, 50, 2)[0]
+    >>> r.x, r.y, r.w, r.h
+    (102, 54, 6, 8)
+    """
+    return tuple(_moved(s, x, y, scale) for s in picture.shapes)
 
 
 def _f(value: float) -> float | int:
@@ -126,15 +229,28 @@ def _f(value: float) -> float | int:
     return int(value) if value.is_integer() else value
 
 
+def _mm(units: float) -> str:
+    """A length in units as an SVG millimetre length.
+
+    >>> _mm(96)
+    '25.4mm'
+    """
+    return f"{round(units / PX_PER_MM, 3):g}mm"
+
+
 def to_svg(picture: Picture) -> str:
-    """The picture as SVG text, ``picture.width`` x ``picture.height`` user units."""
+    """The picture as SVG text: its size in millimetres, drawn in a viewBox of ``width`` x ``height`` units.
+
+    Browsers show it at exactly ``width`` x ``height`` CSS pixels, as before;
+    printers and drawing programs get the physical size.
+    """
     width, height = _f(picture.width), _f(picture.height)
-    dwg = svgwrite.Drawing(size=(width, height), debug=False)
+    dwg = svgwrite.Drawing(size=(_mm(picture.width), _mm(picture.height)), debug=False)
     dwg.viewbox(0, 0, width, height)
     dwg.add(dwg.rect((0, 0), (width, height), fill="#ffffff"))
     for s in picture.shapes:
         if isinstance(s, Rect):
-            extra = {"stroke": s.stroke, "stroke_width": 1} if s.stroke else {}
+            extra = {"stroke": s.stroke, "stroke_width": _f(s.stroke_width)} if s.stroke else {}
             dwg.add(dwg.rect((_f(s.x), _f(s.y)), (_f(s.w), _f(s.h)), fill=s.fill or "none", **extra))
         elif isinstance(s, Line):
             dwg.add(dwg.line((_f(s.x1), _f(s.y1)), (_f(s.x2), _f(s.y2)), stroke=s.color,
@@ -146,40 +262,51 @@ def to_svg(picture: Picture) -> str:
             dwg.add(dwg.circle((_f(s.x), _f(s.y)), _f(s.r), fill="none", stroke=s.stroke, stroke_width=_f(s.width)))
         else:
             dwg.add(dwg.text(s.text, insert=(_f(s.x), _f(s.y)), fill=s.fill, font_size=_f(s.size),
-                             font_family=FONT_FAMILY, text_anchor="middle", dominant_baseline="central"))
+                             font_family=FONT_FAMILY, text_anchor=s.anchor, dominant_baseline="central"))
     return dwg.tostring()
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=64)
 def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
-def to_png(picture: Picture, scale: int = 1, supersample: int = 1) -> Image.Image:
+_PIL_ANCHOR = {"start": "lm", "middle": "mm", "end": "rm"}
+
+
+def _draw(draw: ImageDraw.ImageDraw, sh: Shape, s: float) -> None:
+    """One shape at ``s`` pixels per unit."""
+    px = lambda v: max(1, round(v * s))  # noqa: E731 - a stroke is at least one pixel
+    if isinstance(sh, Rect):
+        x0, y0 = round(sh.x * s), round(sh.y * s)
+        box = [x0, y0, max(x0, round((sh.x + sh.w) * s) - 1), max(y0, round((sh.y + sh.h) * s) - 1)]
+        draw.rectangle(box, fill=sh.fill, outline=sh.stroke, width=px(sh.stroke_width))
+    elif isinstance(sh, Line):
+        draw.line([round(sh.x1 * s), round(sh.y1 * s), round(sh.x2 * s), round(sh.y2 * s)], fill=sh.color,
+                  width=px(sh.width))
+    elif isinstance(sh, Polygon):
+        draw.polygon([(x * s, y * s) for x, y in sh.points], fill=sh.fill, outline=sh.stroke, width=px(sh.width))
+    elif isinstance(sh, Circle):
+        draw.ellipse([(sh.x - sh.r) * s, (sh.y - sh.r) * s, (sh.x + sh.r) * s, (sh.y + sh.r) * s],
+                     outline=sh.stroke, width=px(sh.width))
+    else:
+        draw.text((sh.x * s, sh.y * s), sh.text, fill=sh.fill, font=_font(max(6, round(sh.size * s))),
+                  anchor=_PIL_ANCHOR[sh.anchor])
+
+
+def to_png(picture: Picture, scale: float = 1, supersample: Optional[int] = None) -> Image.Image:
     """The picture as an RGB image of ``scale`` pixels per unit.
 
     ``supersample`` > 1 draws that many times larger and reduces, which
-    smooths the diagonal edges of isometric cubes; square cells do not need it.
+    smooths slanted edges and rings; by default a ``smooth`` picture gets 2
+    and any other 1, so square cells stay crisp.
     """
-    s = scale * supersample
+    factor = supersample if supersample is not None else (2 if picture.smooth else 1)
+    s = scale * factor
     img = Image.new("RGB", (round(picture.width * s), round(picture.height * s)), "#ffffff")
     draw = ImageDraw.Draw(img)
     for sh in picture.shapes:
-        if isinstance(sh, Rect):
-            x0, y0 = round(sh.x * s), round(sh.y * s)
-            box = [x0, y0, max(x0, round((sh.x + sh.w) * s) - 1), max(y0, round((sh.y + sh.h) * s) - 1)]
-            draw.rectangle(box, fill=sh.fill, outline=sh.stroke, width=max(1, s))
-        elif isinstance(sh, Line):
-            draw.line([round(sh.x1 * s), round(sh.y1 * s), round(sh.x2 * s), round(sh.y2 * s)],
-                      fill=sh.color, width=max(1, round(sh.width * s)))
-        elif isinstance(sh, Polygon):
-            draw.polygon([(x * s, y * s) for x, y in sh.points], fill=sh.fill, outline=sh.stroke,
-                         width=max(1, round(sh.width * s)))
-        elif isinstance(sh, Circle):
-            draw.ellipse([(sh.x - sh.r) * s, (sh.y - sh.r) * s, (sh.x + sh.r) * s, (sh.y + sh.r) * s],
-                         outline=sh.stroke, width=max(1, round(sh.width * s)))
-        else:
-            draw.text((sh.x * s, sh.y * s), sh.text, fill=sh.fill, font=_font(max(6, round(sh.size * s))), anchor="mm")
-    if supersample == 1:
+        _draw(draw, sh, s)
+    if factor == 1:
         return img
     return img.resize((round(picture.width * scale), round(picture.height * scale)), Image.LANCZOS)

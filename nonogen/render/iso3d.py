@@ -1,9 +1,11 @@
-"""Picross 3D pictures: an isometric solution render and a printable clue sheet, as SVG or PNG.
+"""Picross 3D pictures: an isometric solution render and a printable clue sheet.
 
 trimesh's own renderer needs OpenGL, which headless machines lack, so this is
 a small painter's algorithm: only cube faces with no neighbour behind them are
 drawn, far cubes first. Like the 2D sheet, both pictures are laid out as
-:mod:`nonogen.render.canvas` shapes, so the SVG and the PNG always agree.
+:mod:`nonogen.render.canvas` shapes, so the SVG, PNG and PDF always agree.
+Both are ``smooth`` pictures (slanted cube edges, rings round clues), so a
+PNG of them is drawn supersampled without the caller asking.
 
 Axes: ``cells[x, y, z]`` with x to the right, y down (0 is the top layer) and
 z away from the viewer (0 is the front), as in the ``nonogen-3d`` fixtures.
@@ -19,9 +21,9 @@ from PIL import Image
 from ..model import Clue3D, Puzzle3D
 from ..palette import to_hex
 from . import canvas
-from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, text_width, to_svg
+from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, text_width, to_svg, wrap_text
 
-__all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "sheet_picture", "to_svg", "to_png", "clue_text", "wrap_text"]
+__all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "sheet_picture", "clue_text"]
 
 BASE = (205, 160, 105)
 SHADE = {"top": 1.0, "right": 0.78, "front": 0.6}
@@ -67,7 +69,8 @@ def solution_picture(cells: np.ndarray, colors: Optional[np.ndarray] = None, cub
     shapes = tuple(
         Polygon(tuple((px + dx, py + dy) for px, py in pts), fill, stroke) for pts, fill, stroke in polys
     )
-    return Picture(int(math.ceil(max(xs) - min(xs) + 2 * margin)), int(math.ceil(max(ys) - min(ys) + 2 * margin)), shapes)
+    width, height = int(math.ceil(max(xs) - min(xs) + 2 * margin)), int(math.ceil(max(ys) - min(ys) + 2 * margin))
+    return Picture(width, height, shapes, smooth=True)
 
 
 # --- clue sheet ------------------------------------------------------------------------------
@@ -82,33 +85,6 @@ def clue_text(clue: Optional[Clue3D]) -> str:
     if clue is None:
         return ""
     return str(clue[0]) + ("", "", "o", "s")[clue[1]]
-
-
-def wrap_text(text: str, size: float, width: float) -> list[str]:
-    """``text`` broken at spaces into lines no wider than ``width`` at font ``size``; over-long words are cut.
-
-    >>> wrap_text("front (lines along z)", 10, 70)
-    ['front (lines', 'along z)']
-    >>> wrap_text("abcdefghij", 10, 20)
-    ['abc', 'def', 'ghi', 'j']
-    """
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        joined = f"{line} {word}" if line else word
-        if text_width(joined, size) <= width:
-            line = joined
-            continue
-        if line:
-            lines.append(line)
-        while text_width(word, size) > width and len(word) > 1:
-            cut = 1
-            while text_width(word[: cut + 1], size) <= width:
-                cut += 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        line = word
-    return lines + [line] if line else lines or [""]
 
 
 def _label_lines(label: str, size: float, width: float) -> list[str]:
@@ -144,21 +120,47 @@ def _grid(table: list[list[Optional[Clue3D]]], x0: float, y0: float, cell: float
 
 
 _LINE = 1.25  # line height in em; text_box is 1.2 em tall, so stacked lines never touch
+TITLE_EM, CAPTION_EM = 0.7, 0.6  # font sizes in cells
+_AXES_NOTE = "counted from 0: x from the left, y from the top, z from the front"
+KEY_EM, _KEY_ROW = 0.5, 1.3  # marks key: font size and row height in cells
+_KEY = (((4, 1), "4 cubes in one group"), ((4, 2), "in 2 groups"), ((4, 3), "in 3 or more groups"), (None, "no clue"))
 _LABELS = ("top (lines along y)", "front (lines along z)", "right side (lines along x)")
 
 
-def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "") -> Picture:
+def _marks_key(x0: float, y0: float, width: float, cell: float) -> tuple[list[Shape], float]:
+    """What the marks mean, as sample clue cells with a few words each, flowed into rows ``width`` wide.
+
+    A printed level needs it: circle and square are Picross 3D's own notation
+    and a solver without the game has no other place to learn them.
+    """
+    shapes: list[Shape] = []
+    x, y, size = 0.0, y0, KEY_EM * cell
+    for clue, words in _KEY:
+        w = 1.3 * cell + text_width(words, size)
+        if x > 0 and x + w > width:
+            x, y = 0.0, y + _KEY_ROW * cell
+        shapes += _grid([[clue]], x0 + x, y, cell)
+        shapes.append(Text(x0 + x + 1.3 * cell, y + cell / 2, words, size, anchor="start"))
+        x += w + 0.8 * cell
+    return shapes, y - y0 + cell
+
+
+def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "", *, caption: str = "",
+                  legend: bool = False) -> Picture:
     """The three faces of the box as clue grids in the usual orthographic layout.
 
     Front (lines along z: columns x, rows y), top above it (lines along y:
     columns x, back row at the top) and the right side beside it (lines along
     x: columns z with the front on the left, rows y). Grey cells are hidden
-    clues; givens are listed under the grids.
+    clues; givens are all listed under the grids (a printed level needs every
+    one of them). ``caption`` is a smaller line above the title, e.g.
+    ``"Puzzle 7 · grade 2"``; ``legend`` adds a key to the marks (plain,
+    circled, squared, grey) under the grids, for print.
 
     Every label gets the room it needs: a face label too wide for its grid
-    goes on two lines and widens its column, and the title and the givens
-    wrap to the picture's width (which may grow up to 20 cells for a long
-    title), so nothing overlaps or leaves the picture whatever the box size.
+    goes on two lines and widens its column, and the caption, title and the
+    givens wrap to the picture's width (which may grow up to 20 cells for a
+    long title), so nothing overlaps or leaves the picture whatever the box size.
     """
     X, Y, Z = puzzle.size
     cz, cy_, cx_ = puzzle.clues["z"], puzzle.clues["y"], puzzle.clues["x"]
@@ -171,16 +173,18 @@ def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "") -> Pictur
     col_b = max([Z * cell] + [text_width(t, lab) for t in side_lab])
     content = col_a + gap + col_b
     inner = max(content, 14 * cell - 2 * m)
-    if title and text_width(title, cell * 0.7) > inner:
-        inner = max(inner, min(text_width(title, cell * 0.7), 20 * cell))
+    for text, size in ((title, TITLE_EM * cell), (caption, CAPTION_EM * cell)):
+        if text and text_width(text, size) > inner:
+            inner = max(inner, min(text_width(text, size), 20 * cell))
     left = m + (inner - content) / 2
     ax, bx = left + (col_a - X * cell) / 2, left + col_a + gap + (col_b - Z * cell) / 2
     shapes: list[Shape] = []
     y = m
-    if title:
-        lines = wrap_text(title, cell * 0.7, inner)
-        shapes += _text_block(lines, m + inner / 2, y, cell * 0.7)
-        y += len(lines) * _LINE * cell * 0.7 + cell * 0.3
+    for text, size in ((caption, CAPTION_EM * cell), (title, TITLE_EM * cell)):
+        if text:
+            lines = wrap_text(text, size, inner)
+            shapes += _text_block(lines, m + inner / 2, y, size)
+            y += len(lines) * _LINE * size + cell * 0.3
     shapes += _text_block(top_lab, ax + X * cell / 2, y, lab)
     top_y = y + len(top_lab) * _LINE * lab + cell * 0.25
     shapes += _grid(top, ax, top_y, cell)
@@ -191,16 +195,21 @@ def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "") -> Pictur
     front_y = y + rows * _LINE * lab + cell * 0.25
     shapes += _grid(front, ax, front_y, cell)
     shapes += _grid(side, bx, front_y, cell)
-    height = front_y + Y * cell + m
+    y = front_y + Y * cell
+    if legend:
+        key, key_h = _marks_key(m, y + cell * 0.6, inner, cell)
+        shapes += key
+        y += cell * 0.6 + key_h
     if puzzle.givens:
-        listed = ", ".join(f"({x},{y},{z})={'kept' if v else 'empty'}" for x, y, z, v in puzzle.givens[:12])
-        more = f" and {len(puzzle.givens) - 12} more" if len(puzzle.givens) > 12 else ""
-        lines = wrap_text(f"given cubes (x,y,z): {listed}{more}", cell * 0.4, inner)
-        shapes += _text_block(lines, m + inner / 2, height - m + cell * 0.5, cell * 0.4)
-        height += cell * 0.5 + len(lines) * _LINE * cell * 0.4
-    return Picture(int(math.ceil(inner + 2 * m)), int(math.ceil(height)), tuple(shapes))
+        listed = ", ".join(f"({gx},{gy},{gz})={'kept' if v else 'empty'}" for gx, gy, gz, v in puzzle.givens)
+        lines = wrap_text(f"given cubes (x,y,z) {_AXES_NOTE}: {listed}", cell * 0.4, inner)
+        shapes += _text_block(lines, m + inner / 2, y + cell * 0.5, cell * 0.4)
+        y += cell * 0.5 + len(lines) * _LINE * cell * 0.4
+    height = y + m
+    return Picture(int(math.ceil(inner + 2 * m)), int(math.ceil(height)), tuple(shapes), smooth=True)
 
 
+# Kept only while nonogen/cli/mesh.py still imports it; it will call nonogen.render.save(picture, path, dpi=192).
 def to_png(picture: Picture, scale: int = 2) -> Image.Image:
-    """The picture as an RGB image, drawn at twice ``scale`` and reduced for smooth cube edges."""
+    """Deprecated: ``save(picture, "x.png", dpi=96 * scale)``."""
     return canvas.to_png(picture, scale, supersample=2)
