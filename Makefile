@@ -48,14 +48,15 @@ demo-packing: $(STAMP)
 	$(NONOGEN) pack count samples/packing/starter-placed.pack
 	$(NONOGEN) pack solve samples/packing/classic-challenge.pack --svg outputs/packing/classic-challenge-solution.svg --png outputs/packing/classic-challenge-solution.png --force
 
-# Headless Chromium for tests/test_play_browser.py (the playable HTML pages); those tests skip without it.
+# Headless Chromium for tests/test_play_browser.py (the playable HTML pages) and poppler's pdftoppm/pdftotext
+# for tests/test_print.py (PDF pages read back as pixels and text); those tests skip without them.
 browser-deps:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v pdftoppm >/dev/null; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			{ apt-get update && apt-get install -y chromium chromium-driver; } \
-				|| echo "could not install chromium chromium-driver: browser tests will skip"; \
+			{ apt-get update && apt-get install -y chromium chromium-driver poppler-utils; } \
+				|| echo "could not install chromium chromium-driver poppler-utils: browser and print tests will skip"; \
 		else \
-			echo "browser tests will skip: install Chromium with 'sudo apt-get install chromium chromium-driver'"; \
+			echo "browser and print tests will skip: install them with 'sudo apt-get install chromium chromium-driver poppler-utils'"; \
 		fi; \
 	fi
 

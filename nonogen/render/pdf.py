@@ -100,9 +100,9 @@ def _draw(c: Canvas, s: Shape, height: float) -> None:
 
 
 def pdf_bytes(pages: Sequence[Picture], title: str = "") -> bytes:
-    """A PDF with one page per picture, each page the picture's size; the same pictures give the same bytes."""
+    """A PDF with one page per picture, each page the picture's size."""
     buffer = io.BytesIO()
-    c = Canvas(buffer, invariant=1, pageCompression=1)
+    c = Canvas(buffer, pageCompression=1)
     c.setCreator("nonogen")
     if title:
         c.setTitle(title)
