@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import formats
 from ..clues import satisfies, satisfies_3d
-from ..errors import InputError, PuzzleError
+from ..errors import InputError, LimitError, PuzzleError
 from ..model import Puzzle, Puzzle3D
 from ..render import SUFFIXES, Picture, save
 from ..render import iso3d, sheet2d
@@ -112,7 +112,10 @@ def _check_options(args: argparse.Namespace, suffix: str) -> bool:
 
 def _print_page(picture: Picture, cell: float, args: argparse.Namespace) -> SheetPage:
     margin = parse_length(args.margin) if args.margin is not None else 15.0
-    return sheet_page(picture, paper_named(args.paper or "a4"), margin, cell)
+    try:
+        return sheet_page(picture, paper_named(args.paper or "a4"), margin, cell)
+    except LimitError as exc:
+        raise LimitError(f"{args.puzzle}: {exc}") from None
 
 
 def run_render(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import InputError, LimitError
 from ..model import Puzzle, Puzzle3D
 from . import iso3d, sheet2d
-from .canvas import PX_PER_MM, PX_PER_PT, Picture, Shape, placed, wrap_text
+from .canvas import PX_PER_MM, PX_PER_PT, Picture, Shape, placed, trimmed, wrap_text
 from .canvas import text_width
 from .page import FOOTER_BAND, MAX_CELL_MM, Paper, fit, footer_text, orient, page_text, usable
 
@@ -125,11 +125,12 @@ def _puzzle_picture(puzzle: AnyPuzzle) -> tuple[Picture, float]:
     """The clue sheet with its legend and no title, and the cell size it was laid out at.
 
     The caption is drawn by the book, at one size on every page, rather than
-    scaled with each sheet: a big puzzle would shrink "Puzzle 12" to 7 pt.
+    scaled with each sheet: a big puzzle would shrink "Puzzle 12" to 7 pt. The
+    sheet's own white margin is cut off: the page has one.
     """
     if isinstance(puzzle, Puzzle3D):
-        return iso3d.sheet_picture(puzzle, cell=CELL_3D, title="", legend=True), CELL_3D
-    return sheet2d.sheet_picture(puzzle, cell=CELL_2D, title="", legend=True), CELL_2D
+        return trimmed(iso3d.sheet_picture(puzzle, cell=CELL_3D, title="", legend=True)), CELL_3D
+    return trimmed(sheet2d.sheet_picture(puzzle, cell=CELL_2D, title="", legend=True)), CELL_2D
 
 
 def _answer_picture(puzzle: AnyPuzzle, answer: np.ndarray) -> tuple[Picture, float]:

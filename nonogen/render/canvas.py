@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 __all__ = [
     "Rect", "Line", "Text", "Polygon", "Circle", "Shape", "Picture", "to_svg", "to_png",
-    "text_width", "text_box", "wrap_text", "placed", "min_text_size", "shape_box", "content_box",
+    "text_width", "text_box", "wrap_text", "placed", "trimmed", "min_text_size", "shape_box", "content_box",
     "PX_PER_MM", "PX_PER_PT", "SCREEN_DPI",
 ]
 
@@ -217,6 +217,18 @@ def placed(picture: Picture, x: float, y: float, scale: float) -> tuple[Shape, .
     (102, 54, 6, 8)
     """
     return tuple(_moved(s, x, y, scale) for s in picture.shapes)
+
+
+def trimmed(picture: Picture, pad: float = 0.0) -> Picture:
+    """The picture cut to what is drawn on it, plus ``pad`` units: on paper the page's margin replaces the picture's own.
+
+    >>> t = trimmed(Picture(100, 100, [Rect(10, 20, 30, 40, "#000000")]), pad=1)
+    >>> t.width, t.height, t.shapes[0].x, t.shapes[0].y
+    (32.0, 42.0, 1.0, 1.0)
+    """
+    x0, y0, x1, y1 = content_box(picture.shapes)
+    shapes = tuple(_moved(s, pad - x0, pad - y0, 1.0) for s in picture.shapes)
+    return Picture(x1 - x0 + 2 * pad, y1 - y0 + 2 * pad, shapes, smooth=picture.smooth)
 
 
 def _f(value: float) -> float | int:

@@ -11,12 +11,13 @@ when portrait cannot meet the rules. Pages are plain pictures in CSS pixels
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Optional
 
 from ..errors import InputError, LimitError
-from .canvas import PX_PER_MM, PX_PER_PT, Picture, Shape, Text, min_text_size, placed
+from .canvas import PX_PER_MM, PX_PER_PT, Picture, Shape, Text, min_text_size, placed, trimmed
 
 __all__ = [
     "Paper", "PAPERS", "MIN_TEXT_PT", "MAX_CELL_MM", "FOOTER_PT", "FOOTER_BAND", "paper_named", "parse_length",
@@ -123,18 +124,16 @@ class SheetPage:
     min_text_pt: Optional[float]
 
 
-def _too_small(picture: Picture, paper: Paper, margin_mm: float, cell: float) -> LimitError:
+def _too_small(picture: Picture, paper: Paper, margin_mm: float, cell: float, top: float, bottom: float) -> LimitError:
     """The error for a picture that no orientation of ``paper`` holds with readable text, with the largest that fits."""
-    smallest = min_text_size(picture) or 1.0
-    scale = MIN_TEXT_PT * PX_PER_PT / smallest  # the least scale that keeps every text at 7 pt
+    scale = MIN_TEXT_PT * PX_PER_PT / (min_text_size(picture) or 1.0)  # the least scale keeping text at 7 pt
     step = cell * scale  # one cell on paper at that scale
-    w, h = paper.width - 2 * margin_mm * PX_PER_MM, paper.height - 2 * margin_mm * PX_PER_MM
-    need_w, need_h = picture.width / cell, picture.height / cell
-    fits_w, fits_h = int(w / step), int(h / step)
+    room = [(math.floor(w / step), math.floor((h - top - bottom) / step))
+            for _, w, h in (usable(p, margin_mm) for p in (paper, paper.landscape))]
+    need = f"{math.ceil(picture.width / cell - 0.05)}x{math.ceil(picture.height / cell - 0.05)}"
     return LimitError(
-        f"the sheet is {need_w:.0f}x{need_h:.0f} cells with its clues; with text at least {MIN_TEXT_PT:g} pt, "
-        f"{paper.name} with {margin_mm:g} mm margins holds at most {fits_w}x{fits_h} cells "
-        f"({fits_h}x{fits_w} in landscape)"
+        f"the sheet is {need} cells with its clues; with text at least {MIN_TEXT_PT:g} pt, {paper.name} with "
+        f"{margin_mm:g} mm margins holds at most {room[0][0]}x{room[0][1]} cells ({room[1][0]}x{room[1][1]} in landscape)"
     )
 
 
@@ -163,11 +162,16 @@ def orient(picture: Picture, paper: Paper, margin_mm: float, cell: float, top: f
             x = m + (w - picture.width * f.scale) / 2
             y = m + top + (h - top - bottom - picture.height * f.scale) / 2
             return sheet, x, y, f
-    raise _too_small(picture, paper, margin_mm, cell)
+    raise _too_small(picture, paper, margin_mm, cell, top, bottom)
 
 
 def sheet_page(picture: Picture, paper: Paper, margin_mm: float, cell: float, footer: str = "") -> SheetPage:
-    """``picture`` alone on a page, placed by :func:`orient`; ``footer`` is a small line at the bottom, inside the margins."""
+    """``picture`` alone on a page, placed by :func:`orient`; ``footer`` is a small line at the bottom, inside the margins.
+
+    The picture's own white margin is cut off first (the page has one), so
+    ``x``/``y`` of the result are where its drawn content starts.
+    """
+    picture = trimmed(picture)
     footer_h = FOOTER_BAND if footer else 0.0
     sheet, x, y, f = orient(picture, paper, margin_mm, cell, bottom=footer_h)
     shapes: list[Shape] = list(placed(picture, x, y, f.scale))
