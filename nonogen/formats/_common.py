@@ -127,7 +127,7 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
         for tok in tokens:
             parse_int(tok, line, f"block lengths for {what}")
     check_blocks(len(tokens), line, what)
-    if len(joined) > len(tokens) * MAX_DIGITS:
+    if len(joined) > MAX_DIGITS and max(map(len, tokens)) > MAX_DIGITS:
         for tok in tokens:
             check_digits(tok, line, f"a block length for {what}")
     numbers = list(map(int, tokens))

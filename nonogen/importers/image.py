@@ -86,8 +86,12 @@ def load_image(path: str | Path) -> Image.Image:
     """Open and fully decode a picture, turning every failure into a one-line nonogen error.
 
     Decompression bombs are refused (Pillow's own pixel limit, with its warning
-    promoted to an error, and :data:`MAX_PIXELS`); animated files give their
-    first frame; EXIF rotation is applied so photos come out upright.
+    promoted to an error, and :data:`MAX_PIXELS`) from the header, before any
+    pixel is decoded; animated files give their first frame; EXIF rotation is
+    applied so photos come out upright. Pillow's decoders raise many types on
+    broken files (``OSError``, ``SyntaxError``, ``struct.error``, ``IndexError``
+    ...), so anything a decoder raises becomes :class:`InputError`. At most two
+    copies of the pixels exist at once: the decoded frame and the upright copy.
     """
     path = Path(path)
     if not path.is_file():
@@ -102,13 +106,18 @@ def load_image(path: str | Path) -> Image.Image:
                         f"{MAX_PIXELS:,} pixels"
                     )
                 img.load()
-                img = ImageOps.exif_transpose(img) or img
-                img.load()
-                return img.copy()
+                try:
+                    return ImageOps.exif_transpose(img) or img.copy()
+                except Exception:  # a broken EXIF block costs only the rotation
+                    return img.copy()
+    except LimitError:
+        raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise LimitError(f"{path}: refused as a possible decompression bomb ({exc})") from None
-    except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        reason = str(exc).split("\n")[0] or type(exc).__name__
+        raise LimitError(f"{path}: refused as a possible decompression bomb ({str(exc)[:120]})") from None
+    except MemoryError:
+        raise LimitError(f"{path}: not enough memory to decode the picture") from None
+    except Exception as exc:  # every decoder failure on untrusted bytes
+        reason = (str(exc).strip().split("\n")[0] or type(exc).__name__)[:120]
         raise InputError(f"{path}: not a readable picture ({reason})") from None
 
 

@@ -11,13 +11,14 @@ missing bottom does not empty the model while a torus hole stays open).
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 import numpy as np
 
-from ..errors import EmptyModelError, FormatError, InputError, LimitError
+from ..errors import EmptyModelError, FileLimitError, FormatError, InputError, LimitError
 
 __all__ = [
     "MESH_SUFFIXES",
@@ -29,11 +30,17 @@ __all__ = [
     "mesh_to_voxels",
     "MIN_SIZE",
     "MAX_SIZE",
+    "MAX_MODEL_BYTES",
+    "MAX_FACES",
 ]
 
 MESH_SUFFIXES = (".stl", ".obj", ".ply", ".glb", ".gltf", ".off")
 MIN_SIZE, MAX_SIZE = 2, 40
 Y_UP_SUFFIXES = (".ply", ".glb", ".gltf", ".obj")
+MAX_MODEL_BYTES = 8 * 1024 * 1024
+"""Largest model file read: trimesh needs about 30 times a file's size while loading it."""
+MAX_FACES = 200_000
+"""Most triangles a model may have: at 40 cubes per side, more detail cannot show, only cost time."""
 
 
 @dataclass(frozen=True)
@@ -59,22 +66,56 @@ def load_mesh(path: str | Path):
     suffix = path.suffix.lower()
     if suffix not in MESH_SUFFIXES:
         raise InputError(f"{path}: unsupported model type {suffix or '(none)'}; use one of {', '.join(MESH_SUFFIXES)}")
-    if path.stat().st_size == 0:
+    size = path.stat().st_size
+    if size == 0:
         raise InputError(f"{path}: empty file")
-    try:
-        mesh = trimesh.load(str(path), force="mesh")
-    except Exception as exc:  # trimesh raises many types for garbage input
-        detail = str(exc).splitlines()[0][:80] if str(exc) and not isinstance(exc, ImportError) else "unreadable data"
-        raise FormatError(f"not a valid {suffix[1:].upper()} model ({detail})", path=str(path)) from None
+    if size > MAX_MODEL_BYTES:
+        raise FileLimitError(f"model file is {size / 2**20:.1f} MB; nonogen reads models up to "
+                             f"{MAX_MODEL_BYTES >> 20} MB", path=str(path))
+    mesh = _read(trimesh, path, suffix)
     if not isinstance(mesh, trimesh.Trimesh) or len(getattr(mesh, "faces", ())) == 0:
         raise InputError(f"{path}: the model has no faces (empty scene or point cloud)")
-    finite = np.isfinite(mesh.vertices).all()
-    if not finite:
+    if len(mesh.faces) > MAX_FACES:
+        raise FileLimitError(f"the model has {len(mesh.faces):,} triangles; nonogen reads up to {MAX_FACES:,}",
+                             path=str(path))
+    vertices, faces = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)
+    if vertices.ndim != 2 or vertices.shape[1] != 3 or faces.ndim != 2 or faces.shape[1] != 3:
+        raise InputError(f"{path}: the model is not made of 3D triangles (vertices {vertices.shape}, faces {faces.shape})")
+    if faces.min() < 0 or faces.max() >= len(vertices):
+        raise InputError(f"{path}: the model's faces name vertices it does not have")
+    if not np.isfinite(vertices).all():
         raise InputError(f"{path}: the model has vertices that are not finite numbers")
-    extents = np.asarray(mesh.extents, dtype=float)
-    if extents.max() <= 0 or extents.min() <= extents.max() * 1e-6:
-        raise InputError(f"{path}: the model is flat (zero volume, extents {np.round(extents, 6).tolist()})")
+    _check_volume(vertices, path)
     return mesh
+
+
+def _read(trimesh, path: Path, suffix: str):
+    """trimesh's mesh of ``path``; whatever it raises on garbage becomes one FormatError naming the file.
+
+    Its numeric warnings on broken data are silenced (the checks after
+    loading say what is wrong) and Pillow's decompression-bomb warning for
+    textures becomes an error.
+    """
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            return trimesh.load(str(path), force="mesh")
+    except Exception as exc:  # trimesh raises many types for garbage input
+        text = str(exc).strip()
+        detail = text.splitlines()[0][:80] if text and not isinstance(exc, ImportError) else "unreadable data"
+        raise FormatError(f"not a valid {suffix[1:].upper()} model ({detail})", path=str(path)) from None
+
+
+def _check_volume(vertices: np.ndarray, path: Path) -> None:
+    """Refuse flat models, measured after scaling so that 1e308 coordinates cannot overflow."""
+    scale = float(np.abs(vertices).max())
+    extents = np.ptp(vertices / scale, axis=0) if scale > 0 else np.zeros(3)
+    if extents.max() <= 0 or extents.min() <= extents.max() * 1e-6:
+        shown = np.round(extents * scale, 6).tolist() if scale < 1e300 else "beyond floating point"
+        raise InputError(f"{path}: the model is flat (zero volume, extents {shown})")
 
 
 def default_up(path: str | Path) -> str:
@@ -115,6 +156,31 @@ def _face_colors(mesh) -> Optional[np.ndarray]:
     return None
 
 
+MAX_SAMPLED_FACES = 20_000_000
+"""Most sub-triangles sampled for one model: a detailed model at 40 cubes needs about 3 million."""
+_CHUNK_FACES = 250_000
+"""Sub-triangles sampled at once; bounds the memory of sampling (one triangle alone needs at most 4**9)."""
+
+
+def _split_levels(vertices: np.ndarray, faces: np.ndarray, spacing: float) -> np.ndarray:
+    """How many times each triangle is split in four before its edges are at most ``spacing`` long."""
+    corners = vertices[faces]
+    longest = np.sqrt(((corners - corners[:, [1, 2, 0]]) ** 2).sum(axis=2)).max(axis=1)
+    return np.clip(np.ceil(np.log2(np.maximum(longest / spacing, 1.0))), 0, 24).astype(np.int64)
+
+
+def _chunks(levels: np.ndarray, budget: int = _CHUNK_FACES) -> list[slice]:
+    """Runs of triangles whose sub-triangles together stay within ``budget`` (a single one may exceed it)."""
+    cost = np.cumsum(4 ** levels)
+    out, start = [], 0
+    while start < len(levels):
+        base = cost[start - 1] if start else 0
+        stop = max(int(np.searchsorted(cost, base + budget, side="right")), start + 1)
+        out.append(slice(start, stop))
+        start = stop
+    return out
+
+
 def _surface_points(vertices: np.ndarray, faces: np.ndarray, spacing: float) -> tuple[np.ndarray, np.ndarray]:
     """Points on every triangle no further apart than ``spacing``, with the original face of each."""
     import trimesh
@@ -133,6 +199,25 @@ def _surface_points(vertices: np.ndarray, faces: np.ndarray, spacing: float) -> 
     points = np.concatenate([corners.reshape(-1, 3), corners.mean(axis=1)])
     owner = np.concatenate([np.repeat(index, 3), index])
     return points, owner
+
+
+def _sampled_surface(vertices: np.ndarray, faces: np.ndarray, spacing: float):
+    """:func:`_surface_points` chunk by chunk, so memory stays bounded whatever the model's size.
+
+    Yields ``(points, owner)`` per chunk. The total work is known before any
+    sampling, so a surface far too large for the grid (a soup of huge random
+    triangles) is refused at once instead of exhausting memory.
+    """
+    levels = _split_levels(vertices, faces, spacing)
+    total = int((4 ** levels).sum())
+    if total > MAX_SAMPLED_FACES:
+        raise LimitError(f"the model's surface needs {total:,} samples at this size; nonogen samples at most "
+                         f"{MAX_SAMPLED_FACES:,}")
+    for part in _chunks(levels):
+        own = faces[part]
+        soup = vertices[own].reshape(-1, 3)  # each chunk alone: no vertex array growing across chunks
+        points, owner = _surface_points(soup, np.arange(len(soup)).reshape(-1, 3), spacing)
+        yield points, owner + part.start
 
 
 def _blocked_inside(surface: np.ndarray, needed: int) -> np.ndarray:
@@ -157,36 +242,49 @@ def voxelize(mesh, size: int, up: str = "z", method: str = "center") -> VoxelMod
     if method not in ("surface", "center"):
         raise InputError(f"method must be 'surface' or 'center', got {method!r}")
     vertices = orient(mesh.vertices, up)
+    scale = float(np.abs(vertices).max()) or 1.0
+    vertices = vertices / scale  # within [-1, 1]: no overflow on huge coordinates, same cells
     origin = vertices.min(axis=0)
     extents = vertices.max(axis=0) - origin
+    if not np.isfinite(extents).all() or extents.max() <= 0:
+        raise InputError("the model has no volume to voxelize")
     pitch = float(extents.max()) / size
     dims = np.clip(np.ceil(extents / pitch - 1e-6).astype(int), 1, size)
     k = 1 if method == "surface" else 3
     fine = pitch / k
-    points, owner = _surface_points(vertices, np.asarray(mesh.faces), fine / 2)
-    index = np.clip(np.floor((points - origin) / fine).astype(int), 0, dims * k - 1)
+    face_rgb = _face_colors(mesh)
     surface = np.zeros(tuple(dims * k), dtype=bool)
-    surface[tuple(index.T)] = True
+    painted = _Paint(dims, origin, pitch) if face_rgb is not None else None
+    for points, owner in _sampled_surface(vertices, np.asarray(mesh.faces), fine / 2):
+        index = np.clip(np.floor((points - origin) / fine).astype(int), 0, dims * k - 1)
+        surface[tuple(index.T)] = True
+        if painted is not None:
+            painted.add(points, face_rgb[owner])
     filled = surface | _blocked_inside(surface, 6 if mesh.is_watertight else 5)
     cells = filled if k == 1 else filled[1::k, 1::k, 1::k]
-    colors = _cell_colors(mesh, points, owner, origin, pitch, cells)
-    return VoxelModel(cells=cells, colors=colors, pitch=pitch)
+    colors = painted.spread() if painted is not None else None
+    return VoxelModel(cells=cells, colors=colors, pitch=pitch * scale)
 
 
-def _cell_colors(mesh, points, owner, origin, pitch, cells) -> Optional[np.ndarray]:
-    """Each cell takes the colour of the surface in it, or of the nearest coloured cell."""
-    face_rgb = _face_colors(mesh)
-    if face_rgb is None:
-        return None
-    from scipy import ndimage
+class _Paint:
+    """Surface colours per cell, gathered chunk by chunk; :meth:`spread` gives every cell its nearest colour."""
 
-    coarse = np.clip(np.floor((points - origin) / pitch).astype(int), 0, np.array(cells.shape) - 1)
-    colors = np.zeros((*cells.shape, 3), dtype=np.uint8)
-    colors[tuple(coarse.T)] = face_rgb[owner]
-    has = np.zeros(cells.shape, dtype=bool)
-    has[tuple(coarse.T)] = True
-    _, nearest = ndimage.distance_transform_edt(~has, return_indices=True)
-    return colors[tuple(nearest)]
+    def __init__(self, dims: np.ndarray, origin: np.ndarray, pitch: float):
+        self.dims, self.origin, self.pitch = dims, origin, pitch
+        self.colors = np.zeros((*dims, 3), dtype=np.uint8)
+        self.has = np.zeros(tuple(dims), dtype=bool)
+
+    def add(self, points: np.ndarray, rgb: np.ndarray) -> None:
+        coarse = tuple(np.clip(np.floor((points - self.origin) / self.pitch).astype(int), 0, self.dims - 1).T)
+        self.colors[coarse] = rgb
+        self.has[coarse] = True
+
+    def spread(self) -> np.ndarray:
+        """Each cell takes the colour of the surface in it, or of the nearest coloured cell."""
+        from scipy import ndimage
+
+        _, nearest = ndimage.distance_transform_edt(~self.has, return_indices=True)
+        return self.colors[tuple(nearest)]
 
 
 def mesh_to_voxels(path: str | Path, size: int, up: Optional[str] = None, method: str = "center") -> VoxelModel:

@@ -36,8 +36,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator, Optional
 
-from ..errors import FormatError, NonogenError
-from .level import BLOCKED, FREE, Level, cells_by_char
+from ..errors import FileLimitError, FormatError, NonogenError
+from .level import BLOCKED, FREE, MAX_SIDE, Level, cells_by_char
 from .pieces import CLASSIC_PIECES, PIECE_CHARS, Piece, shape_from_rows, shape_to_rows
 
 __all__ = ["loads", "dumps", "load", "dump", "SUFFIX"]
@@ -46,6 +46,8 @@ SUFFIX = ".pack"
 _META_KEYS = ("title", "author", "license", "source")
 _KEYWORDS = ("nonogen-pack", "board", "piece", "pieces", "place", "solution") + _META_KEYS
 _DRAWING_CHARS = set(PIECE_CHARS) | {BLOCKED, FREE}
+MAX_BYTES = 1024 * 1024
+"""Largest level file read: a 64x64 board with every piece drawn takes a few kilobytes."""
 
 
 def _is_keyword(line: str) -> bool:
@@ -136,8 +138,10 @@ def _read_board(words: list[str], drawing: list[str], line_no: int) -> list[str]
         if drawing:
             raise FormatError("'board WxH' takes no drawing", line=line_no + 1)
         size = words[1].lower().split("x")
-        if len(size) != 2 or not all(s.isdigit() for s in size):
-            raise FormatError(f"expected 'board WxH', got {' '.join(words)!r}", line=line_no)
+        if len(size) != 2 or not all(s.isdigit() and s.isascii() for s in size):
+            raise FormatError(f"expected 'board WxH', got {' '.join(words)[:40]!r}", line=line_no)
+        if any(len(s) > 4 or not 1 <= int(s) <= MAX_SIDE for s in size):
+            raise FileLimitError(f"board {words[1][:20]}: each side must be between 1 and {MAX_SIDE}", line=line_no)
         w, h = int(size[0]), int(size[1])
         return [FREE * w] * h
     if len(words) != 1 or not drawing:
@@ -161,8 +165,9 @@ def _read_piece(words: list[str], drawing: list[str], line_no: int) -> Piece:
 
 
 def _read_place(words: list[str], drawing: list[str], line_no: int) -> tuple[int, str, int, int, list[str]]:
-    if len(words) != 4 or len(words[1]) != 1 or not (words[2].isdigit() and words[3].isdigit()):
-        raise FormatError("expected 'place C ROW COL' (1-based) followed by the placed piece", line=line_no)
+    if len(words) != 4 or len(words[1]) != 1 or not all(w.isdigit() and w.isascii() and len(w) <= 4 for w in words[2:]):
+        raise FormatError("expected 'place C ROW COL' (1-based, at most 4 digits) followed by the placed piece",
+                          line=line_no)
     if not drawing:
         raise FormatError(f"place {words[1]}: no drawing of the placed piece", line=line_no)
     return line_no, words[1], int(words[2]) - 1, int(words[3]) - 1, drawing
@@ -203,9 +208,14 @@ def load(path: str | Path) -> Level:
     """Read a level file; errors name the file and line."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise FormatError(f"cannot read: {exc.strerror if isinstance(exc, OSError) else 'not UTF-8 text'}", path=str(path)) from None
+    if len(data) > MAX_BYTES:
+        raise FileLimitError(f"file is larger than {MAX_BYTES >> 10} KB, the most nonogen reads for a level",
+                             path=str(path))
     try:
         return loads(text)
     except FormatError as exc:
