@@ -61,7 +61,7 @@ def _verify_one(task: tuple[str, object, Optional[float], str, bool]) -> dict:
         if isinstance(puzzle, Puzzle3D):
             return record(label, puzzle, verify(puzzle, timeout=timeout))
         session = Session(puzzle)
-        result = session.verify(timeout=timeout, strategy=strategy)
+        result = session.verify(timeout=timeout, strategy=strategy, grade=True)
         out = record(label, puzzle, result)
         if scan and result.status == "multiple":
             _add_ambiguity(out, session, result, timeout)
@@ -110,7 +110,8 @@ def record(label: str, puzzle: Union[Puzzle, Puzzle3D], result: VerifyResult) ->
     else:
         out["width"], out["height"] = puzzle.width, puzzle.height
         out["colors"] = puzzle.n_colors
-    out.update(difficulty=result.difficulty, work=result.work, seconds=round(result.seconds, 4))
+    out.update(difficulty=result.difficulty, grade=result.grade, grade_name=result.grade_name, score=result.score,
+               work=result.work, seconds=round(result.seconds, 4))
     if result.message:
         out["message"] = result.message
     return out

@@ -18,12 +18,15 @@ def verify(
     target: Optional[np.ndarray] = None,
     timeout: Optional[float] = 60.0,
     strategy: str = "full",
+    grade: bool = True,
 ) -> VerifyResult:
     """Decide whether ``puzzle`` has exactly one solution: 2D puzzles and Picross 3D levels alike.
 
     With a ``target`` (or a goal stored in the puzzle that meets the clues)
     the question is "is this the only solution?". ``strategy`` applies to 2D
-    puzzles (see :func:`nonogen.solve.verify.verify2d`).
+    puzzles (see :func:`nonogen.solve.verify.verify2d`). ``grade`` rates how
+    hard the puzzle is for a person, 1-5 (:mod:`nonogen.solve.grade`), within
+    the same time limit.
 
     >>> from nonogen.clues import puzzle_from_grid
     >>> verify(puzzle_from_grid(np.eye(3, dtype=int))).status
@@ -32,8 +35,8 @@ def verify(
     if isinstance(puzzle, Puzzle3D):
         from .verify3d import verify3d
 
-        return verify3d(puzzle, target=target, timeout=timeout)
-    return verify2d(puzzle, target, timeout, strategy)
+        return verify3d(puzzle, target=target, timeout=timeout, grade=grade)
+    return verify2d(puzzle, target, timeout, strategy, grade)
 
 
 def solve(puzzle: Union[Puzzle, Puzzle3D], timeout: Optional[float] = 60.0) -> VerifyResult:

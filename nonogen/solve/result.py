@@ -22,6 +22,8 @@ class VerifyResult:
     ``difficulty`` is how far a solver had to go: ``"line"`` (line logic alone
     solves it), ``"probe"`` (line logic plus probing single cells) or
     ``"search"`` (needed SAT search). ``work`` is line-solver runs per line.
+    ``grade`` (1-5), ``grade_name`` and ``score`` say how hard it is for a
+    person (:mod:`nonogen.solve.grade`); ``None`` when not rated.
     Grids are colour indices (2D, ``height x width``) or booleans (3D, ``X x Y x Z``).
     """
 
@@ -33,6 +35,9 @@ class VerifyResult:
     seconds: float = 0.0
     message: str = ""
     stats: dict = field(default_factory=dict)
+    grade: Optional[int] = None
+    grade_name: Optional[str] = None
+    score: Optional[float] = None
 
     @property
     def ambiguous(self) -> Optional[np.ndarray]:
@@ -58,6 +63,9 @@ class VerifyResult:
             "difficulty": self.difficulty,
             "work": float(self.work),
             "seconds": round(float(self.seconds), 4),
+            "grade": self.grade,
+            "grade_name": self.grade_name,
+            "score": self.score,
             "message": self.message,
             "stats": to_jsonable(self.stats),
         }

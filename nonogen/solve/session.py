@@ -204,16 +204,25 @@ class Session:
         givens: Sequence[Given] = (),
         timeout: Optional[float] = 60.0,
         strategy: str = "full",
+        grade: bool = False,
     ) -> VerifyResult:
-        """Whether the puzzle with ``givens`` revealed has exactly one solution (see :func:`nonogen.solve.verify`)."""
+        """Whether the puzzle with ``givens`` revealed has exactly one solution (see :func:`nonogen.solve.verify`).
+
+        ``grade`` also rates how hard it is for a person, within what is left of ``timeout``.
+        """
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}")
         start = time.monotonic()
+        deadline = Deadline(timeout)
         runs_before = self.grid.line_runs
-        result = self._verify(target, tuple(givens), Deadline(timeout), strategy)
+        result = self._verify(target, tuple(givens), deadline, strategy)
         runs = self.grid.line_runs - runs_before
         result.stats["line_runs"] = runs
         result.work = round(runs / self.n_lines, 2)
+        if grade:
+            from .grade import rate
+
+            rate(result, self.with_givens(givens), deadline, self.grid)
         result.seconds = time.monotonic() - start
         return result
 

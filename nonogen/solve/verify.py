@@ -30,6 +30,7 @@ def verify2d(
     target: Optional[np.ndarray] = None,
     timeout: Optional[float] = 60.0,
     strategy: str = "full",
+    grade: bool = False,
 ) -> VerifyResult:
     """Decide whether a 2D ``puzzle`` has exactly one solution.
 
@@ -49,7 +50,7 @@ def verify2d(
     >>> verify2d(puzzle_from_grid(np.array([[1, 1], [1, 0]]))).difficulty
     'line'
     """
-    return Session(puzzle).verify(target, timeout=timeout, strategy=strategy)
+    return Session(puzzle).verify(target, timeout=timeout, strategy=strategy, grade=grade)
 
 
 def line_solve(puzzle: Puzzle) -> tuple[np.ndarray, bool]:

@@ -14,7 +14,7 @@ from ..clues import satisfies_3d
 from ..errors import LimitError
 from ..model import Puzzle3D
 from .cnf3d import SOLVER_NAME, encode
-from .deadline import Clock, Timeout
+from .deadline import Clock, Deadline, Timeout
 from .line3d import line_fixpoint
 from .result import VerifyResult
 
@@ -28,14 +28,27 @@ def check_size(size: Sequence[int]) -> None:
         raise LimitError(f"box {'x'.join(map(str, size))} is too large: at most {MAX_SIDE} cubes per side")
 
 
-def verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: float = 60.0) -> VerifyResult:
+def verify3d(
+    puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: Optional[float] = 60.0, grade: bool = False
+) -> VerifyResult:
     """Decide whether a Picross 3D level has exactly one solution (hidden clues constrain nothing).
 
     With ``target`` (e.g. the level's goal) the first call already asks for a
     solution *other* than the target, which settles uniqueness in one solver
     call when the target fits the clues. Difficulty is ``'line'`` when line
-    logic alone solves the level, else ``'search'``.
+    logic alone solves the level, else ``'search'``. ``grade`` also rates it
+    for people (:func:`nonogen.solve.grade.rate3d`).
     """
+    result = _verify3d(puzzle, target, timeout)
+    if grade:
+        from .grade import rate3d
+
+        left = None if timeout is None else max(0.05, timeout - result.seconds)
+        rate3d(result, puzzle, Deadline(left))
+    return result
+
+
+def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[float]) -> VerifyResult:
     check_size(puzzle.size)
     start = time.monotonic()
     clock = Clock(timeout)
