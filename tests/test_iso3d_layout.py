@@ -195,3 +195,22 @@ def test_wrap_text_keeps_every_word_within_the_width(text, width):
     lines = wrap_text(text, 10, width)
     assert all(text_width(line, 10) <= width or len(line) == 1 for line in lines)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+@pytest.mark.parametrize("size", [(1, 1, 1), (2, 10, 3), (10, 10, 10), (40, 3, 3)], ids=lambda s: "x".join(map(str, s)))
+def test_marks_key_sits_under_the_grids_without_collisions(size):
+    """The print legend: one sample cell per mark with its words, below every grid and inside the picture."""
+    puzzle = level(size, givens=4)
+    cell = 24
+    plain = sheet_picture(puzzle, cell=cell, title="Chair", caption="Puzzle 1")
+    picture = sheet_picture(puzzle, cell=cell, title="Chair", caption="Puzzle 1", legend=True)
+    key_texts = [s for s in picture.shapes if isinstance(s, Text) and s.anchor == "start"]
+    assert [t.text for t in key_texts] == ["4 cubes in one group", "in 2 groups", "in 3 or more groups", "no clue"]
+    grids_bottom = max(s.y + s.h for s in plain.shapes if isinstance(s, Rect))
+    assert min(text_box(t)[1] for t in key_texts) > grids_bottom
+    page = (0.0, 0.0, float(picture.width), float(picture.height))
+    texts = [s for s in picture.shapes if isinstance(s, Text)]
+    for s in picture.shapes:
+        assert inside(shape_box(s), page)
+    for a, b in combinations([t for t in texts if t.anchor == "start" or t.text.startswith("given")], 2):
+        assert not overlap(text_box(a), text_box(b)), (a.text, b.text)

@@ -158,3 +158,28 @@ def test_render_command_draws_picross3d_levels(tmp_path, with_goal):
     assert "<polygon" in solved.read_text()
     assert run_cli(["render", str(src), "-o", str(png), "--solution", "--cell", "10"]) == 0
     assert Image.open(png).size == (solution_picture(cells, cube=10).width, solution_picture(cells, cube=10).height)
+
+
+def test_print_sheet_has_caption_title_and_legend_without_collisions():
+    """The colour legend names every colour (a number gets a readable name), under the grid, inside the sheet."""
+    from nonogen.render.canvas import shape_box, text_box
+
+    palette = PALETTE + (Color("4", "#ffff00", "y"),)
+    grid = np.zeros((3, 4), dtype=np.uint8)
+    grid[0, :] = [1, 2, 3, 0]
+    puzzle = puzzle_from_grid(grid, palette)
+    title = "A rather long title for so small a puzzle, which wraps"
+    picture = sheet_picture(puzzle, cell=20, title=title, caption="Puzzle 7 · grade 2 · easy", legend=True)
+    texts = [s for s in picture.shapes if isinstance(s, Text)]
+    legend = [t.text for t in texts if t.anchor == "start"]
+    assert legend == ["red", "navy", "4 (yellow)"]
+    header = [t for t in texts if t.size >= 0.6 * 20 and not t.text.isdigit()]
+    assert " ".join(t.text for t in header if t.size == 0.7 * 20) == title
+    assert header[0].text == "Puzzle 7 · grade 2 · easy"
+    boxes = [text_box(t) for t in texts]
+    for s in picture.shapes:
+        x0, y0, x1, y1 = shape_box(s)
+        assert 0 <= x0 and 0 <= y0 and x1 <= picture.width and y1 <= picture.height, s
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])

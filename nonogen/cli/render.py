@@ -84,7 +84,7 @@ def _picture(puzzle: Puzzle | Puzzle3D, solution: np.ndarray | None, cell: float
     if isinstance(puzzle, Puzzle3D):
         if solution is None:
             title = str(puzzle.meta.get("title", "")) if args.title is None else args.title
-            picture = iso3d.sheet_picture(puzzle, cell=cell, title=title, caption=args.caption)
+            picture = iso3d.sheet_picture(puzzle, cell=cell, title=title, caption=args.caption, legend=legend)
         else:
             picture = iso3d.solution_picture(solution, cube=cell)
         return picture, "{}x{}x{} Picross 3D level".format(*puzzle.size)
