@@ -25,6 +25,7 @@ from nonogen.cli import main as run_cli
 from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
 from nonogen.errors import LimitError
 from nonogen.model import Color, Puzzle3D
+from nonogen.palette import color_name
 from nonogen.render import encode, save
 from nonogen.render.book import Book, BookItem, layout_book
 from nonogen.render.canvas import PX_PER_MM, PX_PER_PT, Text, to_png
@@ -137,7 +138,8 @@ def test_colour_puzzles_carry_a_legend(book_pdf):
     book, _ = book_pdf
     entry = next(e for e in book.entries if e.source == "p1")
     texts = {s.text for s in book.pages[entry.puzzle.page].shapes if isinstance(s, Text)}
-    assert {"red", "navy", "3 (green)"} <= texts  # a colour named by a number gets a readable name too
+    readable = color_name(PALETTE[3].rgb_tuple)  # a colour named by a number gets a readable name too
+    assert {"red", "navy", f"3 ({readable})"} <= texts
 
 
 def test_a_wide_puzzle_turns_the_page_and_a_huge_one_is_refused_with_the_largest_size():

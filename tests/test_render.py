@@ -162,6 +162,7 @@ def test_render_command_draws_picross3d_levels(tmp_path, with_goal):
 
 def test_print_sheet_has_caption_title_and_legend_without_collisions():
     """The colour legend names every colour (a number gets a readable name), under the grid, inside the sheet."""
+    from nonogen.palette import color_name
     from nonogen.render.canvas import shape_box, text_box
 
     palette = PALETTE + (Color("4", "#ffff00", "y"),)
@@ -172,7 +173,7 @@ def test_print_sheet_has_caption_title_and_legend_without_collisions():
     picture = sheet_picture(puzzle, cell=20, title=title, caption="Puzzle 7 · grade 2 · easy", legend=True)
     texts = [s for s in picture.shapes if isinstance(s, Text)]
     legend = [t.text for t in texts if t.anchor == "start"]
-    assert legend == ["red", "navy", "4 (yellow)"]
+    assert legend == ["red", "navy", f"4 ({color_name((255, 255, 0))})"]
     header = [t for t in texts if t.size >= 0.6 * 20 and not t.text.isdigit()]
     assert " ".join(t.text for t in header if t.size == 0.7 * 20) == title
     assert header[0].text == "Puzzle 7 · grade 2 · easy"
