@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
-from ..errors import InputError, OutputExistsError
+from ..errors import InputError
+from ..files import write_file
 from .canvas import SCREEN_DPI, Circle, Line, Picture, Polygon, Rect, Shape, Text, to_png, to_svg
 
 __all__ = ["Picture", "Shape", "Rect", "Line", "Text", "Polygon", "Circle", "save", "encode", "SUFFIXES"]
@@ -49,44 +48,6 @@ def encode(picture_or_pages: Pages, suffix: str, dpi: Optional[float] = None, ti
     return buffer.getvalue()
 
 
-def write_atomic(path: Union[str, Path], data: bytes, overwrite: bool = True) -> Path:
-    """Write ``data`` to a temporary file beside ``path``, then move it into place in one step.
-
-    A reader never sees half a file, and a failed write leaves the old file
-    as it was. With ``overwrite=False`` an existing file is never replaced,
-    even one that appears while writing (the move is a hard link, which
-    fails on an existing name).
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not overwrite and path.exists():
-        raise OutputExistsError(f"{path}: file exists")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            _link_new(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
-
-
-def _link_new(tmp: str, path: Path) -> None:
-    """Give ``tmp`` the name ``path`` only if that name is free."""
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise OutputExistsError(f"{path}: file exists") from None
-    except OSError:  # a file system without hard links: check, then move
-        if path.exists():
-            raise OutputExistsError(f"{path}: file exists") from None
-        os.replace(tmp, path)
-
-
 def save(
     picture_or_pages: Pages,
     path: Union[str, Path],
@@ -103,7 +64,8 @@ def save(
     - PDF: every page, each the size of its picture; ``title`` goes in the
       document's properties.
 
-    The file is written atomically; ``overwrite=False`` refuses an existing file.
+    The file is written atomically by :func:`nonogen.files.write_file` (the
+    one home of writing files); ``overwrite=False`` refuses an existing file.
 
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "box.svg"
@@ -112,4 +74,4 @@ def save(
     True
     """
     path = Path(path)
-    return write_atomic(path, encode(picture_or_pages, path.suffix, dpi=dpi, title=title), overwrite=overwrite)
+    return write_file(path, encode(picture_or_pages, path.suffix, dpi=dpi, title=title), force=overwrite)

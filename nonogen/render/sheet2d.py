@@ -23,11 +23,9 @@ from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
-from PIL import Image
-
 from ..model import Puzzle
 from ..palette import Color, color_name, ink_on
-from .canvas import Line, Picture, Rect, Shape, Text, text_width, to_png, to_svg, wrap_text
+from .canvas import Line, Picture, Rect, Shape, Text, text_width, wrap_text
 
 __all__ = [
     "Rect", "Line", "Text", "sheet_shapes", "sheet_picture", "sheet_size", "cell_center", "grid_origin",
@@ -71,8 +69,8 @@ class _Layout:
 def _legend_label(color: Color) -> str:
     """A colour's name, with a readable one added when the file names colours by number or code.
 
-    >>> _legend_label(Color("1", "#00ce00", "a")), _legend_label(Color("sail", "#eedd99", "s"))
-    ('1 (green)', 'sail')
+    >>> _legend_label(Color("1", "#ff0000", "a")), _legend_label(Color("sail", "#eedd99", "s"))
+    ('1 (red)', 'sail')
     """
     if sum(ch.isalpha() for ch in color.name) >= 3:
         return color.name
@@ -289,14 +287,3 @@ def answer_picture(puzzle: Puzzle, solution: np.ndarray, cell: float = 20) -> Pi
     shapes += _painted(puzzle, solution, m, m, cell)
     shapes += _grid_lines(puzzle, m, m, cell)
     return Picture(puzzle.width * cell + 2 * m, puzzle.height * cell + 2 * m, shapes)
-
-
-# Kept only while nonogen/cli/image.py still imports them; it will call nonogen.render.save instead.
-def render_svg(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20) -> str:
-    """Deprecated: ``save(sheet_picture(...), "x.svg")``."""
-    return to_svg(sheet_picture(puzzle, solution, cell))
-
-
-def render_png(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20, scale: int = 1) -> Image.Image:
-    """Deprecated: ``save(sheet_picture(...), "x.png")``."""
-    return to_png(sheet_picture(puzzle, solution, cell), scale)
