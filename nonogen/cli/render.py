@@ -37,7 +37,8 @@ PRINT_DPI = 300.0
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("render", help="draw a puzzle file (2D or Picross 3D) as an SVG, PNG or PDF sheet (or its solution)",
-                       description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=__doc__.split("\n\n", 1)[1].replace("``", ""),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("puzzle", metavar="PUZZLE", help="any puzzle file nonogen reads")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg, FILE.png or FILE.pdf")
     p.add_argument("--solution", action="store_true", help="draw the solution (the file's goal, else solved)")
