@@ -30,10 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hide", default="max", metavar="max|FRACTION",
                    help="hide as many clues as possible (max, default) or stop at this share, e.g. 0.4")
     p.add_argument("--line-solvable", action="store_true", help="keep the level solvable by line logic alone (human-fair)")
+    p.add_argument("--grade", type=int, choices=(1, 2, 3, 5), metavar="G",
+                   help="hide clues so the level lands on this grade: 1-3 line logic alone, 5 beyond it (replaces --hide)")
     p.add_argument("--seed", type=int, default=0, help="order in which clues are tried for hiding (default 0)")
     p.add_argument("--timeout", type=positive_float, default=300.0, metavar="S", help="seconds for the whole level (default 300)")
     p.add_argument("--no-color", action="store_true", help="draw plain cubes even if the model has colours")
-    p.add_argument("--title", default=None, help="level title (default: the model's file name)")
+    p.add_argument("--title", default=None, help="level title (default: 'Level XxYxZ'; a file name would give the answer away)")
     add_folder_options(p)
     p.set_defaults(run=run_mesh)
 
@@ -58,7 +60,7 @@ def run_mesh(args: argparse.Namespace) -> int:
     fraction = _hide_fraction(args.hide)
     check_folder(args.output, args.force, [args.model])
     made = from_mesh(args.model, args.size, args.up, args.method, args.unique, fraction, args.seed,
-                     args.line_solvable, args.timeout, args.title)
+                     args.line_solvable, args.timeout, args.title, args.grade)
     made.report["seconds"] = round(time.monotonic() - start, 3)
     out = write_folder(args.output, folder_files(made, colored=not args.no_color), args.force, [args.model])
     report, level = made.report, made.level
@@ -68,8 +70,9 @@ def run_mesh(args: argparse.Namespace) -> int:
         notes.append("--unique givens or --unique edit would repair it")
     elif args.unique == "off" and args.line_solvable and not level.line_solvable:
         notes.append("--unique givens would make it line-solvable")
+    graded = f", grade {level.grade} ({level.grade_name})" if level.grade else ""
     print_report(report, args.json,
-                 f"{Path(args.model).name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {level.status}; " + "; ".join(notes)
+                 f"{Path(args.model).name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {level.status}{graded}; " + "; ".join(notes)
                  + f"\nwrote {out}/level.json, solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
     if level.status != "unique":
         print(f"nonogen: warning: the level is {level.status}", file=sys.stderr)

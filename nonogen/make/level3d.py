@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
@@ -155,6 +155,8 @@ class HideResult:
     hidden: int
     total: int
     stats: dict
+    sequence: list = field(default_factory=list)
+    """The hidden lines in the order they were hidden: hiding only the first ``k`` keeps the level unique."""
 
     @property
     def share(self) -> float:
@@ -184,35 +186,35 @@ def hide_clues(
     random.Random(seed).shuffle(order)
     limit = total if fraction is None else int(np.floor(fraction * total + 1e-9))
     clock = Clock(timeout)
-    hidden: set[LineRef] = set()
+    hidden: dict[LineRef, None] = {}  # an ordered set: the order clues were hidden in
     start = time.monotonic()
     shown = lambda ln: ln not in hidden  # noqa: E731
     if line_solvable:
         for ln in order:
             if len(hidden) >= limit or clock.deadline.expired():
                 break
-            hidden.add(ln)
+            hidden[ln] = None
             if not line_fixpoint(with_clues(puzzle, shown))[1]:
-                hidden.discard(ln)
+                hidden.pop(ln, None)
     elif incremental:
         _hide_incremental(puzzle, goal, order, limit, hidden, clock)
     else:
         for ln in order:
             if len(hidden) >= limit:
                 break
-            hidden.add(ln)
+            hidden[ln] = None
             enc = encode(with_clues(puzzle, shown))
             with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
                 solver.add_clause(enc.block(goal))
                 if clock.solve(solver) is not False:
-                    hidden.discard(ln)
+                    hidden.pop(ln, None)
     stats = clock.stats()
     stats["seconds"] = round(time.monotonic() - start, 4)
-    return HideResult(with_clues(puzzle, shown), len(hidden), total, stats)
+    return HideResult(with_clues(puzzle, shown), len(hidden), total, stats, list(hidden))
 
 
 def _hide_incremental(
-    puzzle: Puzzle3D, goal: np.ndarray, order: list[LineRef], limit: int, hidden: set, clock: Clock
+    puzzle: Puzzle3D, goal: np.ndarray, order: list[LineRef], limit: int, hidden: dict, clock: Clock
 ) -> None:
     """One solver, one activation literal per line; decided lines become unit clauses."""
     enc = Encoder(puzzle.size)
@@ -232,7 +234,7 @@ def _hide_incremental(
             undecided = [guard[o] for o in order[k + 1 :]]
             found = clock.solve(solver, undecided + [-guard[ln]])
             if found is False:
-                hidden.add(ln)
+                hidden[ln] = None
                 solver.add_clause([-guard[ln]])
             else:  # a rival solution without this clue, or out of time: keep it
                 solver.add_clause([guard[ln]])
@@ -255,6 +257,9 @@ class LevelResult:
     edits: list
     notes: list
     stats: dict
+    grade: Optional[int] = None
+    grade_name: Optional[str] = None
+    score: Optional[float] = None
 
 
 def make_level(
@@ -265,6 +270,7 @@ def make_level(
     line_solvable: bool = False,
     timeout: float = 300.0,
     hide_clues_enabled: bool = True,
+    grade: Optional[int] = None,
     **meta: str,
 ) -> LevelResult:
     """Turn a box of cubes into a level: check the FULL clue set, repair if asked, then hide clues.
@@ -273,9 +279,18 @@ def make_level(
     cubes of the shape) or ``'off'`` (only report). ``hide`` is the target
     share of hidden clues (``None``: as many as possible). With
     ``line_solvable`` the level must stay solvable by line logic alone.
+    ``grade`` (1, 2, 3 or 5) chooses how many clues to hide so that the
+    level lands on that grade; grades 1-3 are line-solvable levels, so it
+    implies ``line_solvable``; ``hide`` is then ignored.
     """
     if unique not in REPAIR_MODES:
         raise ValueError(f"unique must be givens, edit or off, not {unique!r}")
+    if grade is not None:
+        if grade not in (1, 2, 3, 5):
+            raise InputError(
+                f"grade {grade}: Picross 3D levels are graded 1-3 (line logic alone) or 5 (beyond line logic)"
+            )
+        line_solvable = grade <= 3
     end = time.monotonic() + timeout
     left = lambda: max(0.5, end - time.monotonic())  # noqa: E731
     cells = np.asarray(cells, dtype=bool)
@@ -308,8 +323,11 @@ def make_level(
             status = "timeout"
     hidden = 0
     if status == "unique" and hide_clues_enabled and (not line_solvable or solvable_by_lines):
-        result = hide_clues(puzzle, fraction=hide, seed=seed, line_solvable=line_solvable, timeout=left())
+        result = hide_clues(puzzle, fraction=None if grade else hide, seed=seed, line_solvable=line_solvable,
+                            timeout=left())
         calls += result.stats["solver_calls"]
+        if grade is not None:
+            result = _hide_to_grade(puzzle, result, grade, notes)
         puzzle, hidden = result.puzzle, result.hidden
         notes.append(f"hid {hidden} of {result.total} clues ({100 * result.share:.0f} %)")
         if time.monotonic() >= end:
@@ -318,7 +336,11 @@ def make_level(
         notes.append("not unique: no clues hidden")
     elif status == "unique" and hide_clues_enabled:
         notes.append("line logic does not solve the level: no clues hidden")
+    rated = verify3d(puzzle, puzzle.goal, timeout=left(), grade=True) if status == "unique" else None
     return LevelResult(
+        grade=rated.grade if rated else None,
+        grade_name=rated.grade_name if rated else None,
+        score=rated.score if rated else None,
         puzzle=puzzle,
         status=status,
         full_clues_status=full.status,
@@ -330,6 +352,50 @@ def make_level(
         notes=notes,
         stats={"solver_calls": calls},
     )
+
+
+def _level_score(puzzle: Puzzle3D) -> float:
+    from ..solve.grade import line_passes3d, score3d
+
+    return score3d(*line_passes3d(puzzle))
+
+
+def _hide_to_grade(puzzle: Puzzle3D, hiding: HideResult, grade: int, notes: list) -> HideResult:
+    """Keep the longest prefix of the hidden clues whose level is still of the asked grade.
+
+    Hiding more clues lengthens the chains line logic must follow, so the
+    score grows (not strictly) along the prefix; a binary search finds the
+    last prefix at or below the grade. When that is below (the grade lies
+    beyond every prefix, or one more clue jumps past it), the closest level
+    is kept and a note says why.
+    """
+    from ..solve.grade import grade_of_score
+
+    sequence = hiding.sequence
+
+    def grade_at(k: int) -> int:
+        hidden = set(sequence[:k])
+        return grade_of_score(_level_score(with_clues(puzzle, lambda ln: ln not in hidden)))
+
+    lo, hi = 0, len(sequence)  # the answer k: the largest with grade_at(k) <= grade
+    if grade_at(0) > grade:
+        notes.append(f"grade {grade} not reached: with every clue shown it is grade {grade_at(0)}")
+        hi = 0
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if grade_at(mid) <= grade:
+            lo = mid
+        else:
+            hi = mid - 1
+    reached = grade_at(lo)
+    if reached < grade:
+        what = "line-solvable" if grade <= 3 else "unique"
+        if lo == len(sequence):
+            notes.append(f"grade {grade} not reached: with every clue hidden that keeps it {what}, it is grade {reached}")
+        else:
+            notes.append(f"grade {grade} not reached: hiding one clue more jumps past it")
+    hidden = set(sequence[:lo])
+    return HideResult(with_clues(puzzle, lambda ln: ln not in hidden), lo, hiding.total, hiding.stats, sequence[:lo])
 
 
 # --- a model file -> a level folder ----------------------------------------------------------
@@ -355,13 +421,14 @@ def from_mesh(
     line_solvable: bool = False,
     timeout: float = 300.0,
     title: Optional[str] = None,
+    grade: Optional[int] = None,
 ) -> MadeLevel:
     """Voxelize a model file (STL, OBJ, PLY, GLB/GLTF, OFF) and turn it into a unique level with hidden clues.
 
     ``size`` cubes on the longest axis; ``up`` is the model's up axis
     (default by file type); ``method`` keeps cubes whose centre is inside
     (``"center"``) or that the surface touches (``"surface"``). The rest as
-    :func:`make_level`.
+    :func:`make_level` (``grade`` aims at a grade by the clues it hides).
     """
     from ..importers.mesh import MAX_SIZE, MIN_SIZE, default_up, mesh_to_voxels
 
@@ -374,7 +441,7 @@ def from_mesh(
     voxels = mesh_to_voxels(path, size, up, method)
     level = make_level(
         voxels.cells, unique=unique, hide=hide, seed=seed, line_solvable=line_solvable, timeout=timeout,
-        title=title or path.stem, source=path.name,
+        grade=grade, title=title or f"Level {'x'.join(map(str, voxels.cells.shape))}", source=path.name,
     )
     report = {
         "status": level.status,
@@ -387,6 +454,9 @@ def from_mesh(
         "hidden_share": round(level.clues_hidden / level.clues_total, 4),
         "full_clues_status": level.full_clues_status,
         "line_solvable": level.line_solvable,
+        "grade": level.grade,
+        "grade_name": level.grade_name,
+        "score": level.score,
         "givens": level.givens,
         "edits": level.edits,
         "notes": level.notes,

@@ -328,20 +328,24 @@ def line_passes3d(puzzle: Puzzle3D, deadline: Optional[Deadline] = None) -> tupl
     return passes, bool((grid >= 0).all())
 
 
-def score3d(passes: int, solved: bool, size: Sequence[int]) -> float:
+PASSES_PER_GRADE_3D = 3
+"""Line passes that make one grade of a Picross 3D level (2 passes: grade 1.0)."""
+
+
+def score3d(passes: int, solved: bool) -> float:
     """The numeric difficulty of a Picross 3D level, 1.0 to 5.0 (see :func:`rate3d`).
 
-    Line logic alone scores 1.00-3.99 by the length of its chains of passes
-    against the box's longest side; a level line logic does not finish is 5
-    (nonogen does not replay lookahead in 3D, so it cannot tell lookahead
-    from search there).
+    Line logic alone scores 1.00-3.99 by the length of its chains: every
+    :data:`PASSES_PER_GRADE_3D` passes beyond the first two add a grade. A
+    level line logic does not finish is 5 (nonogen does not replay
+    lookahead in 3D, so it cannot tell lookahead from search there).
 
-    >>> score3d(3, True, (5, 5, 5)), score3d(40, True, (5, 5, 5)), score3d(2, False, (5, 5, 5))
-    (1.3, 3.99, 5.0)
+    >>> score3d(2, True), score3d(6, True), score3d(40, True), score3d(2, False)
+    (1.0, 2.33, 3.99, 5.0)
     """
     if not solved:
         return 5.0
-    return round(1.0 + min(2.99, 3.0 * passes / (3.0 * max(size) + 6.0)), 2)
+    return round(1.0 + min(2.99, max(0, passes - 2) / PASSES_PER_GRADE_3D), 2)
 
 
 def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline) -> VerifyResult:
@@ -354,7 +358,7 @@ def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline) -> Verify
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result
-        value = score3d(passes, solved, puzzle.size)
+        value = score3d(passes, solved)
         grade = grade_of_score(value)
         result.grade, result.grade_name, result.score = grade, GRADE_NAMES[grade], value
         result.stats["grade_measures"] = {"passes": passes, "line_solvable": solved}
