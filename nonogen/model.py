@@ -192,6 +192,11 @@ class Puzzle3D:
     ``clues["x"]`` has shape ``(Y, Z)`` and clues the line ``cells[:, y, z]``;
     ``clues["y"]`` has shape ``(X, Z)``; ``clues["z"]`` has shape ``(X, Y)``
     (the ``nonogen-3d`` contract). Each entry is a :data:`Clue3D` or ``None``.
+
+    The solved model's look, for renderers and games: ``palette`` (entry 0
+    stands for "no colour") and ``colors``, an ``(X, Y, Z)`` array of palette
+    indices, non-zero only where the goal keeps a cube. Colours never
+    constrain the solution.
     """
 
     size: tuple[int, int, int]
@@ -199,6 +204,8 @@ class Puzzle3D:
     goal: Optional[np.ndarray] = None
     givens: tuple[tuple[int, int, int, int], ...] = ()
     meta: Mapping[str, str] = field(default_factory=dict)
+    palette: tuple[Color, ...] = ()
+    colors: Optional[np.ndarray] = None
 
     def __post_init__(self) -> None:
         size = tuple(int(s) for s in self.size)
@@ -235,6 +242,28 @@ class Puzzle3D:
             object.__setattr__(self, "goal", _readonly(goal))
         object.__setattr__(self, "givens", tuple(sorted({tuple(int(v) for v in g) for g in self.givens})))
         object.__setattr__(self, "meta", dict(self.meta))
+        self._check_colors()
+
+    def _check_colors(self) -> None:
+        palette = tuple(self.palette)
+        object.__setattr__(self, "palette", palette)
+        if self.colors is None:
+            return
+        colors = np.asarray(self.colors)
+        if colors.shape != self.size:
+            raise PuzzleError(f"colors has shape {colors.shape}, expected {self.size}")
+        if colors.size and (colors.min() < 0 or colors.max() >= max(1, len(palette))):
+            raise PuzzleError("colors uses an index that is not in the palette")
+        if self.goal is not None and np.any(colors[~self.goal] != 0):
+            raise PuzzleError("colors gives a colour to a cell the goal leaves empty")
+        object.__setattr__(self, "colors", _readonly(colors.astype(np.uint8)))
+
+    def rgb(self) -> Optional[np.ndarray]:
+        """The ``(X, Y, Z, 3)`` colour of every cube (``None`` when the level has no colours)."""
+        if self.colors is None or len(self.palette) < 2:
+            return None
+        table = np.array([c.rgb_tuple for c in self.palette], dtype=np.uint8)
+        return table[self.colors]
 
     def replace(self, **changes) -> "Puzzle3D":
         return dataclasses.replace(self, **changes)
@@ -248,6 +277,8 @@ class Puzzle3D:
             and _same_optional_array(self.goal, other.goal)
             and self.givens == other.givens
             and dict(self.meta) == dict(other.meta)
+            and self.palette == other.palette
+            and _same_optional_array(self.colors, other.colors)
         )
 
     __hash__ = None  # type: ignore[assignment]

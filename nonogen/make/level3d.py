@@ -443,6 +443,8 @@ def from_mesh(
         voxels.cells, unique=unique, hide=hide, seed=seed, line_solvable=line_solvable, timeout=timeout,
         grade=grade, title=title or f"Level {'x'.join(map(str, voxels.cells.shape))}", source=path.name,
     )
+    if voxels.colors is not None:
+        level.puzzle = _with_colors(level.puzzle, voxels.colors)
     report = {
         "status": level.status,
         "puzzle_file": "level.json",  # relative to the report, as in `nonogen image`
@@ -469,18 +471,60 @@ def from_mesh(
     return MadeLevel(level, voxels.colors, report)
 
 
+MAX_LEVEL_COLORS = 12
+"""Colours a level keeps from its model: enough for a recognisable model, few enough to name."""
+
+
+def _with_colors(puzzle: Puzzle3D, rgb: np.ndarray) -> Puzzle3D:
+    """The level with the model's colours as a palette and an index per kept cube.
+
+    Colours are reduced to at most :data:`MAX_LEVEL_COLORS` (Pillow's median
+    cut over the kept cubes), then named and coded like picture colours.
+    """
+    from PIL import Image
+
+    from ..palette import Color, color_name, pick_char, to_hex
+
+    goal = np.asarray(puzzle.goal, dtype=bool)
+    kept = np.asarray(rgb, dtype=np.uint8)[goal]
+    strip = Image.fromarray(kept.reshape(1, -1, 3), "RGB")
+    quant = strip.quantize(colors=MAX_LEVEL_COLORS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    index = np.asarray(quant, dtype=np.int64).ravel()
+    table = np.array(quant.getpalette()[: 3 * 256], dtype=np.int64).reshape(-1, 3)
+    used = np.unique(index)
+    palette, used_names, used_chars = [Color("none", "#ffffff", ".")], {"none"}, {"."}
+    for k in used:
+        rgb_k = tuple(int(v) for v in table[k])
+        name = base = color_name(rgb_k)
+        n = 2
+        while name in used_names:
+            name, n = f"{base}-{n}", n + 1
+        used_names.add(name)
+        hex_k = to_hex(rgb_k)
+        palette.append(Color(name, hex_k, pick_char(name, hex_k, used_chars)))
+    remap = np.zeros(index.max() + 1, dtype=np.uint8)
+    remap[used] = np.arange(1, len(used) + 1)
+    colors = np.zeros(goal.shape, dtype=np.uint8)
+    colors[goal] = remap[index]
+    return puzzle.replace(palette=tuple(palette), colors=colors)
+
+
 def folder_files(made: MadeLevel, colored: bool = True) -> dict[str, Union[str, bytes]]:
-    """Everything ``nonogen mesh`` writes into its folder: level.json, pictures, report."""
+    """Everything ``nonogen mesh`` writes into its folder: level.json, pictures, a playable page, the model, report."""
     from .. import formats
     from ..files import json_text, png_bytes
+    from ..export.html import page_3d
+    from ..export.model3d import model_bytes
     from ..render.iso3d import sheet_picture, solution_picture, to_png, to_svg
 
     puzzle = made.level.puzzle
     files: dict[str, Union[str, bytes]] = {"level.json": formats.dumps(puzzle, "nonogen-3d")}
-    solution = solution_picture(puzzle.goal, made.colors if colored else None)
+    solution = solution_picture(puzzle.goal, puzzle.rgb() if colored else None)
     sheet = sheet_picture(puzzle, title=str(puzzle.meta.get("title", "")))
     for stem, picture in (("solution", solution), ("puzzle", sheet)):
         files[f"{stem}.svg"] = to_svg(picture)
         files[f"{stem}.png"] = png_bytes(to_png(picture))
+    files["level.html"] = page_3d(puzzle, puzzle.goal, puzzle.rgb() if colored else None)
+    files["level.glb"] = model_bytes(puzzle, ".glb") if colored else model_bytes(puzzle.replace(colors=None), ".glb")
     files["report.json"] = json_text(made.report)
     return files
