@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 NONOGEN := $(VENV)/bin/nonogen
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean demo-puzzles demo-images demo-meshes demo-packing browser-deps
+.PHONY: demo test bench fuzz clean demo-puzzles demo-images demo-meshes demo-packing browser-deps
 
 $(STAMP): pyproject.toml nonogen/solve/_linelogic.c
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,10 @@ browser-deps:
 
 test: $(STAMP) browser-deps
 	$(PY) -m pytest
+
+# Hostile-input campaign over every reader (default 20,000 cases; FUZZ_ARGS="--cases 500" for a short one).
+fuzz: $(STAMP)
+	$(PY) scripts/fuzz.py $(FUZZ_ARGS)
 
 # Each capability has its own benchmark script; every one prints a table and a baseline comparison.
 bench: $(STAMP)

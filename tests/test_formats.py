@@ -1,6 +1,7 @@
 """Every puzzle format: real files load and agree with their goals, writers round-trip, bad input fails cleanly."""
 from __future__ import annotations
 
+import json
 import string
 from pathlib import Path
 
@@ -484,3 +485,165 @@ def test_xml_declared_encoding_and_run_together_image_rows():
             "<solution><image>|X.||..|</image></solution></puzzle></puzzleset>")
     p = formats.loads(text, "webpbn")
     assert p.meta["title"] == "café" and p.grid_to_text(p.goal) == ["X.", ".."]
+
+
+# --- hostile input (regressions of the fuzzing campaign, scripts/fuzz.py) ---------------------------
+
+HUGE = "9" * 5000
+# A clue number replaced by a 5000-digit one, per text format: Python's int() refuses more than 4300 digits.
+HUGE_NUMBER = {
+    "non": ("width 2\nheight 2\nrows\n1\n" + HUGE + "\ncolumns\n2\n0\n", 5),
+    "cnon": ("1 2 2\nR #ff0000\n1:R\n" + HUGE + ":R\n2:R\n0\n", 4),
+    "nin": ("2 2\n1\n1 " + HUGE + "\n2\n0\n", 3),
+    "counts": ("2\n" + HUGE + "\n1\n1\n2\n0\n", 2),
+    "taai": ("$1\n2\n0\n1\n" + HUGE + "\n", 5),
+    "g": (": rows\n1\n" + HUGE + "\n: columns\n2\n0\n: end\n", 3),
+    "bracket": ("GRID a\nROWS\n[ 1 ]\n[ " + HUGE + " ]\nCOLUMNS\n[ 2 ]\n[ ]\n", 4),
+    "webpbn": ('<puzzleset><puzzle><clues type="rows"><line><count>1</count></line><line><count>' + HUGE
+               + '</count></line>\n</clues><clues type="columns"><line><count>2</count></line><line/></clues>'
+               "</puzzle></puzzleset>", 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HUGE_NUMBER))
+def test_huge_numbers_are_refused_on_their_line(name):
+    """A 4301-digit number crashed 11 of 12 readers with ValueError (int's digit limit) instead of naming the line."""
+    text, line = HUGE_NUMBER[name]
+    with pytest.raises(FormatError, match=f"line {line}: .*5000 digits") as info:
+        formats.loads(text, name)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("text,words", [
+    ('{"rows": [[1], [' + HUGE + ']], "cols": [[1], [1]]}', "row 2: .*5000 digits"),
+    ('{"rows": [[1], [NaN]], "cols": [[1], [1]]}', "row 2: .*NaN"),
+    ('{"rows": [[1], [1e400]], "cols": [[1], [1]]}', "row 2: .*Infinity"),
+    ('{"rows": [[1], [1.0]], "cols": [[1], [1]]}', "row 2: .*1.0"),
+    ('{"rows": [[1], 3], "cols": [[1], [1]]}', "row 2: expected a list"),
+])
+def test_rowscols_json_refuses_numbers_it_cannot_use(text, words):
+    """rows/cols JSON with a 5,000-digit number raised ValueError (integer string conversion) from json.loads."""
+    with pytest.raises(FormatError, match=words):
+        formats.loads(text, "rowscols")
+
+
+NG2 = '{"format": "nonogen-2d", "palette": [{"name": "white", "rgb": "#ffffff", "char": "."}, ' \
+      '{"name": "red", "rgb": "#ff0000", "char": "r"}],\n"rows": %s,\n"cols": [[[1, "red"]]]}'
+
+
+@pytest.mark.parametrize("rows,message", [
+    ("[5]", 'line 2: rows[0]: expected a list of blocks, got 5'),
+    ("[[1.5]]", "line 2: rows[0][0]: expected a number or [length, colour], got 1.5"),
+    ("[[[1, [\"red\"]]]]", "line 2: rows[0][0][1]: expected a colour name, got a list of 1 item"),
+    ('[[[1, "x"]]]', 'line 2: rows[0][0]: colour "x" is not in the palette'),
+    ('[["x"]]', 'line 2: rows[0][0]: expected a number or [length, colour], got "x"'),
+    ("7", "line 2: rows: expected a list of 1 to 2000 clue lines, got 7"),
+    ("[[" + HUGE + "]]", "line 2: rows[0][0]: expected a number or [length, colour], got a number of 5000 digits"),
+    ("[[true]]", "line 2: rows[0][0]: expected a number or [length, colour], got true"),
+])
+def test_nonogen_json_types_are_checked_by_the_schema_with_path_and_line(rows, message):
+    """A number where a list belongs ('int' object is not iterable) or a list where a colour name belongs
+    (unhashable type: 'list') escaped the nonogen JSON reader as TypeErrors."""
+    with pytest.raises(FormatError) as info:
+        formats.loads(NG2 % rows, "nonogen")
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_long_clue_lists_are_refused_before_any_work():
+    """A nonogen JSON whose clue line held a very long list peaked at 929 MB and 13.5 s in verify before it was
+    refused; a 5x5x5 3D level the same way at 427 MB. Limits must come before the work."""
+    import time
+
+    flat = '{"format": "nonogen-2d", "rows": [[1], [' + ",".join(["1"] * 1_000_000) + ']], "cols": [[1], [1]]}'
+    clues = {a: [["1"] * 5 for _ in range(5)] for a in "xyz"}
+    clues["y"][2] = ["1"] * 1_000_000
+    level = json.dumps({"format": "nonogen-3d", "size": [5, 5, 5], "clues": clues})
+    for text, name, words in ((flat, "nonogen", "rows\\[1\\]: expected at most 2,000 items"),
+                              (level, "nonogen-3d", "clues.y\\[2\\]: expected at most 500 items")):
+        start = time.perf_counter()
+        with pytest.raises(FormatError, match=words):
+            formats.loads(text, name)
+        assert time.perf_counter() - start < 3  # parsing the JSON is most of it; memory: tests/test_fuzz.py
+
+
+@pytest.mark.parametrize("name,text,message", [
+    ("non", "width 5\nheight 2001\n", "p.non:2: the height is 2001"),
+    ("non", "height 5\nwidth 2001\n", "p.non:2: the width is 2001"),
+    ("non", "width 2001\nheight 5\n", "p.non:1: the width is 2001"),
+    ("counts", "2001\n5\n1\n", "p.counts:1: the number of rows is 2001"),
+    ("counts", "5\n2001\n1\n", "p.counts:2: the number of columns is 2001"),
+    ("cnon", "1 5 2001\nR #ff0000\n", "p.cnon:1: puzzle is 5x2001"),
+    ("rowscols", '{"rows": [[1]],\n"cols": [' + ",".join(["[]"] * 2001) + "]}", "p.rowscols:2: more than 2,000 cols"),
+    ("nonogen-3d", '{"format": "nonogen-3d",\n"size": [200, 200, 200], "clues": {"x": [], "y": [], "z": []}}',
+     "p.nonogen-3d:2: level is 200x200x200"),
+])
+def test_size_limits_name_the_file_line_and_the_right_side(tmp_path, name, text, message):
+    """The size refusal ("puzzle is 2001x1; ...") named neither file nor line, and when the width came first
+    it reported a height of 1 that the file never said."""
+    path = tmp_path / f"p.{name}"
+    path.write_text(text)
+    with pytest.raises(LimitError) as info:
+        formats.load(path, name)
+    assert isinstance(info.value, FormatError) and str(info.value).startswith(str(tmp_path))
+    assert message in str(info.value)
+
+
+def test_level_with_every_clue_hidden_reads():
+    """A 3D level with every clue hidden crashed even at 1x1x1; the reader was not the part at fault."""
+    p = formats.loads('{"format": "nonogen-3d", "size": [1, 1, 1], "clues": {"x": [[null]], "y": [[null]], '
+                      '"z": [[null]]}}', "nonogen-3d")
+    assert p.n_clues == 0 and p.size == (1, 1, 1)
+
+
+def test_bom_crlf_and_surrounding_blanks_do_not_change_a_json_puzzle():
+    """A BOM before a JSON puzzle was an 'invalid JSON' error; CRLF must not move error lines either."""
+    text = formats.dumps(puzzle_from_grid(np.eye(3, dtype=np.uint8)), "nonogen")
+    assert formats.loads("\ufeff\r\n" + text.replace("\n", "\r\n"), "nonogen").width == 3
+    broken = text.replace('"rows": [\n    [1]', '"rows": [\n    ["x"]').replace("\n", "\r\n")
+    with pytest.raises(FormatError, match=r"line 8: rows\[0\]\[0\]"):
+        formats.loads(broken, "nonogen")
+
+
+def test_schema_describes_both_json_formats():
+    """The shipped schema is valid draft 2020-12, picks the branch by "format" and holds the 3D colour extension."""
+    import jsonschema
+
+    from nonogen.formats._json import schema
+
+    s = schema()
+    jsonschema.Draft202012Validator.check_schema(s)
+    v = jsonschema.Draft202012Validator(s)
+    colour = puzzle_from_grid(np.array([[1, 2], [0, 1]], dtype=np.uint8),
+                              (Color("white", "#ffffff", "."), Color("red", "#ff0000", "r"), Color("blue", "#0000ff", "b")),
+                              givens=[(0, 1, 2)], title="t")
+    assert v.is_valid(json.loads(formats.dumps(colour, "nonogen")))
+    level = json.loads(formats.dumps(Puzzle3D((1, 1, 2), {"x": [[(1, 1), None]], "y": [[(1, 1), (0, 1)]],
+                                                          "z": [[(1, 1)]]}), "nonogen-3d"))
+    assert v.is_valid(level)
+    level.update(palette=[{"name": "empty", "rgb": "#ffffff", "char": "."}, {"name": "red", "rgb": "#ff0000",
+                                                                              "char": "r"}], colors="r.")
+    assert v.is_valid(level) and formats.loads(json.dumps(level), "nonogen-3d").size == (1, 1, 2)
+    assert not v.is_valid(dict(level, format="nonogen-2d")) and not v.is_valid(dict(level, colors=5))
+    with pytest.raises(FormatError, match="'colors' must be 2 palette chars"):
+        formats.loads(json.dumps(dict(level, colors="rx")), "nonogen-3d")
+
+
+@pytest.mark.parametrize("text,words", [
+    ("board 99999999999x2\n", ":1: board 99999999999x2: each side"),
+    ("board 3x2\npiece A\n#\nplace A 1 " + HUGE + "\n#\n", ":4: expected 'place C ROW COL'"),
+])
+def test_packing_levels_refuse_huge_numbers_before_building(tmp_path, text, words):
+    """'board WxH' built W*H characters before the board limit was checked; 'place' fed 5000 digits to int()."""
+    from nonogen.pack import load
+
+    path = tmp_path / "l.pack"
+    path.write_text(text)
+    with pytest.raises(FormatError, match=words) as info:
+        load(path)
+    assert str(info.value).startswith(str(path))
+
+
+def test_many_tiny_puzzles_in_one_file_are_refused_while_reading():
+    """A bundle of endlessly repeated tiny puzzles was read whole before any limit applied."""
+    with pytest.raises(LimitError, match="10,000 puzzles"):
+        formats.loads_all("GRID\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n" * 10_001, "bracket")

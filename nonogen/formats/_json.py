@@ -32,10 +32,9 @@ class LongNumber(str):
     """A JSON number with more than :data:`MAX_DIGITS` digits, kept as its text so no conversion can blow up."""
 
 
-def _parse_int(text: str) -> Union[int, LongNumber]:
-    if len(text) - text.startswith("-") > MAX_DIGITS:
-        return LongNumber(text)
-    return int(text)
+def _parse_int(text: str, _int=int) -> Union[int, LongNumber]:
+    """Only called once the C decoder met a number beyond Python's guard, so it is kept as short as can be."""
+    return _int(text) if len(text) < 4000 else LongNumber(text)
 
 
 _FAST = json.JSONDecoder()
@@ -322,13 +321,10 @@ def _explain(error) -> str:
     if keyword == "required":
         missing = next((k for k in bound if isinstance(found, dict) and k not in found), bound[0])
         return f"missing the key {missing!r}"
-    if keyword in ("maxItems", "maxLength", "maxProperties"):
-        size = len(found)
-        unit = "characters" if keyword == "maxLength" else "items"
-        return f"expected {expected} of at most {bound:,} {unit}, got {size:,}"
-    if keyword in ("minItems", "minLength"):
-        unit = "characters" if keyword == "minLength" else "items"
-        return f"expected {expected} of at least {bound} {unit}, got {len(found)}"
+    if keyword in ("maxItems", "maxLength", "minItems", "minLength"):
+        unit = "characters" if keyword.endswith("Length") else "items"
+        most = "at most" if keyword.startswith("max") else "at least"
+        return f"expected {most} {bound:,} {unit} ({expected}), got {len(found):,}"
     if keyword in ("minimum", "maximum"):
         return f"expected {expected} from {error.schema.get('minimum', '')} to {error.schema.get('maximum', '')}, got {describe(found)}"
     return f"expected {expected}, got {describe(found)}"

@@ -290,7 +290,10 @@ class _Paint:
 def mesh_to_voxels(path: str | Path, size: int, up: Optional[str] = None, method: str = "center") -> VoxelModel:
     """Load and voxelize a model file; an empty or completely full result is an input error."""
     mesh = load_mesh(path)
-    model = voxelize(mesh, size, up or default_up(path), method)
+    try:
+        model = voxelize(mesh, size, up or default_up(path), method)
+    except (InputError, LimitError) as exc:  # say which model could not be voxelized
+        raise type(exc)(f"{path}: {exc}") from None
     dims = "x".join(map(str, model.cells.shape))
     if not model.cells.any():
         raise EmptyModelError(f"{path}: the model voxelizes to an empty {dims} box")
