@@ -17,7 +17,7 @@ from pathlib import Path
 
 from nonogen.clues import puzzle3d_from_cells
 from nonogen.importers.mesh import mesh_to_voxels
-from nonogen.make.level3d import hide_clues
+from nonogen.make.hide3d import hide_clues
 from nonogen.solve.verify3d import verify3d
 
 ROOT = Path(__file__).resolve().parents[1]

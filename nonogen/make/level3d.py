@@ -6,240 +6,24 @@ decides what to ask it.
 """
 from __future__ import annotations
 
-import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence, Union
+from typing import Optional, Union
 
 import numpy as np
-from pysat.solvers import Solver
 
-from ..clues import LineRef, all_lines, clue_at, derive_clues_3d, puzzle3d_from_cells, with_clues
+from ..clues import puzzle3d_from_cells
 from ..errors import InputError, LimitError
 from ..model import Puzzle3D
-from ..solve.cnf3d import SOLVER_NAME, Encoder, encode
-from ..solve.deadline import Clock
-from ..solve.line3d import line_fixpoint, line_solve3d
-from ..solve.verify3d import check_size, verify3d
+from ..solve.line3d import line_solve3d
+from ..solve.verify3d import verify3d
+from .hide3d import hide_clues, hide_to_grade
+from .repair3d import repair_edit, repair_givens
 
-__all__ = [
-    "Repair3D", "repair_givens", "repair_edit", "HideResult", "hide_clues", "LevelResult", "make_level", "REPAIR_MODES",
-    "MadeLevel", "from_mesh", "folder_files",
-]
+__all__ = ["LevelResult", "make_level", "REPAIR_MODES", "MadeLevel", "from_mesh", "folder_files"]
 
 REPAIR_MODES = ("givens", "edit", "off")
-HIDE_SOLVER = "glucose4"  # 1.7-2.3x faster than CaDiCaL on the many small assumption-based calls of hiding
-PHASES = True
-
-
-@dataclass
-class Repair3D:
-    """A level made unique, with what it cost: revealed cubes or edited cubes."""
-
-    puzzle: Puzzle3D
-    unique: bool
-    givens: list[tuple[int, int, int, int]]
-    edits: list[tuple[int, int, int, int]]
-    stats: dict
-
-
-def repair_givens(puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, line_solvable: bool = False) -> Repair3D:
-    """Reveal cubes of the goal until it is the only solution, then drop reveals that are not needed.
-
-    Each round takes the second solution the solver found and reveals one cell
-    where it differs from the goal (that solution is then excluded for good).
-    With ``line_solvable`` the target is stronger: line logic must finish the
-    level, so cells line logic leaves open are revealed instead.
-    """
-    goal = np.asarray(puzzle.goal, dtype=bool)
-    rng = random.Random(seed)
-    clock = Clock(timeout)
-    enc = encode(puzzle.replace(givens=()))
-    chosen: list[tuple[int, int, int]] = [tuple(g[:3]) for g in puzzle.givens]  # type: ignore[misc]
-    lit = lambda c: enc.cell_lit(*c, int(goal[c]))  # noqa: E731
-    with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
-        solver.add_clause(enc.block(goal))
-        while True:
-            if line_solvable:
-                cells, solved, _ = line_fixpoint(_with_givens(puzzle, goal, chosen))
-                if solved:
-                    break
-                open_cells = list(zip(*np.nonzero(cells < 0)))
-                chosen.append(tuple(int(v) for v in rng.choice(open_cells)))
-                continue
-            found = clock.solve(solver, [lit(c) for c in chosen])
-            if found is None:
-                return Repair3D(puzzle, False, [], [], clock.stats())
-            if not found:
-                break
-            other = enc.decode(solver.get_model())
-            diff = list(zip(*np.nonzero(other != goal)))
-            chosen.append(tuple(int(v) for v in rng.choice(diff)))
-        for c in list(chosen):  # drop reveals the others make unnecessary
-            rest = [d for d in chosen if d != c]
-            if line_solvable:
-                ok = line_fixpoint(_with_givens(puzzle, goal, rest))[1]
-            else:
-                ok = clock.solve(solver, [lit(d) for d in rest]) is False
-            if ok:
-                chosen = rest
-    fixed = _with_givens(puzzle, goal, chosen)
-    return Repair3D(fixed, True, list(fixed.givens), [], clock.stats())
-
-
-def _with_givens(puzzle: Puzzle3D, goal: np.ndarray, cells: Sequence[tuple[int, int, int]]) -> Puzzle3D:
-    return puzzle.replace(givens=tuple((*c, int(goal[c])) for c in cells))
-
-
-def repair_edit(
-    puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, max_edits: int = 20, candidates: int = 40
-) -> Repair3D:
-    """Add or remove a few cubes until the shape is unique with every clue shown.
-
-    Greedy, not minimal (the exact problem is much harder): each round tries
-    flipping cells where a second solution differs from the goal, takes the
-    first flip that makes the shape unique, and otherwise the flip whose next
-    rival solution differs in the fewest cells.
-    """
-    rng = random.Random(seed)
-    goal = np.array(puzzle.goal, dtype=bool)
-    end = time.monotonic() + timeout
-    edits: list[tuple[int, int, int, int]] = []
-    calls = 0
-    while len(edits) <= max_edits:
-        remaining = end - time.monotonic()
-        if remaining <= 0:
-            break
-        result = verify3d(_full(goal, puzzle), goal, timeout=remaining)
-        calls += result.stats.get("solver_calls", 0)
-        if result.status == "unique":
-            fixed = _full(goal, puzzle)
-            return Repair3D(fixed, True, [], edits, {"solver_calls": calls})
-        if result.status != "multiple" or len(edits) == max_edits:
-            break
-        diff = list(zip(*np.nonzero(result.second_solution != goal)))
-        rng.shuffle(diff)
-        best = None
-        for c in diff[:candidates]:
-            trial = goal.copy()
-            trial[c] = not trial[c]
-            if not trial.any():
-                continue
-            check = verify3d(_full(trial, puzzle), trial, timeout=max(0.1, end - time.monotonic()))
-            calls += check.stats.get("solver_calls", 0)
-            if check.status == "unique":
-                best = (0, c)
-                break
-            if check.status == "multiple":
-                score = int((check.second_solution != trial).sum())
-                if best is None or score < best[0]:
-                    best = (score, c)
-        if best is None:
-            break
-        c = best[1]
-        goal[c] = not goal[c]
-        edits.append((*(int(v) for v in c), int(goal[c])))
-    return Repair3D(_full(goal, puzzle), False, [], edits, {"solver_calls": calls})
-
-
-def _full(cells: np.ndarray, like: Puzzle3D) -> Puzzle3D:
-    return Puzzle3D(cells.shape, derive_clues_3d(cells), goal=cells, meta=like.meta)
-
-
-@dataclass
-class HideResult:
-    """The level after hiding, how many clues went, and what the solver spent."""
-
-    puzzle: Puzzle3D
-    hidden: int
-    total: int
-    stats: dict
-    sequence: list = field(default_factory=list)
-    """The hidden lines in the order they were hidden: hiding only the first ``k`` keeps the level unique."""
-
-    @property
-    def share(self) -> float:
-        return self.hidden / self.total if self.total else 0.0
-
-
-def hide_clues(
-    puzzle: Puzzle3D,
-    fraction: Optional[float] = None,
-    seed: int = 0,
-    line_solvable: bool = False,
-    incremental: bool = True,
-    timeout: float = 600.0,
-) -> HideResult:
-    """Remove clues greedily in a seeded order while the goal stays the only solution.
-
-    ``puzzle`` must be unique (with its goal and givens). ``fraction`` stops
-    once that share of clues is hidden. ``line_solvable`` hides a clue only
-    if line logic still solves the level (no solver needed: line-solvable
-    implies unique). ``incremental=False`` rebuilds a fresh solver for every
-    check: the benchmark's baseline. A timeout keeps the clues decided so far.
-    """
-    check_size(puzzle.size)
-    goal = np.asarray(puzzle.goal, dtype=bool)
-    order = [ln for ln in all_lines(puzzle.size) if clue_at(puzzle, ln) is not None]
-    total = len(order)
-    random.Random(seed).shuffle(order)
-    limit = total if fraction is None else int(np.floor(fraction * total + 1e-9))
-    clock = Clock(timeout)
-    hidden: dict[LineRef, None] = {}  # an ordered set: the order clues were hidden in
-    start = time.monotonic()
-    shown = lambda ln: ln not in hidden  # noqa: E731
-    if line_solvable:
-        for ln in order:
-            if len(hidden) >= limit or clock.deadline.expired():
-                break
-            hidden[ln] = None
-            if not line_fixpoint(with_clues(puzzle, shown))[1]:
-                hidden.pop(ln, None)
-    elif incremental:
-        _hide_incremental(puzzle, goal, order, limit, hidden, clock)
-    else:
-        for ln in order:
-            if len(hidden) >= limit:
-                break
-            hidden[ln] = None
-            enc = encode(with_clues(puzzle, shown))
-            with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
-                solver.add_clause(enc.block(goal))
-                if clock.solve(solver) is not False:
-                    hidden.pop(ln, None)
-    stats = clock.stats()
-    stats["seconds"] = round(time.monotonic() - start, 4)
-    return HideResult(with_clues(puzzle, shown), len(hidden), total, stats, list(hidden))
-
-
-def _hide_incremental(
-    puzzle: Puzzle3D, goal: np.ndarray, order: list[LineRef], limit: int, hidden: dict, clock: Clock
-) -> None:
-    """One solver, one activation literal per line; decided lines become unit clauses."""
-    enc = Encoder(puzzle.size)
-    guard = {}
-    for ln in order:
-        guard[ln] = enc.new_var()
-        enc.add_line(ln, clue_at(puzzle, ln), guard[ln])
-    for x, y, z, v in puzzle.givens:
-        enc.clauses.append([enc.cell_lit(x, y, z, v)])
-    enc.clauses.append(enc.block(goal))
-    with Solver(name=HIDE_SOLVER, bootstrap_with=enc.clauses) as solver:
-        if PHASES:  # rivals are usually small changes of the goal: start the search there
-            solver.set_phases((np.where(goal.ravel(), 1, -1) * np.arange(1, goal.size + 1)).tolist())
-        for k, ln in enumerate(order):
-            if len(hidden) >= limit:
-                break
-            undecided = [guard[o] for o in order[k + 1 :]]
-            found = clock.solve(solver, undecided + [-guard[ln]])
-            if found is False:
-                hidden[ln] = None
-                solver.add_clause([-guard[ln]])
-            else:  # a rival solution without this clue, or out of time: keep it
-                solver.add_clause([guard[ln]])
-                if found is None:
-                    break
 
 
 @dataclass
@@ -327,7 +111,7 @@ def make_level(
                             timeout=left())
         calls += result.stats["solver_calls"]
         if grade is not None:
-            result = _hide_to_grade(puzzle, result, grade, notes)
+            result = hide_to_grade(puzzle, result, grade, notes)
         puzzle, hidden = result.puzzle, result.hidden
         notes.append(f"hid {hidden} of {result.total} clues ({100 * result.share:.0f} %)")
         if time.monotonic() >= end:
@@ -352,50 +136,6 @@ def make_level(
         notes=notes,
         stats={"solver_calls": calls},
     )
-
-
-def _level_score(puzzle: Puzzle3D) -> float:
-    from ..solve.grade import line_passes3d, score3d
-
-    return score3d(*line_passes3d(puzzle))
-
-
-def _hide_to_grade(puzzle: Puzzle3D, hiding: HideResult, grade: int, notes: list) -> HideResult:
-    """Keep the longest prefix of the hidden clues whose level is still of the asked grade.
-
-    Hiding more clues lengthens the chains line logic must follow, so the
-    score grows (not strictly) along the prefix; a binary search finds the
-    last prefix at or below the grade. When that is below (the grade lies
-    beyond every prefix, or one more clue jumps past it), the closest level
-    is kept and a note says why.
-    """
-    from ..solve.grade import grade_of_score
-
-    sequence = hiding.sequence
-
-    def grade_at(k: int) -> int:
-        hidden = set(sequence[:k])
-        return grade_of_score(_level_score(with_clues(puzzle, lambda ln: ln not in hidden)))
-
-    lo, hi = 0, len(sequence)  # the answer k: the largest with grade_at(k) <= grade
-    if grade_at(0) > grade:
-        notes.append(f"grade {grade} not reached: with every clue shown it is grade {grade_at(0)}")
-        hi = 0
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if grade_at(mid) <= grade:
-            lo = mid
-        else:
-            hi = mid - 1
-    reached = grade_at(lo)
-    if reached < grade:
-        what = "line-solvable" if grade <= 3 else "unique"
-        if lo == len(sequence):
-            notes.append(f"grade {grade} not reached: with every clue hidden that keeps it {what}, it is grade {reached}")
-        else:
-            notes.append(f"grade {grade} not reached: hiding one clue more jumps past it")
-    hidden = set(sequence[:lo])
-    return HideResult(with_clues(puzzle, lambda ln: ln not in hidden), lo, hiding.total, hiding.stats, sequence[:lo])
 
 
 # --- a model file -> a level folder ----------------------------------------------------------

@@ -1,0 +1,138 @@
+"""Uniqueness repair for Picross 3D levels: reveal cubes as givens, or change a few cubes of the shape.
+
+The twin of :mod:`nonogen.make.repair2d`. Both repairs ask one incremental
+solver (or a verification per trial) which rival solution is left, and
+change the level where that rival differs from the goal.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from pysat.solvers import Solver
+
+from ..clues import derive_clues_3d
+from ..model import Puzzle3D
+from ..solve.cnf3d import SOLVER_NAME, encode
+from ..solve.deadline import Clock
+from ..solve.line3d import line_fixpoint
+from ..solve.verify3d import verify3d
+
+__all__ = ["Repair3D", "repair_givens", "repair_edit"]
+
+
+@dataclass
+class Repair3D:
+    """A level made unique, with what it cost: revealed cubes or edited cubes."""
+
+    puzzle: Puzzle3D
+    unique: bool
+    givens: list[tuple[int, int, int, int]]
+    edits: list[tuple[int, int, int, int]]
+    stats: dict
+
+
+def repair_givens(puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, line_solvable: bool = False) -> Repair3D:
+    """Reveal cubes of the goal until it is the only solution, then drop reveals that are not needed.
+
+    Each round takes the second solution the solver found and reveals one cell
+    where it differs from the goal (that solution is then excluded for good).
+    With ``line_solvable`` the target is stronger: line logic must finish the
+    level, so cells line logic leaves open are revealed instead.
+    """
+    goal = np.asarray(puzzle.goal, dtype=bool)
+    rng = random.Random(seed)
+    clock = Clock(timeout)
+    enc = encode(puzzle.replace(givens=()))
+    chosen: list[tuple[int, int, int]] = [tuple(g[:3]) for g in puzzle.givens]  # type: ignore[misc]
+    lit = lambda c: enc.cell_lit(*c, int(goal[c]))  # noqa: E731
+    with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
+        solver.add_clause(enc.block(goal))
+        while True:
+            if line_solvable:
+                cells, solved, _ = line_fixpoint(_with_givens(puzzle, goal, chosen))
+                if solved:
+                    break
+                open_cells = list(zip(*np.nonzero(cells < 0)))
+                chosen.append(tuple(int(v) for v in rng.choice(open_cells)))
+                continue
+            found = clock.solve(solver, [lit(c) for c in chosen])
+            if found is None:
+                return Repair3D(puzzle, False, [], [], clock.stats())
+            if not found:
+                break
+            other = enc.decode(solver.get_model())
+            diff = list(zip(*np.nonzero(other != goal)))
+            chosen.append(tuple(int(v) for v in rng.choice(diff)))
+        for c in list(chosen):  # drop reveals the others make unnecessary
+            rest = [d for d in chosen if d != c]
+            if line_solvable:
+                ok = line_fixpoint(_with_givens(puzzle, goal, rest))[1]
+            else:
+                ok = clock.solve(solver, [lit(d) for d in rest]) is False
+            if ok:
+                chosen = rest
+    fixed = _with_givens(puzzle, goal, chosen)
+    return Repair3D(fixed, True, list(fixed.givens), [], clock.stats())
+
+
+def _with_givens(puzzle: Puzzle3D, goal: np.ndarray, cells: Sequence[tuple[int, int, int]]) -> Puzzle3D:
+    return puzzle.replace(givens=tuple((*c, int(goal[c])) for c in cells))
+
+
+def repair_edit(
+    puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, max_edits: int = 20, candidates: int = 40
+) -> Repair3D:
+    """Add or remove a few cubes until the shape is unique with every clue shown.
+
+    Greedy, not minimal (the exact problem is much harder): each round tries
+    flipping cells where a second solution differs from the goal, takes the
+    first flip that makes the shape unique, and otherwise the flip whose next
+    rival solution differs in the fewest cells.
+    """
+    rng = random.Random(seed)
+    goal = np.array(puzzle.goal, dtype=bool)
+    end = time.monotonic() + timeout
+    edits: list[tuple[int, int, int, int]] = []
+    calls = 0
+    while len(edits) <= max_edits:
+        remaining = end - time.monotonic()
+        if remaining <= 0:
+            break
+        result = verify3d(_full(goal, puzzle), goal, timeout=remaining)
+        calls += result.stats.get("solver_calls", 0)
+        if result.status == "unique":
+            fixed = _full(goal, puzzle)
+            return Repair3D(fixed, True, [], edits, {"solver_calls": calls})
+        if result.status != "multiple" or len(edits) == max_edits:
+            break
+        diff = list(zip(*np.nonzero(result.second_solution != goal)))
+        rng.shuffle(diff)
+        best = None
+        for c in diff[:candidates]:
+            trial = goal.copy()
+            trial[c] = not trial[c]
+            if not trial.any():
+                continue
+            check = verify3d(_full(trial, puzzle), trial, timeout=max(0.1, end - time.monotonic()))
+            calls += check.stats.get("solver_calls", 0)
+            if check.status == "unique":
+                best = (0, c)
+                break
+            if check.status == "multiple":
+                score = int((check.second_solution != trial).sum())
+                if best is None or score < best[0]:
+                    best = (score, c)
+        if best is None:
+            break
+        c = best[1]
+        goal[c] = not goal[c]
+        edits.append((*(int(v) for v in c), int(goal[c])))
+    return Repair3D(_full(goal, puzzle), False, [], edits, {"solver_calls": calls})
+
+
+def _full(cells: np.ndarray, like: Puzzle3D) -> Puzzle3D:
+    return Puzzle3D(cells.shape, derive_clues_3d(cells), goal=cells, meta=like.meta)
