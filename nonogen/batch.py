@@ -1,73 +1,308 @@
-"""Verifying many puzzle files: collect, load, verify and describe each puzzle as one plain record.
+"""Verifying a collection of puzzle files: collect, read, verify and describe each puzzle as one plain record.
 
 The records are what ``nonogen verify --json`` prints, one per puzzle (a
-bundle gives one per member); a file that cannot be read becomes an
-``error`` record and the batch goes on. Work is shared out over processes.
+bundle gives one per member). Reading happens here, in the calling process,
+file by file as the workers need work; verifying happens in
+:func:`run_task`, which an executor (:mod:`nonogen.executors`) runs in this
+process, in a local process pool or on a Dask cluster, always giving the same
+records. Nothing a single file or puzzle does stops the batch: it becomes an
+``error`` record (or ``skipped``, for files nonogen does not recognise).
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import stat
 import time
-from concurrent.futures import ProcessPoolExecutor
+import traceback
+from collections import deque
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Union
 
 import numpy as np
 
 from . import formats
-from .errors import InputError, NonogenError
+from .errors import FormatError, InputError, NonogenError, UnknownFormatError
 from .model import Puzzle, Puzzle3D
 from .solve import verify
 from .solve.result import VerifyResult
 from .solve.session import Session
 
-__all__ = ["puzzle_files", "verify_paths", "record"]
+__all__ = ["Source", "Task", "Summary", "STATUSES", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
 
 PathLike = Union[str, Path]
+AnyPuzzle = Union[Puzzle, Puzzle3D]
+
+STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
+"""Every status a record can have, in the order summaries list them."""
+
+_META_FIELDS = ("title", "author", "license")
 
 
-def puzzle_files(paths: Iterable[PathLike]) -> Iterator[Path]:
-    """Files named directly, and files in folders (recursively) that look like puzzles."""
-    for name in paths:
-        path = Path(name)
+@dataclass(frozen=True)
+class Source:
+    """Puzzle text that is not in a file (standard input), verified under the name ``name``."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Task:
+    """One puzzle to verify and everything its record needs: the unit of work an executor ships."""
+
+    label: str
+    puzzle: AnyPuzzle
+    fields: dict
+    timeout: Optional[float] = 60.0
+    strategy: str = "full"
+    ambiguity: bool = True
+
+
+@dataclass
+class Summary:
+    """Counts per status and the wall time of a batch: the one-line summary and ``--summary-json``."""
+
+    counts: dict = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
+    resumed: int = 0
+    duplicates: int = 0
+    internal_errors: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    def add(self, rec: dict) -> None:
+        self.counts[rec["status"]] = self.counts.get(rec["status"], 0) + 1
+        self.duplicates += "duplicate_of" in rec
+        self.internal_errors += rec.get("error_kind") == "internal"
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def line(self) -> str:
+        """``N puzzles: a unique, b multiple, ... (T s)``."""
+        parts = ", ".join(f"{self.counts.get(s, 0)} {s}" for s in STATUSES)
+        extra = "".join(f", {n} {what}" for n, what in ((self.resumed, "from the resumed run"),) if n)
+        stop = ", interrupted" if self.interrupted else ""
+        return f"{self.total} puzzles: {parts} ({self.seconds:.2f} s{extra}{stop})"
+
+    def to_dict(self) -> dict:
+        return {"puzzles": self.total, **{s: self.counts.get(s, 0) for s in STATUSES},
+                "duplicates": self.duplicates, "internal_errors": self.internal_errors,
+                "resumed": self.resumed, "seconds": round(self.seconds, 3), "interrupted": self.interrupted}
+
+
+# --- collecting and reading ----------------------------------------------------------------------
+
+
+def puzzle_files(paths: Iterable[Union[PathLike, Source]]) -> Iterator[tuple[Union[Path, Source], bool]]:
+    """``(file, named)`` for files named directly (``named``) and candidates found in folders (recursively).
+
+    A folder offers every entry whose suffix some format uses; whether it
+    really is a puzzle is decided by reading it. Entries are sorted so runs
+    (and resumed runs) meet files in the same order.
+    """
+    for item in paths:
+        if isinstance(item, Source):
+            yield item, True
+            continue
+        path = Path(item)
         if path.is_dir():
-            for child in sorted(p for p in path.rglob("*") if p.is_file()):
+            for child in sorted(p for p in path.rglob("*") if not p.is_dir()):
                 if child.suffix.lower() in formats.SUFFIXES:
-                    yield child
+                    yield child, False
         else:
-            yield path
+            yield path, True
 
 
-def _label(path: Path, index: int, count: int) -> str:
-    return f"{path}#{index + 1}" if count > 1 else str(path)
+def _bad(label: str, status: str, message: str, **extra) -> dict:
+    return {"file": label, "status": status, **extra, "message": message}
 
 
-def _load_file(path: Path, fmt: Optional[str]) -> list[tuple[str, object]]:
-    """``(label, puzzle)`` for every puzzle in a file, or one ``(label, error record)``."""
+def _not_regular(path: Path) -> Optional[str]:
+    """Why ``path`` is not read (a FIFO would block forever, a device never ends), or None for a plain file."""
     try:
-        puzzles = formats.load_all(path, format=fmt)
-    except NonogenError as exc:
-        return [(str(path), {"file": str(path), "status": "error", "message": str(exc)})]
-    except OSError as exc:
-        return [(str(path), {"file": str(path), "status": "error", "message": f"{path}: {exc.strerror or exc}"})]
-    return [(_label(path, i, len(puzzles)), p) for i, p in enumerate(puzzles)]
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # reading reports the missing file in its own words
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kind = ("named pipe (FIFO)" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode)
+            else "device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "special file")
+    return f"{path}: not a regular file ({kind}); not read"
 
 
-def _verify_one(task: tuple[str, object, Optional[float], str, bool]) -> dict:
-    """Verify one puzzle; bad input becomes an ``error`` record, never an exception."""
-    label, puzzle, timeout, strategy, scan = task
-    if isinstance(puzzle, dict):
-        return puzzle
+def _split(text: str, fmt: str) -> list[tuple[int, str]]:
+    """A bundle's members as ``(lines before the member, member text)``, cut at the format's own separators.
+
+    Used only when the bundle as a whole fails to read, so that one bad
+    member costs only itself. Formats without members give one piece.
+    """
+    if fmt == "webpbn":
+        if "<!ENTITY" in text:
+            return [(0, text)]
+        import re
+
+        found = re.finditer(r"<puzzle\b.*?</puzzle\s*>", text, re.S)
+        return [(text.count("\n", 0, m.start()), f"<puzzleset>{m.group()}</puzzleset>") for m in found] or [(0, text)]
+    starts = {"non": lambda s: s.strip() == "====", "taai": lambda s: s.strip().startswith("$"),
+              "taai-solution": lambda s: s.strip().startswith("$"),
+              "bracket": lambda s: s.strip().upper().startswith("GRID")}.get(fmt)
+    if starts is None:
+        return [(0, text)]
+    lines = text.split("\n")
+    cuts = [i for i, line in enumerate(lines) if starts(line)]
+    if fmt == "non":  # the separator line belongs to no member
+        bounds = [(a + 1, b) for a, b in zip([-1] + cuts, cuts + [len(lines)])]
+    else:
+        bounds = list(zip(cuts, cuts[1:] + [len(lines)]))
+    pieces = [(a, "\n".join(lines[a:b])) for a, b in bounds]
+    return [(a, piece) for a, piece in pieces if piece.strip()] or [(0, text)]
+
+
+def _read_members(name: str, text: str, fmt: str) -> list[Union[AnyPuzzle, FormatError]]:
+    """Every member of a file: a puzzle, or the error of the member that could not be read."""
     try:
-        if isinstance(puzzle, Puzzle3D):
-            return record(label, puzzle, verify(puzzle, timeout=timeout))
-        session = Session(puzzle)
-        result = session.verify(timeout=timeout, strategy=strategy, grade=True)
-        out = record(label, puzzle, result)
-        if scan and result.status == "multiple":
-            _add_ambiguity(out, session, result, timeout)
-    except NonogenError as exc:
-        return {"file": label, "status": "error", "message": str(exc)}
+        return list(formats.loads_all(text, fmt))
+    except FormatError as whole:
+        pieces = _split(text, fmt)
+        if len(pieces) < 2:
+            return [whole.with_path(name) if whole.path is None else whole]
+    out: list[Union[AnyPuzzle, FormatError]] = []
+    for offset, piece in pieces:
+        try:
+            out.extend(formats.loads_all(piece, fmt))
+        except FormatError as exc:
+            out.append(type(exc)(exc.message, path=name, line=None if exc.line is None else exc.line + offset))
     return out
+
+
+def _read(item: Union[Path, Source], named: bool, fmt: Optional[str]) -> tuple[str, list]:
+    """The format and members of one file, or ``("", [record])`` when it gives no puzzle at all."""
+    name = item.name if isinstance(item, Source) else str(item)
+    try:
+        if isinstance(item, Source):
+            text = item.text
+        else:
+            reason = _not_regular(item)
+            if reason:
+                return "", [_bad(name, "skipped", reason)]
+            text = formats.read_text(item)
+        found = fmt or (formats.sniff(text) if isinstance(item, Source) else formats.format_for(item, text))
+        return found, _read_members(name, text, found)
+    except UnknownFormatError as exc:
+        if named:
+            return "", [_bad(name, "error", str(exc.with_path(name)), error_kind="input")]
+        return "", [_bad(name, "skipped", f"{name}: not a puzzle file nonogen recognises")]
+    except NonogenError as exc:
+        return "", [_bad(name, "error", _named(exc, name), error_kind="input")]
+    except Exception as exc:  # a reader bug must cost this file only
+        return "", [_internal(name, exc)]
+
+
+def _named(exc: NonogenError, name: str) -> str:
+    if isinstance(exc, FormatError) and exc.path is None:
+        exc = exc.with_path(name)
+    return str(exc)
+
+
+def _internal(label: str, exc: BaseException, fields: Optional[dict] = None) -> dict:
+    """The record of a failure that is nonogen's fault, not the file's: named, located, kept apart from input errors."""
+    where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+    at = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
+    message = f"internal error: {type(exc).__name__}: {exc}{at}"
+    return _bad(label, "error", message, **(fields or {}), error_kind="internal")
+
+
+# --- records --------------------------------------------------------------------------------------
+
+
+def clue_hash(puzzle: AnyPuzzle) -> str:
+    """sha256 of the clues in a normal form: the same puzzle gives the same hash in every format.
+
+    Colours are renumbered in order of first appearance (rows, then columns),
+    so palettes that name or order the colours differently do not matter.
+
+    >>> from nonogen import puzzle_from_grid
+    >>> import numpy as np
+    >>> clue_hash(puzzle_from_grid(np.eye(2, dtype=np.uint8))) == clue_hash(puzzle_from_grid(np.eye(2, dtype=np.uint8) * 2))
+    True
+    """
+    if isinstance(puzzle, Puzzle3D):
+        clues = {axis: [[None if c is None else list(c) for c in row] for row in puzzle.clues[axis]] for axis in "xyz"}
+        payload: dict = {"kind": "3d", "size": list(puzzle.size), "clues": clues}
+    else:
+        names: dict[int, int] = {}
+        lines = [[[int(n), names.setdefault(int(c), len(names) + 1)] for n, c in line]
+                 for line in (*puzzle.rows, *puzzle.cols)]
+        payload = {"kind": "2d", "width": puzzle.width, "height": puzzle.height,
+                   "rows": lines[: puzzle.height], "cols": lines[puzzle.height:]}
+    return hashlib.sha256(json.dumps(payload, separators=(",", ":")).encode()).hexdigest()
+
+
+def _fields(puzzle: AnyPuzzle, fmt: str, member: int, members: int) -> dict:
+    """What a record says about the puzzle itself, before any verdict."""
+    out: dict = {"format": fmt}
+    if members > 1:
+        out.update(member=member, members=members)
+    out.update({k: puzzle.meta[k] for k in _META_FIELDS if puzzle.meta.get(k)})
+    out["clue_hash"] = clue_hash(puzzle)
+    return out
+
+
+def _grid_text(puzzle: AnyPuzzle, grid: Optional[np.ndarray]) -> object:
+    if grid is None:
+        return None
+    if isinstance(puzzle, Puzzle3D):
+        return "".join("1" if v else "0" for v in np.asarray(grid).ravel())
+    return puzzle.grid_to_text(grid)
+
+
+def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, fields: Optional[dict] = None) -> dict:
+    """The plain record of one verified puzzle (the ``--json`` line): grids as text, no numpy."""
+    out = {"file": label, "status": result.status, **(fields or {}), "solution": _grid_text(puzzle, result.solution)}
+    if result.second_solution is not None:
+        out["second_solution"] = _grid_text(puzzle, result.second_solution)
+        out["ambiguous_cells"] = [list(map(int, ix)) for ix in np.argwhere(result.ambiguous)]
+        out["ambiguous_complete"] = False  # only where the two solutions differ, until a scan adds the rest
+    if isinstance(puzzle, Puzzle3D):
+        out["size"] = list(puzzle.size)
+    else:
+        out["width"], out["height"] = puzzle.width, puzzle.height
+        out["colors"] = puzzle.n_colors
+    out.update(difficulty=result.difficulty, work=result.work, seconds=round(result.seconds, 4))
+    if result.message:
+        out["message"] = result.message
+    return out
+
+
+def run_task(task: Task) -> dict:
+    """Verify one puzzle into its record; any failure becomes an ``error`` record, never an exception.
+
+    This is the whole per-puzzle work, the same in every executor, so the
+    local pool and a Dask cluster give the same records.
+    """
+    try:
+        if isinstance(task.puzzle, Puzzle3D):
+            return record(task.label, task.puzzle, verify(task.puzzle, timeout=task.timeout), task.fields)
+        session = Session(task.puzzle)
+        result = session.verify(timeout=task.timeout, strategy=task.strategy)
+        out = record(task.label, task.puzzle, result, task.fields)
+        if task.ambiguity and result.status == "multiple":
+            _add_ambiguity(out, session, result, task.timeout)
+        return out
+    except NonogenError as exc:
+        return _bad(task.label, "error", str(exc), **task.fields, error_kind="input")
+    except Exception as exc:  # MemoryError, RecursionError, a bug: this puzzle only
+        return _internal(task.label, exc, task.fields)
+
+
+def task_failed(task: Task, message: str, status: str = "error") -> dict:
+    """The record of a task whose worker died or was stopped (the executors' side of :func:`run_task`)."""
+    extra = {"error_kind": "internal"} if status == "error" else {}
+    return _bad(task.label, status, message, **task.fields, **extra)
 
 
 def _add_ambiguity(out: dict, session: Session, result: VerifyResult, timeout: Optional[float]) -> None:
@@ -86,70 +321,139 @@ def _add_ambiguity(out: dict, session: Session, result: VerifyResult, timeout: O
     out["seconds"] = round(out["seconds"] + time.monotonic() - start, 4)
 
 
-def _grid_text(puzzle: Union[Puzzle, Puzzle3D], grid: Optional[np.ndarray]) -> object:
-    if grid is None:
-        return None
-    if isinstance(puzzle, Puzzle3D):
-        return "".join("1" if v else "0" for v in np.asarray(grid).ravel())
-    return puzzle.grid_to_text(grid)
+# --- the batch ------------------------------------------------------------------------------------
 
 
-def record(label: str, puzzle: Union[Puzzle, Puzzle3D], result: VerifyResult) -> dict:
-    """The plain record of one verified puzzle (the ``--json`` line): grids as text, no numpy."""
-    out = {
-        "file": label,
-        "status": result.status,
-        "solution": _grid_text(puzzle, result.solution),
-    }
-    if result.second_solution is not None:
-        out["second_solution"] = _grid_text(puzzle, result.second_solution)
-        out["ambiguous_cells"] = [list(map(int, ix)) for ix in np.argwhere(result.ambiguous)]
-        out["ambiguous_complete"] = False  # only where the two solutions differ, until a scan adds the rest
-    if isinstance(puzzle, Puzzle3D):
-        out["size"] = list(puzzle.size)
-    else:
-        out["width"], out["height"] = puzzle.width, puzzle.height
-        out["colors"] = puzzle.n_colors
-    out.update(difficulty=result.difficulty, grade=result.grade, grade_name=result.grade_name, score=result.score,
-               work=result.work, seconds=round(result.seconds, 4))
-    if result.message:
-        out["message"] = result.message
-    return out
+class _Feed:
+    """Reads files one at a time as the executor asks for work; records that need no work wait in ``ready``.
+
+    Reading lazily keeps memory flat on big collections and lets the first
+    verdicts arrive before the last file is read. Puzzles already in the
+    resumed records are left out, and whole files of them are not even read.
+    """
+
+    def __init__(self, files: list, options: dict, earlier: Iterable[dict], dedupe: bool):
+        self.files, self.options, self.dedupe = files, options, dedupe
+        self.ready: deque = deque()
+        self.done, self.finished_files, self.seen = _earlier(earlier)
+        self.unread = len(files)
+        self.known = 0
+
+    def tasks(self) -> Iterator[Task]:
+        for item, named in self.files:
+            self.unread -= 1
+            if str(item if not isinstance(item, Source) else item.name) in self.finished_files:
+                continue
+            fmt, members = _read(item, named, self.options["fmt"])
+            yield from self._members(item, fmt, members)
+
+    def _members(self, item, fmt: str, members: list) -> Iterator[Task]:
+        name = item.name if isinstance(item, Source) else str(item)
+        count = len(members)
+        for k, member in enumerate(members, 1):
+            label = f"{name}#{k}" if count > 1 else name
+            if label in self.done:
+                continue
+            self.known += 1
+            where = {"member": k, "members": count} if count > 1 else {}
+            if isinstance(member, dict):
+                self.ready.append(member)
+            elif isinstance(member, FormatError):
+                self.ready.append(_bad(label, "error", str(member), format=fmt, **where, error_kind="input"))
+            else:
+                task = self._task(label, member, fmt, k, count)
+                if task is not None:
+                    yield task
+
+    def _task(self, label: str, puzzle: AnyPuzzle, fmt: str, k: int, count: int) -> Optional[Task]:
+        try:
+            fields = _fields(puzzle, fmt, k, count)
+        except Exception as exc:
+            self.ready.append(_internal(label, exc))
+            return None
+        first = self.seen.setdefault(fields["clue_hash"], label)
+        if self.dedupe and first != label:
+            self.ready.append(_bad(label, "skipped", f"same clues as {first}", **fields, duplicate_of=first))
+            return None
+        opts = self.options
+        return Task(label, puzzle, fields, opts["timeout"], opts["strategy"], opts["ambiguity"])
+
+
+def _earlier(records: Iterable[dict]) -> tuple[set, set, dict]:
+    """From a resumed run's records: labels done, files done whole, and the first label of each clue hash."""
+    done: set = set()
+    finished: set = set()
+    members: dict[str, set] = {}
+    counts: dict[str, int] = {}
+    seen: dict = {}
+    for rec in records:
+        label = rec["file"]
+        done.add(label)
+        if "clue_hash" in rec and "duplicate_of" not in rec:
+            seen.setdefault(rec["clue_hash"], label)
+        if "members" in rec:
+            source = label.rsplit("#", 1)[0]
+            members.setdefault(source, set()).add(label)
+            counts[source] = rec["members"]
+        else:
+            finished.add(label)
+    finished |= {src for src, got in members.items() if len(got) >= counts[src]}
+    return done, finished, seen
 
 
 def verify_paths(
-    paths: Iterable[PathLike],
+    paths: Iterable[Union[PathLike, Source]],
     jobs: int = 1,
     timeout: Optional[float] = 60.0,
     strategy: str = "full",
     ambiguity: bool = True,
     format: Optional[str] = None,
     on_progress: Optional[Callable[[int, int], None]] = None,
+    executor: object = None,
+    resume: Iterable[dict] = (),
+    dedupe: bool = False,
 ) -> Iterator[dict]:
-    """Verify every puzzle in ``paths`` (files and folders); yields one record per puzzle, in input order.
+    """Verify every puzzle in ``paths`` (files, folders, :class:`Source`); yields one record per puzzle as it finishes.
 
-    ``ambiguity`` scans puzzles with several solutions for every ambiguous
-    cell within the time left. ``jobs`` > 1 shares the puzzles out over that
-    many processes. ``on_progress(done, total)`` is called before the
-    first record and after each one. Raises :class:`~nonogen.errors.InputError` when the paths
-    hold no puzzle file.
+    Records arrive in completion order (input order when one process
+    works). ``executor`` is ``None`` (this process for one job, a local
+    process pool for more), ``"local"``, ``"dask"`` or an executor object
+    from :mod:`nonogen.executors`. ``resume`` takes the records of an earlier,
+    interrupted run: their puzzles are not verified (nor yielded) again.
+    ``dedupe`` skips a puzzle whose clues an earlier one already had; either
+    way records carry ``clue_hash``. ``on_progress(done, total)`` is called
+    before the first record and after each one (``total`` grows as files are
+    read). Closing the generator stops the workers. Raises
+    :class:`~nonogen.errors.InputError` when the paths hold no puzzle file.
     """
-    paths = [str(p) for p in paths]
-    tasks = [
-        (label, puzzle, timeout, strategy, ambiguity)
-        for path in puzzle_files(paths)
-        for label, puzzle in _load_file(path, format)
-    ]
-    if not tasks:
-        raise InputError(f"no puzzle files in {', '.join(paths)} (known suffixes: {' '.join(formats.SUFFIXES)})")
+    from .executors import make_executor
+
+    items = [p if isinstance(p, Source) else str(p) for p in paths]
+    files = list(puzzle_files(items))
+    if not files:
+        names = ", ".join(p.name if isinstance(p, Source) else p for p in items)
+        raise InputError(f"no puzzle files in {names} (known suffixes: {' '.join(formats.SUFFIXES)})")
+    options = {"fmt": format, "timeout": timeout, "strategy": strategy, "ambiguity": ambiguity}
+    feed = _Feed(files, options, resume, dedupe)
+    runner = make_executor(executor, jobs, timeout)
     report = on_progress or (lambda done, total: None)
-    report(0, len(tasks))
-    if jobs > 1 and len(tasks) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for done, out in enumerate(pool.map(_verify_one, tasks, chunksize=4), 1):
-                yield out
-                report(done, len(tasks))
-    else:
-        for done, out in enumerate(map(_verify_one, tasks), 1):
+    done = 0
+    report(0, len(files))
+    stream = runner.run(run_task, feed.tasks(), task_failed)
+    try:
+        for out in _merge(stream, feed.ready):
+            done += 1
             yield out
-            report(done, len(tasks))
+            report(done, max(done, feed.known + feed.unread))
+    finally:
+        stream.close()
+
+
+def _merge(stream: Iterator[dict], ready: deque) -> Iterator[dict]:
+    """Executor results, with the records that needed no work slipped in as soon as they exist."""
+    for out in stream:
+        while ready:
+            yield ready.popleft()
+        yield out
+    while ready:
+        yield ready.popleft()

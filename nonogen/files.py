@@ -2,8 +2,8 @@
 
 A failed or interrupted run must never leave a half-written file where a
 good one was, and replacing an output folder must never touch files nonogen
-did not write. Every file nonogen writes goes through :func:`write_file` or
-:func:`write_folder`.
+did not write. Every file nonogen writes goes through :func:`write_file`,
+:func:`write_folder` or :class:`LineFile` (reports written line by line).
 """
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Union
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Union
 
 if TYPE_CHECKING:  # Pillow is imported by whoever made the image; verifying never needs it
     from PIL import Image
 
 from .errors import InputError, OutputExistsError
 
-__all__ = ["write_file", "write_folder", "check_folder", "png_bytes", "json_text", "OWN_NAMES"]
+__all__ = ["write_file", "write_folder", "check_folder", "png_bytes", "json_text", "LineFile", "OWN_NAMES"]
 
 Content = Union[str, bytes]
 
@@ -29,6 +29,15 @@ OWN_NAMES = frozenset({
     "report.json", "level.pack", "level.svg", "level.png", "solution.txt",
 })
 """File names nonogen writes into an output folder: the only files ``force`` may replace or remove."""
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_CREATE_MODE = 0o666 & ~_umask()
 
 
 def write_file(path: Union[str, Path], content: Content, force: bool = False) -> Path:
@@ -50,6 +59,7 @@ def write_file(path: Union[str, Path], content: Content, force: bool = False) ->
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, _CREATE_MODE)  # mkstemp makes 0600; a new file gets what open() would give it
         os.replace(tmp, path)
     except BaseException:
         _remove(Path(tmp))
@@ -108,6 +118,81 @@ def write_folder(
             _remove(leftover)
         staging.rmdir()
     return folder
+
+
+class LineFile:
+    """A report written one whole line at a time, so a reader never meets half a line.
+
+    Each :meth:`write` is one ``os.write`` of a complete line, so an
+    interrupt lands between lines, never inside one. By default the lines go
+    to a temporary file beside ``path`` that :meth:`close` renames into place
+    (also after an interrupt: what was written is complete). With ``append``
+    the lines go straight onto the end of ``path`` (creating it), after a
+    torn last line left by a killed run is cut off; that is how a resumed
+    batch keeps every earlier line.
+    """
+
+    def __init__(self, path: Union[str, Path], force: bool = False, append: bool = False):
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise OutputExistsError(f"{self.path}: is a folder")
+        if not append and self.path.exists() and not force:
+            raise OutputExistsError(f"{self.path}: file exists")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.tmp: Optional[Path] = None
+        if append:
+            _cut_torn_line(self.path)
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        else:
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+            self.fd, self.tmp = fd, Path(tmp)
+
+    def write(self, line: str) -> None:
+        """Append one line (``line`` without its newline)."""
+        data = (line + "\n").encode("utf-8")
+        while data:
+            data = data[os.write(self.fd, data):]
+
+    def close(self) -> None:
+        """Flush to disk and, unless appending, rename the finished file into place."""
+        if self.fd < 0:
+            return
+        try:
+            os.fsync(self.fd)
+        finally:
+            os.close(self.fd)
+            self.fd = -1
+        if self.tmp is not None:
+            os.replace(self.tmp, self.path)
+
+    def __enter__(self) -> "LineFile":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _cut_torn_line(path: Path) -> None:
+    """Drop a last line without its newline (a run killed mid-write), keeping every whole line."""
+    try:
+        with open(path, "rb+") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            if size == 0:
+                return
+            handle.seek(size - 1)
+            if handle.read(1) == b"\n":
+                return
+            keep = 0
+            for start in range(size, 0, -65536):
+                handle.seek(max(start - 65536, 0))
+                block = handle.read(min(65536, start))
+                at = block.rfind(b"\n")
+                if at >= 0:
+                    keep = max(start - 65536, 0) + at + 1
+                    break
+            handle.truncate(keep)
+    except FileNotFoundError:
+        pass
 
 
 def _remove(path: Path) -> None:

@@ -17,7 +17,7 @@ from nonogen.render.iso3d import sheet_picture, solution_picture, to_png, to_svg
 from nonogen.solve.line3d import line_solve3d
 from nonogen.solve.verify3d import verify3d
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from conftest import SHARED_DATA as DATA, needs_shared  # skip, with a reason, without ../shared
 MESHES = DATA / "meshes"
 
 
@@ -35,6 +35,7 @@ def _boxes(centres, extents=(1, 1, 1)) -> trimesh.Trimesh:
 # --- voxelizer -------------------------------------------------------------------------------
 
 
+@needs_shared
 @pytest.mark.parametrize("name,size,method", [("bunny.ply", 10, "center"), ("teapot.stl", 12, "surface"),
                                                ("monkey.glb", 9, "center"), ("ballA.off", 7, "surface")])
 def test_exactly_n_cells_on_the_longest_axis(name, size, method):
@@ -73,6 +74,7 @@ def test_open_mesh_is_not_hollow():
     assert abs(int(holey.sum()) - int(closed.sum())) <= 0.05 * closed.sum()
 
 
+@needs_shared
 def test_torus_hole_stays_empty():
     cells = mesh_to_voxels(MESHES / "torus.STL", 12).cells
     X, Y, Z = cells.shape
@@ -80,6 +82,7 @@ def test_torus_hole_stays_empty():
     assert cells[0:2, :, Z // 2].any()
 
 
+@needs_shared
 def test_bunny_open_bottom_is_solid():
     cells = mesh_to_voxels(MESHES / "bunny.ply", 12).cells
     X, Y, Z = cells.shape
@@ -110,6 +113,7 @@ def test_renderer_draws_only_visible_faces():
 # --- the command -----------------------------------------------------------------------------
 
 
+@needs_shared
 def test_mesh_command_writes_a_unique_level(tmp_path, capsys):
     out = tmp_path / "bunny"
     code, stdout, err = run_cli(["mesh", str(MESHES / "bunny.ply"), "-o", str(out), "--size", "8", "--json"], capsys)
@@ -132,6 +136,7 @@ def test_mesh_command_writes_a_unique_level(tmp_path, capsys):
             assert all(c is None or c == f for c, f in zip(row_have, row_full))
 
 
+@needs_shared
 def test_hide_fraction_and_line_solvable(tmp_path, capsys):
     out = tmp_path / "t"
     code, stdout, _ = run_cli(["mesh", str(MESHES / "torus.STL"), "-o", str(out), "--size", "8",
@@ -195,6 +200,7 @@ def test_bad_models_fail_with_one_line(tmp_path, capsys):
         assert not (tmp_path / "out").exists()
 
 
+@needs_shared
 @pytest.mark.parametrize("extra,needle", [(["--size", "1"], "--size"), (["--size", "41"], "--size"),
                                           (["--hide", "1.5"], "--hide"), (["--hide", "lots"], "--hide")])
 def test_bad_options(tmp_path, capsys, extra, needle):
@@ -202,6 +208,7 @@ def test_bad_options(tmp_path, capsys, extra, needle):
     assert code == 2 and needle in err and err.count("\n") == 1
 
 
+@needs_shared
 def test_full_box_and_existing_output(tmp_path, capsys):
     code, _, err = run_cli(["mesh", str(MESHES / "20mm-xyz-cube.stl"), "-o", str(tmp_path / "o")], capsys)
     assert code == 2 and "whole" in err

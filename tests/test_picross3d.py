@@ -17,7 +17,7 @@ from nonogen.make.repair3d import repair_edit, repair_givens
 from nonogen.solve.line3d import line_fixpoint, line_solve3d, solve_line_3d
 from nonogen.solve.verify3d import verify3d
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+from conftest import SHARED_DATA as DATA, needs_shared  # skip, with a reason, without ../shared
 KUSANO = DATA / "picross3d" / "kusano2010.json"
 
 
@@ -61,6 +61,7 @@ def brute_solutions(puzzle: Puzzle3D) -> np.ndarray:
     return boxes[ok]
 
 
+@needs_shared
 def test_kusano_instance_is_unique_and_solves_to_goal():
     puzzle = load3d(KUSANO)
     assert puzzle.n_clues == 29 and puzzle.n_lines == 47
@@ -139,6 +140,7 @@ def test_line_solver_matches_enumeration():
         assert solve_line_3d(count, groups, known) == want
 
 
+@needs_shared
 def test_line_logic_solves_kusano():
     cells, solved = line_solve3d(load3d(KUSANO))
     assert solved and np.array_equal(cells.astype(bool), load3d(KUSANO).goal)

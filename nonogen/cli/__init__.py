@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
+import threading
+import traceback
 from typing import Optional, Sequence
 
 from ..errors import BlankPictureError, EmptyModelError, NonogenError, OutputExistsError, UnknownFormatError
@@ -32,10 +35,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: unwind like Ctrl-C, so workers are stopped and finished lines are kept."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Entry point of the console script; returns the process exit code."""
+    """Entry point of the console script; returns the process exit code (see ``EXIT_HELP``).
+
+    SIGTERM is turned into an exception for the length of the command so
+    that it unwinds like Ctrl-C; an unexpected exception is a bug and exits
+    with its own code after a traceback, never with a verdict's code.
+    """
+    from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:
         return int(args.run(args) or 0)
     except NonogenError as exc:
@@ -43,7 +63,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     except KeyboardInterrupt:
         print("nonogen: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print("nonogen: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+    except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
+        _silence_stdout()
+        return 0
+    except Exception:  # a bug: the traceback helps the report, the exit code tells it from a verdict
+        traceback.print_exc()
+        print("nonogen: internal error (a bug in nonogen; please report it with the lines above)", file=sys.stderr)
+        return EXIT_INTERNAL
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the flush at exit does not fail once more."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def hint(error: NonogenError, args: argparse.Namespace) -> str:

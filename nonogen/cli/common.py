@@ -1,4 +1,4 @@
-"""Helpers shared by the sub-commands: exit codes, progress bars, JSON output, argument types."""
+"""Helpers shared by the sub-commands: exit codes, progress bars, JSON output, standard input, argument types."""
 from __future__ import annotations
 
 import argparse
@@ -8,18 +8,50 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TypeVar
 
-from ..errors import LimitError, OutputExistsError
+from ..errors import FileLimitError, FormatError, InputError, LimitError, OutputExistsError
 from ..solve.result import to_jsonable
 
 T = TypeVar("T")
 
 EXIT_CODES = {
-    "unique": 0, "solved": 0, "complete": 0, "limit": 0,
+    "unique": 0, "solved": 0, "complete": 0, "limit": 0, "skipped": 0,
     "multiple": 1, "unsolvable": 1,
     "error": 2,
-    "timeout": 3,
+    "timeout": 4,
 }
-"""Exit code of each outcome, for every command; over a batch the worst (highest) wins."""
+"""Exit code of each outcome, for every command. They are bit flags: a batch exits with the OR of its
+records' flags (see :func:`combined_exit_code`), so errors and timeouts never hide each other."""
+
+EXIT_INTERNAL = 8
+"""Flag for a failure that is nonogen's fault (a bug, a crashed worker), never the input's."""
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+EXIT_HELP = """exit status: 0 every puzzle unique (skipped files do not count); otherwise the sum of
+  1  some puzzle has several solutions or none (multiple, unsolvable)
+  2  some input could not be read or verified (error), or a usage error
+  4  some puzzle ran out of time (timeout)
+  8  an internal error: a bug or a crashed worker (please report it)
+e.g. 6 = errors and timeouts. 130: interrupted (Ctrl-C), 143: terminated (SIGTERM)."""
+
+
+def exit_flag(record: dict) -> int:
+    """The exit-code flag of one record: internal errors get their own flag."""
+    if record.get("status") == "error" and record.get("error_kind") == "internal":
+        return EXIT_INTERNAL
+    return EXIT_CODES.get(record.get("status"), EXIT_INTERNAL)
+
+
+def combined_exit_code(records: Iterable[dict]) -> int:
+    """The exit code of a batch: the OR of every record's flag.
+
+    >>> combined_exit_code([{"status": "unique"}, {"status": "error"}, {"status": "timeout"}])
+    6
+    """
+    code = 0
+    for record in records:
+        code |= exit_flag(record)
+    return code
 
 
 class ProgressBar:
@@ -65,9 +97,38 @@ def progress(items: Iterable[T], total: int, label: str = "", stream=None) -> It
     bar.clear()
 
 
+def json_line(value: Any) -> str:
+    """One JSON object as one line of text (no newline)."""
+    return json.dumps(to_jsonable(value), ensure_ascii=False)
+
+
 def print_json(value: Any) -> None:
-    """One JSON object on one line of stdout (JSON Lines)."""
-    print(json.dumps(to_jsonable(value), ensure_ascii=False), flush=True)
+    """One JSON object on one line of stdout (JSON Lines), written in one piece so an interrupt never splits it."""
+    sys.stdout.write(json_line(value) + "\n")
+    sys.stdout.flush()
+
+
+STDIO = "-"
+"""The name that means standard input (for inputs) or standard output (for outputs)."""
+
+
+def read_stdin(limit: int = 64 << 20) -> str:
+    """Standard input as text (UTF-8, else Windows-1252), refusing binary data, nothing, and more than ``limit`` bytes."""
+    stream = sys.stdin
+    if stream is None:
+        raise InputError("no standard input to read")
+    raw = getattr(stream, "buffer", stream).read(limit + 1)
+    data = raw.encode("utf-8") if isinstance(raw, str) else raw
+    if len(data) > limit:
+        raise FileLimitError(f"more than {limit >> 20} MB, the most nonogen reads", path="<stdin>")
+    if not data.strip():
+        raise FormatError("standard input is empty", path="<stdin>")
+    if b"\x00" in data:
+        raise FormatError("not text (binary data)", path="<stdin>")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 def add_folder_options(parser: Any) -> None:

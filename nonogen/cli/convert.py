@@ -4,11 +4,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from typing import Optional
 
 from .. import formats
+from ..errors import FormatError, InputError, UnknownFormatError
 from ..files import write_file
 from ..model import Puzzle3D
-from .common import check_output_file, print_json
+from .common import STDIO, check_output_file, print_json, read_stdin
 
 
 def register(subparsers) -> None:
@@ -19,8 +21,9 @@ def register(subparsers) -> None:
         description=f"Convert puzzle files between formats ({names}). The format comes from the suffix "
         "(.non .nonpack .cnon .xml .pbn .nin .g .json .txt) or the content; --from/--to override it.",
     )
-    p.add_argument("input", help="puzzle file to read")
-    p.add_argument("output", help="file to write")
+    p.add_argument("input", help="puzzle file to read ('-' = standard input; name the format with --from if "
+                   "its content does not tell)")
+    p.add_argument("output", help="file to write ('-' = standard output; the format is --to, else the input's)")
     p.add_argument("--from", dest="from_format", metavar="FMT", help="format of INPUT (default: guess)")
     p.add_argument("--to", dest="to_format", metavar="FMT", help="format of OUTPUT (default: from its suffix)")
     p.add_argument("--solutions", metavar="FILE", help="TAAI solution file: attach each solution as the goal")
@@ -37,22 +40,52 @@ def _dropped(puzzles, fmt: str) -> list[str]:
     return [f"{item} (in {n} of {len(puzzles)} puzzles)" for item, n in counts.items()]
 
 
+def _read(name: str, fmt: Optional[str]) -> tuple[list, str]:
+    """The puzzles of the input and the format they were read as; ``-`` is standard input."""
+    if name == STDIO:
+        text = read_stdin()
+        like = fmt or formats.sniff(text)
+        try:
+            return formats.loads_all(text, like), like
+        except FormatError as exc:
+            raise (exc.with_path("<stdin>") if exc.path is None else exc) from None
+    return formats.load_all(name, fmt), fmt or formats.format_for(name, formats.read_text(name))
+
+
+def _target(args: argparse.Namespace, like: str) -> str:
+    """The output format: ``--to``, else the output's suffix; standard output keeps the input's format."""
+    if args.to_format:
+        return args.to_format
+    if args.output != STDIO:
+        return formats.format_for(args.output, like=like)
+    if formats.writable(like):
+        return like
+    raise UnknownFormatError(f"nonogen does not write {like}; name the format of standard output")
+
+
 def run(args: argparse.Namespace) -> int:
-    check_output_file(args.output, args.force)
-    puzzles = formats.load_all(args.input, args.from_format)
+    if args.json and args.output == STDIO:
+        raise InputError("standard output carries the converted puzzles; --json needs a named output file")
+    if args.output != STDIO:
+        check_output_file(args.output, args.force)
+    puzzles, like = _read(args.input, args.from_format)
     if args.solutions:
         from ..formats import taai
 
         puzzles = taai.attach_solutions(puzzles, taai.loads_solutions(formats.read_text(args.solutions)))
-    like = args.from_format or formats.format_for(args.input, formats.read_text(args.input))
     if isinstance(puzzles[0], Puzzle3D) and like != "nonogen-3d":
         like = "nonogen-3d"
-    target = args.to_format or formats.format_for(args.output, like=like)
+    target = _target(args, like)
     text = formats.dumps_all(puzzles, target)
     lost = _dropped(puzzles, target)
-    write_file(args.output, text, args.force)
+    if args.output == STDIO:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_file(args.output, text, args.force)
+    where = "standard output" if args.output == STDIO else args.output
     for item in lost:
-        print(f"nonogen: warning: {args.output} ({target}) cannot hold: {item}", file=sys.stderr)
+        print(f"nonogen: warning: {where} ({target}) cannot hold: {item}", file=sys.stderr)
     if args.json:
         print_json({"input": args.input, "output": args.output, "format": target,
                     "puzzles": len(puzzles), "dropped": lost})

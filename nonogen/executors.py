@@ -1,0 +1,347 @@
+"""Where a batch's puzzles are verified: this process, a pool of local processes, or a Dask cluster.
+
+Every executor has one method, ``run(fn, tasks, fail)``: it calls ``fn`` on
+each task somewhere and yields the results as they finish. When a task's
+worker dies (a crash in a C extension, the out-of-memory killer) or runs far
+past its time limit, ``fail(task, message, status)`` makes the result
+instead, and the batch goes on. Closing the generator (an interrupt, the
+end of the batch) stops every worker it started before it returns.
+
+The local pool is written here rather than taken from ``concurrent.futures``
+because a crashed worker there breaks the whole pool without saying which
+task killed it, and shutting it down waits for the running tasks.
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from multiprocessing.connection import wait
+from typing import Any, Callable, Iterable, Iterator, Optional, Protocol
+
+__all__ = ["Executor", "SerialExecutor", "LocalPool", "DaskExecutor", "make_executor", "hard_limit"]
+
+Fn = Callable[[Any], Any]
+Fail = Callable[[Any, str, str], Any]
+
+
+class Executor(Protocol):
+    """Runs ``fn`` over ``tasks`` and yields results in completion order."""
+
+    def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]: ...
+
+
+def hard_limit(timeout: Optional[float]) -> Optional[float]:
+    """Seconds after which a task that ignores its own deadline is stopped from outside.
+
+    The engine honours its deadline at every stage, so this only catches a
+    runaway (a stuck C call); it is generous so that it never decides a
+    verdict the engine would have reached.
+
+    >>> hard_limit(60), hard_limit(1), hard_limit(None)
+    (130.0, 12.0, None)
+    """
+    return None if timeout is None else 2 * float(timeout) + 10.0
+
+
+def make_executor(choice: object, jobs: int = 1, timeout: Optional[float] = None, scheduler: Optional[str] = None):
+    """The executor for ``choice``: ``None`` (this process for one job, else a local pool), ``"serial"``,
+    ``"local"``, ``"dask"``, or an object with a ``run`` method, returned as it is."""
+    if choice is not None and not isinstance(choice, str):
+        return choice
+    if choice == "dask" or scheduler:
+        return DaskExecutor(scheduler, workers=jobs, limit=hard_limit(timeout))
+    if choice == "serial" or (choice is None and jobs <= 1):
+        return SerialExecutor()
+    if choice in (None, "local"):
+        return LocalPool(jobs, limit=hard_limit(timeout))
+    raise ValueError(f"unknown executor {choice!r} (known: serial, local, dask)")
+
+
+class SerialExecutor:
+    """Each task in this process, in input order: no start-up cost, but no protection from crashes either."""
+
+    def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]:
+        for task in tasks:
+            yield fn(task)
+
+
+# --- the local process pool ----------------------------------------------------------------------
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this worker when the batch process dies, however it dies (even SIGKILL)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        pass
+
+
+def _worker(conn, fn: Fn, parent: int) -> None:
+    """A worker's life: take a task, send back its result, until told to stop or the batch goes away.
+
+    Ctrl-C reaches every process of the terminal's group; the batch process
+    alone decides what to do about it, so workers ignore SIGINT.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+    if os.getppid() != parent:
+        return
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        ident, task = message
+        try:
+            result = (ident, fn(task), None)
+        except BaseException as exc:  # fn should not raise; if it does, say so instead of dying
+            result = (ident, None, f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(result)
+        except Exception as exc:  # an unpicklable result
+            conn.send((ident, None, f"result could not be sent back: {type(exc).__name__}: {exc}"))
+
+
+def _context():
+    """``fork`` when this process has one thread (fast, and safe then), else ``forkserver``/``spawn``."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["nonogen.batch"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+class _Slot:
+    """One worker process, the tasks sent to it (oldest first) and when its current one started."""
+
+    def __init__(self, ctx, fn: Fn):
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker, args=(child, fn, os.getpid()), daemon=True)
+        self.process.start()
+        child.close()
+        self.queue: deque = deque()
+        self.started = time.monotonic()
+
+    def send(self, ident: int, task: Any) -> None:
+        if not self.queue:
+            self.started = time.monotonic()
+        self.queue.append((ident, task))
+        self.conn.send((ident, task))
+
+    def stop(self, at_once: bool) -> None:
+        if not at_once and self.process.is_alive():
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+        else:
+            self.process.terminate()
+        self.conn.close()
+
+
+class LocalPool:
+    """``jobs`` worker processes on this machine, each given at most ``depth`` tasks at a time.
+
+    A worker that dies takes only its current task with it: that task gets
+    an ``error`` result naming the signal, the tasks queued behind it go to
+    other workers, and a fresh worker takes its place. A task running past
+    ``limit`` seconds is stopped the same way, as a ``timeout``.
+    """
+
+    def __init__(self, jobs: int = 2, limit: Optional[float] = None, depth: int = 2):
+        self.jobs, self.limit, self.depth = max(1, int(jobs)), limit, max(1, depth)
+
+    def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]:
+        ctx = _context()
+        slots: list[_Slot] = []
+        source, retry = iter(tasks), deque()
+        counter, finished = 0, False
+        try:
+            while True:
+                counter, more = self._fill(ctx, fn, slots, source, retry, counter)
+                if not more and not retry and not any(s.queue for s in slots):
+                    finished = True
+                    return
+                ready = wait([s.conn for s in slots] + [s.process.sentinel for s in slots], timeout=0.25)
+                for slot in list(slots):
+                    yield from self._collect(slot, ready, slots, retry, fail)
+        finally:
+            self._stop(slots, at_once=not finished)
+
+    def _free(self, slots: list) -> object:
+        """An idle worker, else room for a new one, else the least busy worker with room, else None."""
+        idle = [s for s in slots if not s.queue]
+        if idle:
+            return idle[0]
+        if len(slots) < self.jobs:
+            return _NEW
+        return min((s for s in slots if len(s.queue) < self.depth), key=lambda s: len(s.queue), default=None)
+
+    def _fill(self, ctx, fn: Fn, slots: list, source: Iterator, retry: deque, counter: int) -> tuple[int, bool]:
+        """Give workers work, starting workers (up to ``jobs``) only when a task is waiting; whether tasks may remain."""
+        while True:
+            slot = self._free(slots)
+            if slot is None:
+                return counter, True
+            task = retry.popleft() if retry else next(source, _END)
+            if task is _END:
+                return counter, False
+            if slot is _NEW:
+                slot = _Slot(ctx, fn)
+                slots.append(slot)
+            counter += 1
+            slot.send(counter, task)
+
+    def _collect(self, slot: _Slot, ready: list, slots: list, retry: deque, fail: Fail) -> Iterator[Any]:
+        """Results of one worker; its death or a runaway task becomes a ``fail`` result and a fresh worker."""
+        try:
+            while slot.queue and slot.conn.poll():
+                ident, result, error = slot.conn.recv()
+                _, task = slot.queue.popleft()
+                slot.started = time.monotonic()
+                yield result if error is None else fail(task, f"internal error: {error}", "error")
+        except (EOFError, OSError):
+            pass
+        if slot.process.sentinel in ready or not slot.process.is_alive():
+            if slot.process.is_alive():
+                return
+            yield from self._replace(slot, slots, retry, fail, _death(slot.process.exitcode), "error")
+        elif self.limit is not None and slot.queue and time.monotonic() - slot.started > self.limit:
+            message = f"no answer within {self.limit:g} s; its worker process was stopped"
+            slot.process.kill()
+            slot.process.join(1)
+            yield from self._replace(slot, slots, retry, fail, message, "timeout")
+
+    @staticmethod
+    def _replace(slot: _Slot, slots: list, retry: deque, fail: Fail, message: str, status: str) -> Iterator[Any]:
+        """Drop a dead worker: its current task fails, the ones queued behind it go back in line."""
+        slots.remove(slot)
+        slot.conn.close()
+        if slot.queue:
+            _, culprit = slot.queue.popleft()
+            retry.extend(task for _, task in slot.queue)
+            yield fail(culprit, message, status)
+
+    @staticmethod
+    def _stop(slots: list, at_once: bool) -> None:
+        """Stop every worker: politely at the end of a batch, at once after an interrupt; none survives."""
+        for slot in slots:
+            slot.stop(at_once)
+        deadline = time.monotonic() + (0.5 if at_once else 2.0)
+        for slot in slots:
+            slot.process.join(max(0.0, deadline - time.monotonic()))
+        for slot in slots:
+            if slot.process.is_alive():
+                slot.process.kill()
+                slot.process.join(1)
+
+
+_END = object()
+_NEW = object()
+
+
+def _death(exitcode: Optional[int]) -> str:
+    """Why a worker died, in words: ``worker process died (SIGSEGV)``."""
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"internal error: worker process died ({name})"
+    return f"internal error: worker process exited (code {exitcode})"
+
+
+# --- Dask --------------------------------------------------------------------------------------------
+
+
+class DaskExecutor:
+    """Tasks on a Dask cluster: the one at ``scheduler`` (``tcp://host:port``), or a local one of ``workers`` processes.
+
+    The workers need nonogen installed (``pip install nonogen[dask]``). At
+    most two tasks per worker thread are in flight, so an interrupt wastes
+    little and results stream back as they finish. A task whose worker dies
+    comes back as an ``error`` result (Dask's ``KilledWorker``).
+    """
+
+    def __init__(self, scheduler: Optional[str] = None, workers: int = 2, limit: Optional[float] = None):
+        self.scheduler, self.workers, self.limit = scheduler, max(1, int(workers)), limit
+
+    def _connect(self):
+        import dask
+        from distributed import Client, LocalCluster
+
+        if self.scheduler:
+            return Client(self.scheduler, timeout="20s"), None
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
+            return Client(cluster), cluster
+
+    def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]:
+        try:
+            from distributed import wait as dask_wait
+        except ImportError:
+            from .errors import InputError
+
+            raise InputError("the Dask executor needs the 'distributed' package: pip install 'nonogen[dask]'") from None
+        client, cluster = self._connect()
+        running: dict = {}
+        try:
+            window = 2 * max(1, sum(client.nthreads().values()))
+            source = iter(tasks)
+            more = True
+            while True:
+                while more and len(running) < window:
+                    task = next(source, _END)
+                    if task is _END:
+                        more = False
+                        break
+                    running[client.submit(fn, task, pure=False)] = (task, time.monotonic())
+                if not running:
+                    return
+                try:
+                    done, _ = dask_wait(list(running), timeout=0.25, return_when="FIRST_COMPLETED")
+                except TimeoutError:  # nothing finished yet: a chance to notice runaways and interrupts
+                    done = set()
+                for future in done:
+                    yield self._result(future, running.pop(future)[0], fail)
+                yield from self._runaways(running, fail)
+        finally:
+            for future in running:
+                future.cancel()
+            client.close(timeout=5)
+            if cluster is not None:
+                cluster.close(timeout=5)
+
+    @staticmethod
+    def _result(future, task: Any, fail: Fail) -> Any:
+        if future.status == "finished":
+            return future.result()
+        error = future.exception() if future.status == "error" else future.status
+        return fail(task, f"internal error: {type(error).__name__}: {error}", "error")
+
+    def _runaways(self, running: dict, fail: Fail) -> Iterator[Any]:
+        if self.limit is None:
+            return
+        now = time.monotonic()
+        for future, (task, start) in list(running.items()):
+            if now - start > self.limit:
+                future.cancel()
+                del running[future]
+                yield fail(task, f"no answer within {self.limit:g} s; the task was cancelled", "timeout")
