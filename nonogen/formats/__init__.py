@@ -6,6 +6,14 @@ functions (``loads_all`` / ``dumps_all`` when a file can hold many puzzles),
 for content sniffing. This module maps names and suffixes to those modules
 and does the file I/O, so readers stay testable on plain strings.
 
+Hostile files are part of the contract: every reader checks shape, types and
+the limits of ``_common`` (2000 cells a side, 9-digit numbers, 2000 blocks a
+line, 254 colours, 10,000 puzzles and 16 MB a file; 1,000,000 cubes for a 3D
+level) while reading, before anything big is built, and every failure is a
+:class:`FormatError` (``FileLimitError`` for limits) that the registry turns
+into one line ``path:line: what was expected``. The two JSON formats are
+checked against ``schema/nonogen.schema.json`` first.
+
 >>> p = loads("2\\n2\\n1\\n1\\n1\\n1\\n", "counts")
 >>> loads(dumps(p, "non"), "non").same_clues(p)
 True

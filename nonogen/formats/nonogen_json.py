@@ -42,9 +42,12 @@ def _palette(data: dict, text: str) -> tuple[Color, ...]:
     if raw is None:
         return BW_PALETTE
     try:
-        return tuple(Color(c["name"], c["rgb"], c["char"]) for c in raw)
+        palette = tuple(Color(c["name"], c["rgb"], c["char"]) for c in raw)
     except PuzzleError as exc:
         raise FormatError(f"palette: {exc}", line=line_of(text, ["palette"])) from None
+    if len({c.name for c in palette}) != len(palette) or len({c.char for c in palette}) != len(palette):
+        raise FormatError("palette: colour names and chars must be distinct", line=line_of(text, ["palette"]))
+    return palette
 
 
 def _lines(raw: list, key: str, names: dict[str, int], text: str) -> list[tuple]:
@@ -79,12 +82,14 @@ def _goal(data: dict, palette: tuple[Color, ...], width: int, height: int, text:
         raise FormatError(f"goal: {exc.message}", line=line_of(text, ["goal"])) from None
 
 
-def _givens(data: dict, palette: tuple[Color, ...], text: str) -> list[tuple[int, int, int]]:
+def _givens(data: dict, palette: tuple[Color, ...], width: int, height: int, text: str) -> list[tuple[int, int, int]]:
     codes = {c.char: k for k, c in enumerate(palette)}
     out = []
     for k, (r, c, ch) in enumerate(data.get("givens") or ()):
-        if ch not in codes:
-            raise FormatError(f"givens[{k}]: {json.dumps(ch)} is not a palette char", line=line_of(text, ["givens", k]))
+        if ch not in codes or r >= height or c >= width:
+            problem = f"{json.dumps(ch)} is not a palette char" if ch not in codes else \
+                f"cell ({r}, {c}) is outside the {width}x{height} grid"
+            raise FormatError(f"givens[{k}]: {problem}", line=line_of(text, ["givens", k]))
         out.append((r, c, codes[ch]))
     return out
 
@@ -110,7 +115,7 @@ def loads(text: str) -> Puzzle:
             raise FormatError(f"'{key}' is {data[key]} but there are {n} clue lines", line=line_of(text, [key]))
     rows, cols = _lines(rows, "rows", names, text), _lines(cols, "cols", names, text)
     goal = _goal(data, palette, len(cols), len(rows), text)
-    givens = _givens(data, palette, text)
+    givens = _givens(data, palette, len(cols), len(rows), text)
     meta = json_meta(data)
     return build(rows, cols, palette, goal=goal, givens=givens, meta=meta)
 
