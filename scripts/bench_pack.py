@@ -16,6 +16,7 @@ import time
 from nonogen.pack import classic_level, count_solutions, solve_level, verify_level
 from nonogen.pack.exact import compile_level, search
 from nonogen.pack.generate import generate_level, random_tiling
+from nonogen.solve.deadline import Deadline
 
 
 def _timed(fn, *args, **kwargs):
@@ -119,7 +120,7 @@ def bench_empty_count(seconds: float) -> None:
     rows = [["memoised count (nonogen pack count)", result.count, result.complete, elapsed]]
     for name, kwargs in [("enumerating search", {}), ("plain Algorithm X", {"prune": "none", "max_dead": 0})]:
         out, t = _timed(search, compile_level(level), limit=None, keep=0,
-                        deadline=time.monotonic() + seconds, **kwargs)
+                        deadline=Deadline(seconds), **kwargs)
         rows.append([name, out.count, out.complete, t])
     sat, t = _timed(count_solutions, level, timeout=seconds, method="sat")
     rows.append(["SAT with blocking clauses", sat.count, sat.complete, t])
