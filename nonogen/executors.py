@@ -86,7 +86,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def _worker(conn, fn: Fn, parent: int) -> None:
+def _worker(conn, fn: Fn, parent: Optional[int]) -> None:
     """A worker's life: take a task, send back its result, until told to stop or the batch goes away.
 
     Ctrl-C reaches every process of the terminal's group; the batch process
@@ -95,7 +95,7 @@ def _worker(conn, fn: Fn, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
-    if os.getppid() != parent:
+    if parent is not None and os.getppid() != parent:  # the batch died before the death signal was armed
         return
     while True:
         try:
@@ -132,7 +132,8 @@ class _Slot:
 
     def __init__(self, ctx, fn: Fn):
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker, args=(child, fn, os.getpid()), daemon=True)
+        parent = os.getpid() if ctx.get_start_method() == "fork" else None  # else a forkserver is the parent
+        self.process = ctx.Process(target=_worker, args=(child, fn, parent), daemon=True)
         self.process.start()
         child.close()
         self.queue: deque = deque()

@@ -394,18 +394,35 @@ def test_an_interrupted_batch_stops_at_once_and_leaves_no_worker(tmp_path, sig, 
 # --- Dask ---------------------------------------------------------------------------------------------
 
 
-def test_a_dask_cluster_gives_the_records_of_the_local_pool(tmp_path):
-    pytest.importorskip("distributed")
-    from nonogen.executors import DaskExecutor
+DASK_VS_LOCAL = """
+import json, sys
+from nonogen.batch import verify_paths
+from nonogen.executors import DaskExecutor
+folder = sys.argv[1]
+local = list(verify_paths([folder], jobs=2, executor="local", timeout=30))
+half = local[: len(local) // 2]
+dask = list(verify_paths([folder], executor=DaskExecutor(workers=2), timeout=30, resume=half))
+print(json.dumps({"local": local, "half": half, "dask": dask}))
+"""
 
+
+def test_a_dask_cluster_gives_the_records_of_the_local_pool(tmp_path):
+    """Same folder, same records; the Dask run resumes where half the local records stop.
+
+    In a child process: Dask leaves threads behind, and this test process
+    should go on starting its worker pools by a plain fork.
+    """
+    pytest.importorskip("distributed")
     folder = tmp_path / "in"
     shutil.copytree(SAMPLES, folder)
     (folder / "bundle.non").write_text(OK + "====\n" + BAD + "====\n" + TWO)
-    local = list(verify_paths([folder], jobs=2, executor="local", timeout=30))
-    half = local[: len(local) // 2]
-    dask = list(verify_paths([folder], executor=DaskExecutor(workers=2), timeout=30, resume=half))
-    assert no_seconds(half + dask) == no_seconds(local) and len(half) + len(dask) == len(local)
-    assert len(local) == 27 + 3
+    done = subprocess.run([sys.executable, "-c", DASK_VS_LOCAL, folder], capture_output=True, text=True,
+                          timeout=300, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout)
+    local, half, dask = got["local"], got["half"], got["dask"]
+    assert no_seconds(half + dask) == no_seconds(local) and len(half) + len(dask) == len(local) == 27 + 3
+    assert {r["status"] for r in local} == {"unique", "unsolvable", "multiple", "error"}
 
 
 def test_verify_paths_takes_sources():
