@@ -300,8 +300,11 @@ def _subtitle(items: Sequence[BookItem], order: str) -> list[str]:
     noun = "Picross 3D levels" if kinds == {True} else "puzzles"
     lines = [f"{n} {noun[:-1] if n == 1 else noun}"]
     if graded:
-        easiest = " · easiest first" if order == "grade" else ""
-        lines.append(f"grades {min(graded)} to {max(graded)} (1 easiest, 5 hardest){easiest}")
+        if min(graded) == max(graded):
+            lines.append(f"grade {graded[0]} (1 easiest, 5 hardest)")
+        else:
+            easiest = " · easiest first" if order == "grade" else ""
+            lines.append(f"grades {min(graded)} to {max(graded)} (1 easiest, 5 hardest){easiest}")
     return lines
 
 
