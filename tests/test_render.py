@@ -184,3 +184,18 @@ def test_print_sheet_has_caption_title_and_legend_without_collisions():
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+
+
+def test_solution_pictures_use_the_levels_own_cube_colours():
+    """A coloured level is drawn in its colours when the cubes are its goal; any other cubes are drawn plain."""
+    from nonogen.clues import puzzle3d_from_cells
+    from nonogen.render.iso3d import BASE, cube_colors, solution_picture
+
+    cells = np.ones((2, 1, 1), dtype=bool)
+    palette = (Color("none", "#ffffff", "."), Color("red", "#ff0000", "r"))
+    level = puzzle3d_from_cells(cells).replace(palette=palette, colors=np.array([[[1]], [[0]]]))
+    rgb = cube_colors(level, cells)
+    assert tuple(rgb[0, 0, 0]) == (255, 0, 0) and tuple(rgb[1, 0, 0]) == BASE  # an uncoloured cube stays plain
+    assert cube_colors(level, ~cells) is None and cube_colors(level.replace(colors=None), cells) is None
+    fills = {s.fill for s in solution_picture(cells, rgb).shapes}
+    assert "#ff0000" in fills  # the red cube's top face, at full brightness

@@ -109,5 +109,6 @@ def run_book(args: argparse.Namespace) -> int:
         print_json(report)
     else:
         answers = f", answers from page {report['answers_page']}" if report["answers_page"] else ""
-        print(f"{out}: {len(items)} puzzles on {len(book.pages)} {report['paper']} pages{answers}")
+        puzzles = f"{len(items)} puzzle" + ("s" if len(items) > 1 else "")
+        print(f"{out}: {puzzles} on {len(book.pages)} {report['paper']} pages{answers}")
     return 0

@@ -87,7 +87,7 @@ def _picture(puzzle: Puzzle | Puzzle3D, solution: np.ndarray | None, cell: float
             title = str(puzzle.meta.get("title", "")) if args.title is None else args.title
             picture = iso3d.sheet_picture(puzzle, cell=cell, title=title, caption=args.caption, legend=legend)
         else:
-            picture = iso3d.solution_picture(solution, cube=cell)
+            picture = iso3d.solution_picture(solution, iso3d.cube_colors(puzzle, solution), cube=cell)
         return picture, "{}x{}x{} Picross 3D level".format(*puzzle.size)
     picture = sheet2d.sheet_picture(puzzle, solution, cell, title=args.title, caption=args.caption, legend=legend)
     return picture, f"{puzzle.width}x{puzzle.height} puzzle"

@@ -135,7 +135,7 @@ def _puzzle_picture(puzzle: AnyPuzzle) -> tuple[Picture, float]:
 
 def _answer_picture(puzzle: AnyPuzzle, answer: np.ndarray) -> tuple[Picture, float]:
     if isinstance(puzzle, Puzzle3D):
-        return iso3d.solution_picture(answer, cube=CELL_3D), CELL_3D
+        return iso3d.solution_picture(answer, iso3d.cube_colors(puzzle, answer), cube=CELL_3D), CELL_3D
     return sheet2d.answer_picture(puzzle, answer, cell=CELL_2D), CELL_2D
 
 

@@ -23,7 +23,7 @@ from ..palette import to_hex
 from . import canvas
 from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, text_width, to_svg, wrap_text
 
-__all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "sheet_picture", "clue_text"]
+__all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "cube_colors", "sheet_picture", "clue_text"]
 
 BASE = (205, 160, 105)
 SHADE = {"top": 1.0, "right": 0.78, "front": 0.6}
@@ -71,6 +71,20 @@ def solution_picture(cells: np.ndarray, colors: Optional[np.ndarray] = None, cub
     )
     width, height = int(math.ceil(max(xs) - min(xs) + 2 * margin)), int(math.ceil(max(ys) - min(ys) + 2 * margin))
     return Picture(width, height, shapes, smooth=True)
+
+
+def cube_colors(puzzle: Puzzle3D, cells: np.ndarray) -> Optional[np.ndarray]:
+    """The level's own cube colours for drawing ``cells``, or ``None`` (plain cubes).
+
+    Colours belong to the goal, so they are used only when ``cells`` is the
+    goal; a cube the level leaves uncoloured is drawn in the plain colour.
+    """
+    rgb = puzzle.rgb()
+    if rgb is None or puzzle.goal is None or not np.array_equal(np.asarray(cells, dtype=bool), puzzle.goal):
+        return None
+    rgb = rgb.copy()
+    rgb[np.asarray(puzzle.colors) == 0] = BASE
+    return rgb
 
 
 # --- clue sheet ------------------------------------------------------------------------------
