@@ -563,12 +563,27 @@ def make_case(index: int, master_seed: int, kinds: tuple[str, ...] = KINDS) -> t
 _WORKDIR: Optional[Path] = None
 
 
+def warm_up() -> None:
+    """Import what the readers import lazily (trimesh, scipy, jsonschema, the solvers): a case's time is its own."""
+    import jsonschema  # noqa: F401
+    import scipy.ndimage  # noqa: F401
+    import trimesh  # noqa: F401
+    from PIL import Image  # noqa: F401
+
+    import nonogen.pack  # noqa: F401
+    import nonogen.solve  # noqa: F401
+    from nonogen.formats import _json
+
+    _json._validator("nonogen-2d"), _json._validator("nonogen-3d")
+
+
 def run_index(args: tuple[int, int, Optional[str]]) -> Outcome:
     """Build, write, check and clean up case ``index`` (the unit of work of a worker process)."""
     global _WORKDIR
     index, master_seed, save = args
     if _WORKDIR is None:
         _WORKDIR = Path(tempfile.mkdtemp(prefix="nonogen-fuzz-"))
+        warm_up()
     seed, data, names = make_case(index, master_seed)
     path = _WORKDIR / f"case{index}{seed.suffix}"
     path.write_bytes(data)

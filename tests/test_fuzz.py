@@ -31,6 +31,7 @@ def _load_fuzz():
 
 
 fuzz = _load_fuzz()
+fuzz.warm_up()
 CASE_DIR = Path(tempfile.mkdtemp(prefix="nonogen-test-fuzz-"))
 
 # Crashes of the verifier (solve/, not a reader) already reported: (exception type, file in the traceback).

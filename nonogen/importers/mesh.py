@@ -156,10 +156,10 @@ def _face_colors(mesh) -> Optional[np.ndarray]:
     return None
 
 
-MAX_SAMPLED_FACES = 20_000_000
-"""Most sub-triangles sampled for one model: a detailed model at 40 cubes needs about 3 million."""
-_CHUNK_FACES = 250_000
-"""Sub-triangles sampled at once; bounds the memory of sampling (one triangle alone needs at most 4**9)."""
+MAX_SAMPLES = 12_000_000
+"""Most surface points sampled for one model: a detailed model at 40 cubes needs about 5 million."""
+_CHUNK_POINTS = 1_000_000
+"""Points computed at once; bounds the memory of sampling whatever the model."""
 
 
 def _split_levels(vertices: np.ndarray, faces: np.ndarray, spacing: float) -> np.ndarray:
@@ -169,55 +169,56 @@ def _split_levels(vertices: np.ndarray, faces: np.ndarray, spacing: float) -> np
     return np.clip(np.ceil(np.log2(np.maximum(longest / spacing, 1.0))), 0, 24).astype(np.int64)
 
 
-def _chunks(levels: np.ndarray, budget: int = _CHUNK_FACES) -> list[slice]:
-    """Runs of triangles whose sub-triangles together stay within ``budget`` (a single one may exceed it)."""
-    cost = np.cumsum(4 ** levels)
-    out, start = [], 0
-    while start < len(levels):
-        base = cost[start - 1] if start else 0
-        stop = max(int(np.searchsorted(cost, base + budget, side="right")), start + 1)
-        out.append(slice(start, stop))
-        start = stop
-    return out
+def _pattern(level: int) -> np.ndarray:
+    """Barycentric weights ``(P, 3)`` of the sample points of a triangle split in four ``level`` times.
+
+    Splitting at the edge midpoints ``level`` times gives the regular
+    lattice of step ``1/n`` (``n = 2**level``); the samples are its nodes
+    (the small triangles' corners) and the centroids of its ``n**2`` small
+    triangles, upright and upside-down.
+
+    >>> _pattern(1).shape, np.allclose(_pattern(2).sum(axis=1), 1)
+    ((10, 3), True)
+    """
+    n = 2**level
+    a, b = np.meshgrid(np.arange(n + 1.0), np.arange(n + 1.0), indexing="ij")
+    nodes = a + b <= n
+    up = a + b <= n - 1
+    down = a + b <= n - 2
+    x = np.concatenate([a[nodes], a[up] + 1 / 3, a[down] + 2 / 3]) / n
+    y = np.concatenate([b[nodes], b[up] + 1 / 3, b[down] + 2 / 3]) / n
+    return np.column_stack([1 - x - y, x, y])
 
 
-def _surface_points(vertices: np.ndarray, faces: np.ndarray, spacing: float) -> tuple[np.ndarray, np.ndarray]:
-    """Points on every triangle no further apart than ``spacing``, with the original face of each."""
-    import trimesh
-
-    v, f, index = vertices, faces, np.arange(len(faces))
-    for _ in range(24):
-        edges = np.linalg.norm(v[f] - v[f[:, [1, 2, 0]]], axis=2).max(axis=1)
-        big = edges > spacing
-        if not big.any():
-            break
-        keep_f, keep_i = f[~big], index[~big]
-        v, new_f = trimesh.remesh.subdivide(v, f[big])[:2]
-        f = np.vstack([keep_f, new_f])
-        index = np.concatenate([keep_i, np.repeat(index[big], 4)])
-    corners = v[f]
-    points = np.concatenate([corners.reshape(-1, 3), corners.mean(axis=1)])
-    owner = np.concatenate([np.repeat(index, 3), index])
-    return points, owner
+def _samples_per_face(levels: np.ndarray) -> np.ndarray:
+    n = 2**levels
+    return (n + 1) * (n + 2) // 2 + n * n
 
 
 def _sampled_surface(vertices: np.ndarray, faces: np.ndarray, spacing: float):
-    """:func:`_surface_points` chunk by chunk, so memory stays bounded whatever the model's size.
+    """Points on every triangle no further apart than ``spacing``, with the face of each, chunk by chunk.
 
-    Yields ``(points, owner)`` per chunk. The total work is known before any
-    sampling, so a surface far too large for the grid (a soup of huge random
-    triangles) is refused at once instead of exhausting memory.
+    Each triangle is sampled on the lattice that splitting it at its edge
+    midpoints until no edge is longer than ``spacing`` would give, computed
+    directly from barycentric weights. The total count is known before any
+    point is made, so a surface far too large for the grid (a soup of huge
+    triangles) is refused at once, and memory stays bounded by the chunk.
     """
     levels = _split_levels(vertices, faces, spacing)
-    total = int((4 ** levels).sum())
-    if total > MAX_SAMPLED_FACES:
+    total = int(_samples_per_face(levels).sum())
+    if total > MAX_SAMPLES:
         raise LimitError(f"the model's surface needs {total:,} samples at this size; nonogen samples at most "
-                         f"{MAX_SAMPLED_FACES:,}")
-    for part in _chunks(levels):
-        own = faces[part]
-        soup = vertices[own].reshape(-1, 3)  # each chunk alone: no vertex array growing across chunks
-        points, owner = _surface_points(soup, np.arange(len(soup)).reshape(-1, 3), spacing)
-        yield points, owner + part.start
+                         f"{MAX_SAMPLES:,}")
+    for level in np.unique(levels):
+        ids = np.flatnonzero(levels == level)
+        weights = _pattern(int(level))
+        step = max(1, _CHUNK_POINTS // len(weights))
+        for start in range(0, len(ids), step):
+            part = ids[start : start + step]
+            corners = vertices[faces[part]][:, None]  # (m, 1, 3 corners, xyz): broadcast over the pattern
+            first, u, v = corners[:, :, 0], corners[:, :, 1] - corners[:, :, 0], corners[:, :, 2] - corners[:, :, 0]
+            points = (first + weights[None, :, 1:2] * u + weights[None, :, 2:3] * v).reshape(-1, 3)
+            yield points, np.repeat(part, len(weights))
 
 
 def _blocked_inside(surface: np.ndarray, needed: int) -> np.ndarray:

@@ -77,6 +77,9 @@ class _Reader:
                 row = self.lines[i].strip()
                 if not row or _is_keyword(row) or row.startswith("# "):
                     break
+                if len(row) > MAX_SIDE or len(drawing) >= MAX_SIDE:
+                    raise FileLimitError(f"a drawing is at most {MAX_SIDE}x{MAX_SIDE} cells (the largest board)",
+                                         line=i + 1)
                 bad = set(row) - _DRAWING_CHARS
                 if bad:
                     raise FormatError(f"unexpected character {sorted(bad)[0]!r} in a drawing", line=i + 1)
@@ -98,6 +101,7 @@ def loads(text: str) -> Level:
     places: list[tuple[int, str, int, int, list[str]]] = []
     solution: Optional[list[str]] = None
     meta: dict[str, str] = {}
+    defined: dict[str, int] = {}  # piece char -> line: a second definition is refused at once
     for line_no, words, drawing in _Reader(text).blocks():
         key = words[0]
         try:
@@ -113,9 +117,9 @@ def loads(text: str) -> Level:
             elif key == "pieces":
                 if words[1:] != ["classic"]:
                     raise FormatError("expected 'pieces classic'", line=line_no)
-                pieces.extend(CLASSIC_PIECES)
+                pieces.extend(_define(p, defined, line_no) for p in CLASSIC_PIECES)
             elif key == "piece":
-                pieces.append(_read_piece(words, drawing, line_no))
+                pieces.append(_define(_read_piece(words, drawing, line_no), defined, line_no))
             elif key == "place":
                 places.append(_read_place(words, drawing, line_no))
             elif key == "solution":
@@ -131,6 +135,14 @@ def loads(text: str) -> Level:
     if board is None:
         raise FormatError("no 'board' line")
     return _build(board, board_line, pieces, places, solution, meta)
+
+
+def _define(piece: Piece, defined: dict[str, int], line_no: int) -> Piece:
+    """``piece``, after checking its character was not taken by an earlier definition."""
+    if piece.char in defined:
+        raise FormatError(f"piece {piece.char} is defined twice (first on line {defined[piece.char]})", line=line_no)
+    defined[piece.char] = line_no
+    return piece
 
 
 def _read_board(words: list[str], drawing: list[str], line_no: int) -> list[str]:
