@@ -32,6 +32,8 @@ demo-images: $(STAMP)
 	$(NONOGEN) image samples/images/rocket-on-sky-x8.png -o outputs/images/rocket --colors 4 --force
 	$(NONOGEN) image samples/images/sphere-soft-alpha.png -o outputs/images/sphere --size 30x30 --colors 3 --force
 	$(NONOGEN) image samples/images/landscape.jpg -o outputs/images/landscape --width 30 --line-solvable --force
+	$(NONOGEN) image samples/images/photo-rocket-launch.jpg -o outputs/images/rocket-launch --size 30x30 --line-solvable --force
+	$(NONOGEN) image samples/images/icon-mail.png -o outputs/images/mail --colors 4 --force
 
 demo-meshes: $(STAMP)
 	$(NONOGEN) mesh samples/meshes/rocket.stl -o outputs/meshes/rocket --force
@@ -71,6 +73,7 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(PY) scripts/bench_verify.py
 	$(PY) scripts/bench_image.py
+	$(PY) scripts/bench_picture_quality.py
 	$(PY) scripts/bench_mesh.py
 	$(PY) scripts/bench_pack.py
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import colorsys
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence
 
 from .errors import PuzzleError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "Color",
@@ -23,7 +27,14 @@ __all__ = [
     "pick_char",
     "make_palette",
     "color_name",
+    "color_names",
     "palette_from_rgb",
+    "DEFAULT_MIN_DISTANCE",
+    "to_lab",
+    "from_lab",
+    "delta_e",
+    "distance_matrix",
+    "min_palette_distance",
     "distinct_colors",
     "ink_on",
 ]
@@ -138,53 +149,130 @@ def make_palette(background: Color, colors: Iterable[tuple[str, str]]) -> tuple[
     return (background,) + tuple(Color(n, rgb, pick_char(n, rgb, used)) for n, rgb in colors)
 
 
-# --- names for colours that come from pictures -------------------------------------------------
+# --- perceptual distance and names for colours that come from pictures ----------------------------
 
-_NAME_TABLE = {
-    "black": (0, 0, 0), "white": (255, 255, 255), "grey": (128, 128, 128), "silver": (192, 192, 192),
-    "darkgrey": (64, 64, 64), "red": (220, 30, 30), "maroon": (128, 0, 0), "orange": (255, 150, 0),
-    "brown": (140, 80, 30), "tan": (210, 180, 140), "yellow": (250, 230, 40), "olive": (128, 128, 0),
-    "lime": (130, 230, 40), "green": (30, 150, 40), "darkgreen": (0, 90, 20), "teal": (0, 128, 128),
-    "cyan": (40, 220, 230), "skyblue": (120, 190, 240), "blue": (30, 80, 220), "navy": (0, 0, 120),
-    "purple": (120, 40, 160), "violet": (190, 120, 230), "magenta": (230, 40, 200), "pink": (250, 170, 190),
-    "peach": (250, 200, 150), "cream": (250, 240, 200),
-}
+DEFAULT_MIN_DISTANCE = 10.0
+"""Smallest CIEDE2000 distance between two palette entries made from a picture, background included.
+
+Under about 2.3 two colours are one just-noticeable difference apart; printed
+clue boxes need far more to be told apart at a glance, and 10 is where
+solvers stop confusing them."""
+
+_PREFERRED = {"gray": "grey", "darkgray": "darkgrey", "dimgray": "dimgrey", "lightgray": "lightgrey",
+              "slategray": "slategrey", "darkslategray": "darkslategrey", "lightslategray": "lightslategrey",
+              "aqua": "cyan", "fuchsia": "magenta"}
+
+
+def to_lab(rgb: "np.ndarray | Sequence") -> "np.ndarray":
+    """CIELAB (D65) of sRGB values in 0..255, any shape ending in 3 (scikit-image's conversion).
+
+    >>> [round(float(v)) for v in to_lab((255, 255, 255))]
+    [100, 0, 0]
+    """
+    import numpy as np
+    from skimage.color import rgb2lab
+
+    arr = np.asarray(rgb, dtype=np.float64)
+    return rgb2lab(arr.reshape(-1, 1, 3) / 255.0).reshape(arr.shape)
+
+
+def from_lab(lab: "np.ndarray") -> "np.ndarray":
+    """sRGB 0..255 floats of CIELAB values (clipped to the sRGB gamut)."""
+    import numpy as np
+    from skimage.color import lab2rgb
+
+    arr = np.asarray(lab, dtype=np.float64)
+    return np.clip(lab2rgb(arr.reshape(-1, 1, 3)).reshape(arr.shape) * 255.0, 0, 255)
+
+
+def delta_e(lab1: "np.ndarray", lab2: "np.ndarray") -> "np.ndarray":
+    """CIEDE2000 distance between CIELAB colours (broadcasting, scikit-image's formula).
+
+    >>> round(float(delta_e(to_lab((255, 255, 255)), to_lab((250, 250, 250)))), 1)
+    1.0
+    """
+    import numpy as np
+    from skimage.color import deltaE_ciede2000
+
+    a, b = np.broadcast_arrays(np.asarray(lab1, dtype=np.float64), np.asarray(lab2, dtype=np.float64))
+    return deltaE_ciede2000(a, b)
+
+
+def distance_matrix(rgbs: Sequence[Sequence[float]]) -> "np.ndarray":
+    """Pairwise CIEDE2000 distances of sRGB colours (``n x n``, zero diagonal)."""
+    import numpy as np
+
+    lab = to_lab(np.asarray(rgbs, dtype=np.float64).reshape(-1, 3))
+    return delta_e(lab[:, None, :], lab[None, :, :])
+
+
+def min_palette_distance(palette: Sequence["Color"]) -> float:
+    """The CIEDE2000 distance of the two closest entries of a palette, background included.
+
+    This is the number a solver feels: under 10 two clue colours get confused on paper.
+
+    >>> min_palette_distance(BW_PALETTE)
+    100.0
+    """
+    import numpy as np
+
+    if len(palette) < 2:
+        return float("inf")
+    d = distance_matrix([c.rgb_tuple for c in palette])
+    return round(float(d[~np.eye(len(palette), dtype=bool)].min()), 2)
+
+
+@lru_cache(maxsize=1)
+def _name_table() -> tuple[tuple[str, ...], "np.ndarray"]:
+    """The CSS Color Module Level 4 named colours (as Pillow ships them), one name per value, in CIELAB."""
+    from PIL import ImageColor
+
+    by_value: dict[tuple, str] = {}
+    for name in sorted(ImageColor.colormap):
+        by_value.setdefault(ImageColor.getrgb(name)[:3], _PREFERRED.get(name, name))
+    names = tuple(by_value.values())
+    return names, to_lab(list(by_value))
+
+
+def color_names(rgb: tuple[int, int, int]) -> list[str]:
+    """CSS colour names from nearest to farthest in CIEDE2000 (the first is :func:`color_name`)."""
+    import numpy as np
+
+    names, lab = _name_table()
+    d = delta_e(lab, to_lab(rgb)[None, :])
+    return [names[i] for i in np.argsort(d, kind="stable")]
 
 
 def color_name(rgb: tuple[int, int, int]) -> str:
-    """A readable name for an RGB colour: the nearest entry of a small table.
+    """A readable name for an RGB colour: the nearest CSS named colour in CIEDE2000.
 
-    >>> color_name((250, 5, 5)), color_name((10, 10, 10)), color_name((0, 0, 140))
-    ('red', 'black', 'navy')
+    >>> color_name((250, 5, 5)), color_name((10, 10, 10)), color_name((0, 90, 20)), color_name((128, 0, 0))
+    ('red', 'black', 'darkgreen', 'maroon')
     """
-    r, g, b = (int(v) for v in rgb)
-
-    # Redmean distance: a cheap perceptual weighting that keeps blues and greens apart.
-    def dist(ref: tuple[int, int, int]) -> float:
-        rm = (r + ref[0]) / 2
-        dr, dg, db = r - ref[0], g - ref[1], b - ref[2]
-        return (2 + rm / 256) * dr * dr + 4 * dg * dg + (2 + (255 - rm) / 256) * db * db
-
-    return min(_NAME_TABLE, key=lambda name: dist(_NAME_TABLE[name]))
+    return color_names(rgb)[0]
 
 
 def palette_from_rgb(background: tuple[int, int, int], colors: list[tuple[int, int, int]]) -> tuple[Color, ...]:
-    """Palette entries for colours found in a picture: distinct readable names, one-letter codes.
+    """Palette entries for colours found in a picture: distinct names, distinct one-character codes.
+
+    A name already taken goes to the next-nearest free CSS name, so two reds
+    become ``red`` and ``crimson`` rather than ``red-2``. White is the paper of
+    printed sheets and of formats that imply the background (``.cnon``), so a
+    foreground colour is never called ``white``.
 
     >>> [(c.name, c.char) for c in palette_from_rgb((255, 255, 255), [(200, 0, 0), (210, 20, 20), (0, 0, 0)])]
-    [('white', '.'), ('red', 'r'), ('red-2', 'a'), ('black', 'b')]
-    >>> [c.name for c in palette_from_rgb((255, 255, 255), [(250, 250, 250)])]
-    ['white', 'white-2']
+    [('white', '.'), ('firebrick', 'f'), ('crimson', 'c'), ('black', 'b')]
+    >>> [c.name for c in palette_from_rgb((20, 30, 80), [(250, 250, 250)])]
+    ['midnightblue', 'whitesmoke']
     """
     bg_name = color_name(background)
-    used_names: dict[str, int] = {bg_name: 1}
+    used_names = {bg_name, "white"}
     used_chars = {"."}
     entries = [Color(bg_name, to_hex(background), ".")]
     for rgb in colors:
-        base = color_name(rgb)
-        used_names[base] = used_names.get(base, 0) + 1
-        name = base if used_names[base] == 1 else f"{base}-{used_names[base]}"
-        char = base[0] if base[0] not in used_chars else next(
+        name = next(n for n in color_names(rgb) if n not in used_names)
+        used_names.add(name)
+        char = name[0] if name[0] not in used_chars else next(
             ch for ch in "abcdefghijklmnopqrstuvwxyz0123456789" if ch not in used_chars
         )
         used_chars.add(char)

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from ..errors import InputError
 from ..files import check_folder, write_folder
-from ..importers.image import MAX_SIDE, ImageOptions
+from ..importers.image import FITS, MAX_SIDE, MODES, ImageOptions
+from ..palette import DEFAULT_MIN_DISTANCE
 from ..make.picture import folder_files, from_image
 from ..make.repair2d import MODES
 from .common import add_folder_options, parse_size, positive_float, print_report
@@ -25,12 +27,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     size.add_argument("--width", type=int, metavar="W", help="width in cells, height keeps the aspect ratio")
     size.add_argument("--height", type=int, metavar="H", help="height in cells, width keeps the aspect ratio")
     size.add_argument("--crop", action="store_true", help="crop to the content's bounding box first")
+    size.add_argument("--fit", choices=FITS, default="pad",
+                      help="when --size has another aspect than the picture: pad with background (default), "
+                      "crop (keeps the subject) or stretch; a warning says which")
     look = p.add_argument_group("black and white / colour")
-    look.add_argument("--mode", choices=("bw", "silhouette"), default="bw",
-                      help="bw: dark pixels (luminance over white) are filled; silhouette: opaque pixels")
-    look.add_argument("--threshold", type=int, metavar="0-255", help="fixed threshold instead of Otsu's")
-    look.add_argument("--invert", action="store_true", help="fill the light pixels instead of the dark ones")
-    look.add_argument("--colors", type=int, metavar="K", help="colour puzzle with K colours (plus background)")
+    look.add_argument("--mode", choices=MODES, default="auto",
+                      help="auto: a picture with a few exact colours (pixel art, flat drawings) keeps them, anything "
+                      "else is black and white; bw: always black and white; silhouette: opaque pixels are filled")
+    look.add_argument("--threshold", type=int, metavar="0-255", help="fill pixels darker than this (plain luminance rule)")
+    look.add_argument("--fill", type=float, metavar="SHARE", help="black and white: fill this share of the cells (e.g. 0.45)")
+    look.add_argument("--invert", action="store_true", help="swap filled and empty cells (black and white)")
+    look.add_argument("--colors", type=int, metavar="K", help="colour puzzle with at most K colours (plus background)")
+    look.add_argument("--min-distance", type=float, default=DEFAULT_MIN_DISTANCE, metavar="DE",
+                      help=f"smallest CIEDE2000 distance between two palette colours, background included "
+                      f"(default {DEFAULT_MIN_DISTANCE:g}); closer colours are merged")
     look.add_argument("--background", metavar="COLOR",
                       help="background colour for --colors (name, #rrggbb or 'transparent'; default: from the border)")
     uniq = p.add_argument_group("uniqueness")
@@ -40,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     uniq.add_argument("--max-edits", type=int, metavar="N", help="edit budget for --unique edit (default 5%% of cells)")
     uniq.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds for verify + repair (default 60)")
     out = p.add_argument_group("output")
-    out.add_argument("--title", help="puzzle title (default: the picture's file name)")
+    out.add_argument("--title", help="puzzle title (default: 'Puzzle WxH'; the file name would give the answer away)")
     out.add_argument("--cell", type=int, default=20, metavar="PX", help="cell size of the sheets in pixels (default 20)")
     add_folder_options(out)
     p.set_defaults(run=run_image)
@@ -53,6 +63,8 @@ def _options(args: argparse.Namespace) -> ImageOptions:
         raise InputError("--mode silhouette makes a black and white puzzle; drop it or drop --colors")
     if args.background is not None and args.colors is None:
         raise InputError("--background applies to colour puzzles (--colors K)")
+    if args.fill is not None and args.colors is not None:
+        raise InputError("--fill applies to black and white puzzles; drop it or drop --colors")
     if not 4 <= args.cell <= 200:
         raise InputError(f"--cell {args.cell}: expected 4 to 200 pixels")
     return ImageOptions(
@@ -65,6 +77,9 @@ def _options(args: argparse.Namespace) -> ImageOptions:
         threshold=args.threshold,
         invert=args.invert,
         background=args.background,
+        fit=args.fit,
+        min_distance=args.min_distance,
+        fill=args.fill,
     )
 
 
@@ -74,6 +89,8 @@ def run_image(args: argparse.Namespace) -> int:
     check_folder(args.output, args.force, [args.image])
     made = from_image(args.image, options, args.unique, args.line_solvable, args.max_edits, args.timeout, args.title)
     made.report["seconds"] = round(time.monotonic() - started, 3)
+    for warning in made.report["warnings"]:
+        print(f"nonogen: warning: {warning}", file=sys.stderr)
     out = write_folder(args.output, folder_files(made, args.cell), args.force, [args.image])
     print_report(made.report, args.json, _summary(made.report, str(out)))
     return 0
@@ -94,6 +111,9 @@ def _summary(report: dict, out_dir: str) -> str:
         parts.append(f"{added} given{'s' if added != 1 else ''}")
     if report["edits"]:
         parts.append(f"{len(report['edits'])} cell{'s' if len(report['edits']) != 1 else ''} edited")
+    if report.get("fidelity") is not None:
+        parts.append(f"fidelity {report['fidelity']:.2f}")
+    parts.append(f"{report['speck_share']:.0%} one-cell blocks")
     if report["message"]:
         parts.append(report["message"])
     return f"{out_dir}/{report['puzzle_file']}: " + ", ".join(parts)

@@ -1,14 +1,26 @@
-"""Picture -> nonogram grid: thresholding or colour quantization, then a majority vote per cell.
+"""Picture -> nonogram grid: find the subject, ink or colour it, vote per cell keeping thin lines.
 
 The core, :func:`image_to_grid`, is pure: a Pillow image in, a grid of colour
-indices, a palette and a per-cell confidence out. :func:`load_image` is the
-thin I/O edge that opens a file safely (decompression bombs, truncated files).
+indices, a palette, a per-cell confidence and the runner-up value out, with
+the picture area-averaged to the grid for measuring fidelity.
+:func:`load_image` is the thin I/O edge that opens a file safely.
 
-Why this order of operations: quantizing (or thresholding) at full resolution
-and *then* voting per cell keeps the picture's real colours; downsampling
-first would invent blended colours that the quantizer then has to guess at.
-Pixel art is detected (an exact integer upscale) and reversed exactly, so a
-16x16 sprite saved at 8x comes back cell for cell.
+The steps, each in its own module:
+
+* :mod:`.frame` lays the pixels over the grid: exact pixel art is reversed
+  cell for cell, other pictures are fitted to the grid's aspect (never
+  stretched silently) and reduced to a working resolution.
+* :mod:`.binarize` makes black and white that keeps the shape: the subject
+  (alpha, or what the border's colours do not reach) filled or inked by its
+  dark parts, whichever scores better.
+* :mod:`.quantize` picks a palette in CIELAB whose entries are all at least
+  ``min_distance`` CIEDE2000 apart, the background included.
+* :mod:`.cells` turns pixel classes into cells: a vote that keeps thin lines,
+  and a cleanup that removes specks.
+
+Quantizing (or thresholding) at working resolution and *then* voting per cell
+keeps the picture's real colours; downsampling to the grid first would invent
+blended colours.
 """
 from __future__ import annotations
 
@@ -22,14 +34,20 @@ import numpy as np
 from PIL import Image, ImageColor, ImageOps
 
 from ..errors import BlankPictureError, InputError, LimitError
-from ..palette import BW_PALETTE, Color, palette_from_rgb, to_hex
+from ..palette import BW_PALETTE, DEFAULT_MIN_DISTANCE, Color, palette_from_rgb, to_hex
+from .binarize import bw_cells, otsu_threshold
+from .frame import FITS, WORK_PX_PER_CELL, Frame, cell_labels, cell_mean, fit_to_aspect, luma, over_white, working_pixels
+from .quantize import color_cells, exact_colours
 
 __all__ = [
     "ImageOptions",
     "ImportResult",
     "MAX_SIDE",
     "MAX_PIXELS",
+    "MODES",
+    "FITS",
     "load_image",
+    "draft_for",
     "image_to_grid",
     "pixel_art_scale",
     "otsu_threshold",
@@ -45,31 +63,47 @@ MAX_PIXELS = 40_000_000
 DEFAULT_LONG_SIDE = 20
 PIXEL_ART_MAX_COLORS = 32
 PIXEL_ART_MAX_SIDE = 128
+AUTO_MAX_COLORS = 8
+"""``mode="auto"`` keeps a picture's exact colours (pixel art, flat drawings) when it has at most this many."""
+MODES = ("auto", "bw", "silhouette")
 
 
 @dataclass(frozen=True)
 class ImageOptions:
-    """What the user asked for; every field maps to one ``nonogen image`` option."""
+    """What the user asked for; every field maps to one ``nonogen image`` option.
+
+    ``mode`` ``"auto"`` makes a colour puzzle of a picture with a few exact
+    colours (pixel art, flat drawings) and black and white of anything else;
+    ``"bw"`` always black and white; ``"silhouette"`` uses transparency only.
+    ``fit`` says what happens when ``size`` has another aspect than the
+    picture: ``pad`` (background margins), ``crop`` (keeps the subject) or
+    ``stretch``. ``fill`` asks for that share of inked cells (black and white).
+    """
 
     size: Optional[tuple[int, int]] = None  # (width, height) in cells
     width: Optional[int] = None
     height: Optional[int] = None
     crop: bool = False
-    mode: str = "bw"  # "bw" (luminance) or "silhouette" (alpha only)
-    colors: Optional[int] = None  # foreground colours; set -> colour puzzle
-    threshold: Optional[int] = None  # None -> Otsu
+    mode: str = "auto"
+    colors: Optional[int] = None  # foreground colours at most; set -> colour puzzle
+    threshold: Optional[int] = None  # None -> chosen per picture
     invert: bool = False
     background: Optional[str] = None  # colour spec; None -> detect from the border
+    fit: str = "pad"
+    min_distance: float = DEFAULT_MIN_DISTANCE  # CIEDE2000 between palette entries
+    fill: Optional[float] = None  # share of filled cells wanted (black and white)
 
 
 @dataclass(frozen=True)
 class ImportResult:
     """A picture turned into cells.
 
-    ``confidence`` is in [0, 1] per cell: 1 when every pixel of the cell agreed
-    far from the threshold, near 0 for a coin toss. ``alternative`` is the
-    value the cell would take if the vote went the other way (the runner-up
-    class), which is what an uniqueness "edit" should flip the cell to.
+    ``confidence`` is in [0, 1] per cell: 1 when every pixel of the cell agreed,
+    near 0 for a coin toss. ``alternative`` is the value the cell would take if
+    the vote went the other way (the runner-up class), which is what an
+    uniqueness "edit" should flip the cell to. ``reference`` is the picture's
+    luma area-averaged to the grid (for :func:`~nonogen.importers.quality.fidelity`);
+    ``warnings`` are sentences for the user (aspect changed, colours merged).
     """
 
     grid: np.ndarray
@@ -77,12 +111,14 @@ class ImportResult:
     confidence: np.ndarray
     alternative: np.ndarray
     info: dict[str, Any] = field(default_factory=dict)
+    reference: Optional[np.ndarray] = None
+    warnings: tuple[str, ...] = ()
 
 
 # --- I/O edge ---------------------------------------------------------------------------------
 
 
-def load_image(path: str | Path) -> Image.Image:
+def load_image(path: str | Path, reduce_for: Optional[tuple[int, int]] = None) -> Image.Image:
     """Open and fully decode a picture, turning every failure into a one-line nonogen error.
 
     Decompression bombs are refused (Pillow's own pixel limit, with its warning
@@ -92,6 +128,7 @@ def load_image(path: str | Path) -> Image.Image:
     broken files (``OSError``, ``SyntaxError``, ``struct.error``, ``IndexError``
     ...), so anything a decoder raises becomes :class:`InputError`. At most two
     copies of the pixels exist at once: the decoded frame and the upright copy.
+    ``reduce_for`` (pixels wanted) lets a JPEG decode reduced: :func:`draft_for`.
     """
     path = Path(path)
     if not path.is_file():
@@ -105,6 +142,7 @@ def load_image(path: str | Path) -> Image.Image:
                         f"{path}: picture is {img.width}x{img.height} pixels, more than nonogen's limit of "
                         f"{MAX_PIXELS:,} pixels"
                     )
+                draft_for(img, reduce_for)
                 img.load()
                 try:
                     return ImageOps.exif_transpose(img) or img.copy()
@@ -119,6 +157,27 @@ def load_image(path: str | Path) -> Image.Image:
     except Exception as exc:  # every decoder failure on untrusted bytes
         reason = (str(exc).strip().split("\n")[0] or type(exc).__name__)[:120]
         raise InputError(f"{path}: not a readable picture ({reason})") from None
+
+
+def draft_for(img: Image.Image, pixels: Optional[tuple[int, int]]) -> None:
+    """Let a JPEG decode at 1/2, 1/4 or 1/8 scale when ``pixels`` (width, height) is all that is needed.
+
+    Pillow's ``draft`` makes the decoder skip the detail, so a 24-megapixel
+    photo costs what a 1.5-megapixel one does. Other formats decode as they are.
+    """
+    if pixels is None or img.format != "JPEG":
+        return
+    w, h = pixels
+    if img.width >= 2 * w and img.height >= 2 * h:
+        img.draft(img.mode if img.mode in ("RGB", "L") else "RGB", (w, h))
+
+
+def pixels_wanted(options: ImageOptions) -> tuple[int, int]:
+    """Pixels the importer can use at most for these options: the working resolution of the largest grid asked."""
+    sides = [v for v in (options.width, options.height, *(options.size or ())) if v]
+    long_side = max(sides) if sides else DEFAULT_LONG_SIDE
+    px = 2 * WORK_PX_PER_CELL * min(long_side, MAX_SIDE)
+    return px, px
 
 
 # --- pure helpers -------------------------------------------------------------------------------
@@ -163,32 +222,6 @@ def pixel_art_scale(rgba: np.ndarray) -> tuple[int, int]:
     return int(sx), int(sy)
 
 
-def otsu_threshold(values: np.ndarray) -> int:
-    """Otsu's threshold for 0..255 values: ``values < t`` is the dark class.
-
-    Maximizes the between-class variance of the histogram; ties pick the
-    middle of the best plateau so a two-tone picture splits halfway.
-
-    >>> otsu_threshold(np.array([10, 10, 12, 200, 210, 220]))
-    106
-    """
-    hist = np.bincount(np.clip(np.asarray(values).ravel(), 0, 255).astype(np.int64), minlength=256).astype(float)
-    total = hist.sum()
-    if total == 0:
-        return 128
-    weight0 = np.cumsum(hist)  # count of values <= t
-    mean_cum = np.cumsum(hist * np.arange(256))
-    weight1 = total - weight0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean0 = mean_cum / weight0
-        mean1 = (mean_cum[-1] - mean_cum) / weight1
-        between = weight0 * weight1 * (mean0 - mean1) ** 2
-    between = np.nan_to_num(between, nan=-1.0)
-    best = np.flatnonzero(between >= between.max() - 1e-9 * max(between.max(), 1))
-    t = (int(best[0]) + int(best[-1])) // 2
-    return t + 1
-
-
 def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool) -> tuple[int, int]:
     """Puzzle size in cells: explicit ``size``, or one side with the aspect ratio kept, or the default.
 
@@ -222,20 +255,6 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool) -> 
     return int(w), int(h)
 
 
-def _cell_labels(h: int, w: int, rows: int, cols: int) -> np.ndarray:
-    """For each pixel, the index of the cell it falls in (cells split the picture as evenly as possible)."""
-    cy = (np.arange(h) * rows) // h
-    cx = (np.arange(w) * cols) // w
-    return (cy[:, None] * cols + cx[None, :]).ravel()
-
-
-def _upscale_for(rgba: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Repeat pixels (NEAREST) so every cell gets at least one pixel when asking for more cells than pixels."""
-    h, w = rgba.shape[:2]
-    k = max(math.ceil(rows / h), math.ceil(cols / w), 1)
-    return rgba if k == 1 else rgba.repeat(k, axis=0).repeat(k, axis=1)
-
-
 def _content_box(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> tuple[int, int, int, int]:
     """Bounding box ``(left, top, right, bottom)`` of pixels that differ from the background."""
     if background_rgb is None:
@@ -263,12 +282,6 @@ def _border_background(rgba: np.ndarray) -> Optional[tuple[int, int, int]]:
     return tuple(int(v) for v in values[np.argmax(counts)])  # type: ignore[return-value]
 
 
-def _luminance_over_white(rgba: np.ndarray) -> np.ndarray:
-    """ITU-R 601 luma (Pillow's ``L``) of the picture composited over white, 0..255 floats."""
-    rgb = rgba[..., :3].astype(np.float32)
-    alpha = rgba[..., 3].astype(np.float32) / 255.0
-    luma = rgb @ np.array([0.299, 0.587, 0.114], dtype=np.float32)
-    return luma * alpha + 255.0 * (1.0 - alpha)
 
 
 # --- the importer -------------------------------------------------------------------------------
@@ -278,29 +291,65 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     """Turn a picture into a puzzle grid: see the module docstring for the pipeline.
 
     Raises :class:`InputError` for pictures that cannot make a puzzle (too
-    small, blank at this threshold, no transparency in silhouette mode) and
-    :class:`LimitError` for sizes outside ``1..MAX_SIDE``.
+    small, blank, no transparency in silhouette mode) and :class:`LimitError`
+    for sizes outside ``1..MAX_SIDE``.
     """
-    if options.mode not in ("bw", "silhouette"):
-        raise InputError(f"unknown mode {options.mode!r}: expected 'bw' or 'silhouette'")
-    if options.colors is not None and not 1 <= options.colors <= 20:
-        raise LimitError(f"{options.colors} colours asked for: expected 1 to 20")
-    if options.threshold is not None and not 0 <= options.threshold <= 255:
-        raise InputError(f"threshold {options.threshold}: expected 0 to 255")
-    if img.width < 2 or img.height < 2:
-        raise InputError(f"picture is {img.width}x{img.height} pixels: too small to make a puzzle (need 2x2 or more)")
-    if img.width * img.height > MAX_PIXELS:
-        raise LimitError(f"picture is {img.width}x{img.height} pixels, more than the limit of {MAX_PIXELS:,}")
+    _check(img, options)
     rgba = to_rgba_array(img)
     info: dict[str, Any] = {"source_size": [img.width, img.height]}
+    notes: list[str] = []
     background_rgb = _background_rgb(rgba, options)
     if options.crop:
         left, top, right, bottom = _content_box(rgba, background_rgb)
         rgba = rgba[top:bottom, left:right]
         info["crop_box"] = [left, top, right, bottom]
+    rgba, pixel_art = _pixel_art(rgba, info)
+    cols, rows = target_size(rgba.shape[1], rgba.shape[0], options, native=pixel_art)
+    weight = _content_weight(rgba, background_rgb) if options.fit == "crop" else None
+    rgba, note = fit_to_aspect(rgba, cols, rows, options.fit, weight)
+    if note:
+        notes.append(note)
+        info["fit"] = options.fit
+    few = _few_colours(rgba, background_rgb)
+    if not (pixel_art and (cols, rows) == rgba.shape[1::-1]):
+        rgba = working_pixels(rgba, rows, cols)
+    frame = Frame(rgba, cell_labels(rgba.shape[0], rgba.shape[1], rows, cols), rows, cols, background_rgb, pixel_art)
+    reference = cell_mean(luma(over_white(rgba)), frame.labels, frame.n_cells).reshape(rows, cols)
+    if options.mode == "silhouette":
+        result = _silhouette(frame, options, info)
+    elif options.colors is not None or (_auto_colour(options) and few):
+        result = _colour(frame, options, info, notes)
+    else:
+        result = _bw(frame, reference, options, info)
+    if not np.any(result.grid):
+        raise BlankPictureError(_blank_message(options))
+    return ImportResult(result.grid, result.palette, result.confidence, result.alternative, info, reference, tuple(notes))
+
+
+def _check(img: Image.Image, options: ImageOptions) -> None:
+    if options.mode not in MODES:
+        raise InputError(f"unknown mode {options.mode!r}: expected one of {', '.join(MODES)}")
+    if options.fit not in FITS:
+        raise InputError(f"unknown fit {options.fit!r}: expected one of {', '.join(FITS)}")
+    if options.colors is not None and not 1 <= options.colors <= 20:
+        raise LimitError(f"{options.colors} colours asked for: expected 1 to 20")
+    if options.threshold is not None and not 0 <= options.threshold <= 255:
+        raise InputError(f"threshold {options.threshold}: expected 0 to 255")
+    if options.fill is not None and not 0 < options.fill < 1:
+        raise InputError(f"fill share {options.fill}: expected a number between 0 and 1")
+    if not 0 <= options.min_distance <= 100:
+        raise InputError(f"minimum colour distance {options.min_distance}: expected 0 to 100 (CIEDE2000)")
+    if img.width < 2 or img.height < 2:
+        raise InputError(f"picture is {img.width}x{img.height} pixels: too small to make a puzzle (need 2x2 or more)")
+    if img.width * img.height > MAX_PIXELS:
+        raise LimitError(f"picture is {img.width}x{img.height} pixels, more than the limit of {MAX_PIXELS:,}")
+
+
+def _pixel_art(rgba: np.ndarray, info: dict[str, Any]) -> tuple[np.ndarray, bool]:
+    """The picture at its native pixel size when it is exact pixel art, and whether it is."""
     sx, sy = pixel_art_scale(rgba)
     small = rgba[::sy, ::sx]
-    n_distinct = len(np.unique(small.reshape(-1, 4), axis=0)) if small.size <= 4 * 65536 else 10**9
+    n_distinct = len(np.unique(small.reshape(-1, 4).view(np.uint32))) if small.size <= 4 * 65536 else 10**9
     pixel_art = (
         n_distinct <= PIXEL_ART_MAX_COLORS
         and max(small.shape[:2]) <= PIXEL_ART_MAX_SIDE
@@ -308,18 +357,82 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     )
     info["pixel_art"] = pixel_art
     info["pixel_scale"] = [sx, sy] if pixel_art else [1, 1]
-    if pixel_art:
-        rgba = small  # exact reversal of the NEAREST upscale
-    cols, rows = target_size(rgba.shape[1], rgba.shape[0], options, native=pixel_art)
-    rgba = _upscale_for(rgba, rows, cols)
-    labels = _cell_labels(rgba.shape[0], rgba.shape[1], rows, cols)
-    if options.colors is not None:
-        result = _color_grid(rgba, labels, rows, cols, options, background_rgb, info)
-    else:
-        result = _bw_grid(rgba, labels, rows, cols, options, info)
-    if not np.any(result.grid):
-        raise BlankPictureError(_blank_message(options, info))
-    return result
+    return (small if pixel_art else rgba), pixel_art
+
+
+def _content_weight(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> np.ndarray:
+    """Per pixel, how much it differs from the background (for a crop that keeps the subject)."""
+    if background_rgb is None:
+        return rgba[..., 3].astype(np.float32) / 255.0
+    diff = np.abs(rgba[..., :3].astype(np.int16) - np.array(background_rgb, dtype=np.int16)).max(axis=2)
+    return (diff > 24).astype(np.float32)
+
+
+def _few_colours(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> bool:
+    """Whether the picture's opaque pixels have at most :data:`AUTO_MAX_COLORS` exact colours besides the background."""
+    step = max(1, int(math.ceil(math.sqrt(rgba.shape[0] * rgba.shape[1] / 65_536))))
+    sample = rgba[::step, ::step].reshape(-1, 4)
+    if np.any((sample[:, 3] > 0) & (sample[:, 3] < 255)):
+        return False
+    found = exact_colours(sample[sample[:, 3] == 255, :3], AUTO_MAX_COLORS + 1)
+    return found is not None
+
+
+def _auto_colour(options: ImageOptions) -> bool:
+    return options.mode == "auto" and options.threshold is None and options.fill is None and not options.invert
+
+
+@dataclass(frozen=True)
+class _Cells:
+    grid: np.ndarray
+    palette: tuple[Color, ...]
+    confidence: np.ndarray
+    alternative: np.ndarray
+
+
+def _bw(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[str, Any]) -> _Cells:
+    inking = bw_cells(frame, reference, options.threshold, options.fill, options.invert)
+    info.update(mode="bw", inking=inking.name, **inking.info)
+    grid = inking.grid
+    confidence = np.clip(2.0 * inking.sure - 1.0, 0.0, 1.0)
+    return _Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
+
+
+def _colour(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> _Cells:
+    k = options.colors if options.colors is not None else AUTO_MAX_COLORS
+    colouring = color_cells(frame, k, options.min_distance, frame.background)
+    info.update(mode="color", background="transparent" if frame.background is None else to_hex(frame.background))
+    info.update(colouring.info)
+    kept = len(colouring.rgbs) - 1
+    confidence = np.clip(2.0 * colouring.sure - 1.0, 0.0, 1.0)
+    if options.colors is None and kept <= 1:  # one exact colour: a plain black-and-white puzzle
+        info["mode"] = "bw"
+        grid = (colouring.grid > 0).astype(np.uint8)
+        return _Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
+    if options.colors is not None and kept < options.colors:
+        notes.append(
+            f"{options.colors} colours asked for, {kept} kept: the others were within "
+            f"{options.min_distance:g} (CIEDE2000) of a kept colour or the background, or filled no cell"
+        )
+    info["colors"] = kept
+    palette = palette_from_rgb(colouring.rgbs[0], colouring.rgbs[1:])
+    return _Cells(colouring.grid, palette, confidence, colouring.alternative)
+
+
+def _silhouette(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _Cells:
+    """Alpha coverage only: a cell is filled when its pixels are opaque enough on average."""
+    alpha = frame.rgba[..., 3]
+    if np.all(alpha >= 250):
+        raise InputError("the picture has no transparency: silhouette mode needs an alpha channel")
+    threshold = 128 if options.threshold is None else options.threshold
+    coverage = cell_mean(alpha.astype(np.float64) / 255.0, frame.labels, frame.n_cells)
+    filled = coverage * 255.0 >= threshold
+    if options.invert:
+        filled = ~filled
+    info.update(mode="silhouette", threshold=threshold)
+    grid = filled.reshape(frame.rows, frame.cols).astype(np.uint8)
+    confidence = np.clip(np.abs(coverage * 255.0 - threshold) / 128.0, 0, 1).reshape(grid.shape)
+    return _Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
 
 
 def _background_rgb(rgba: np.ndarray, options: ImageOptions) -> Optional[tuple[int, int, int]]:
@@ -333,145 +446,9 @@ def _background_rgb(rgba: np.ndarray, options: ImageOptions) -> Optional[tuple[i
         raise InputError(f"background {options.background!r}: not a colour (expected a name or #rrggbb)") from None
 
 
-def _blank_message(options: ImageOptions, info: dict[str, Any]) -> str:
+def _blank_message(options: ImageOptions) -> str:
     if options.colors is not None:
         return "the picture is blank: every cell is background"
     if options.mode == "silhouette":
         return "the picture is blank: no cell is mostly opaque (silhouette mode uses transparency only)"
-    return (
-        f"the picture is blank: nothing is filled at threshold {info.get('threshold')}"
-    )
-
-
-def _vote_fraction(values: np.ndarray, labels: np.ndarray, n_cells: int) -> np.ndarray:
-    """Mean of per-pixel ``values`` in each cell (the BOX filter, done with one bincount)."""
-    sums = np.bincount(labels, weights=values.ravel().astype(np.float64), minlength=n_cells)
-    counts = np.bincount(labels, minlength=n_cells)
-    return sums / np.maximum(counts, 1)
-
-
-def _bw_grid(
-    rgba: np.ndarray, labels: np.ndarray, rows: int, cols: int, options: ImageOptions, info: dict[str, Any]
-) -> ImportResult:
-    """Black and white: a filled fraction per cell from luminance (or alpha), majority decides."""
-    n = rows * cols
-    alpha = rgba[..., 3]
-    if options.mode == "silhouette":
-        if np.all(alpha >= 250):
-            raise InputError("the picture has no transparency: silhouette mode needs an alpha channel")
-        threshold = 128 if options.threshold is None else options.threshold
-        coverage = _vote_fraction(alpha.astype(np.float64) / 255.0, labels, n)
-        filled_fraction = coverage if not options.invert else 1.0 - coverage
-        margin = np.abs(coverage * 255.0 - threshold) / 128.0
-        filled = filled_fraction * 255.0 >= threshold if not options.invert else filled_fraction * 255.0 > 255 - threshold
-        info.update(mode="silhouette", threshold=threshold)
-    else:
-        luma = _luminance_over_white(rgba)
-        threshold = otsu_threshold(luma.astype(np.uint8)) if options.threshold is None else options.threshold
-        dark = luma < threshold
-        if options.invert:
-            dark = ~dark
-        filled_fraction = _vote_fraction(dark, labels, n)
-        filled = filled_fraction > 0.5
-        mean_luma = _vote_fraction(luma, labels, n)
-        margin = np.abs(mean_luma - threshold) / 64.0
-        info.update(mode="bw", threshold=int(threshold), invert=options.invert)
-    vote_margin = np.abs(2.0 * filled_fraction - 1.0)
-    confidence = np.clip(0.5 * vote_margin + 0.5 * np.minimum(margin, 1.0), 0.0, 1.0)
-    grid = filled.reshape(rows, cols).astype(np.uint8)
-    return ImportResult(
-        grid=grid,
-        palette=BW_PALETTE,
-        confidence=confidence.reshape(rows, cols),
-        alternative=(1 - grid).astype(np.uint8),
-        info=info,
-    )
-
-
-def _quantize(rgb: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Median-cut quantize a list of RGB pixels to at most ``n`` colours, never dithering.
-
-    Returns per-pixel class indices and the ``k x 3`` palette of used colours.
-    """
-    strip = Image.fromarray(rgb.reshape(1, -1, 3).astype(np.uint8), "RGB")
-    quant = strip.quantize(colors=n, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    index = np.asarray(quant, dtype=np.int64).ravel()
-    pal = np.array(quant.getpalette()[: 3 * 256], dtype=np.int64).reshape(-1, 3)
-    used = np.unique(index)
-    remap = np.full(pal.shape[0], -1, dtype=np.int64)
-    remap[used] = np.arange(used.size)
-    return remap[index], pal[used]
-
-
-def _color_grid(
-    rgba: np.ndarray,
-    labels: np.ndarray,
-    rows: int,
-    cols: int,
-    options: ImageOptions,
-    background_rgb: Optional[tuple[int, int, int]],
-    info: dict[str, Any],
-) -> ImportResult:
-    """Colour: quantize every pixel, pick the background class, then a majority vote per cell."""
-    k = int(options.colors or 1)
-    flat = rgba.reshape(-1, 4)
-    opaque = flat[:, 3] >= 128
-    classes = np.zeros(flat.shape[0], dtype=np.int64)  # 0 = background
-    if background_rgb is None:
-        if not opaque.any():
-            raise InputError("the picture is blank: every pixel is transparent")
-        index, pal = _quantize(flat[opaque, :3], k)
-        classes[opaque] = index + 1
-        colours = pal
-        bg = (255, 255, 255)
-        info["background"] = "transparent"
-    else:
-        over_white = _composite_white(flat)
-        index, pal = _quantize(over_white, k + 1)
-        dist = np.abs(pal - np.array(background_rgb)).sum(axis=1)
-        bg_class = int(np.argmin(dist))
-        bg = tuple(int(v) for v in pal[bg_class])
-        order = [i for i in range(len(pal)) if i != bg_class]
-        remap = np.zeros(len(pal), dtype=np.int64)
-        remap[order] = np.arange(1, len(order) + 1)
-        classes = remap[index]
-        colours = pal[order]
-        info["background"] = to_hex(bg)
-    n_classes = len(colours) + 1
-    votes = np.bincount(labels * n_classes + classes, minlength=rows * cols * n_classes).reshape(-1, n_classes)
-    votes = votes.astype(np.float64) / np.maximum(votes.sum(axis=1, keepdims=True), 1)
-    ranked = np.argsort(-votes, axis=1, kind="stable")
-    winner, runner = ranked[:, 0], ranked[:, 1] if n_classes > 1 else ranked[:, 0]
-    idx = np.arange(votes.shape[0])
-    confidence = votes[idx, winner] - votes[idx, runner]
-    grid, palette, alternative = _compact_colours(winner, runner, colours, bg)
-    info.update(mode="color", colors=len(palette) - 1)
-    return ImportResult(
-        grid=grid.reshape(rows, cols),
-        palette=palette,
-        confidence=confidence.reshape(rows, cols),
-        alternative=alternative.reshape(rows, cols),
-        info=info,
-    )
-
-
-def _composite_white(flat: np.ndarray) -> np.ndarray:
-    alpha = flat[:, 3:4].astype(np.float32) / 255.0
-    return np.round(flat[:, :3] * alpha + 255.0 * (1 - alpha)).astype(np.uint8)
-
-
-def _compact_colours(
-    winner: np.ndarray, runner: np.ndarray, colours: np.ndarray, bg: tuple[int, int, int]
-) -> tuple[np.ndarray, tuple[Color, ...], np.ndarray]:
-    """Drop colours no cell won and order the rest by cell count (most used first, ties by index)."""
-    counts = np.bincount(winner, minlength=len(colours) + 1)[1:]
-    order = [i + 1 for i in sorted(range(len(colours)), key=lambda i: (-counts[i], i)) if counts[i] > 0]
-    remap = np.zeros(len(colours) + 1, dtype=np.int64)
-    remap[order] = np.arange(1, len(order) + 1)
-    grid = remap[winner].astype(np.uint8)
-    alt = remap[runner]
-    alt = np.where((alt == 0) & (runner != 0), 0, alt).astype(np.uint8)
-    palette = palette_from_rgb(bg, [tuple(int(v) for v in colours[i - 1]) for i in order])
-    if len(palette) < 2:
-        palette = palette_from_rgb(bg, [(0, 0, 0)])
-    return grid, palette, alt
+    return "the picture is blank: no cell is filled"

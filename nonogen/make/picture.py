@@ -17,7 +17,8 @@ from PIL import Image
 
 from .. import formats
 from ..clues import puzzle_from_grid
-from ..importers.image import ImageOptions, ImportResult, image_to_grid, load_image
+from ..importers.image import ImageOptions, ImportResult, image_to_grid, load_image, pixels_wanted
+from ..importers.quality import measure
 from ..model import Puzzle
 from .repair2d import Repair2D, repair
 
@@ -50,14 +51,15 @@ def from_image(
 
     ``unique`` is ``"givens"`` (reveal cells), ``"edit"`` (change picture
     cells) or ``"off"`` (only report); ``line_solvable`` keeps repairing
-    until line logic alone solves the puzzle.
+    until line logic alone solves the puzzle. The default title is "Puzzle WxH":
+    the file name would often give the answer away (it stays in the report).
     """
     started = time.monotonic()
     name = str(source) if isinstance(source, (str, Path)) else None
-    img = load_image(source) if name is not None else source
+    img = load_image(source, reduce_for=pixels_wanted(options)) if name is not None else source
     imported = image_to_grid(img, options)
     if title is None:
-        title = Path(name).stem if name is not None else "Puzzle"
+        title = f"Puzzle {imported.grid.shape[1]}x{imported.grid.shape[0]}"
     puzzle = puzzle_from_grid(imported.grid, imported.palette, title=title)
     result = repair(
         puzzle,
@@ -107,6 +109,8 @@ def _status_without_givens(result: Repair2D, timeout: float) -> str:
 def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files: dict[str, dict]) -> dict[str, Any]:
     final, rep = result.puzzle, result.report
     complete = [n for n, f in files.items() if f["status"] == rep["status"]]
+    quality = measure(result.grid, imported.reference, final.palette)
+    changed = rep["givens_added"] + len(rep["edits"])
     return {
         "image": name,
         "status": rep["status"],
@@ -124,6 +128,10 @@ def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files
         "line_solvable": rep["line_solvable"],
         "difficulty": rep["difficulty"],
         "work": rep["work"],
+        **quality,
+        "repair_cells": changed,
+        "repair_share": round(changed / result.grid.size, 4),
+        "warnings": list(imported.warnings),
         "import": imported.info,
         "files": files,
         "timings": rep["timings"],

@@ -1,0 +1,126 @@
+"""Where the picture's pixels fall on the grid: aspect fitting, working resolution, cells, per-cell means.
+
+Pure functions over numpy arrays. A :class:`Frame` is the picture as the
+rest of the importer sees it: RGBA pixels at a working resolution whose
+aspect matches the grid, the cell each pixel falls in, and the background.
+Fitting never stretches silently: a picture whose aspect differs from the
+grid's by more than one cell is padded, cropped or stretched as asked, and
+the caller gets a sentence saying so.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+from PIL import Image
+
+__all__ = ["Frame", "FITS", "fit_to_aspect", "working_pixels", "cell_labels", "cell_mean", "over_white", "luma"]
+
+FITS = ("pad", "crop", "stretch")
+WORK_PX_PER_CELL = 8
+"""Pixels per cell side kept for the analysis (at least this, under twice this): enough to see a line a
+fifth of a cell wide and to vote, few enough that a 24-megapixel photo costs what a small one does."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The picture laid over the grid: ``rgba`` (h x w x 4) at working size, each pixel's cell, the background.
+
+    ``background`` is ``None`` when the picture's border is transparent (the
+    paper shows through), else the border's most common colour.
+    """
+
+    rgba: np.ndarray
+    labels: np.ndarray
+    rows: int
+    cols: int
+    background: Optional[tuple[int, int, int]]
+    pixel_art: bool
+
+    @property
+    def n_cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def cell_px(self) -> float:
+        """Pixels per cell side (the smaller of the two directions)."""
+        return min(self.rgba.shape[0] / self.rows, self.rgba.shape[1] / self.cols)
+
+
+def over_white(rgba: np.ndarray) -> np.ndarray:
+    """RGB floats (0..255) of the picture composited over white paper."""
+    alpha = rgba[..., 3:4].astype(np.float32) / 255.0
+    return rgba[..., :3].astype(np.float32) * alpha + 255.0 * (1.0 - alpha)
+
+
+def luma(rgb: np.ndarray) -> np.ndarray:
+    """ITU-R 601 luma (what Pillow's ``L`` gives) of RGB floats."""
+    return rgb @ np.array([0.299, 0.587, 0.114], dtype=np.float32)
+
+
+def cell_labels(h: int, w: int, rows: int, cols: int) -> np.ndarray:
+    """For each pixel (row-major), the index of the cell it falls in; cells split the picture evenly."""
+    cy = (np.arange(h) * rows) // h
+    cx = (np.arange(w) * cols) // w
+    return (cy[:, None] * cols + cx[None, :]).ravel()
+
+
+def cell_mean(values: np.ndarray, labels: np.ndarray, n_cells: int) -> np.ndarray:
+    """Mean of per-pixel ``values`` (h x w, or h x w x k) in each cell: the BOX filter as bincounts."""
+    flat = values.reshape(labels.size, -1).astype(np.float64)
+    counts = np.maximum(np.bincount(labels, minlength=n_cells), 1)
+    out = np.stack([np.bincount(labels, weights=flat[:, k], minlength=n_cells) / counts for k in range(flat.shape[1])], 1)
+    return out[:, 0] if values.ndim == 2 else out
+
+
+def fit_to_aspect(
+    rgba: np.ndarray, cols: int, rows: int, fit: str, weight: Optional[np.ndarray] = None
+) -> tuple[np.ndarray, Optional[str]]:
+    """The picture padded or cropped to the grid's aspect (or left to stretch), and a note when it changed.
+
+    Nothing happens when the aspect is off by less than one cell (rounding a
+    side to whole cells always is). ``crop`` keeps the window holding most of
+    ``weight`` (the subject), so a tall rocket in a wide photo stays in;
+    ``pad`` adds transparent margins, which read as background.
+    """
+    h, w = rgba.shape[:2]
+    if abs(w * rows / h - cols) <= 1 and abs(h * cols / w - rows) <= 1:
+        return rgba, None
+    shape = f"{w}x{h} pixels into {cols}x{rows} cells"
+    if fit == "stretch":
+        return rgba, f"aspect ratio differs ({shape}): stretched"
+    want_w = round(h * cols / rows)  # width that matches the grid at this height
+    if fit == "pad":
+        if want_w > w:
+            pad = [(0, 0), ((want_w - w) // 2, want_w - w - (want_w - w) // 2), (0, 0)]
+        else:
+            want_h = round(w * rows / cols)
+            pad = [((want_h - h) // 2, want_h - h - (want_h - h) // 2), (0, 0), (0, 0)]
+        return np.pad(rgba, pad), f"aspect ratio differs ({shape}): padded with background"
+    if want_w < w:
+        x0 = _best_window(np.ones(w) if weight is None else weight.sum(axis=0), want_w)
+        return rgba[:, x0 : x0 + want_w], f"aspect ratio differs ({shape}): cropped left/right"
+    want_h = round(w * rows / cols)
+    y0 = _best_window(np.ones(h) if weight is None else weight.sum(axis=1), want_h)
+    return rgba[y0 : y0 + want_h], f"aspect ratio differs ({shape}): cropped top/bottom"
+
+
+def _best_window(profile: np.ndarray, size: int) -> int:
+    """Start of the ``size``-long window holding the most of ``profile`` (centred on ties)."""
+    sums = np.convolve(profile.astype(np.float64), np.ones(size), mode="valid")
+    best = np.flatnonzero(sums >= sums.max() - 1e-9 * max(1.0, float(sums.max())))
+    return int(best[len(best) // 2])
+
+
+def working_pixels(rgba: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The picture area-averaged (box filter, alpha premultiplied) to :data:`WORK_PX_PER_CELL` pixels per cell
+    when it has more than half as many again, or repeated up (NEAREST) until every cell has a pixel."""
+    h, w = rgba.shape[:2]
+    if min(h / rows, w / cols) > 1.5 * WORK_PX_PER_CELL:
+        img = Image.fromarray(np.ascontiguousarray(rgba), "RGBA").convert("RGBa")
+        size = (cols * WORK_PX_PER_CELL, rows * WORK_PX_PER_CELL)
+        return np.asarray(img.resize(size, Image.Resampling.BOX).convert("RGBA"), dtype=np.uint8)
+    k = max(math.ceil(rows / h), math.ceil(cols / w), 1)
+    return rgba if k == 1 else rgba.repeat(k, axis=0).repeat(k, axis=1)
