@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 from collections import deque
+from itertools import islice
 from multiprocessing.connection import wait
 from typing import Any, Callable, Iterable, Iterator, Optional, Protocol
 
@@ -271,17 +272,31 @@ def _death(exitcode: Optional[int]) -> str:
 # --- Dask --------------------------------------------------------------------------------------------
 
 
+def _run_chunk(fn: Fn, tasks: list) -> tuple[list, float]:
+    """Several tasks in one Dask task (the scheduler's round trip is paid once for all), and the seconds they took."""
+    start = time.monotonic()
+    results = [fn(task) for task in tasks]
+    return results, time.monotonic() - start
+
+
 class DaskExecutor:
     """Tasks on a Dask cluster: the one at ``scheduler`` (``tcp://host:port``), or a local one of ``workers`` processes.
 
-    The workers need nonogen installed (``pip install nonogen[dask]``). At
-    most two tasks per worker thread are in flight, so an interrupt wastes
-    little and results stream back as they finish. A task whose worker dies
-    comes back as an ``error`` result (Dask's ``KilledWorker``).
+    The workers need nonogen installed (``pip install nonogen[dask]``).
+    Tasks travel in chunks sized to take about ``target`` seconds each
+    (measured as the batch goes), so the scheduler's round trip, several
+    milliseconds, is not paid per puzzle; ``per_thread`` chunks per worker
+    thread are in flight. Results stream back chunk by chunk as they finish.
+    A chunk whose worker dies (Dask's ``KilledWorker``) or that runs past
+    the limit is split into single tasks and sent again, so that only the
+    task at fault gets the ``error`` (or ``timeout``) result.
     """
 
-    def __init__(self, scheduler: Optional[str] = None, workers: int = 2, limit: Optional[float] = None):
+    def __init__(self, scheduler: Optional[str] = None, workers: int = 2, limit: Optional[float] = None,
+                 per_thread: int = 4, target: float = 0.25, max_chunk: int = 64):
         self.scheduler, self.workers, self.limit = scheduler, max(1, int(workers)), limit
+        self.per_thread, self.target, self.max_chunk = max(1, per_thread), target, max(1, max_chunk)
+        self.mean = 0.05  # seconds per task, until measured
 
     def _connect(self):
         import dask
@@ -291,8 +306,11 @@ class DaskExecutor:
             return Client(self.scheduler, timeout="20s"), None
         with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
             cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+                                   dashboard_address=":0", silence_logs=logging.ERROR)
             return Client(cluster), cluster
+
+    def _chunk(self) -> int:
+        return max(1, min(self.max_chunk, int(self.target / max(self.mean, 1e-4))))
 
     def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]:
         try:
@@ -302,18 +320,18 @@ class DaskExecutor:
 
             raise InputError("the Dask executor needs the 'distributed' package: pip install 'nonogen[dask]'") from None
         client, cluster = self._connect()
-        running: dict = {}
+        running: dict = {}  # future -> [tasks, when it reached the head of the line (None: still queued)]
+        retry: deque = deque()  # tasks of failed chunks, sent again one by one
         try:
-            window = 2 * max(1, sum(client.nthreads().values()))
-            source = iter(tasks)
-            more = True
+            threads = max(1, sum(client.nthreads().values()))
+            source, more = iter(tasks), True
             while True:
-                while more and len(running) < window:
-                    task = next(source, _END)
-                    if task is _END:
+                while len(running) < self.per_thread * threads and (retry or more):
+                    batch = [retry.popleft()] if retry else list(islice(source, self._chunk()))
+                    if not batch:
                         more = False
                         break
-                    running[client.submit(fn, task, pure=False)] = (task, time.monotonic())
+                    running[client.submit(_run_chunk, fn, batch, pure=False)] = [batch, None]
                 if not running:
                     return
                 try:
@@ -321,8 +339,8 @@ class DaskExecutor:
                 except TimeoutError:  # nothing finished yet: a chance to notice runaways and interrupts
                     done = set()
                 for future in done:
-                    yield self._result(future, running.pop(future)[0], fail)
-                yield from self._runaways(running, fail)
+                    yield from self._results(future, running.pop(future), retry, fail)
+                yield from self._heads(running, threads, retry, fail)
         finally:
             for future in running:
                 future.cancel()
@@ -330,19 +348,32 @@ class DaskExecutor:
             if cluster is not None:
                 cluster.close(timeout=5)
 
-    @staticmethod
-    def _result(future, task: Any, fail: Fail) -> Any:
+    def _results(self, future, entry: list, retry: deque, fail: Fail) -> Iterator[Any]:
+        batch = entry[0]
         if future.status == "finished":
-            return future.result()
-        error = future.exception() if future.status == "error" else future.status
-        return fail(task, f"internal error: {type(error).__name__}: {error}", "error")
+            results, seconds = future.result()
+            self.mean = 0.7 * self.mean + 0.3 * seconds / len(batch)
+            yield from results
+        elif len(batch) > 1:
+            retry.extend(batch)
+        else:
+            error = future.exception() if future.status == "error" else future.status
+            yield fail(batch[0], f"internal error: {type(error).__name__}: {error}", "error")
 
-    def _runaways(self, running: dict, fail: Fail) -> Iterator[Any]:
-        if self.limit is None:
-            return
+    def _heads(self, running: dict, threads: int, retry: deque, fail: Fail) -> Iterator[Any]:
+        """Time the chunks at the head of the line, and stop those running past the limit.
+
+        Dask starts tasks roughly in the order they were submitted, so the
+        oldest ``threads`` unfinished chunks are the ones running; timing
+        from submission would count the wait in the queue as work.
+        """
         now = time.monotonic()
-        for future, (task, start) in list(running.items()):
-            if now - start > self.limit:
+        for future, entry in list(running.items())[:threads]:
+            entry[1] = entry[1] or now
+            if self.limit is not None and now - entry[1] > self.limit * len(entry[0]):
                 future.cancel()
                 del running[future]
-                yield fail(task, f"no answer within {self.limit:g} s; the task was cancelled", "timeout")
+                if len(entry[0]) > 1:
+                    retry.extend(entry[0])
+                else:
+                    yield fail(entry[0][0], f"no answer within {self.limit:g} s; the task was cancelled", "timeout")
