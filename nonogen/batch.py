@@ -225,9 +225,9 @@ def clue_hash(puzzle: AnyPuzzle) -> str:
     Colours are renumbered in order of first appearance (rows, then columns),
     so palettes that name or order the colours differently do not matter.
 
-    >>> from nonogen import puzzle_from_grid
-    >>> import numpy as np
-    >>> clue_hash(puzzle_from_grid(np.eye(2, dtype=np.uint8))) == clue_hash(puzzle_from_grid(np.eye(2, dtype=np.uint8) * 2))
+    >>> red_blue = "width 2\\nheight 1\\ncolor a #ff0000\\ncolor b #0000ff\\nrows\\n1a,1b\\ncolumns\\n1a\\n1b\\n"
+    >>> green_gold = red_blue.replace("#ff0000", "#00ff00").replace("#0000ff", "#ffd700")
+    >>> clue_hash(formats.loads(red_blue, "non")) == clue_hash(formats.loads(green_gold, "non"))
     True
     """
     if isinstance(puzzle, Puzzle3D):
