@@ -2,9 +2,10 @@
 
 Python's ``json`` module accepts ``NaN`` and ``Infinity``, turns ``1e400``
 into ``inf`` and raises a bare ``ValueError`` on integers of more than 4300
-digits. Here numbers are parsed with hooks that never raise, so every
-problem is reported by the schema check with the JSON path of the value and
-the line it sits on, as ``rows[3][0]: expected ..., got ...``.
+digits. Here such an integer is kept as its text (:class:`LongNumber`), and
+every wrong value, NaN and 5000-digit numbers included, is reported by the
+schema check with its JSON path and the line it sits on, as
+``rows[3][0]: expected ..., got ...``.
 
 The schema (``schema/nonogen.schema.json``) is validated with ``jsonschema``
 before anything is built; the readers only turn already-checked data into
@@ -21,15 +22,13 @@ from importlib import resources
 from typing import Any, Callable, Iterable, Optional, Union
 
 from ..errors import FormatError
+from ._common import MAX_DIGITS
 
-__all__ = ["MAX_DIGITS", "LongNumber", "parse_json", "validate", "describe", "json_path", "line_of", "schema"]
-
-MAX_DIGITS = 9
-"""Longest digit string read as a number: far beyond every limit, far below Python's 4300-digit guard."""
+__all__ = ["LongNumber", "parse_json", "validate", "describe", "json_path", "line_of", "schema"]
 
 
 class LongNumber(str):
-    """A JSON number with more than :data:`MAX_DIGITS` digits, kept as its text so no conversion can blow up."""
+    """A JSON integer too long for ``int()`` (4000 digits or more), kept as its text; no schema type accepts it."""
 
 
 def _parse_int(text: str, _int=int) -> Union[int, LongNumber]:
