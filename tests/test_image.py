@@ -318,3 +318,72 @@ def test_library_errors_are_nonogen_errors():
         image_to_grid(Image.new("L", (10, 10), 0), ImageOptions(size=(0, 5)))
     with pytest.raises(InputError, match="blank"):
         image_to_grid(Image.new("L", (10, 10), 255))
+
+
+# --- shape, aspect, fill, title: what a puzzle editor checks ---------------------------------------
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "images"
+
+
+def test_aspect_is_never_changed_silently():
+    y, x = np.mgrid[0:200, 0:400]
+    img = Image.fromarray(np.where((x - 200) ** 2 + (y - 100) ** 2 < 80**2, 20, 230).astype(np.uint8), "L")
+    padded = image_to_grid(img, ImageOptions(size=(20, 20)))
+    assert padded.grid.shape == (20, 20) and "padded" in padded.warnings[0]
+    assert not padded.grid[:4].any() and not padded.grid[-4:].any()  # the margins are background
+    cropped = image_to_grid(img, ImageOptions(size=(20, 20), fit="crop"))
+    assert "cropped" in cropped.warnings[0] and cropped.grid[:, 10].sum() >= 14  # the disc fills the height
+    stretched = image_to_grid(img, ImageOptions(size=(20, 20), fit="stretch"))
+    assert "stretched" in stretched.warnings[0]
+    assert image_to_grid(img, ImageOptions(width=20)).warnings == ()
+
+
+def test_fill_share_is_what_was_asked():
+    y, x = np.mgrid[0:300, 0:300]
+    img = Image.fromarray(((x + y) * 255 // 600).astype(np.uint8), "L")  # a smooth ramp: any share is possible
+    for share in (0.2, 0.45, 0.7):
+        grid = image_to_grid(img, ImageOptions(size=(20, 20), fill=share)).grid
+        assert abs(grid.mean() - share) <= 0.01
+
+
+def test_light_subject_on_dark_sky_is_inked_not_the_sky():
+    result = image_to_grid(load_image(SAMPLES / "photo-rocket-launch.jpg"), ImageOptions(size=(30, 30)))
+    g = result.grid
+    assert g[:18, :10].mean() < 0.05 and g[:18, 20:].mean() < 0.05  # the night sky stays empty
+    assert g[5:20, 13:17].mean() > 0.4  # the rocket is filled
+
+
+@pytest.mark.parametrize("name", ["icon-play.png", "icon-mail.png", "icon-page.png", "icon-gear.png", "icon-eject.png"])
+def test_icons_keep_their_shape_in_black_and_white(name):
+    """These came out as a near-empty grid of scattered cells (the page as 'blank')."""
+    grid = image_to_grid(load_image(SAMPLES / name), ImageOptions(size=(20, 20))).grid
+    assert 0.10 <= grid.mean() <= 0.75
+
+
+def test_default_title_does_not_give_the_answer_away(tmp_path):
+    report = _run_image(tmp_path, SAMPLES / "icon-heart.png")
+    puzzle = formats.load(tmp_path / "out" / "puzzle.json")
+    assert puzzle.meta["title"] == f"Puzzle {report['width']}x{report['height']}"
+    assert report["image"].endswith("icon-heart.png")
+    for key in ("fidelity", "min_palette_distance", "speck_share", "fill_share", "repair_cells", "warnings"):
+        assert key in report
+
+
+def test_big_jpeg_decodes_reduced(tmp_path):
+    path = tmp_path / "big.jpg"
+    Image.new("RGB", (4000, 3000), "white").save(path, quality=80)
+    assert load_image(path, reduce_for=(640, 640)).size == (1000, 750)
+    assert load_image(path).size == (4000, 3000)
+
+
+DEMO = Path(__file__).resolve().parents[1] / "outputs" / "images"
+
+
+@pytest.mark.skipif(not DEMO.is_dir(), reason="run `make demo` first")
+def test_every_demo_puzzle_file_reads_back_to_its_reported_status():
+    """outputs/images/rocket/puzzle.cnon once said 'unique' and could not be read back (a colour named white)."""
+    for folder in sorted(p for p in DEMO.iterdir() if (p / "report.json").is_file()):
+        report = json.loads((folder / "report.json").read_text())
+        for name, info in report["files"].items():
+            puzzle = formats.load(folder / name)
+            assert verify(puzzle, timeout=30).status == info["status"], f"{folder.name}/{name}"

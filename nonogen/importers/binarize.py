@@ -49,6 +49,8 @@ CONTRAST = 60
 STENCIL_SHARE = 0.4
 """When strong dark parts cover this share of the subject, they are the picture (hair, a dark ball): ink them."""
 BORDER_SHARE = 0.03
+INVERT_BORDER = 0.75
+"""Share of the border cells an inking may fill before its other side is inked instead."""
 BACKGROUND_DISTANCE = 10.0
 """CIELAB distance (after a blur of a quarter cell) within which a colour counts as one of the border's."""
 """Width of the border strip that models the background, as a share of the shorter side."""
@@ -249,10 +251,13 @@ def _interior(grid: np.ndarray) -> np.ndarray:
 
 
 def _ink_side(inking: Inking, frame: Frame) -> Inking:
-    """With no subject to go by, ink the side that leaves most of the border empty (the picture, not the sky)."""
+    """Ink the other side when the inked side holds most of the border (the sky around a rocket, not the picture).
+
+    Only a clear majority counts: ground along the bottom and the lower sides
+    of a landscape is the picture's, not its background."""
     g = inking.grid
     border = np.concatenate([g[0], g[-1], g[1:-1, 0], g[1:-1, -1]])
-    if border.mean() <= 0.5:
+    if border.mean() <= INVERT_BORDER:
         return inking
     return _inverted(inking, "light")
 

@@ -16,7 +16,7 @@ from typing import Optional
 import numpy as np
 from PIL import Image
 
-__all__ = ["Frame", "FITS", "fit_to_aspect", "working_pixels", "cell_labels", "cell_mean", "over_white", "luma"]
+__all__ = ["Frame", "FITS", "pixel_art_scale", "fit_to_aspect", "working_pixels", "cell_labels", "cell_mean", "over_white", "luma"]
 
 FITS = ("pad", "crop", "stretch")
 WORK_PX_PER_CELL = 8
@@ -75,15 +75,48 @@ def cell_mean(values: np.ndarray, labels: np.ndarray, n_cells: int) -> np.ndarra
     return out[:, 0] if values.ndim == 2 else out
 
 
+def pixel_art_scale(rgba: np.ndarray) -> tuple[int, int]:
+    """The integer factors ``(sx, sy)`` by which a picture is an exact NEAREST upscale of a smaller one.
+
+    Every colour change along x must fall on a multiple of ``sx`` (and the
+    width must be one too); same along y. ``(1, 1)`` means no upscale.
+
+    >>> small = np.arange(6, dtype=np.uint8).reshape(2, 3, 1).repeat(4, axis=2)
+    >>> pixel_art_scale(small.repeat(5, axis=0).repeat(5, axis=1))
+    (5, 5)
+    >>> pixel_art_scale(small)
+    (1, 1)
+    """
+    h, w = rgba.shape[:2]
+    flat = rgba.reshape(h, w, -1)
+    col_change = np.flatnonzero(np.any(flat[:, 1:] != flat[:, :-1], axis=(0, 2))) + 1
+    row_change = np.flatnonzero(np.any(flat[1:] != flat[:-1], axis=(1, 2))) + 1
+    sx = math.gcd(w, *map(int, col_change)) if col_change.size else w
+    sy = math.gcd(h, *map(int, row_change)) if row_change.size else h
+    if not col_change.size and not row_change.size:
+        return 1, 1
+    if not col_change.size:
+        sx = sy if w % sy == 0 else 1
+    if not row_change.size:
+        sy = sx if h % sx == 0 else 1
+    return int(sx), int(sy)
+
+
 def fit_to_aspect(
-    rgba: np.ndarray, cols: int, rows: int, fit: str, weight: Optional[np.ndarray] = None
+    rgba: np.ndarray,
+    cols: int,
+    rows: int,
+    fit: str,
+    weight: Optional[np.ndarray] = None,
+    background: Optional[tuple[int, int, int]] = None,
 ) -> tuple[np.ndarray, Optional[str]]:
     """The picture padded or cropped to the grid's aspect (or left to stretch), and a note when it changed.
 
     Nothing happens when the aspect is off by less than one cell (rounding a
     side to whole cells always is). ``crop`` keeps the window holding most of
     ``weight`` (the subject), so a tall rocket in a wide photo stays in;
-    ``pad`` adds transparent margins, which read as background.
+    ``pad`` adds margins of the ``background`` colour (transparent when it is
+    ``None``), which read as background.
     """
     h, w = rgba.shape[:2]
     if abs(w * rows / h - cols) <= 1 and abs(h * cols / w - rows) <= 1:
@@ -98,7 +131,9 @@ def fit_to_aspect(
         else:
             want_h = round(w * rows / cols)
             pad = [((want_h - h) // 2, want_h - h - (want_h - h) // 2), (0, 0), (0, 0)]
-        return np.pad(rgba, pad), f"aspect ratio differs ({shape}): padded with background"
+        fill = (0, 0, 0, 0) if background is None else (*background, 255)
+        out = np.stack([np.pad(rgba[..., k], pad[:2], constant_values=fill[k]) for k in range(4)], axis=-1)
+        return out, f"aspect ratio differs ({shape}): padded with background"
     if want_w < w:
         x0 = _best_window(np.ones(w) if weight is None else weight.sum(axis=0), want_w)
         return rgba[:, x0 : x0 + want_w], f"aspect ratio differs ({shape}): cropped left/right"

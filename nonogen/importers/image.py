@@ -36,7 +36,18 @@ from PIL import Image, ImageColor, ImageOps
 from ..errors import BlankPictureError, InputError, LimitError
 from ..palette import BW_PALETTE, DEFAULT_MIN_DISTANCE, Color, palette_from_rgb, to_hex
 from .binarize import bw_cells, otsu_threshold
-from .frame import FITS, WORK_PX_PER_CELL, Frame, cell_labels, cell_mean, fit_to_aspect, luma, over_white, working_pixels
+from .frame import (
+    FITS,
+    WORK_PX_PER_CELL,
+    Frame,
+    cell_labels,
+    cell_mean,
+    fit_to_aspect,
+    luma,
+    over_white,
+    pixel_art_scale,
+    working_pixels,
+)
 from .quantize import color_cells, exact_colours
 
 __all__ = [
@@ -195,33 +206,6 @@ def to_rgba_array(img: Image.Image) -> np.ndarray:
     return np.asarray(img.convert("RGBA"), dtype=np.uint8)
 
 
-def pixel_art_scale(rgba: np.ndarray) -> tuple[int, int]:
-    """The integer factors ``(sx, sy)`` by which a picture is an exact NEAREST upscale of a smaller one.
-
-    Every colour change along x must fall on a multiple of ``sx`` (and the
-    width must be one too); same along y. ``(1, 1)`` means no upscale.
-
-    >>> small = np.arange(6, dtype=np.uint8).reshape(2, 3, 1).repeat(4, axis=2)
-    >>> pixel_art_scale(small.repeat(5, axis=0).repeat(5, axis=1))
-    (5, 5)
-    >>> pixel_art_scale(small)
-    (1, 1)
-    """
-    h, w = rgba.shape[:2]
-    flat = rgba.reshape(h, w, -1)
-    col_change = np.flatnonzero(np.any(flat[:, 1:] != flat[:, :-1], axis=(0, 2))) + 1
-    row_change = np.flatnonzero(np.any(flat[1:] != flat[:-1], axis=(1, 2))) + 1
-    sx = math.gcd(w, *map(int, col_change)) if col_change.size else w
-    sy = math.gcd(h, *map(int, row_change)) if row_change.size else h
-    if not col_change.size and not row_change.size:
-        return 1, 1
-    if not col_change.size:
-        sx = sy if w % sy == 0 else 1
-    if not row_change.size:
-        sy = sx if h % sx == 0 else 1
-    return int(sx), int(sy)
-
-
 def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool) -> tuple[int, int]:
     """Puzzle size in cells: explicit ``size``, or one side with the aspect ratio kept, or the default.
 
@@ -306,7 +290,7 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     rgba, pixel_art = _pixel_art(rgba, info)
     cols, rows = target_size(rgba.shape[1], rgba.shape[0], options, native=pixel_art)
     weight = _content_weight(rgba, background_rgb) if options.fit == "crop" else None
-    rgba, note = fit_to_aspect(rgba, cols, rows, options.fit, weight)
+    rgba, note = fit_to_aspect(rgba, cols, rows, options.fit, weight, background_rgb)
     if note:
         notes.append(note)
         info["fit"] = options.fit
