@@ -17,7 +17,7 @@ import stat
 import time
 import traceback
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Union
 
@@ -30,7 +30,7 @@ from .solve import verify
 from .solve.result import VerifyResult
 from .solve.session import Session
 
-__all__ = ["Source", "Task", "Summary", "STATUSES", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
+__all__ = ["Source", "Task", "STATUSES", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
 
 PathLike = Union[str, Path]
 AnyPuzzle = Union[Puzzle, Puzzle3D]
@@ -59,39 +59,6 @@ class Task:
     timeout: Optional[float] = 60.0
     strategy: str = "full"
     ambiguity: bool = True
-
-
-@dataclass
-class Summary:
-    """Counts per status and the wall time of a batch: the one-line summary and ``--summary-json``."""
-
-    counts: dict = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
-    resumed: int = 0
-    duplicates: int = 0
-    internal_errors: int = 0
-    seconds: float = 0.0
-    interrupted: bool = False
-
-    def add(self, rec: dict) -> None:
-        self.counts[rec["status"]] = self.counts.get(rec["status"], 0) + 1
-        self.duplicates += "duplicate_of" in rec
-        self.internal_errors += rec.get("error_kind") == "internal"
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
-
-    def line(self) -> str:
-        """``N puzzles: a unique, b multiple, ... (T s)``."""
-        parts = ", ".join(f"{self.counts.get(s, 0)} {s}" for s in STATUSES)
-        extra = "".join(f", {n} {what}" for n, what in ((self.resumed, "from the resumed run"),) if n)
-        stop = ", interrupted" if self.interrupted else ""
-        return f"{self.total} puzzles: {parts} ({self.seconds:.2f} s{extra}{stop})"
-
-    def to_dict(self) -> dict:
-        return {"puzzles": self.total, **{s: self.counts.get(s, 0) for s in STATUSES},
-                "duplicates": self.duplicates, "internal_errors": self.internal_errors,
-                "resumed": self.resumed, "seconds": round(self.seconds, 3), "interrupted": self.interrupted}
 
 
 # --- collecting and reading ----------------------------------------------------------------------

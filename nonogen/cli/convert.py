@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Optional
 
 from .. import formats
-from ..errors import FormatError, InputError, UnknownFormatError
+from ..errors import FormatError, InputError
 from ..files import write_file
 from ..model import Puzzle3D
 from .common import STDIO, check_output_file, print_json, read_stdin
@@ -60,7 +60,7 @@ def _target(args: argparse.Namespace, like: str) -> str:
         return formats.format_for(args.output, like=like)
     if formats.writable(like):
         return like
-    raise UnknownFormatError(f"nonogen does not write {like}; name the format of standard output")
+    raise InputError(f"nonogen reads {like} but does not write it; name the format of standard output with --to")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,11 +8,12 @@ import json
 import os
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
 from .. import formats
-from ..batch import Source, Summary, verify_paths
+from ..batch import STATUSES, Source, verify_paths
 from ..clues import puzzle_from_grid
 from ..errors import FormatError, InputError, OutputExistsError, UnknownFormatError
 from ..files import LineFile, write_file
@@ -34,6 +35,39 @@ from .common import (
 CSV_COLUMNS = ("file", "status", "format", "member", "members", "title", "author", "license", "clue_hash",
                "duplicate_of", "width", "height", "colors", "size", "difficulty", "work", "seconds",
                "ambiguous_cells", "ambiguous_complete", "error_kind", "message")
+
+
+@dataclass
+class Summary:
+    """Counts per status and the wall time of a batch: the one-line summary and ``--summary-json``."""
+
+    counts: dict = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
+    resumed: int = 0
+    duplicates: int = 0
+    internal_errors: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    def add(self, rec: dict) -> None:
+        self.counts[rec["status"]] = self.counts.get(rec["status"], 0) + 1
+        self.duplicates += "duplicate_of" in rec
+        self.internal_errors += rec.get("error_kind") == "internal"
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def line(self) -> str:
+        """``N puzzles: a unique, b multiple, ... (T s)``."""
+        parts = ", ".join(f"{self.counts.get(s, 0)} {s}" for s in STATUSES)
+        extra = "".join(f", {n} {what}" for n, what in ((self.resumed, "from the resumed run"),) if n)
+        stop = ", interrupted" if self.interrupted else ""
+        return f"{self.total} puzzles: {parts} ({self.seconds:.2f} s{extra}{stop})"
+
+    def to_dict(self) -> dict:
+        return {"puzzles": self.total, **{s: self.counts.get(s, 0) for s in STATUSES},
+                "duplicates": self.duplicates, "internal_errors": self.internal_errors,
+                "resumed": self.resumed, "seconds": round(self.seconds, 3), "interrupted": self.interrupted}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
