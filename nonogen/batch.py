@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 import time
 import traceback
@@ -110,8 +111,6 @@ def _split(text: str, fmt: str) -> list[tuple[int, str]]:
     if fmt == "webpbn":
         if "<!ENTITY" in text:
             return [(0, text)]
-        import re
-
         found = re.finditer(r"<puzzle\b.*?</puzzle\s*>", text, re.S)
         return [(text.count("\n", 0, m.start()), f"<puzzleset>{m.group()}</puzzleset>") for m in found] or [(0, text)]
     starts = {"non": lambda s: s.strip() == "====", "taai": lambda s: s.strip().startswith("$"),
