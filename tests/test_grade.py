@@ -59,6 +59,13 @@ def test_grade_does_not_depend_on_what_the_session_did_before():
     assert (first.grade, first.score) == (again.grade, again.score) == (fresh.grade, fresh.score)
 
 
+def test_a_session_gives_the_same_difficulty_twice():
+    """Regression: a second verify of a state probed before said 'line' (its masks were already solved)."""
+    session = Session(formats.load("samples/puzzles/lambda.txt"))
+    first, second = session.verify(grade=True), session.verify(grade=True)
+    assert first.difficulty == second.difficulty == "probe" and first.grade == second.grade
+
+
 def test_multiple_solutions_grade_five_and_unsolvable_none():
     assert verify(puzzle_from_grid(np.eye(3, dtype=int))).grade == 5
     bad = puzzle_from_grid(np.eye(2, dtype=int)).replace(rows=(((2, 1),), ((1, 1),)), goal=None)
@@ -108,3 +115,13 @@ def test_grade_four_is_not_a_3d_grade():
 def test_3d_levels_are_graded_by_their_line_passes():
     result = verify(puzzle3d_from_cells(_dog()))
     assert result.status == "unique" and result.grade in (1, 2, 3)
+
+
+def test_pictures_aim_at_a_grade_or_say_why_not():
+    from nonogen.make.picture import from_image
+
+    easy = from_image("samples/images/icon-play.png", grade=1, timeout=30)
+    assert easy.report["grade"] == 1 and easy.report["line_solvable"]
+    hard = from_image("samples/images/icon-play.png", grade=4, timeout=20)
+    assert hard.report["status"] == "unique"
+    assert hard.report["grade"] == 4 or any("grade 4 not reached" in w for w in hard.report["warnings"])

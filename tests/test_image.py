@@ -217,11 +217,12 @@ def test_solution_is_the_picture_plus_edits_and_sheets_match(tmp_path, image, ex
     assert [list(g) for g in puzzle.givens] == report["givens"]
     assert all(puzzle.goal[r, c] == v for r, c, v in puzzle.givens)
     png = Image.open(out / "solution.png").convert("RGB")
-    assert png.size == sheet_size(puzzle, 20)
+    layout = {"caption": f"grade {report['grade']} · {report['grade_name']}", "legend": puzzle.is_color}
+    assert png.size == sheet_size(puzzle, 20, **layout)
     for (r, c), value in np.ndenumerate(puzzle.goal):
-        x, y = cell_center(puzzle, r, c, 20)
+        x, y = cell_center(puzzle, r, c, 20, **layout)
         assert png.getpixel((int(x), int(y))) == puzzle.palette[int(value)].rgb_tuple
-    assert Image.open(out / "puzzle.png").size == sheet_size(puzzle, 20)
+    assert Image.open(out / "puzzle.png").size == sheet_size(puzzle, 20, **layout)
 
 
 def test_pixel_art_png_and_gif_through_the_command(tmp_path):

@@ -47,6 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     uniq.add_argument("--unique", choices=MODES, default="givens",
                       help="givens: reveal cells (default); edit: change picture cells; off: report only")
     uniq.add_argument("--line-solvable", action="store_true", help="repair until line logic alone solves it")
+    uniq.add_argument("--grade", type=int, choices=range(1, 6), metavar="G",
+                      help="aim at difficulty grade G, 1 (very easy) to 5 (needs search): givens lower it, "
+                      "another size may raise it (replaces --unique and --line-solvable)")
     uniq.add_argument("--max-edits", type=int, metavar="N", help="edit budget for --unique edit (default 5%% of cells)")
     uniq.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds for verify + repair (default 60)")
     out = p.add_argument_group("output")
@@ -87,7 +90,8 @@ def run_image(args: argparse.Namespace) -> int:
     started = time.monotonic()
     options = _options(args)
     check_folder(args.output, args.force, [args.image])
-    made = from_image(args.image, options, args.unique, args.line_solvable, args.max_edits, args.timeout, args.title)
+    made = from_image(args.image, options, args.unique, args.line_solvable, args.max_edits, args.timeout, args.title,
+                      args.grade)
     made.report["seconds"] = round(time.monotonic() - started, 3)
     for warning in made.report["warnings"]:
         print(f"nonogen: warning: {warning}", file=sys.stderr)
@@ -104,6 +108,8 @@ def _summary(report: dict, out_dir: str) -> str:
         parts.append("line-solvable")
     elif report["difficulty"]:
         parts.append(f"needs {report['difficulty']}")
+    if report.get("grade"):
+        parts.append(f"grade {report['grade']} ({report['grade_name']})")
     if report["ambiguous_count"]:
         parts.append(f"{report['ambiguous_count']} ambiguous cells before repair")
     added = len(report["givens"])

@@ -38,7 +38,7 @@ from .cells import class_share, drop_specks, vote
 from .frame import Frame, cell_mean, luma, over_white
 from .quality import fidelity, fill_share, speck_share
 
-__all__ = ["Inking", "bw_cells", "subject_mask", "otsu_threshold"]
+__all__ = ["Inking", "bw_cells", "subject_mask", "otsu_threshold", "halftone"]
 
 SPECK_WEIGHT = 0.5
 """How much one-cell blocks count against fidelity when choosing an inking."""
@@ -264,3 +264,35 @@ def _ink_side(inking: Inking, frame: Frame) -> Inking:
 
 def _inverted(inking: Inking, name: Optional[str] = None) -> Inking:
     return Inking((1 - inking.grid).astype(np.uint8), inking.sure, name or inking.name, dict(inking.info, inverted=True))
+
+
+def halftone(reference: np.ndarray, fill: float) -> np.ndarray:
+    """A black-and-white grid that renders grey levels as dot density (Floyd-Steinberg error diffusion).
+
+    ``reference`` is the picture's luma per cell (0 black .. 255 white);
+    the ink is scaled so that about ``fill`` of the cells are inked. Tones
+    become textures, so the puzzle keeps the picture's shading at the cost
+    of many small blocks: more lookahead for the solver, a harder puzzle.
+
+    >>> int(halftone(np.full((4, 4), 127.0), 0.5).sum())
+    8
+    """
+    ink = 255.0 - np.asarray(reference, dtype=float)
+    mean = float(ink.mean()) or 1.0
+    work = np.clip(ink * (min(max(fill, 0.01), 0.99) * 255.0 / mean), 0.0, 255.0)
+    out = np.zeros(ink.shape, dtype=np.uint8)
+    rows, cols = ink.shape
+    for r in range(rows):
+        for c in range(cols):
+            on = work[r, c] >= 127.5
+            out[r, c] = on
+            error = work[r, c] - (255.0 if on else 0.0)
+            if c + 1 < cols:
+                work[r, c + 1] += error * 7 / 16
+            if r + 1 < rows:
+                if c > 0:
+                    work[r + 1, c - 1] += error * 3 / 16
+                work[r + 1, c] += error * 5 / 16
+                if c + 1 < cols:
+                    work[r + 1, c + 1] += error * 1 / 16
+    return out

@@ -33,7 +33,7 @@ from ..solve.deadline import Deadline
 from ..solve.result import VerifyResult
 from ..solve.session import Given, Session
 
-__all__ = ["Repair2D", "repair", "MODES"]
+__all__ = ["Repair2D", "repair", "ease", "MODES"]
 
 MODES = ("givens", "edit", "off")
 CANDIDATES_PER_STEP = 32
@@ -90,12 +90,14 @@ def _spread(cells: np.ndarray, confidence: Optional[np.ndarray], limit: int) -> 
 
 
 def _add_givens(
-    session: Session, target: np.ndarray, need_line: bool, clock: Deadline
+    session: Session, target: np.ndarray, need_line: bool, clock: Deadline, hard: bool = False
 ) -> tuple[tuple[Given, ...], bool]:
     """Greedily reveal target cells until done; returns the added givens (sorted) and whether the goal was reached.
 
     A trial reveal is scored incrementally: from the fixpoint of the givens
-    so far, only the new given's row and column are run again.
+    so far, only the new given's row and column are run again. The cell that
+    leaves line logic the least to do is taken, or with ``hard`` the most
+    (it still rules out the rival solution, but gives the solver less help).
     """
     givens: tuple[Given, ...] = ()
     while not clock.expired():
@@ -109,12 +111,28 @@ def _add_givens(
         for r, c in _spread(open_cells & (decided < 0), None, CANDIDATES_PER_STEP):
             given = (r, c, int(target[r, c]))
             score = session.undecided_count(givens + (given,))
-            if best is None or score < best[0]:
+            if best is None or (score > best[0] if hard else score < best[0]):
                 best = (score, given)
         if best is None:
             return givens, False
         givens = tuple(sorted(givens + (best[1],)))
     return givens, False
+
+
+def ease(session: Session, givens: tuple[Given, ...], target: np.ndarray) -> Optional[Given]:
+    """The one target cell whose reveal leaves line logic the fewest open cells (``None``: all decided).
+
+    This is how the greedy repair picks givens; aiming at a lower grade
+    takes the same steps one at a time, checking the grade after each.
+    """
+    decided = session.decided(givens)
+    best = None
+    for r, c in _spread(decided < 0, None, CANDIDATES_PER_STEP):
+        given = (r, c, int(target[r, c]))
+        score = session.undecided_count(givens + (given,))
+        if best is None or score < best[0]:
+            best = (score, given)
+    return None if best is None else best[1]
 
 
 def _prune_givens(
@@ -205,8 +223,11 @@ def repair(
     alternative: Optional[np.ndarray] = None,
     timeout: Optional[float] = 60.0,
     max_edits: Optional[int] = None,
+    hard: bool = False,
 ) -> Repair2D:
     """Make ``puzzle`` (whose intended solution is ``target``) unique, or report why it is not.
+
+    ``hard`` chooses givens that help line logic the least (for harder puzzles).
 
     ``mode`` is ``"givens"``, ``"edit"`` or ``"off"`` (report only);
     ``line_solvable`` keeps repairing until line logic alone solves it.
@@ -235,7 +256,7 @@ def repair(
 
     tick = time.monotonic()
     final, added, grid, edits, note = _run_mode(
-        session, target, mode, line_solvable, confidence, alternative, max_edits, first, clock
+        session, target, mode, line_solvable, confidence, alternative, max_edits, first, clock, hard
     )
     timings["repair"] = time.monotonic() - tick
 
@@ -286,6 +307,7 @@ def _run_mode(
     max_edits: Optional[int],
     first: VerifyResult,
     clock: Deadline,
+    hard: bool = False,
 ) -> tuple[Session, tuple[Given, ...], np.ndarray, list, str]:
     """Apply the repair mode; returns the final clues' session, the added givens, the grid, the edits and a note."""
     good = first.status == "unique" and (not need_line or bool((session.decided() >= 0).all()))
@@ -304,7 +326,7 @@ def _run_mode(
         if ok:
             return session, (), grid, edits, note
         note = f"picture edits alone did not suffice ({len(edits)} made); givens finish the repair"
-    givens, ok = _add_givens(session, grid, need_line, clock)
+    givens, ok = _add_givens(session, grid, need_line, clock, hard)
     if ok:
         givens = _prune_givens(session, givens, grid, need_line, clock)
     else:

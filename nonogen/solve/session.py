@@ -242,7 +242,7 @@ class Session:
                 return VerifyResult("unsolvable", difficulty="line", message="line logic finds no way to fill some line", stats=stats)
             except Timeout:
                 return VerifyResult("timeout", message="gave up before line logic finished", stats=stats)
-            if not self.grid.undecided(state.masks):
+            if not state.open_after_line:  # not "no open cell now": an earlier question may have probed this state
                 return self._solved(puzzle, state, "line", stats)
             stats["undecided_after_line"] = state.open_after_line
         if strategy == "full":
