@@ -238,7 +238,8 @@ def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, fields: Optional
     else:
         out["width"], out["height"] = puzzle.width, puzzle.height
         out["colors"] = puzzle.n_colors
-    out.update(difficulty=result.difficulty, work=result.work, seconds=round(result.seconds, 4))
+    out.update(difficulty=result.difficulty, grade=result.grade, grade_name=result.grade_name, score=result.score,
+               work=result.work, seconds=round(result.seconds, 4))
     if result.message:
         out["message"] = result.message
     return out
@@ -254,7 +255,7 @@ def run_task(task: Task) -> dict:
         if isinstance(task.puzzle, Puzzle3D):
             return record(task.label, task.puzzle, verify(task.puzzle, timeout=task.timeout), task.fields)
         session = Session(task.puzzle)
-        result = session.verify(timeout=task.timeout, strategy=task.strategy)
+        result = session.verify(timeout=task.timeout, strategy=task.strategy, grade=True)
         out = record(task.label, task.puzzle, result, task.fields)
         if task.ambiguity and result.status == "multiple":
             _add_ambiguity(out, session, result, task.timeout)

@@ -69,3 +69,22 @@ def test_unknown_suffix_and_missing_goal_are_refused():
         model_bytes(_level(_corner_cube()), ".fbx")
     with pytest.raises(ValueError, match="no solution"):
         model_bytes(_level(_corner_cube()).replace(goal=None), ".glb")
+
+
+def test_level_json_keeps_the_palette_and_a_colour_per_cube(tmp_path):
+    from nonogen import formats
+
+    cells = _corner_cube((2, 2, 2))
+    level = _level(cells, cells.astype(np.uint8) * 2)
+    formats.dump(level, tmp_path / "level.json")
+    back = formats.load(tmp_path / "level.json")
+    assert back == level and back.rgb()[0, 0, 0].tolist() == [0x22, 0xAA, 0x22]
+
+
+def test_a_level_with_every_clue_hidden_is_multiple_not_a_crash():
+    """Regression: cnf3d.decode crashed when no clause mentioned the cells (fuzzing found it)."""
+    from nonogen.formats import loads
+    from nonogen.solve import verify
+
+    text = '{"format": "nonogen-3d", "version": 1, "size": [1,1,1], "clues": {"x": [[null]], "y": [[null]], "z": [[null]]}}'
+    assert verify(loads(text, "nonogen-3d")).status == "multiple"

@@ -3,7 +3,9 @@
 ``clues.x[y][z]`` clues the line ``cells[:, y, z]``, ``clues.y[x][z]`` the line
 ``cells[x, :, z]``, ``clues.z[x][y]`` the line ``cells[x, y, :]``. A token is
 ``"n"`` (one group), ``"no"`` (two), ``"ns"`` (three or more) or ``null``
-(hidden). ``goal`` is X*Y*Z chars in C order over (x, y, z).
+(hidden). ``goal`` is X*Y*Z chars in C order over (x, y, z). The optional
+``palette`` (entry 0: no colour) and ``colors`` (X*Y*Z palette chars in the
+goal's order) give the solved model its look; they never constrain it.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import numpy as np
 
 from ..errors import FileLimitError, FormatError, PuzzleError
 from ..model import AXES, Clue3D, Puzzle3D
+from ..palette import Color
 from ._common import json_meta, put_json_meta
 from ._json import line_of, parse_json, validate
 
@@ -114,17 +117,26 @@ def _givens(data: dict, size: tuple[int, int, int], text: str) -> list[tuple[int
     return givens
 
 
-def _check_colors(data: dict, size: tuple[int, int, int], text: str) -> None:
-    """The optional colour extension: ``colors`` is X*Y*Z chars of the palette (not kept by the model yet)."""
-    colors, palette = data.get("colors"), data.get("palette")
-    if colors is None:
-        return
-    n = size[0] * size[1] * size[2]
-    if palette is None:
+def _colors(data: dict, size: tuple[int, int, int], text: str) -> tuple[tuple[Color, ...], Optional[np.ndarray]]:
+    """The optional look of the solved model: ``palette`` (entry 0: no colour) and ``colors``, X*Y*Z palette chars."""
+    colors, entries = data.get("colors"), data.get("palette")
+    if entries is None and colors is None:
+        return (), None
+    if entries is None:
         raise FormatError("'colors' needs a 'palette'", line=line_of(text, ["colors"]))
-    chars = {c["char"] for c in palette}
-    if len(colors) != n or not set(colors) <= chars:
+    try:
+        palette = tuple(Color(e["name"], e["rgb"], e["char"]) for e in entries)
+    except PuzzleError as exc:
+        raise FormatError(f"palette: {exc}", line=line_of(text, ["palette"])) from None
+    if len({c.char for c in palette}) != len(palette):
+        raise FormatError("palette: every colour needs its own char", line=line_of(text, ["palette"]))
+    if colors is None:
+        return palette, None
+    n = size[0] * size[1] * size[2]
+    index = {c.char: i for i, c in enumerate(palette)}
+    if len(colors) != n or not set(colors) <= set(index):
         raise FormatError(f"'colors' must be {n:,} palette chars", line=line_of(text, ["colors"]))
+    return palette, np.array([index[ch] for ch in colors], dtype=np.uint8).reshape(size)
 
 
 def loads(text: str) -> Puzzle3D:
@@ -141,10 +153,10 @@ def loads(text: str) -> Puzzle3D:
     clues = _clues(data, size, text)
     goal = _goal(data, size, text)
     givens = _givens(data, size, text)
-    _check_colors(data, size, text)
+    palette, colors = _colors(data, size, text)
     meta = json_meta(data)
     try:
-        return Puzzle3D(size, clues, goal=goal, givens=tuple(givens), meta=meta)
+        return Puzzle3D(size, clues, goal=goal, givens=tuple(givens), meta=meta, palette=palette, colors=colors)
     except PuzzleError as exc:
         raise FormatError(str(exc)) from None
 
@@ -159,6 +171,11 @@ def to_dict(puzzle: Puzzle3D) -> dict:
         data["goal"] = "".join("1" if v else "0" for v in np.asarray(puzzle.goal).ravel())
     if puzzle.givens:
         data["givens"] = [list(g) for g in puzzle.givens]
+    if puzzle.palette:
+        data["palette"] = [{"name": c.name, "rgb": c.rgb, "char": c.char} for c in puzzle.palette]
+    if puzzle.colors is not None:
+        chars = [c.char for c in puzzle.palette]
+        data["colors"] = "".join(chars[v] for v in np.asarray(puzzle.colors).ravel())
     return put_json_meta(data, puzzle.meta)
 
 

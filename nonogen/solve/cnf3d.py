@@ -134,7 +134,16 @@ class Encoder:
         return np.where(flat, -ids, ids).tolist()
 
     def decode(self, model: Sequence[int]) -> np.ndarray:
-        return (np.asarray(model[: self.n_cells]) > 0).reshape(self.size)
+        """The box a SAT model describes; a cell no clause mentions is not in the model and is empty.
+
+        >>> Encoder((1, 1, 2)).decode([]).tolist()
+        [[[False, False]]]
+        """
+        signed = np.asarray(model, dtype=np.int64)
+        kept = signed[(signed > 0) & (signed <= self.n_cells)]
+        cells = np.zeros(self.n_cells, dtype=bool)
+        cells[kept - 1] = True
+        return cells.reshape(self.size)
 
 
 def encode(puzzle: Puzzle3D) -> Encoder:
