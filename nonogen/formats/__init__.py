@@ -233,15 +233,16 @@ def dropped(puzzle: AnyPuzzle, format: str) -> list[str]:
 
 
 def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[str] = None, force: bool = False) -> Path:
-    """Write ``puzzles`` to ``path`` (never over an existing file unless ``force``)."""
+    """Write ``puzzles`` to ``path`` atomically (never over an existing file unless ``force``).
+
+    Picross 3D levels written to a ``.json`` path become ``nonogen-3d``.
+    """
+    from ..files import write_file
+
     path = Path(path)
-    name = format or format_for(path)
-    text = dumps_all(puzzles, name)
-    if path.exists() and not force:
-        raise OutputExistsError(f"{path}: file exists")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+    like = "nonogen-3d" if puzzles and all(isinstance(p, Puzzle3D) for p in puzzles) else None
+    name = format or format_for(path, like=like)
+    return write_file(path, dumps_all(puzzles, name), force)
 
 
 def dump(puzzle: AnyPuzzle, path: Union[str, Path], format: Optional[str] = None, force: bool = False) -> Path:
