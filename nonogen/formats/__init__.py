@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Optional, Union
 
-from ..errors import FileLimitError, FormatError, OutputExistsError, UnknownFormatError
+from ..errors import FileLimitError, FormatError, UnknownFormatError
 from ..model import Puzzle, Puzzle3D
 from . import bracket, cnon, counts, nin, nonogen3d, nonogen_json, non, olsak, rowscols, taai, webpbn
 from ._common import MAX_FILE_BYTES
