@@ -1,0 +1,98 @@
+"""Output folders and files: --force replaces only nonogen's own files, and only once the new ones are complete."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from nonogen.cli import main
+from nonogen.errors import InputError, OutputExistsError
+from nonogen.files import write_file, write_folder
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+ICON = SAMPLES / "images" / "icon-play.png"
+
+
+def run(capsys, *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().err
+
+
+def test_force_keeps_files_nonogen_did_not_write(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    (out / "puzzle.cnon").write_text("left from an earlier colour run")
+    assert run(capsys, "image", str(ICON), "-o", str(out), "--force", "--size", "10x10")[0] == 0
+    assert (out / "notes.txt").read_text() == "mine"
+    assert not (out / "puzzle.cnon").exists()  # nonogen's own stale file goes: it would contradict the new puzzle
+    assert (out / "puzzle.non").exists() and (out / "report.json").exists()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no staging leftovers
+
+
+def test_without_force_a_full_folder_is_refused_before_any_work(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("x")
+    code, err = run(capsys, "mesh", str(SAMPLES / "meshes" / "mushroom.ply"), "-o", str(out))
+    assert code == 2 and "folder exists and is not empty" in err and "--force" in err
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+
+
+def test_force_refuses_the_current_folder_and_the_inputs_folder(tmp_path, capsys, monkeypatch):
+    pictures = tmp_path / "pictures"
+    pictures.mkdir()
+    (pictures / "icon.png").write_bytes(ICON.read_bytes())
+    code, err = run(capsys, "image", str(pictures / "icon.png"), "-o", str(pictures), "--force")
+    assert code == 2 and "holds the input" in err
+    monkeypatch.chdir(pictures)
+    code, err = run(capsys, "image", "icon.png", "-o", ".", "--force")
+    assert code == 2 and "current folder" in err
+    assert sorted(p.name for p in pictures.iterdir()) == ["icon.png"]
+
+
+def test_a_failed_write_leaves_the_old_folder_as_it_was(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    write_folder(out, {"puzzle.non": "old", "report.json": "{}"})
+    real_replace = os.replace
+    calls = []
+
+    def failing_replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError):
+        write_folder(out, {"puzzle.non": "new", "report.json": "{\"new\": 1}"}, force=True)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert (out / "puzzle.non").read_text() in ("old", "new")  # each file is whole: old or new, never a part
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_write_file_never_leaves_a_partial_file(tmp_path, monkeypatch):
+    target = tmp_path / "puzzle.non"
+    target.write_text("good")
+    monkeypatch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    with pytest.raises(OSError):
+        write_file(target, "x" * 100_000, force=True)
+    assert target.read_text() == "good"
+    assert [p.name for p in tmp_path.iterdir()] == ["puzzle.non"]
+
+
+def test_write_file_refuses_to_overwrite_without_force_and_keeps_normal_permissions(tmp_path):
+    target = tmp_path / "a.txt"
+    write_file(target, "one")
+    with pytest.raises(OutputExistsError):
+        write_file(target, "two")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_write_folder_takes_only_nonogen_names(tmp_path):
+    with pytest.raises(ValueError, match="not an output file name"):
+        write_folder(tmp_path / "x", {"../escape.txt": "no"})
+    assert isinstance(InputError("x"), ValueError)
