@@ -16,6 +16,7 @@ warm.
 from __future__ import annotations
 
 import time
+from array import array
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import Optional, Sequence
@@ -139,7 +140,7 @@ class Session:
 
     def undecided_count(self, givens: Sequence[Given] = ()) -> int:
         """How many cells line logic leaves open with ``givens`` revealed: the greedy repair's score."""
-        return len(self.grid.undecided(self.line_masks(givens)))
+        return _open_count(self.line_masks(givens))
 
     # -- the cached states ------------------------------------------------------------------
 
@@ -157,7 +158,7 @@ class Session:
 
     def _line_state(self, givens: tuple[Given, ...], deadline: Deadline) -> _State:
         masks = self.line_masks(givens, deadline)
-        return _State(masks, len(self.grid.undecided(masks)))
+        return _State(masks, _open_count(masks))
 
     def _probe(self, state: _State, deadline: Deadline, stats: dict) -> bool:
         """Probe what line logic left open; True if that solves the puzzle (then it is unique).
@@ -179,8 +180,8 @@ class Session:
                 state.probed = "cut short"
             stats["probe_seconds"] = round(time.monotonic() - start, 4)
         stats["probing"] = state.probed
-        stats["undecided_after_probe"] = len(self.grid.undecided(state.masks))
-        return not self.grid.undecided(state.masks)
+        stats["undecided_after_probe"] = _open_count(state.masks)
+        return not stats["undecided_after_probe"]
 
     def _encoding(self, state: _State, deadline: Deadline, stats: dict) -> Encoding:
         if state.encoding is None:
@@ -313,7 +314,7 @@ class Session:
         ambiguous = np.zeros(shape[0] * shape[1], dtype=bool)
         try:
             state = self._state(givens, deadline)
-            if self.grid.undecided(state.masks):
+            if _open_count(state.masks):
                 self._probe(state, deadline, {})
             candidates = self.grid.undecided(state.masks)
             if not candidates:
@@ -337,6 +338,17 @@ class Session:
                     candidates = [i for i in candidates if not ambiguous[i]]
                 else:
                     solver.add_clause([same])
+
+
+def _open_count(masks) -> int:
+    """How many cells still have two or more colours: one numpy pass over the C module's masks (4 M cells at most).
+
+    The pure-Python engine's masks are Python ints of any width (a palette may have 254 colours).
+    """
+    if isinstance(masks, array):
+        m = np.frombuffer(masks, dtype=np.uint32)
+        return int(np.count_nonzero(m & (m - 1)))
+    return sum(1 for m in masks if m & (m - 1))
 
 
 def _with_givens(grid: Grid, givens: Sequence[Given]) -> list:
