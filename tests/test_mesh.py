@@ -13,7 +13,8 @@ from nonogen.clues import derive_clues_3d
 from nonogen.cli import main
 from nonogen.errors import InputError
 from nonogen.importers.mesh import mesh_to_voxels, voxelize
-from nonogen.render.iso3d import sheet_picture, solution_picture, to_png, to_svg
+from nonogen.render.canvas import to_png, to_svg
+from nonogen.render.iso3d import solution_picture
 from nonogen.solve.line3d import line_solve3d
 from nonogen.solve.verify3d import verify3d
 
@@ -107,7 +108,7 @@ def test_renderer_draws_only_visible_faces():
     cells = np.ones((2, 2, 2), dtype=bool)
     pic = solution_picture(cells)
     assert len(pic.shapes) == 12  # 3 visible faces x 4 cubes on each of the 3 visible sides
-    assert "<polygon" in to_svg(pic) and to_png(pic).size == (pic.width * 2, pic.height * 2)
+    assert "<polygon" in to_svg(pic) and to_png(pic, scale=2).size == (pic.width * 2, pic.height * 2)
 
 
 # --- the command -----------------------------------------------------------------------------

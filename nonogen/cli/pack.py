@@ -13,8 +13,8 @@ from ..pack.generate import generate_level
 from ..pack.level import Level
 from ..pack.render import level_picture, save, solution_picture
 from ..pack.solve import METHODS, PackResult
-from ..files import check_folder, png_bytes, write_folder
-from ..render import canvas
+from ..files import check_folder, write_folder
+from ..render import encode
 from .common import (
     EXIT_CODES,
     add_folder_options,
@@ -202,8 +202,8 @@ def run_generate(args) -> int:
     check = verify_level(level, timeout=60.0)  # the generator proved it; this re-checks independently of it
     files: dict[str, str | bytes] = {"level.pack": text.dumps(level), "solution.txt": "\n".join(level.solution) + "\n"}
     for stem, picture in (("level", level_picture(level)), ("solution", solution_picture(level, level.solution))):
-        files[f"{stem}.svg"] = canvas.to_svg(picture)
-        files[f"{stem}.png"] = png_bytes(canvas.to_png(picture))
+        files[f"{stem}.svg"] = encode(picture, ".svg")
+        files[f"{stem}.png"] = encode(picture, ".png")
     out = write_folder(args.output, files, args.force)
     summary = {
         "file": str(out / "level.pack"),

@@ -249,21 +249,26 @@ def _with_colors(puzzle: Puzzle3D, rgb: np.ndarray) -> Puzzle3D:
     return puzzle.replace(palette=tuple(palette), colors=colors)
 
 
+SCREEN_DPI_3D = 192
+"""Level pictures are drawn at twice the screen's 96 dpi: cube edges are diagonal and small."""
+
+
 def folder_files(made: MadeLevel, colored: bool = True) -> dict[str, Union[str, bytes]]:
     """Everything ``nonogen mesh`` writes into its folder: level.json, pictures, a playable page, the model, report."""
     from .. import formats
-    from ..files import json_text, png_bytes
+    from ..files import json_text
+    from ..render import encode
     from ..export.html import page_3d
     from ..export.model3d import model_bytes
-    from ..render.iso3d import sheet_picture, solution_picture, to_png, to_svg
+    from ..render.iso3d import sheet_picture, solution_picture
 
     puzzle = made.level.puzzle
     files: dict[str, Union[str, bytes]] = {"level.json": formats.dumps(puzzle, "nonogen-3d")}
     solution = solution_picture(puzzle.goal, puzzle.rgb() if colored else None)
     sheet = sheet_picture(puzzle, title=str(puzzle.meta.get("title", "")))
     for stem, picture in (("solution", solution), ("puzzle", sheet)):
-        files[f"{stem}.svg"] = to_svg(picture)
-        files[f"{stem}.png"] = png_bytes(to_png(picture))
+        files[f"{stem}.svg"] = encode(picture, ".svg")
+        files[f"{stem}.png"] = encode(picture, ".png", dpi=SCREEN_DPI_3D)
     files["level.html"] = page_3d(puzzle, puzzle.goal, puzzle.rgb() if colored else None)
     files["level.glb"] = model_bytes(puzzle, ".glb") if colored else model_bytes(puzzle.replace(colors=None), ".glb")
     files["report.json"] = json_text(made.report)

@@ -16,12 +16,10 @@ import math
 from typing import Optional, Sequence
 
 import numpy as np
-from PIL import Image
 
 from ..model import Clue3D, Puzzle3D
 from ..palette import to_hex
-from . import canvas
-from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, text_width, to_svg, wrap_text
+from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, text_width, wrap_text
 
 __all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "cube_colors", "sheet_picture", "clue_text"]
 
@@ -224,6 +222,3 @@ def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "", *, captio
 
 
 # Kept only while nonogen/cli/mesh.py still imports it; it will call nonogen.render.save(picture, path, dpi=192).
-def to_png(picture: Picture, scale: int = 2) -> Image.Image:
-    """Deprecated: ``save(picture, "x.png", dpi=96 * scale)``."""
-    return canvas.to_png(picture, scale, supersample=2)
