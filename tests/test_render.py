@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from collections import Counter
 
 import numpy as np
@@ -10,7 +11,7 @@ from PIL import Image
 
 from nonogen import formats
 from nonogen.cli import main as run_cli
-from nonogen.clues import puzzle_from_grid
+from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
 from nonogen.model import Color, Puzzle
 from nonogen.render import Picture, encode, save
 from nonogen.render.canvas import PX_PER_MM, Text, to_png, to_svg
@@ -199,3 +200,21 @@ def test_solution_pictures_use_the_levels_own_cube_colours():
     assert cube_colors(level, ~cells) is None and cube_colors(level.replace(colors=None), cells) is None
     fills = {s.fill for s in solution_picture(cells, rgb).shapes}
     assert "#ff0000" in fills  # the red cube's top face, at full brightness
+
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "puzzles"
+
+
+def test_render_writes_playable_pages_for_2d_and_3d(tmp_path, capsys):
+    """`nonogen render X -o page.html`: one self-contained page with the puzzle inside, no network addresses."""
+    cells = np.zeros((3, 3, 2), dtype=bool)
+    cells[:, 2, :] = cells[1, :, 0] = True
+    level = tmp_path / "level.json"
+    formats.dump(puzzle3d_from_cells(cells), level)
+    for source in (SAMPLES / "lambda.txt", level):
+        out = tmp_path / (source.stem + ".html")
+        assert run_cli(["render", str(source), "-o", str(out)]) == 0
+        page = out.read_text()
+        assert 'id="puzzle"' in page and "http://" not in page and "https://" not in page.replace("http://www.w3.org", "")
+        assert "playable page" in capsys.readouterr().out
+    assert run_cli(["render", str(SAMPLES / "lambda.txt"), "-o", str(tmp_path / "x.html"), "--paper", "a4"]) == 2

@@ -4,7 +4,11 @@ A 2D nonogram becomes its clue sheet; a Picross 3D level becomes the three
 clue faces of its box, or with ``--solution`` the isometric picture of the
 solved cubes.
 
-Two modes. On screen (``.svg``/``.png`` without ``--paper``) a cell is
+A ``.html`` output is a page to play the puzzle in a browser (one
+self-contained file, no network): fill cells, check, undo; Picross 3D levels
+as a block of cubes to break, paint, turn and slice.
+
+Two modes for pictures. On screen (``.svg``/``.png`` without ``--paper``) a cell is
 ``--cell`` pixels, as always. For print (a ``.pdf``, or ``--paper``) the
 sheet is fitted on a page of that paper inside ``--margin``, with no text
 under 7 pt, a colour legend on colour puzzles, landscape when portrait is too
@@ -40,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=__doc__.split("\n\n", 1)[1].replace("``", ""),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("puzzle", metavar="PUZZLE", help="any puzzle file nonogen reads")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg, FILE.png or FILE.pdf")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg, FILE.png, FILE.pdf or FILE.html (playable)")
     p.add_argument("--solution", action="store_true", help="draw the solution (the file's goal, else solved)")
     p.add_argument("--format", default=None, metavar="FORMAT", help="read the puzzle in this format")
     p.add_argument("--title", default=None, metavar="TEXT", help="title over the sheet (default: the puzzle's own)")
@@ -96,7 +100,7 @@ def _picture(puzzle: Puzzle | Puzzle3D, solution: np.ndarray | None, cell: float
 def _check_options(args: argparse.Namespace, suffix: str) -> bool:
     """Whether this is a print request; refuses option mixes that would be silently ignored."""
     if suffix not in SUFFIXES:
-        raise InputError(f"{args.output}: the output must end in .svg, .png or .pdf")
+        raise InputError(f"{args.output}: the output must end in .svg, .png, .pdf or .html")
     printing = suffix == ".pdf" or args.paper is not None
     if printing and args.cell is not None:
         raise InputError("--cell sets screen pixels; a page is sized by --paper and --margin")
@@ -119,9 +123,36 @@ def _print_page(picture: Picture, cell: float, args: argparse.Namespace) -> Shee
         raise LimitError(f"{args.puzzle}: {exc}") from None
 
 
+def _run_page(args: argparse.Namespace, out: Path) -> int:
+    """A playable page: the puzzle with its answer inside (for Check and Reveal)."""
+    from ..export.html import page_2d, page_3d
+    from ..files import write_file
+
+    if args.paper or args.margin or args.cell or args.dpi or args.solution:
+        raise InputError("a playable page takes no --paper, --margin, --cell, --dpi or --solution")
+    puzzle = formats.load(args.puzzle, args.format)
+    solution, note = _solution(puzzle, args.timeout)
+    check_output_file(out, args.force)
+    if isinstance(puzzle, Puzzle3D):
+        colors = iso3d.cube_colors(puzzle, solution)
+        page, what = page_3d(puzzle, solution, colors, title=args.title), "{}x{}x{} Picross 3D level".format(*puzzle.size)
+    else:
+        page, what = page_2d(puzzle, solution, title=args.title), f"{puzzle.width}x{puzzle.height} puzzle"
+    write_file(out, page, force=True)
+    if note:
+        print(f"nonogen: note: {note}", file=sys.stderr)
+    if args.json:
+        print_json({"output": str(out), "puzzle": args.puzzle, "page": "playable", "note": note})
+    else:
+        print(f"{out}: playable page, {what}")
+    return 0
+
+
 def run_render(args: argparse.Namespace) -> int:
     out = Path(args.output)
     suffix = out.suffix.lower()
+    if suffix == ".html":
+        return _run_page(args, out)
     printing = _check_options(args, suffix)
     puzzle = formats.load(args.puzzle, args.format)
     solution, note = _solution(puzzle, args.timeout) if args.solution else (None, "")
