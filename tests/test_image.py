@@ -23,7 +23,6 @@ from nonogen.importers.image import (
     otsu_threshold,
     pixel_art_scale,
 )
-from nonogen.model import Puzzle
 from nonogen.render.sheet2d import cell_center, sheet_size
 from nonogen.solve import verify
 
@@ -388,3 +387,10 @@ def test_every_demo_puzzle_file_reads_back_to_its_reported_status():
         for name, info in report["files"].items():
             puzzle = formats.load(folder / name)
             assert verify(puzzle, timeout=30).status == info["status"], f"{folder.name}/{name}"
+
+
+def test_mode_and_unique_take_their_own_choices(tmp_path, capsys):
+    """Regression: --mode offered the repair modes (givens/edit/off) because two MODES names collided."""
+    for mode in ("bw", "silhouette", "auto"):
+        code = run_cli(["image", str(SAMPLES / "icon-play.png"), "-o", str(tmp_path / mode), "--mode", mode])
+        assert code == 0, capsys.readouterr().err

@@ -13,7 +13,6 @@ from nonogen import formats
 from nonogen.cli import main as run_cli
 from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
 from nonogen.model import Color, Puzzle
-from nonogen.render import Picture, encode, save
 from nonogen.render.canvas import PX_PER_MM, Text, to_png, to_svg
 from nonogen.render.sheet2d import Rect, cell_center, sheet_picture, sheet_shapes, sheet_size
 

@@ -7,10 +7,11 @@ import time
 
 from ..errors import InputError
 from ..files import check_folder, write_folder
-from ..importers.image import FITS, MAX_SIDE, MODES, ImageOptions
+from ..importers.image import FITS, MAX_SIDE, ImageOptions
+from ..importers.image import MODES as IMAGE_MODES
 from ..palette import DEFAULT_MIN_DISTANCE
 from ..make.picture import folder_files, from_image
-from ..make.repair2d import MODES
+from ..make.repair2d import MODES as REPAIR_MODES
 from .common import add_folder_options, parse_size, positive_float, print_report
 
 
@@ -31,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="when --size has another aspect than the picture: pad with background (default), "
                       "crop (keeps the subject) or stretch; a warning says which")
     look = p.add_argument_group("black and white / colour")
-    look.add_argument("--mode", choices=MODES, default="auto",
+    look.add_argument("--mode", choices=IMAGE_MODES, default="auto",
                       help="auto: a picture with a few exact colours (pixel art, flat drawings) keeps them, anything "
                       "else is black and white; bw: always black and white; silhouette: opaque pixels are filled")
     look.add_argument("--threshold", type=int, metavar="0-255", help="fill pixels darker than this (plain luminance rule)")
@@ -44,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     look.add_argument("--background", metavar="COLOR",
                       help="background colour for --colors (name, #rrggbb or 'transparent'; default: from the border)")
     uniq = p.add_argument_group("uniqueness")
-    uniq.add_argument("--unique", choices=MODES, default="givens",
+    uniq.add_argument("--unique", choices=REPAIR_MODES, default="givens",
                       help="givens: reveal cells (default); edit: change picture cells; off: report only")
     uniq.add_argument("--line-solvable", action="store_true", help="repair until line logic alone solves it")
     uniq.add_argument("--grade", type=int, choices=range(1, 6), metavar="G",

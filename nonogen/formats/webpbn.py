@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
-from ..palette import WHITE, pick_char
+from ..palette import pick_char
 from ._common import (
     MAX_COLORS,
     MAX_PUZZLES,

@@ -19,7 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from .canvas import PX_PER_PT, Circle, Line, Picture, Polygon, Rect, Shape, Text
+from .canvas import PX_PER_PT, Circle, Line, Picture, Polygon, Rect, Shape
 
 __all__ = ["pdf_bytes", "PT_PER_UNIT"]
 
