@@ -5,15 +5,15 @@ PY     := $(VENV)/bin/python
 NONOGEN := $(VENV)/bin/nonogen
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench fuzz clean demo-puzzles demo-images demo-meshes demo-packing browser-deps
+.PHONY: demo test bench fuzz clean demo-puzzles demo-images demo-meshes demo-packing demo-book browser-deps
 
 $(STAMP): pyproject.toml nonogen/solve/_linelogic.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
-demo: demo-puzzles demo-images demo-meshes demo-packing
-	@echo "demo outputs are in outputs/"
+demo: demo-puzzles demo-images demo-meshes demo-packing demo-book
+	@echo "demo outputs are in outputs/ (open outputs/images/*/puzzle.html or outputs/meshes/*/level.html to play)"
 
 # Verify and solve every shipped puzzle; a table on the terminal, solutions as text.
 demo-puzzles: $(STAMP)
@@ -49,6 +49,11 @@ demo-packing: $(STAMP)
 	$(NONOGEN) pack verify samples/packing/classic-challenge.pack samples/packing/random-11x5.pack samples/packing/random-10x10.pack
 	$(NONOGEN) pack count samples/packing/starter-placed.pack
 	$(NONOGEN) pack solve samples/packing/classic-challenge.pack --svg outputs/packing/classic-challenge-solution.svg --png outputs/packing/classic-challenge-solution.png --force
+
+# A puzzle book of the demo's pictures and levels, sorted by grade, answers at the back.
+demo-book: demo-images demo-meshes
+	$(NONOGEN) book outputs/images/*/puzzle.json outputs/meshes/*/level.json -o outputs/book.pdf \
+		--title "nonogen: the demo puzzles" --force
 
 # Headless Chromium for tests/test_play_browser.py (the playable HTML pages) and poppler's pdftoppm/pdftotext
 # for tests/test_print.py (PDF pages read back as pixels and text); those tests skip without them.
