@@ -88,3 +88,17 @@ def test_a_level_with_every_clue_hidden_is_multiple_not_a_crash():
 
     text = '{"format": "nonogen-3d", "version": 1, "size": [1,1,1], "clues": {"x": [[null]], "y": [[null]], "z": [[null]]}}'
     assert verify(loads(text, "nonogen-3d")).status == "multiple"
+
+
+def test_convert_writes_the_solved_model_in_the_asked_frame(tmp_path, capsys):
+    from nonogen import formats
+    from nonogen.cli import main
+
+    cells = _corner_cube((2, 3, 4))
+    formats.dump(_level(cells), tmp_path / "level.json")
+    for axes, box in (("y-up", [[0, 2, 3], [1, 3, 4]]), ("z-up", [[0, 0, 2], [1, 1, 3]])):
+        out = tmp_path / f"{axes}.glb"
+        assert main(["convert", str(tmp_path / "level.json"), str(out), "--axes", axes]) == 0
+        assert trimesh.load(out, force="mesh").bounds.tolist() == box
+    assert main(["convert", "samples/puzzles/lambda.txt", str(tmp_path / "x.obj")]) == 2
+    assert "not one" in capsys.readouterr().err

@@ -4,11 +4,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Optional
 
 from .. import formats
 from ..errors import FormatError, InputError
 from ..files import write_file
+from ..export.model3d import AXES, MODEL_SUFFIXES
 from ..model import Puzzle3D
 from .common import STDIO, check_output_file, print_json, read_stdin
 
@@ -19,7 +21,9 @@ def register(subparsers) -> None:
         "convert",
         help="convert puzzles between file formats",
         description=f"Convert puzzle files between formats ({names}). The format comes from the suffix "
-        "(.non .nonpack .cnon .xml .pbn .nin .g .json .txt) or the content; --from/--to override it.",
+        "(.non .nonpack .cnon .xml .pbn .nin .g .json .txt) or the content; --from/--to override it. "
+        "A Picross 3D level written as .glb .gltf .obj .ply or .stl becomes its solved model: merged, coloured "
+        "cubes, one unit each, in the frame --axes names.",
     )
     p.add_argument("input", help="puzzle file to read ('-' = standard input; name the format with --from if "
                    "its content does not tell)")
@@ -27,6 +31,8 @@ def register(subparsers) -> None:
     p.add_argument("--from", dest="from_format", metavar="FMT", help="format of INPUT (default: guess)")
     p.add_argument("--to", dest="to_format", metavar="FMT", help="format of OUTPUT (default: from its suffix)")
     p.add_argument("--solutions", metavar="FILE", help="TAAI solution file: attach each solution as the goal")
+    p.add_argument("--axes", choices=AXES, default="y-up",
+                   help="frame of a 3D model: y-up (glTF, three.js, Unity, Godot; default) or z-up (Blender, CAD)")
     p.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
     p.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
     p.set_defaults(run=run)
@@ -63,12 +69,35 @@ def _target(args: argparse.Namespace, like: str) -> str:
     raise InputError(f"nonogen reads {like} but does not write it; name the format of standard output with --to")
 
 
+def _write_model(args: argparse.Namespace, puzzles: list) -> int:
+    """A Picross 3D level's solved model as a mesh file (the goal, in the level's colours)."""
+    from ..export.model3d import model_bytes
+
+    if len(puzzles) != 1 or not isinstance(puzzles[0], Puzzle3D):
+        raise InputError(f"{args.input}: a model file holds one solved Picross 3D level; this is not one")
+    level = puzzles[0]
+    if level.goal is None:
+        raise InputError(f"{args.input}: the level has no goal to build the model from")
+    suffix = Path(args.output).suffix.lower()
+    write_file(args.output, model_bytes(level, suffix, args.axes), args.force)
+    X, Y, Z = level.size
+    summary = {"input": args.input, "output": args.output, "format": MODEL_SUFFIXES[suffix], "axes": args.axes,
+               "cubes": int(level.goal.sum()), "colored": level.colors is not None}
+    if args.json:
+        print_json(summary)
+    else:
+        print(f"{args.output}: {summary['cubes']} cubes of a {X}x{Y}x{Z} level, {args.axes}", file=sys.stderr)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.json and args.output == STDIO:
         raise InputError("standard output carries the converted puzzles; --json needs a named output file")
     if args.output != STDIO:
         check_output_file(args.output, args.force)
     puzzles, like = _read(args.input, args.from_format)
+    if Path(args.output).suffix.lower() in MODEL_SUFFIXES and args.output != STDIO:
+        return _write_model(args, puzzles)
     if args.solutions:
         from ..formats import taai
 
