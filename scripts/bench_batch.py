@@ -30,11 +30,19 @@ def timed(paths: list, executor, timeout: float = 20.0) -> tuple[float, list[dic
     return time.monotonic() - start, records
 
 
-def same(a: list[dict], b: list[dict]) -> bool:
-    """Equal records, whatever the order and the times; a timeout near the limit may differ, so those are counted apart."""
+def differences(a: list[dict], b: list[dict]) -> list[str]:
+    """Where two runs' records differ, whatever the order and the times: ``file: field, field``.
+
+    A timeout near the limit may go either way, so records with one are left out.
+    """
     strip = lambda recs: {r["file"]: {k: v for k, v in r.items() if k != "seconds"} for r in recs}  # noqa: E731
     x, y = strip(a), strip(b)
-    return x.keys() == y.keys() and all(x[k] == y[k] for k in x if "timeout" not in (x[k]["status"], y[k]["status"]))
+    out = [f"{k}: only in one run" for k in x.keys() ^ y.keys()]
+    for k in x.keys() & y.keys():
+        if x[k] != y[k] and "timeout" not in (x[k]["status"], y[k]["status"]):
+            fields = sorted(f for f in x[k].keys() | y[k].keys() if x[k].get(f) != y[k].get(f))
+            out.append(f"{k}: {', '.join(fields)}")
+    return sorted(out)
 
 
 def collection(limit: int | None) -> list[str]:
@@ -58,8 +66,9 @@ def full_runs(files: list[str]) -> list[tuple[str, float, int]]:
             for r in records:
                 counts[r["status"]] = counts.get(r["status"], 0) + 1
             print(f"{'':<30} {json.dumps(counts)}")
-        elif not same(baseline, records):
-            print(f"{'':<30} RECORDS DIFFER from the first run", flush=True)
+        else:
+            diff = differences(baseline, records)
+            print(f"{'':<30} records as in the first run, apart from {len(diff)}: {'; '.join(diff[:5])}", flush=True)
         runs.append((name, seconds, verified))
     return runs
 
