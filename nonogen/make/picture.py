@@ -81,7 +81,7 @@ def from_image(
     else:
         result, imported = _aim(grade, img, imported, options, make, clock, notes)
     rating = _rate(result, clock)
-    files, file_status = _puzzle_files(result, timeout)
+    files, file_status = _puzzle_files(result, clock)
     report = _report(name, result, imported, file_status)
     report.update(grade=rating.grade, grade_name=rating.grade_name, score=rating.score, grade_wanted=grade)
     report["warnings"] += notes
@@ -89,13 +89,12 @@ def from_image(
     return MadePuzzle(result.puzzle, result.grid, files, report)
 
 
-RATING_SECONDS = 10.0
-"""Time the final verdict and grade may take even when making used up the time limit."""
+LAST_SHARE = 0.2
+"""Share of the time limit kept back, when aiming at a grade, for the final verdict, grade and files."""
 
 
 def _rate(result: Repair2D, clock: Deadline) -> VerifyResult:
     """The finished puzzle's verdict with its grade, from the repair's session (its work is mostly cached)."""
-    clock = clock.earliest(Deadline(None)) if clock.remaining() > RATING_SECONDS else Deadline(RATING_SECONDS)
     session = result.session
     if session is None:
         from ..solve import verify
@@ -127,9 +126,10 @@ def _aim(
     if grade == 1:
         return make(imported, "givens", True), imported
     tried = []
+    reserve = LAST_SHARE * clock.remaining()
     best: Optional[tuple[int, Repair2D, ImportResult]] = None
     for candidate in _variants(img, imported, options):
-        if clock.expired():
+        if clock.remaining() < reserve:
             break
         result = _ease_to(make(candidate, "hard", False), grade, clock)
         rating = _rate(result, clock)
@@ -204,7 +204,7 @@ def _ease_to(result: Repair2D, grade: int, clock: Deadline) -> Repair2D:
     return Repair2D(puzzle, grid, report, session)
 
 
-def _puzzle_files(result: Repair2D, timeout: float) -> tuple[dict[str, str], dict[str, dict]]:
+def _puzzle_files(result: Repair2D, clock: Deadline) -> tuple[dict[str, str], dict[str, dict]]:
     """Each puzzle file's text, and its format, what it drops and the status it really has."""
     final = result.puzzle
     texts: dict[str, str] = {}
@@ -217,20 +217,20 @@ def _puzzle_files(result: Repair2D, timeout: float) -> tuple[dict[str, str], dic
         status = result.report["status"]
         if final.givens and any("given" in d for d in drops):
             if without_givens is None:
-                without_givens = _status_without_givens(result, timeout)
+                without_givens = _status_without_givens(result, clock)
             status = without_givens
         status_of[name] = {"format": fmt, "drops": drops, "status": status}
     return texts, status_of
 
 
-def _status_without_givens(result: Repair2D, timeout: float) -> str:
+def _status_without_givens(result: Repair2D, clock: Deadline) -> str:
     """What a solver that never sees the givens faces (the repair's session knows the clues)."""
     session = result.session
     if session is not None and not session.puzzle.givens:
-        return session.verify(result.grid, timeout=timeout).status
+        return session.verify(result.grid, timeout=clock.left()).status
     from ..solve import verify
 
-    return verify(result.puzzle.replace(givens=()), result.grid, timeout=timeout).status
+    return verify(result.puzzle.replace(givens=()), result.grid, timeout=clock.left(), grade=False).status
 
 
 def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files: dict[str, dict]) -> dict[str, Any]:
