@@ -180,7 +180,8 @@ def from_mesh(
     path = Path(path)
     voxels = mesh_to_voxels(path, size, up, method)
     level = make_level(
-        voxels.cells, unique=unique, hide=hide, seed=seed, line_solvable=line_solvable, timeout=timeout,
+        voxels.cells, unique=unique, hide=hide, seed=seed, line_solvable=line_solvable,
+        timeout=max(0.5, timeout - (time.monotonic() - start)),  # reading and voxelizing count too
         grade=grade, title=title or f"Level {'x'.join(map(str, voxels.cells.shape))}", source=path.name,
     )
     if voxels.colors is not None:
