@@ -141,7 +141,7 @@ def test_one_bad_member_costs_only_itself(tmp_path, capsys, fmt, text, bad_line)
     assert [r.get("member") for r in recs] == [1, 2, 3] and {r["members"] for r in recs} == {3}
     assert {recs[0]["status"], recs[2]["status"]} <= {"unique", "multiple"}
     assert f"{path}:{bad_line}:" in recs[1]["message"], recs[1]["message"]
-    assert code & 2
+    assert code == 2
 
 
 def test_records_carry_format_metadata_and_a_clue_hash_shared_across_formats(tmp_path, capsys):
@@ -181,7 +181,7 @@ def test_errors_and_timeouts_both_show_in_the_exit_code(tmp_path, capsys):
     code, out, err = run(capsys, "verify", tmp_path, "--json", "--timeout", "0.0005")
     statuses = {r["status"] for r in records(out)}
     assert {"error", "timeout"} <= statuses
-    assert code == combined_exit_code(records(out)) and code & 2 and code & 4
+    assert code == combined_exit_code(records(out)) == 4
     assert "exit status" in subprocess.run(nonogen_cmd("verify", "--help"), capture_output=True, text=True).stdout
 
 
@@ -203,7 +203,7 @@ def test_a_crash_inside_one_puzzle_is_an_internal_error_of_that_puzzle(tmp_path,
     assert recs["a.non"]["status"] == "unique"
     assert recs["b.non"]["status"] == "error" and recs["b.non"]["error_kind"] == "internal"
     assert "ZeroDivisionError: boom" in recs["b.non"]["message"]
-    assert combined_exit_code(recs.values()) == 8
+    assert combined_exit_code(recs.values()) == 5
 
 
 CRASHER = """
@@ -230,7 +230,7 @@ def test_a_segfaulting_worker_costs_one_puzzle(tmp_path):
     assert len(recs) == 6
     assert recs["p2.non"]["status"] == "error" and "SIGSEGV" in recs["p2.non"]["message"]
     assert all(r["status"] == "unique" for name, r in recs.items() if name != "p2.non")
-    assert done.returncode == 8
+    assert done.returncode == 5
 
 
 def _sleep_for(seconds: float) -> float:
@@ -252,7 +252,7 @@ def test_csv_summary_json_and_the_summary_line(tmp_path, capsys):
         (tmp_path / name).write_text(text)
     table = tmp_path / "out.csv"
     code, out, err = run(capsys, "verify", tmp_path, "--csv", table, "--summary-json", tmp_path / "sum.json")
-    assert code == 3 and "a.non" in out  # the table on stdout
+    assert code == 2 and "a.non" in out  # the table on stdout
     assert err.strip().splitlines()[-1].startswith("3 puzzles: 1 unique, 1 multiple, 0 unsolvable, 0 timeout, 1 error")
     rows = sorted(csv.DictReader(table.open()), key=lambda r: r["file"])
     assert [Path(r["file"]).name for r in rows] == ["a.non", "b.non", "c.non"]
@@ -351,11 +351,11 @@ def test_a_killed_run_resumed_gives_the_records_of_an_uninterrupted_one(tmp_path
                           capture_output=True, text=True, timeout=300)
     lines = resume.read_text().splitlines()
     assert no_seconds(map(json.loads, lines)) == whole and len(lines) == len(whole)
-    assert done.returncode == 1 | 2 and "from the resumed run" in done.stderr
+    assert done.returncode == 2 and "from the resumed run" in done.stderr
     start = time.monotonic()
     again = subprocess.run(nonogen_cmd("verify", folder, "--resume", resume, "--json"), cwd=REPO,
                            capture_output=True, text=True, timeout=60)
-    assert again.stdout == "" and resume.read_text().splitlines() == lines and again.returncode == 3
+    assert again.stdout == "" and resume.read_text().splitlines() == lines and again.returncode == 2
     assert time.monotonic() - start < 5  # interpreter start included; the work itself is listing files
 
 
@@ -370,7 +370,7 @@ def test_resume_ignores_nothing_but_records(tmp_path, capsys):
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_batch_stops_at_once_and_leaves_no_worker(tmp_path, sig, code):
     """Ctrl-C took 20-28 s to act and could leave half a line behind."""
-    folder = random_puzzles(tmp_path / "in", 200, size=25)
+    folder = random_puzzles(tmp_path / "in", 600, size=25)  # minutes of work: the signal comes mid-run
     out, table = tmp_path / "out.jsonl", tmp_path / "out.csv"
     proc = subprocess.Popen(nonogen_cmd("verify", folder, "--jobs", "2", "--json", "--csv", table), cwd=REPO,
                             stdout=out.open("w"), stderr=subprocess.PIPE, text=True)
@@ -381,13 +381,13 @@ def test_an_interrupted_batch_stops_at_once_and_leaves_no_worker(tmp_path, sig, 
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=30)
     took = time.monotonic() - start
-    assert proc.returncode == code
+    assert proc.returncode == code, err
     assert took < 2.0, f"took {took:.2f} s"
     assert not [pid for pid in workers if alive(pid)]
     text = out.read_text()
     assert text.endswith("\n") and all(json.loads(line)["status"] for line in text.splitlines())
     rows = list(csv.DictReader(table.open()))
-    assert len(rows) == len(text.splitlines()) and all(r["clue_hash"] for r in rows)
+    assert len(rows) == len(text.splitlines()) < 600 and all(r["clue_hash"] for r in rows)
     assert "interrupted" in err and f"{len(rows)} puzzles:" in err
 
 

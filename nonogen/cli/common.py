@@ -17,40 +17,56 @@ EXIT_CODES = {
     "unique": 0, "solved": 0, "complete": 0, "limit": 0, "skipped": 0,
     "multiple": 1, "unsolvable": 1,
     "error": 2,
-    "timeout": 4,
+    "timeout": 3,
 }
-"""Exit code of each outcome, for every command. They are bit flags: a batch exits with the OR of its
-records' flags (see :func:`combined_exit_code`), so errors and timeouts never hide each other."""
+"""Exit code of each outcome, for every command. Over a batch the highest wins, except that errors and
+timeouts together give :data:`EXIT_ERRORS_AND_TIMEOUTS`, so neither hides the other (:func:`combine`)."""
 
-EXIT_INTERNAL = 8
-"""Flag for a failure that is nonogen's fault (a bug, a crashed worker), never the input's."""
+EXIT_ERRORS_AND_TIMEOUTS = 4
+EXIT_INTERNAL = 5
+"""A failure that is nonogen's fault (a bug, a crashed worker), never the input's: it outranks every verdict."""
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 
-EXIT_HELP = """exit status: 0 every puzzle unique (skipped files do not count); otherwise the sum of
+EXIT_HELP = """exit status (the highest wins, except that 2 and 3 together give 4):
+  0  every puzzle unique (skipped files do not count)
   1  some puzzle has several solutions or none (multiple, unsolvable)
   2  some input could not be read or verified (error), or a usage error
-  4  some puzzle ran out of time (timeout)
-  8  an internal error: a bug or a crashed worker (please report it)
-e.g. 6 = errors and timeouts. 130: interrupted (Ctrl-C), 143: terminated (SIGTERM)."""
+  3  some puzzle ran out of time (timeout)
+  4  both: some errors and some timeouts
+  5  an internal error: a bug or a crashed worker (please report it)
+  130 interrupted (Ctrl-C), 143 terminated (SIGTERM)"""
 
 
 def exit_flag(record: dict) -> int:
-    """The exit-code flag of one record: internal errors get their own flag."""
+    """The exit code of one record: internal errors get their own code."""
     if record.get("status") == "error" and record.get("error_kind") == "internal":
         return EXIT_INTERNAL
     return EXIT_CODES.get(record.get("status"), EXIT_INTERNAL)
 
 
+def combine(a: int, b: int) -> int:
+    """The exit code of two outcomes together: the higher, but an error and a timeout make 4.
+
+    >>> combine(2, 3), combine(4, 1), combine(1, 2), combine(5, 3)
+    (4, 4, 2, 5)
+    """
+    if EXIT_INTERNAL in (a, b):
+        return EXIT_INTERNAL
+    if {a, b} == {EXIT_CODES["error"], EXIT_CODES["timeout"]}:
+        return EXIT_ERRORS_AND_TIMEOUTS
+    return max(a, b)
+
+
 def combined_exit_code(records: Iterable[dict]) -> int:
-    """The exit code of a batch: the OR of every record's flag.
+    """The exit code of a batch of records.
 
     >>> combined_exit_code([{"status": "unique"}, {"status": "error"}, {"status": "timeout"}])
-    6
+    4
     """
     code = 0
     for record in records:
-        code |= exit_flag(record)
+        code = combine(code, exit_flag(record))
     return code
 
 

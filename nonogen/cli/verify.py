@@ -23,6 +23,7 @@ from .common import (
     STDIO,
     ProgressBar,
     check_output_file,
+    combine,
     combined_exit_code,
     exit_flag,
     json_line,
@@ -277,7 +278,7 @@ def run_verify(args) -> int:
             bar.clear()
             outputs.add(rec)
             summary.add(rec)
-            code |= exit_flag(rec)
+            code = combine(code, exit_flag(rec))
     except BaseException:
         summary.interrupted = True
         raise
@@ -318,7 +319,7 @@ def _write_solution(target: Path, record: dict) -> None:
 def run_solve(args) -> int:
     code = 0
     for record in _records(args, ProgressBar("solve")):
-        code |= exit_flag(record)
+        code = combine(code, exit_flag(record))
         if args.json:
             print_json(record)
         elif record["status"] in ("error", "skipped"):
