@@ -17,6 +17,7 @@ import numpy as np
 
 from ..clues import LineRef, all_lines, clue_at, line_cells
 from ..model import Clue3D, Puzzle3D
+from .deadline import Deadline
 
 __all__ = ["Encoder", "encode", "SOLVER_NAME"]
 
@@ -54,19 +55,20 @@ def _counter(lits: Sequence[int], cap: int, next_var: int) -> tuple[list[list[in
 
 
 @lru_cache(maxsize=4096)
-def _template(length: int, count: int, groups: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int]:
+def _template(length: int, count: int, groups: int) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], int]:
     """CNF of clue ``(count, groups)`` on a line of ``length`` over variables ``1..length``.
 
-    Returns ``(definitions, constraints, last_var)``: definitions only name
+    Returns ``(definitions, constraints, last_var)``, clauses in arrays by length (see
+    :func:`_blocks`): definitions only name
     auxiliary counters (always satisfiable), constraints are the clue itself
     and get the line's activation guard. Cached per signature: a 20^3 box has
     only a few hundred distinct signatures among 1200 lines.
     """
     cells = list(range(1, length + 1))
     if count == 0:
-        return (), tuple((-v,) for v in cells), length
+        return (), _blocks([[-v] for v in cells]), length
     if count == length:
-        return (), tuple((v,) for v in cells), length
+        return (), _blocks([[v] for v in cells]), length
     defs, outs, nxt = _counter(cells, count + 1, length + 1)
     cons: list[list[int]] = [[outs[count - 1]]]
     if outs[count]:
@@ -82,15 +84,30 @@ def _template(length: int, count: int, groups: int) -> tuple[tuple[tuple[int, ..
     if groups == 1:
         if gouts[1]:
             cons.append([-gouts[1]])
-        # Plain clue: two cubes further apart than the count cannot both be kept.
-        cons += [[-a, -b] for a in cells for b in cells if b - a >= count]
+        # Plain clue: no two kept cubes are ``count`` or more apart. A prefix "some cube at or before i"
+        # says it in O(length) clauses with the propagation of the O(length^2) pairwise ones.
+        prefix = [1]
+        for v in cells[1:]:
+            p = nxt
+            nxt += 1
+            defs += [[-v, p], [-prefix[-1], p], [-p, prefix[-1], v]]
+            prefix.append(p)
+        cons += [[-b, -prefix[b - 1 - count]] for b in cells if b - count >= 1]
     elif groups == 2:
         cons.append([gouts[1]])
         if gouts[2]:
             cons.append([-gouts[2]])
     else:
         cons.append([gouts[2]])
-    return tuple(map(tuple, defs)), tuple(map(tuple, cons)), nxt - 1
+    return _blocks(defs), _blocks(cons), nxt - 1
+
+
+def _blocks(clauses: list[list[int]]) -> tuple[np.ndarray, ...]:
+    """Clauses grouped into arrays of equal length, so a line maps its variables with one numpy lookup."""
+    by_length: dict[int, list[list[int]]] = {}
+    for clause in clauses:
+        by_length.setdefault(len(clause), []).append(clause)
+    return tuple(np.array(group, dtype=np.int64) for _, group in sorted(by_length.items()))
 
 
 class Encoder:
@@ -116,11 +133,13 @@ class Encoder:
         n_aux = last - length
         table[length + 1 :] = np.arange(self.next_var, self.next_var + n_aux)
         self.next_var += n_aux
-        for clause in defs:
-            self.clauses.append([int(table[v]) if v > 0 else -int(table[-v]) for v in clause])
-        for clause in cons:
-            mapped = [int(table[v]) if v > 0 else -int(table[-v]) for v in clause]
-            self.clauses.append(mapped if guard is None else mapped + [-guard])
+        for block in defs:
+            self.clauses.extend((np.sign(block) * table[np.abs(block)]).tolist())
+        for block in cons:
+            mapped = np.sign(block) * table[np.abs(block)]
+            if guard is not None:
+                mapped = np.hstack([mapped, np.full((len(mapped), 1), -guard, dtype=np.int64)])
+            self.clauses.extend(mapped.tolist())
 
     def cell_lit(self, x: int, y: int, z: int, value: int) -> int:
         X, Y, Z = self.size
@@ -146,10 +165,12 @@ class Encoder:
         return cells.reshape(self.size)
 
 
-def encode(puzzle: Puzzle3D) -> Encoder:
-    """Every shown clue of ``puzzle`` and its givens as unit clauses."""
+def encode(puzzle: Puzzle3D, deadline: Optional[Deadline] = None) -> Encoder:
+    """Every shown clue of ``puzzle`` and its givens as unit clauses (Timeout at the deadline: a 40^3 box has 3,161 lines)."""
     enc = Encoder(puzzle.size)
-    for line in all_lines(puzzle.size):
+    for k, line in enumerate(all_lines(puzzle.size)):
+        if deadline is not None and k % 64 == 0:
+            deadline.check()
         clue = clue_at(puzzle, line)
         if clue is not None:
             enc.add_line(line, clue)

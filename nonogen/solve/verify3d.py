@@ -52,8 +52,11 @@ def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[
     check_size(puzzle.size)
     start = time.monotonic()
     clock = Clock(timeout)
-    enc = encode(puzzle)
     fields: dict = {"status": "timeout"}
+    try:
+        enc = encode(puzzle, clock.deadline)
+    except Timeout:
+        return _finish(fields, clock, start, "no answer within the time limit (still encoding the clues)")
     with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
         first: Optional[np.ndarray] = None
         if target is not None and satisfies_3d(puzzle, target):
