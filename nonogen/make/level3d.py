@@ -120,7 +120,13 @@ def make_level(
         notes.append("not unique: no clues hidden")
     elif status == "unique" and hide_clues_enabled:
         notes.append("line logic does not solve the level: no clues hidden")
-    rated = verify3d(puzzle, puzzle.goal, timeout=left(), grade=True) if status == "unique" else None
+    rated = None
+    if status == "unique":  # proved above; the grade needs only the line passes, no second SAT run
+        from ..solve.deadline import Deadline
+        from ..solve.grade import rate3d
+        from ..solve.result import VerifyResult
+
+        rated = rate3d(VerifyResult("unique"), puzzle, Deadline(left()))
     return LevelResult(
         grade=rated.grade if rated else None,
         grade_name=rated.grade_name if rated else None,
