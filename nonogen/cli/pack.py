@@ -18,6 +18,7 @@ from ..render import encode
 from .common import (
     EXIT_CODES,
     add_folder_options,
+    combine,
     check_output_file,
     parse_size,
     positive_float,
@@ -129,7 +130,7 @@ def run_verify(args) -> int:
             record = _record(str(path), level, result)
         except NonogenError as exc:
             record = {"file": str(path), "status": "error", "message": str(exc)}
-        worst = max(worst, EXIT_CODES[record["status"]])
+        worst = combine(worst, EXIT_CODES[record["status"]])
         counts[record["status"]] = counts.get(record["status"], 0) + 1
         if args.json:
             print_json(record)
