@@ -13,8 +13,6 @@ task killed it, and shutting it down waits for the running tasks.
 """
 from __future__ import annotations
 
-import logging
-import multiprocessing
 import os
 import signal
 import sys
@@ -22,7 +20,6 @@ import threading
 import time
 from collections import deque
 from itertools import islice
-from multiprocessing.connection import wait
 from typing import Any, Callable, Iterable, Iterator, Optional, Protocol
 
 __all__ = ["Executor", "SerialExecutor", "LocalPool", "DaskExecutor", "make_executor", "hard_limit"]
@@ -118,6 +115,8 @@ def _worker(conn, fn: Fn, parent: Optional[int]) -> None:
 
 def _context():
     """``fork`` when this process has one thread (fast, and safe then), else ``forkserver``/``spawn``."""
+    import multiprocessing  # here, not at the top: a one-process run never starts a pool
+
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
@@ -170,6 +169,8 @@ class LocalPool:
         self.jobs, self.limit, self.depth = max(1, int(jobs)), limit, max(1, depth)
 
     def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]:
+        from multiprocessing import connection
+
         ctx = _context()
         slots: list[_Slot] = []
         source, retry = iter(tasks), deque()
@@ -180,7 +181,7 @@ class LocalPool:
                 if not more and not retry and not any(s.queue for s in slots):
                     finished = True
                     return
-                ready = wait([s.conn for s in slots] + [s.process.sentinel for s in slots], timeout=0.25)
+                ready = connection.wait([s.conn for s in slots] + [s.process.sentinel for s in slots], timeout=0.25)
                 for slot in list(slots):
                     yield from self._collect(slot, ready, slots, retry, fail)
         finally:
@@ -299,6 +300,8 @@ class DaskExecutor:
         self.mean = 0.05  # seconds per task, until measured
 
     def _connect(self):
+        import logging
+
         import dask
         from distributed import Client, LocalCluster
 

@@ -172,3 +172,32 @@ def test_ambiguous_cells_are_all_cells_that_differ_in_some_solution(tmp_path, ca
     assert record["ambiguous_complete"] is False
     differ = sum(a != b for r1, r2 in zip(record["solution"], record["second_solution"]) for a, b in zip(r1, r2))
     assert len(record["ambiguous_cells"]) == differ
+
+
+@pytest.mark.parametrize("command", list(__import__("nonogen.cli", fromlist=["COMMANDS"]).COMMANDS))
+def test_each_command_gets_its_full_parser_and_help_lists_all(command):
+    """The parser for one command is the module's own (its options), and `--help` still names every command."""
+    import argparse
+
+    from nonogen import cli
+
+    parser = cli.build_parser([command])
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(sub.choices) == list(cli.COMMANDS)
+    assert sub.choices[command]._actions[1:], f"{command} has only the placeholder parser"
+    assert {a.dest for a in sub.choices[command]._actions} - {"help"}
+
+
+def test_verify_start_up_imports_no_other_command_and_no_sat_solver(tmp_path):
+    """A line-solvable puzzle is verified without loading Pillow, trimesh, reportlab or the SAT solver."""
+    import subprocess
+    import sys
+
+    small = tmp_path / "small.non"
+    small.write_text("width 3\nheight 3\nrows\n1\n3\n1\ncolumns\n1\n3\n1\n")
+    probe = ("import sys; from nonogen.cli import main; code = main(['verify', sys.argv[1]]); "
+             "heavy = sorted(m for m in ('PIL', 'trimesh', 'reportlab', 'pysat.solvers', 'svgwrite') if m in sys.modules); "
+             "print(heavy, file=sys.stderr); sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", probe, str(small)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().endswith("[]"), done.stderr

@@ -16,11 +16,33 @@ from typing import Optional, Sequence
 
 from ..errors import BlankPictureError, EmptyModelError, NonogenError, OutputExistsError, UnknownFormatError
 
-# Sub-command modules, in the order `nonogen --help` lists them.
-COMMAND_MODULES = ["verify", "convert", "image", "render", "book", "mesh", "pack"]
+# Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
+COMMANDS = {
+    "verify": ("verify", "check puzzle files for a unique solution"),
+    "solve": ("verify", "print the solution of a puzzle file"),
+    "clues": ("verify", "derive the clues of a goal grid (text: '.' empty, '#' filled)"),
+    "convert": ("convert", "convert puzzles between file formats"),
+    "image": ("image", "turn a picture into a nonogram (verified unique, with printable sheets)"),
+    "render": ("render", "draw a puzzle file (2D or Picross 3D) as an SVG, PNG or PDF sheet (or its solution)"),
+    "book": ("book", "put puzzle files into one printable PDF booklet with answers at the back"),
+    "mesh": ("mesh", "turn a 3D model (STL, OBJ, PLY, GLB/GLTF, OFF) into a unique Picross 3D level"),
+    "pack": ("pack", "polyomino packing levels (IQ Puzzler Pro style)"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def summary(command: str) -> str:
+    """The line ``nonogen --help`` shows for ``command``."""
+    return COMMANDS[command][1]
+
+
+def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
+    """The parser for ``argv``: only the module of the command it names is imported.
+
+    Each command module pulls in what its work needs (Pillow, trimesh,
+    reportlab, the SAT solver...); importing all of them costs more than
+    verifying a small puzzle, so the other commands get a placeholder that
+    only shows their line in ``nonogen --help``.
+    """
     parser = argparse.ArgumentParser(
         prog="nonogen",
         description="Make nonograms and Picross 3D levels from pictures and models, and prove them unique.",
@@ -30,8 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nonogen {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"{__name__}.{name}").register(sub)
+    chosen = next((arg for arg in (argv or ()) if not arg.startswith("-")), None)
+    chosen_module = COMMANDS[chosen][0] if chosen in COMMANDS else None
+    for name, (module, line) in COMMANDS.items():
+        if module != chosen_module:
+            sub.add_parser(name, help=line)
+        elif name == next(n for n, (m, _) in COMMANDS.items() if m == module):
+            importlib.import_module(f"{__name__}.{module}").register(sub)
     return parser
 
 
@@ -52,7 +79,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """
     from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
 
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None

@@ -21,12 +21,13 @@ from ..render import save
 from ..render.book import PER_PAGE, Book, BookItem, layout_book
 from ..render.page import PAPERS, paper_named, parse_length
 from ..solve import verify
+from . import summary
 from .common import check_output_file, positive_float, print_json, progress
 from .render import valid_goal
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("book", help="put puzzle files into one printable PDF booklet with answers at the back",
+    p = sub.add_parser("book", help=summary("book"),
                        description=__doc__.split("\n\n", 1)[1].replace("\n", " "))
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files nonogen reads (bundles give every puzzle)")
     p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="the booklet to write")

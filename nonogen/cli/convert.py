@@ -12,6 +12,7 @@ from ..errors import FormatError, InputError
 from ..files import write_file
 from ..export.model3d import AXES, MODEL_SUFFIXES
 from ..model import Puzzle3D
+from . import summary
 from .common import STDIO, check_output_file, print_json, read_stdin
 
 
@@ -19,7 +20,7 @@ def register(subparsers) -> None:
     names = ", ".join(formats.FORMATS)
     p = subparsers.add_parser(
         "convert",
-        help="convert puzzles between file formats",
+        help=summary("convert"),
         description=f"Convert puzzle files between formats ({names}). The format comes from the suffix "
         "(.non .nonpack .cnon .xml .pbn .nin .g .json .txt) or the content; --from/--to override it. "
         "A Picross 3D level written as .glb .gltf .obj .ply or .stl becomes its solved model: merged, coloured "

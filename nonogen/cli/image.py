@@ -12,13 +12,14 @@ from ..importers.image import MODES as IMAGE_MODES
 from ..palette import DEFAULT_MIN_DISTANCE
 from ..make.picture import folder_files, from_image
 from ..make.repair2d import MODES as REPAIR_MODES
+from . import summary
 from .common import add_folder_options, parse_size, positive_float, print_report
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "image",
-        help="turn a picture into a nonogram (verified unique, with printable sheets)",
+        help=summary("image"),
         description="Turn a picture into a nonogram: threshold or quantize, vote per cell, verify "
         "uniqueness and repair it, then write the puzzle files, SVG/PNG sheets and report.json.",
     )

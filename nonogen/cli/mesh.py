@@ -10,13 +10,14 @@ from ..errors import InputError, LimitError
 from ..files import check_folder, write_folder
 from ..importers.mesh import MAX_SIZE, MIN_SIZE
 from ..make.level3d import folder_files, from_mesh
+from . import summary
 from .common import EXIT_CODES, add_folder_options, positive_float, print_report
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "mesh",
-        help="turn a 3D model (STL, OBJ, PLY, GLB/GLTF, OFF) into a unique Picross 3D level",
+        help=summary("mesh"),
         description="Voxelize a model, prove the level unique (repairing it if needed), hide clues, "
         "and write level.json, solution.svg/.png, puzzle.svg/.png and report.json into DIR.",
     )

@@ -15,6 +15,7 @@ from ..pack.render import level_picture, save, solution_picture
 from ..pack.solve import METHODS, PackResult
 from ..files import check_folder, write_folder
 from ..render import encode
+from . import summary
 from .common import (
     EXIT_CODES,
     add_folder_options,
@@ -30,7 +31,7 @@ from .common import (
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("pack", help="polyomino packing levels (IQ Puzzler Pro style)",
+    p = sub.add_parser("pack", help=summary("pack"),
                        description="Solve, verify, count, generate and render polyomino packing levels.")
     cmds = p.add_subparsers(dest="pack_command", metavar="ACTION")
     cmds.required = True

@@ -34,13 +34,14 @@ from ..render.book import CELL_2D, CELL_3D
 from ..render.canvas import PX_PER_MM
 from ..render.page import PAPERS, SheetPage, paper_named, parse_length, sheet_page
 from ..solve import verify
+from . import summary
 from .common import check_output_file, positive_float, print_json
 
 PRINT_DPI = 300.0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("render", help="draw a puzzle file (2D or Picross 3D) as an SVG, PNG or PDF sheet (or its solution)",
+    p = sub.add_parser("render", help=summary("render"),
                        description=__doc__.split("\n\n", 1)[1].replace("``", ""),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("puzzle", metavar="PUZZLE", help="any puzzle file nonogen reads")

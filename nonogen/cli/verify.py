@@ -18,6 +18,7 @@ from ..clues import puzzle_from_grid
 from ..errors import FormatError, InputError, OutputExistsError, UnknownFormatError
 from ..files import LineFile, write_file
 from ..formats.grid import grid_from_text
+from . import summary
 from .common import (
     EXIT_HELP,
     STDIO,
@@ -72,7 +73,7 @@ class Summary:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("verify", help="check puzzle files for a unique solution", epilog=EXIT_HELP,
+    p = sub.add_parser("verify", help=summary("verify"), epilog=EXIT_HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Verify puzzle files and folders (searched recursively; '-' reads standard "
                        "input). One record per puzzle, a bundle gives one per member; files nonogen does not "
@@ -94,13 +95,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="replace --csv, --summary-json and earlier solution files")
     p.set_defaults(run=run_verify)
 
-    p = sub.add_parser("solve", help="print the solution of a puzzle file", epilog=EXIT_HELP,
+    p = sub.add_parser("solve", help=summary("solve"), epilog=EXIT_HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs=1, metavar="PATH", help="puzzle file; '-' = standard input")
     _common_options(p)
     p.set_defaults(run=run_solve, jobs=1, executor="local", scheduler=None, resume=None, dedupe=False)
 
-    p = sub.add_parser("clues", help="derive the clues of a goal grid (text: '.' empty, '#' filled)")
+    p = sub.add_parser("clues", help=summary("clues"))
     p.add_argument("grid", metavar="GRIDFILE", help="rows of characters; '.', '0' or ' ' = background; '-' = stdin")
     p.add_argument("-o", "--output", metavar="FILE", help="write the puzzle here (format from the suffix; '-' = stdout)")
     p.add_argument("--to", default=None, metavar="FORMAT", help="output format (default: .non text on stdout)")

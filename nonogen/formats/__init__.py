@@ -20,13 +20,14 @@ True
 """
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
 from ..errors import FileLimitError, FormatError, UnknownFormatError
 from ..model import Puzzle, Puzzle3D
-from . import bracket, cnon, counts, nin, nonogen3d, nonogen_json, non, olsak, rowscols, taai, webpbn
 from ._common import MAX_FILE_BYTES
 
 __all__ = [
@@ -48,20 +49,42 @@ __all__ = [
 
 AnyPuzzle = Union[Puzzle, Puzzle3D]
 
-FORMATS: dict[str, ModuleType] = {
-    "nonogen": nonogen_json,
-    "nonogen-3d": nonogen3d,
-    "non": non,
-    "cnon": cnon,
-    "webpbn": webpbn,
-    "nin": nin,
-    "g": olsak,
-    "taai": taai,
-    "taai-solution": taai.solutions,
-    "counts": counts,
-    "rowscols": rowscols,
-    "bracket": bracket,
-}
+class _Formats(Mapping):
+    """Format name -> module, each module imported when first asked for.
+
+    A command that reads one ``.non`` file should not pay for the XML and
+    JSON-schema readers (a third of the start-up of ``nonogen verify``).
+    """
+
+    def __init__(self, modules: dict[str, str]):
+        self._modules = modules
+
+    def __getitem__(self, name: str) -> ModuleType:
+        module, _, attribute = self._modules[name].partition(":")
+        loaded = importlib.import_module(f"{__name__}.{module}")
+        return getattr(loaded, attribute) if attribute else loaded
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+
+FORMATS: Mapping[str, ModuleType] = _Formats({
+    "nonogen": "nonogen_json",
+    "nonogen-3d": "nonogen3d",
+    "non": "non",
+    "cnon": "cnon",
+    "webpbn": "webpbn",
+    "nin": "nin",
+    "g": "olsak",
+    "taai": "taai",
+    "taai-solution": "taai:solutions",
+    "counts": "counts",
+    "rowscols": "rowscols",
+    "bracket": "bracket",
+})
 """Format name -> module: the names users give to choose a format."""
 
 SUFFIXES: dict[str, Optional[str]] = {

@@ -17,14 +17,16 @@ import contextlib
 import functools
 import gc
 from array import array
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 import numpy as np
-from pysat.solvers import Solver
 
 from .deadline import Deadline
 from .line import all_values
 from .propagate import Grid
+
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
 
 __all__ = ["Encoding"]
 
@@ -216,6 +218,8 @@ class Encoding:
         cells = self.undecided if cells is None else cells
         return [-self.lit(i, int(flat[i])) for i in cells]
 
-    def new_solver(self) -> Solver:
+    def new_solver(self) -> "Solver":
+        from pysat.solvers import Solver  # loaded on first use: most puzzles never reach SAT
+
         solver = Solver(name=SOLVER_NAME, bootstrap_with=self.clauses)
         return solver

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
-from pysat.solvers import Solver
+if TYPE_CHECKING:  # the SAT solver loads on first use: a line-solvable puzzle never needs it
+    from pysat.solvers import Solver
 
 __all__ = ["Deadline", "Timeout", "Clock", "solve_limited"]
 
