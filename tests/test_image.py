@@ -387,6 +387,8 @@ def test_every_demo_puzzle_file_reads_back_to_its_reported_status():
         for name, info in report["files"].items():
             puzzle = formats.load(folder / name)
             assert verify(puzzle, timeout=30).status == info["status"], f"{folder.name}/{name}"
+            if info["status"] != report["status"]:  # a format that drops the givens: the user is told
+                assert any(name in w and "givens" in w for w in report["warnings"]), f"{folder.name}/{name}"
 
 
 def test_mode_and_unique_take_their_own_choices(tmp_path, capsys):

@@ -96,3 +96,25 @@ def test_write_folder_takes_only_nonogen_names(tmp_path):
     with pytest.raises(ValueError, match="not an output file name"):
         write_folder(tmp_path / "x", {"../escape.txt": "no"})
     assert isinstance(InputError("x"), ValueError)
+
+
+def test_every_puzzle_and_level_json_in_outputs_meets_the_shipped_schema():
+    """What `make demo` wrote (committed in outputs/) validates against the schema with plain jsonschema,
+    not only through nonogen's own reader with its fast path."""
+    import json
+
+    import jsonschema
+
+    root = Path(__file__).resolve().parents[1]
+    schema = json.loads((root / "nonogen" / "formats" / "schema" / "nonogen.schema.json").read_text())
+    files = sorted(p for p in (root / "outputs").rglob("*.json") if p.name in ("puzzle.json", "level.json"))
+    if not files:
+        pytest.skip("outputs/ holds no puzzle.json or level.json: run `make demo` first")
+    validator = jsonschema.Draft202012Validator(schema)
+    kinds = set()
+    for path in files:
+        data = json.loads(path.read_text())
+        problems = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(data)]
+        assert not problems, f"{path.relative_to(root)}: {problems[:3]}"
+        kinds.add(data["format"])
+    assert kinds == {"nonogen-2d", "nonogen-3d"}

@@ -84,7 +84,7 @@ def from_image(
     files, file_status = _puzzle_files(result, clock)
     report = _report(name, result, imported, file_status)
     report.update(grade=rating.grade, grade_name=rating.grade_name, score=rating.score, grade_wanted=grade)
-    report["warnings"] += notes
+    report["warnings"] += notes + _lossy_files(file_status, report["status"])
     report["seconds"] = round(time.monotonic() - started, 3)
     return MadePuzzle(result.puzzle, result.grid, files, report)
 
@@ -221,6 +221,18 @@ def _puzzle_files(result: Repair2D, clock: Deadline) -> tuple[dict[str, str], di
             status = without_givens
         status_of[name] = {"format": fmt, "drops": drops, "status": status}
     return texts, status_of
+
+
+def _lossy_files(file_status: dict[str, dict], status: str) -> list[str]:
+    """A warning naming the files whose format cannot hold what makes the puzzle unique (its givens)."""
+    lossy = {name: info["status"] for name, info in file_status.items() if info["status"] != status}
+    if not lossy:
+        return []
+    keeps = [name for name in file_status if name not in lossy]
+    words = {"multiple": "has several solutions", "timeout": "was not proved unique in time"}
+    without = " / ".join(sorted({words.get(s, s) for s in lossy.values()}))
+    return [f"{', '.join(lossy)} cannot hold the givens, and without them the puzzle {without}; "
+            f"{', '.join(keeps) or 'no other file'} keeps them"]
 
 
 def _status_without_givens(result: Repair2D, clock: Deadline) -> str:
