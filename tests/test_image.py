@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from conftest import SHARED_DATA  # ../shared, or NONOGEN_SHARED
 from nonogen import formats
 from nonogen.cli import main as run_cli
 from nonogen.clues import satisfies
@@ -26,7 +27,7 @@ from nonogen.importers.image import (
 from nonogen.render.sheet2d import cell_center, sheet_size
 from nonogen.solve import verify
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "images"
+DATA = SHARED_DATA / "images"
 SWORD = DATA / "nikoichu_Boardgames_Card_Attack_Sword.png"
 SMILE = DATA / "tango_emotes-face-smile.png"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared data folder not found")

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import SHARED_DATA  # ../shared, or NONOGEN_SHARED
 from nonogen.clues import line_clue, puzzle_from_grid, satisfies
 from nonogen.errors import PuzzleError
 from nonogen.importers.image import image_to_grid, load_image
@@ -16,7 +16,7 @@ from nonogen.model import Color, Puzzle
 from nonogen.make.repair2d import repair
 from nonogen.solve import line_solve
 
-SWORD = Path(__file__).resolve().parents[2] / "shared" / "data" / "images" / "nikoichu_Boardgames_Card_Attack_Sword.png"
+SWORD = SHARED_DATA / "images" / "nikoichu_Boardgames_Card_Attack_Sword.png"
 needs_data = pytest.mark.skipif(not SWORD.is_file(), reason="shared data folder not found")
 
 THREE = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "r"), Color("blue", "#0000ff", "b"))
