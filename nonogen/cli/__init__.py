@@ -54,11 +54,13 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
     sub.required = True
     chosen = next((arg for arg in (argv or ()) if not arg.startswith("-")), None)
     chosen_module = COMMANDS[chosen][0] if chosen in COMMANDS else None
+    registered = False
     for name, (module, line) in COMMANDS.items():
         if module != chosen_module:
             sub.add_parser(name, help=line)
-        elif name == next(n for n, (m, _) in COMMANDS.items() if m == module):
+        elif not registered:  # the module adds all of its commands at once (verify adds solve and clues)
             importlib.import_module(f"{__name__}.{module}").register(sub)
+            registered = True
     return parser
 
 
