@@ -33,7 +33,8 @@ from .palette import BW_PALETTE, Color
 if TYPE_CHECKING:  # pragma: no cover
     from .batch import verify_paths
     from .formats import dump, load, load_all, loads
-    from .make import from_image, from_mesh
+    from .make.level3d import from_mesh
+    from .make.picture import from_image
     from .solve import verify
 
 __version__ = "0.1.0"
@@ -75,8 +76,8 @@ _LAZY = {
     "dump": ("formats", "dump"),
     "verify": ("solve", "verify"),
     "verify_paths": ("batch", "verify_paths"),
-    "from_image": ("make", "from_image"),
-    "from_mesh": ("make", "from_mesh"),
+    "from_image": ("make.picture", "from_image"),
+    "from_mesh": ("make.level3d", "from_mesh"),
 }
 
 

@@ -1,6 +1,6 @@
-"""Making puzzles: pictures into nonograms and models into Picross 3D levels, each verified, repaired and reported."""
-from .level3d import MadeLevel, from_mesh, make_level
-from .picture import MadePuzzle, from_image
-from .repair2d import Repair2D, repair
+"""Making puzzles: pictures into nonograms and models into Picross 3D levels, each verified, repaired and reported.
 
-__all__ = ["from_image", "MadePuzzle", "from_mesh", "MadeLevel", "make_level", "repair", "Repair2D"]
+``picture`` (``from_image``) and ``level3d`` (``from_mesh``, ``make_level``) are the two pipelines;
+``repair2d``, ``repair3d`` and ``hide3d`` are their steps. Nothing is imported here, so a command that
+makes pictures does not load the 3D stack, nor the other way round.
+"""
