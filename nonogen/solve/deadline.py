@@ -26,13 +26,6 @@ class Deadline:
     def __init__(self, seconds: Optional[float]):
         self.end = None if seconds is None else time.monotonic() + seconds
 
-    @classmethod
-    def at(cls, end: Optional[float]) -> "Deadline":
-        """The deadline at ``time.monotonic()`` value ``end`` (``None``: never)."""
-        deadline = cls(None)
-        deadline.end = end
-        return deadline
-
     def earliest(self, other: "Deadline") -> "Deadline":
         """Whichever of the two deadlines comes first."""
         return self if self.remaining() <= other.remaining() else other

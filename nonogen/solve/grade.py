@@ -29,7 +29,7 @@ import numpy as np
 from ..model import Puzzle, Puzzle3D
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton
-from .propagate import Contradiction, Grid, _linelogic
+from .propagate import Contradiction, Grid, _bits, _linelogic
 from .result import VerifyResult
 
 __all__ = ["Grade", "Measures", "GRADE_NAMES", "grade2d", "measure2d", "score", "grade_of_score", "rate", "rate3d", "score3d"]
@@ -187,13 +187,6 @@ class _Replay:
         except Contradiction as exc:
             return int(exc.args[0])
         return limit or 10**9
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low
-        mask ^= low
 
 
 def measure2d(puzzle: Puzzle, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Measures:

@@ -115,7 +115,8 @@ class Session:
             return self._fixpoints[key][:]
         start, new = base, list(givens)
         shorter = frozenset(givens[:-1])
-        if shorter in self._fixpoints:
+        if shorter in self._fixpoints:  # a repair tries many next givens on one prefix: keep it cached
+            self._fixpoints.move_to_end(shorter)
             start, new = self._fixpoints[shorter], [givens[-1]]
         masks = self._reveal(start[:], new, deadline)
         self._fixpoints[key] = masks
