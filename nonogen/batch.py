@@ -338,10 +338,11 @@ class _Feed:
         except Exception as exc:
             self.ready.append(_internal(label, exc))
             return None
-        first = self.seen.setdefault(fields["clue_hash"], label)
-        if self.dedupe and first != label:
-            self.ready.append(_bad(label, "skipped", f"same clues as {first}", **fields, duplicate_of=first))
-            return None
+        if self.dedupe:  # without it no hash is kept, so memory stays flat on a big collection
+            first = self.seen.setdefault(fields["clue_hash"], label)
+            if first != label:
+                self.ready.append(_bad(label, "skipped", f"same clues as {first}", **fields, duplicate_of=first))
+                return None
         opts = self.options
         return Task(label, puzzle, fields, opts["timeout"], opts["strategy"], opts["ambiguity"])
 

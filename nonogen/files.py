@@ -7,19 +7,15 @@ did not write. Every file nonogen writes goes through :func:`write_file`,
 """
 from __future__ import annotations
 
-import io
 import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Union
-
-if TYPE_CHECKING:  # Pillow is imported by whoever made the image; verifying never needs it
-    from PIL import Image
+from typing import Any, Iterable, Mapping, Optional, Union
 
 from .errors import InputError, OutputExistsError
 
-__all__ = ["write_file", "write_folder", "check_folder", "png_bytes", "json_text", "LineFile", "OWN_NAMES"]
+__all__ = ["write_file", "write_folder", "check_folder", "check_file", "json_text", "LineFile", "OWN_NAMES"]
 
 Content = Union[str, bytes]
 
@@ -47,24 +43,35 @@ def write_file(path: Union[str, Path], content: Content, force: bool = False) ->
     a part. Without ``force`` an existing file is an :class:`OutputExistsError`.
     """
     path = Path(path)
-    if path.exists() and not force:
-        raise OutputExistsError(f"{path}: file exists")
-    if path.is_dir():
-        raise OutputExistsError(f"{path}: is a folder")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    check_file(path, force)
     data = content.encode("utf-8") if isinstance(content, str) else content
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _temporary(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, _CREATE_MODE)  # mkstemp makes 0600; a new file gets what open() would give it
         os.replace(tmp, path)
     except BaseException:
-        _remove(Path(tmp))
+        _remove(tmp)
         raise
     return path
+
+
+def check_file(path: Path, force: bool) -> None:
+    """Refuse a folder, and an existing file unless ``force``; make the folder the file goes into."""
+    if path.is_dir():
+        raise OutputExistsError(f"{path}: is a folder")
+    if path.exists() and not force:
+        raise OutputExistsError(f"{path}: file exists")
+    path.parent.mkdir(parents=True, exist_ok=True)
+
+
+def _temporary(path: Path) -> tuple[int, Path]:
+    """An open temporary file beside ``path``, with the permissions ``open()`` would give a new file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.chmod(tmp, _CREATE_MODE)  # mkstemp makes 0600
+    return fd, Path(tmp)
 
 
 def check_folder(folder: Union[str, Path], force: bool, inputs: Iterable[Union[str, Path]] = ()) -> Path:
@@ -134,18 +141,13 @@ class LineFile:
 
     def __init__(self, path: Union[str, Path], force: bool = False, append: bool = False):
         self.path = Path(path)
-        if self.path.is_dir():
-            raise OutputExistsError(f"{self.path}: is a folder")
-        if not append and self.path.exists() and not force:
-            raise OutputExistsError(f"{self.path}: file exists")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        check_file(self.path, force or append)
         self.tmp: Optional[Path] = None
         if append:
             _cut_torn_line(self.path)
-            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # umask applies
         else:
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-            self.fd, self.tmp = fd, Path(tmp)
+            self.fd, self.tmp = _temporary(self.path)
 
     def write(self, line: str) -> None:
         """Append one line (``line`` without its newline)."""
@@ -200,13 +202,6 @@ def _remove(path: Path) -> None:
         path.unlink()
     except FileNotFoundError:
         pass
-
-
-def png_bytes(image: "Image.Image", **options: Any) -> bytes:
-    """A Pillow image as PNG file content (``options`` go to Pillow, e.g. ``dpi``)."""
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", **options)
-    return buffer.getvalue()
 
 
 def json_text(data: Any) -> str:

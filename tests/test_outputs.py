@@ -92,6 +92,23 @@ def test_write_file_refuses_to_overwrite_without_force_and_keeps_normal_permissi
     assert target.stat().st_mode & 0o777 == 0o666 & ~mask
 
 
+def test_line_files_get_normal_permissions_and_refuse_like_write_file(tmp_path):
+    """A --csv or --json report (LineFile) is made like any other file: not 0600, not over a file without force."""
+    from nonogen.files import LineFile
+
+    mask = os.umask(0)
+    os.umask(mask)
+    for append in (False, True):
+        target = tmp_path / f"report-{append}.csv"
+        with LineFile(target, append=append) as out:
+            out.write("a,b")
+        assert target.stat().st_mode & 0o777 == 0o666 & ~mask
+    with pytest.raises(OutputExistsError, match="file exists"):
+        LineFile(tmp_path / "report-False.csv")
+    with pytest.raises(OutputExistsError, match="is a folder"):
+        LineFile(tmp_path)
+
+
 def test_write_folder_takes_only_nonogen_names(tmp_path):
     with pytest.raises(ValueError, match="not an output file name"):
         write_folder(tmp_path / "x", {"../escape.txt": "no"})

@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TypeVar
 
-from ..errors import FileLimitError, FormatError, InputError, LimitError, OutputExistsError
+from ..errors import FileLimitError, FormatError, InputError, LimitError
+from ..files import check_file
 from ..solve.result import to_jsonable
 
 T = TypeVar("T")
@@ -165,9 +166,7 @@ def print_report(report: dict, as_json: bool, summary: str) -> None:
 def check_output_file(path: str | Path, force: bool) -> Path:
     """Refuse to overwrite an existing file unless ``force`` (before the work; the write itself is atomic)."""
     path = Path(path)
-    if path.exists() and not force:
-        raise OutputExistsError(f"{path}: file exists")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    check_file(path, force)
     return path
 
 

@@ -319,7 +319,9 @@ def _write_solution(target: Path, record: dict) -> None:
 
 def run_solve(args) -> int:
     code = 0
-    for record in _records(args, ProgressBar("solve")):
+    bar = ProgressBar("solve")
+    for record in _records(args, bar):
+        bar.clear()
         code = combine(code, exit_flag(record))
         if args.json:
             print_json(record)
@@ -346,8 +348,7 @@ def run_clues(args) -> int:
     title = "stdin" if args.grid == STDIO else Path(args.grid).stem
     puzzle = puzzle_from_grid(grid, palette, title=title)
     if args.output and args.output != STDIO:
-        check_output_file(args.output, args.force)
-        write_file(args.output, formats.dumps(puzzle, args.to or formats.format_for(args.output)), force=True)
+        formats.dump(puzzle, args.output, args.to, force=args.force)
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(formats.dumps(puzzle, args.to or "non"))
