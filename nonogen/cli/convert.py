@@ -56,7 +56,12 @@ def _read(name: str, fmt: Optional[str]) -> tuple[list, str]:
             return formats.loads_all(text, like), like
         except FormatError as exc:
             raise (exc.with_path("<stdin>") if exc.path is None else exc) from None
-    return formats.load_all(name, fmt), fmt or formats.format_for(name, formats.read_text(name))
+    text = formats.read_text(name)  # read once: load_all would read it again to tell the format
+    try:
+        like = fmt or formats.format_for(name, text)
+        return formats.loads_all(text, like), like
+    except FormatError as exc:
+        raise exc.with_path(name) from None
 
 
 def _target(args: argparse.Namespace, like: str) -> str:

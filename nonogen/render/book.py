@@ -20,7 +20,7 @@ What a person solving the printout needs, and how the layout gives it:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Sequence, Union
 
 import numpy as np
@@ -277,8 +277,7 @@ def _answer_pages(pages: _Pages, items: Sequence[BookItem], entries: list[Entry]
         if not isinstance(item.puzzle, Puzzle3D):
             corner = sheet2d.ANSWER_MARGIN * f.scale
             grid = (ax + corner, y + label_h + corner, cell * f.scale)
-        done.append(Entry(entry.number, entry.index, entry.source, entry.grade, entry.caption, entry.puzzle,
-                          entry.min_text_pt, where, grid))
+        done.append(replace(entry, answer=where, answer_grid=grid))
     return done
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..errors import InputError, LimitError
-from .canvas import PX_PER_MM, PX_PER_PT, Picture, Shape, Text, min_text_size, placed, trimmed
+from .canvas import PX_PER_MM, PX_PER_PT, Picture, Text, min_text_size, placed, trimmed
 
 __all__ = [
     "Paper", "PAPERS", "MIN_TEXT_PT", "MAX_CELL_MM", "FOOTER_PT", "FOOTER_BAND", "paper_named", "parse_length",
@@ -165,19 +165,15 @@ def orient(picture: Picture, paper: Paper, margin_mm: float, cell: float, top: f
     raise _too_small(picture, paper, margin_mm, cell, top, bottom)
 
 
-def sheet_page(picture: Picture, paper: Paper, margin_mm: float, cell: float, footer: str = "") -> SheetPage:
-    """``picture`` alone on a page, placed by :func:`orient`; ``footer`` is a small line at the bottom, inside the margins.
+def sheet_page(picture: Picture, paper: Paper, margin_mm: float, cell: float) -> SheetPage:
+    """``picture`` alone on a page, placed by :func:`orient`.
 
     The picture's own white margin is cut off first (the page has one), so
     ``x``/``y`` of the result are where its drawn content starts.
     """
     picture = trimmed(picture)
-    footer_h = FOOTER_BAND if footer else 0.0
-    sheet, x, y, f = orient(picture, paper, margin_mm, cell, bottom=footer_h)
-    shapes: list[Shape] = list(placed(picture, x, y, f.scale))
-    if footer:
-        shapes.append(footer_text(sheet, margin_mm, footer))
-    page = Picture(sheet.width, sheet.height, tuple(shapes), smooth=picture.smooth)
+    sheet, x, y, f = orient(picture, paper, margin_mm, cell)
+    page = Picture(sheet.width, sheet.height, tuple(placed(picture, x, y, f.scale)), smooth=picture.smooth)
     return SheetPage(page, sheet, x, y, f.scale, f.min_text_pt)
 
 
