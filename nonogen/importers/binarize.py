@@ -234,10 +234,9 @@ def _candidates(frame: Frame, subject: Optional[np.ndarray], lum: np.ndarray, al
     light = float(values[values >= t].mean()) if np.any(values >= t) else 255.0
     strong = subject & (lum < min(t, light - CONTRAST))
     silhouette = _inking(subject, frame, "silhouette")
-    features = _inking(strong, frame, "features")
+    stencil = _inking(strong, frame, "stencil")  # its cells are also the features the hollow inking carves out
     inner = _interior(silhouette.grid)
-    hollow = Inking((silhouette.grid & ~(features.grid & inner)).astype(np.uint8), silhouette.sure, "hollow")
-    stencil = _inking(strong, frame, "stencil")
+    hollow = Inking((silhouette.grid & ~(stencil.grid & inner)).astype(np.uint8), silhouette.sure, "hollow")
     stencil.info["threshold"] = int(min(t, light - CONTRAST))
     share = float(strong.sum()) / max(float(subject.sum()), 1.0)
     first = [stencil, hollow] if share >= STENCIL_SHARE else [hollow, stencil]

@@ -7,6 +7,7 @@ is labelled with the status it really has.
 """
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -156,8 +157,10 @@ def _variants(img: Image.Image, imported: ImportResult, options: ImageOptions):
     Halftones come last: they reach harder grades, but tones drawn as dots
     look less like the picture.
     """
-    sizes = [imported, *_other_sizes(img, imported, options)]
-    yield from sizes
+    sizes = []
+    for candidate in itertools.chain([imported], _other_sizes(img, imported, options)):
+        sizes.append(candidate)  # made one at a time: the aim often stops at the first
+        yield candidate
     for candidate in sizes:
         if len(candidate.palette) != 2 or candidate.reference is None:
             continue
