@@ -14,7 +14,12 @@ Baselines, on the survey set:
   * ``enum``: the placement-enumeration CNF of our source documents (one variable per placement
     of every line), capped at ENUM_CAP literals so it cannot eat the machine.
 
-Usage: .venv/bin/python scripts/bench_verify.py [--quick] [--timeout S] [--jobs N] [--only SET,...] [--peer CMD]
+The three frontiers of issue 15 (start-up, the tournament sets, the extreme puzzles blind) are also
+run with the previous engine (--previous REV, default PREVIOUS_ENGINE: a copy of that commit is
+exported and built once under build/engines/) in the same run, and the ratios printed at the end.
+
+Usage: .venv/bin/python scripts/bench_verify.py [--quick] [--timeout S] [--jobs N] [--only SET,...]
+       [--peer CMD] [--previous REV|none]
 """
 from __future__ import annotations
 
@@ -27,20 +32,39 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+
+
+def _engine_root() -> Path:
+    """The engine this process measures: this checkout, or ``--engine DIR`` (a previous engine's copy).
+
+    Read before nonogen is imported, since the import decides which engine runs.
+    """
+    if "--engine" in sys.argv:
+        return Path(sys.argv[sys.argv.index("--engine") + 1])
+    return ROOT
+
+
+ENGINE = _engine_root()
+sys.path.insert(0, str(ENGINE))
 
 from pysat.solvers import Solver  # noqa: E402
 
+import nonogen  # noqa: E402
 from nonogen import NonogenError, formats, satisfies  # noqa: E402
 from nonogen.solve import propagate, verify  # noqa: E402
 from nonogen.solve.deadline import Deadline, Timeout, solve_limited  # noqa: E402
+
+if not Path(nonogen.__file__).resolve().is_relative_to(ENGINE.resolve()):
+    raise SystemExit(f"wanted the engine in {ENGINE}, imported {nonogen.__file__}")
 
 DATA = ROOT.parent / "shared" / "data" / "puzzles"
 SURVEY = DATA / "webpbn"
 ENUM_CAP = 5_000_000  # literals in the enumeration CNF before the baseline gives up
 BASELINE_TIMEOUT = 20.0
+PREVIOUS_ENGINE = "bf144d1"  # the engine when issue 15 (the frontiers) was filed
 
 
 def peak_mb() -> float:
@@ -155,8 +179,10 @@ def run_set(name, tasks, method, timeout, jobs, fresh_process=True):
     with ProcessPoolExecutor(max_workers=jobs, max_tasks_per_child=1 if fresh_process else None) as pool:
         for done, result in enumerate(pool.map(run_one, work, chunksize=1 if fresh_process else 8), 1):
             results.append(result)
-            print(f"\r  {name} [{method}] {done}/{len(work)}", end="", file=sys.stderr, flush=True)
-    print("\r\033[K", end="", file=sys.stderr)
+            if sys.stderr.isatty():
+                print(f"\r  {name} [{method}] {done}/{len(work)}", end="", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr)
     return results, time.perf_counter() - start
 
 
@@ -170,10 +196,21 @@ def main() -> int:
     parser.add_argument("--peer", action="append", default=[], metavar="CMD",
                         help="a native solver to time at start-up, '{}' standing for the puzzle file (repeatable)")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement here")
+    parser.add_argument("--previous", default=PREVIOUS_ENGINE, metavar="REV",
+                        help=f"the engine to compare the frontiers with (default {PREVIOUS_ENGINE}; 'none': skip)")
+    parser.add_argument("--engine", help=argparse.SUPPRESS)  # read before the imports: see _engine_root
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # print one set's results as JSON (for --previous)
     args = parser.parse_args()
+    if args.measure:
+        json.dump(measure(args.measure, args), sys.stdout)
+        return 0
+    args.previous_root = None if args.previous == "none" else engine_copy(args.previous)
     sets = args.only.split(",")
     report: dict = {}
-    print(f"nonogen verifier benchmark  ({time.strftime('%Y-%m-%d')}, {_machine()})\n")
+    print(f"nonogen verifier benchmark  ({time.strftime('%Y-%m-%d')}, {_machine()})")
+    if args.previous_root:
+        print(f"previous engine: {args.previous} (built in {args.previous_root.relative_to(ROOT)})")
+    print()
     if "startup" in sets:
         report["startup"] = bench_startup(args)
     if "survey" in sets:
@@ -185,9 +222,107 @@ def main() -> int:
     if "stress" in sets:
         stress = [p for p in sorted((DATA / "stress").rglob("*")) if p.suffix in (".non", ".nin", ".txt")]
         report["stress"] = bench_files("stress", stress, args)
+    print_frontiers(report)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1))
     return 0
+
+
+# -- the previous engine, measured in the same run ---------------------------------------------
+
+
+def engine_copy(rev: str) -> Path:
+    """A built copy of the engine at ``rev`` under build/engines/ (exported and compiled once).
+
+    ``git archive`` gives the commit's files without touching this checkout;
+    its C module is compiled in place, so the copy runs as that commit ran.
+    """
+    import shutil
+    import subprocess
+
+    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+                         capture_output=True, text=True)
+    if sha.returncode != 0:
+        raise SystemExit(f"--previous {rev}: not a commit of this repository")
+    folder = ROOT / "build" / "engines" / sha.stdout.strip()[:12]
+    if (folder / ".built").exists():
+        return folder
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha.stdout.strip()], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout, check=True)
+    build = subprocess.run(_compile_command(partial / "nonogen" / "solve"), capture_output=True, text=True)
+    if build.returncode != 0:
+        raise SystemExit(f"--previous {rev}: its C module did not build:\n{build.stderr[-2000:]}")
+    (partial / ".built").touch()
+    partial.rename(folder)
+    return folder
+
+
+def _compile_command(solve: Path) -> list[str]:
+    """The compiler call setuptools makes for the C module: this interpreter's own flags."""
+    import shlex
+    import sysconfig
+
+    get = sysconfig.get_config_var
+    return (shlex.split(get("CC")) + shlex.split(get("CFLAGS")) + shlex.split(get("CCSHARED"))
+            + [f"-I{sysconfig.get_paths()['include']}", str(solve / "_linelogic.c")]
+            + shlex.split(get("LDSHARED"))[1:] + ["-o", str(solve / f"_linelogic{get('EXT_SUFFIX')}")])
+
+
+def measure(name: str, args) -> list[dict]:
+    """One frontier set with this process's engine: a tournament set, or "extreme" (blind)."""
+    if name == "extreme":
+        tasks = [t for t in survey_tasks(args.timeout) if t[2]["tier"] == "extreme"]
+        return run_set(name, tasks, "nonogen", args.extreme_timeout, 1)[0]
+    tasks = file_tasks([DATA / "taai" / "question" / f"{name}.txt"])
+    return run_set(name, tasks[:200] if args.quick else tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)[0]
+
+
+def previous_measure(name: str, args) -> Optional[list]:
+    """``measure(name)`` run by the previous engine, in a process of its own (None: no previous engine)."""
+    import subprocess
+
+    if args.previous_root is None:
+        return None
+    command = [sys.executable, __file__, "--engine", str(args.previous_root), "--measure", name,
+               "--timeout", str(args.timeout), "--extreme-timeout", str(args.extreme_timeout), "--jobs", str(args.jobs)]
+    done = subprocess.run(command + (["--quick"] if args.quick else []), stdout=subprocess.PIPE, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the previous engine failed on {name} (exit {done.returncode})")
+    return json.loads(done.stdout)
+
+
+def print_frontiers(report: dict) -> None:
+    """The three frontiers of issue 15 against their goals and the previous engine."""
+    rows = []
+    startup = report.get("startup")
+    if startup:
+        rows.append(("start-up, 5x5 (s)", 0.2, startup["nonogen verify"], startup.get("previous engine")))
+    for name, result in report.get("taai", {}).items():
+        whole = result["puzzles"] >= 1000  # the goal is for the whole set; --quick runs the 200 easiest
+        rows.append((f"{name} CPU, {result['puzzles']} (s)", TOURNAMENT_GOAL_CPU if whole else None,
+                     result["cpu_seconds"], result.get("previous_cpu_seconds")))
+    for row in report.get("survey", {}).get("extreme", []):
+        rows.append((f"{row['puzzle']} blind (s)", EXTREME_GOAL, _decided_seconds(row), row.get("previous")))
+    if not rows:
+        return
+    print("## the frontiers (issue 15): goal, nonogen, the previous engine\n")
+    print(f"{'frontier':<26} {'goal':>8} {'nonogen':>9} {'previous':>9} {'previous/nonogen':>17}")
+    for label, goal, ours, previous in rows:
+        ratio = f"{previous / ours:.2f}x" if isinstance(ours, float) and isinstance(previous, float) else "-"
+        print(f"{label:<26} {_seconds(goal):>8} {_seconds(ours):>9} {_seconds(previous):>9} {ratio:>17}")
+    print("(the extreme puzzles get --extreme-timeout seconds each; --extreme-timeout 300 gives them the goal's time)\n")
+
+
+def _decided_seconds(result: dict):
+    """Seconds when the verdict is in, else the status ("timeout")."""
+    return result["seconds"] if result["status"] in ("unique", "multiple", "unsolvable") else result["status"]
+
+
+def _seconds(value) -> str:
+    return "-" if value is None else value if isinstance(value, str) else f"{value:.3f}"
 
 
 def _machine() -> str:
@@ -235,7 +370,14 @@ def bench_survey(args) -> dict:
           f"  extreme: {', '.join(r['status'] for r in hard)} at {args.extreme_timeout:.0f} s")
     print("extreme, given the goal stored in the file (is it the only solution?): " + ", ".join(
         f"{meta['short_name']} {r['status']} in {r['seconds']:.1f} s" for (_, _, meta), r in zip(extreme, with_goal)))
-    summary = {"right": right, "total_seconds": total, "rows": rows}
+    summary = {"right": right, "total_seconds": total, "rows": rows,
+               "extreme": [{"puzzle": meta["short_name"], **r} for (_, _, meta), r in zip(extreme, hard)]}
+    previous = previous_measure("extreme", args)
+    if previous is not None:
+        for row, before in zip(summary["extreme"], previous):
+            row["previous"] = _decided_seconds(before)
+        print("extreme, blind, the previous engine: " + ", ".join(
+            f"{meta['short_name']} {r['status']} in {r['seconds']:.1f} s" for (_, _, meta), r in zip(extreme, previous)))
     if baselines:
         verdict_total = sum(b["seconds"] for b in baselines["line"])
         print(f"verdict without probing (line logic + SAT): total {verdict_total:.2f} s")
@@ -255,14 +397,15 @@ STARTUP_PUZZLE = "width 5\nheight 5\nrows\n1\n3\n5\n3\n1\ncolumns\n1\n3\n5\n3\n1
 STARTUP_RUNS = 9
 TOURNAMENT_SETS = ("taai2011", "tcga2016", "icga2017")
 TOURNAMENT_GOAL_CPU = 40.0  # seconds per 1000-puzzle set, one process (issue 15)
+EXTREME_GOAL = 300.0  # seconds for each of knotty, meow and faase, blind (issue 15)
 
 
 def bench_startup(args) -> dict:
     """Whole-process seconds for `nonogen verify` on a 5x5 puzzle, median of STARTUP_RUNS.
 
     Baselines in the same run: the bare interpreter, numpy alone (the floor
-    nonogen cannot go under), and the previous start-up, which imported
-    every command module and the SAT solver before reading the file.
+    nonogen cannot go under), and the previous engine, which imported every
+    command module and the SAT solver before reading the file.
     """
     import statistics
     import subprocess
@@ -272,15 +415,14 @@ def bench_startup(args) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         small = Path(folder) / "small.non"
         small.write_text(STARTUP_PUZZLE)
-        eager = ("import importlib, sys, nonogen.cli as c; import pysat.solvers, xml.sax.saxutils; "
-                 "[importlib.import_module('nonogen.cli.' + m) for m, _ in c.COMMANDS.values()]; "
-                 f"sys.exit(c.main(['verify', {str(small)!r}]))")
         commands = {
             "python -c pass": [python, "-c", "pass"],
             "python -c 'import numpy'": [python, "-c", "import numpy"],
-            "nonogen verify (all commands imported, as before)": [python, "-c", eager],
             "nonogen verify": [python, "-m", "nonogen", "verify", str(small)],
         }
+        if args.previous_root:  # run from inside the copy: its own nonogen comes first on the path
+            commands["previous engine"] = ["sh", "-c", f'cd "{args.previous_root}" && exec "$0" -m nonogen verify "$1"',
+                                           python, str(small)]
         for peer in args.peer:
             commands[f"peer: {peer}"] = ["sh", "-c", peer.replace("{}", str(small))]
         medians = {}
@@ -310,16 +452,27 @@ def bench_taai(args) -> dict:
         if args.quick:
             tasks = tasks[:200]
         results, wall = run_set(name, tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)
-        statuses: dict = {}
-        for r in results:
-            statuses[r["status"]] = statuses.get(r["status"], 0) + 1
+        statuses = _count(r["status"] for r in results)
         cpu = sum(r["seconds"] for r in results)
-        print(f"{name}: {len(results)} puzzles, verdicts {statuses}; wall {wall:.1f} s; CPU {cpu:.1f} s "
-              f"(goal {TOURNAMENT_GOAL_CPU:.0f} s: {cpu / TOURNAMENT_GOAL_CPU:.2f}x); "
+        goal = "" if args.quick else f" (goal {TOURNAMENT_GOAL_CPU:.0f} s: {cpu / TOURNAMENT_GOAL_CPU:.2f}x)"
+        print(f"{name}: {len(results)} puzzles, verdicts {statuses}; wall {wall:.1f} s; CPU {cpu:.1f} s{goal}; "
               f"slowest {max(r['seconds'] for r in results):.2f} s")
-        summary[name] = {"wall_seconds": wall, "cpu_seconds": cpu, "statuses": statuses}
+        summary[name] = {"puzzles": len(results), "wall_seconds": wall, "cpu_seconds": cpu, "statuses": statuses}
+        previous = previous_measure(name, args)
+        if previous is not None:
+            summary[name]["previous_cpu_seconds"] = before = sum(r["seconds"] for r in previous)
+            changed = sum(a["status"] != b["status"] for a, b in zip(results, previous))
+            print(f"  previous engine: verdicts {_count(r['status'] for r in previous)}; CPU {before:.1f} s "
+                  f"({before / cpu:.2f}x nonogen's); verdicts that differ: {changed}")
     print("(every solution found is checked against the clues; the published solutions in tests/test_formats.py)\n")
     return summary
+
+
+def _count(values) -> dict:
+    counts: dict = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts
 
 
 def bench_files(name: str, paths, args) -> dict:
