@@ -37,13 +37,30 @@ def line_clue(line: Sequence[int]) -> LineClue:
     >>> line_clue([0, 0])
     ()
     """
-    line = np.asarray(line)
-    if line.size == 0:
-        return ()
-    cuts = np.flatnonzero(np.diff(line)) + 1
-    starts = np.concatenate(([0], cuts))
-    ends = np.concatenate((cuts, [line.size]))
-    return tuple((int(e - s), int(line[s])) for s, e in zip(starts, ends) if line[s] != 0)
+    return _row_clues(np.asarray(line, dtype=np.int64).reshape(1, -1))[0]
+
+
+def _row_clues(grid: np.ndarray) -> tuple[LineClue, ...]:
+    """The clue of every row of a 2D grid, with one pass of numpy over the whole grid.
+
+    Every reported solution is checked this way, so it is in the hot path of a
+    batch: per-line numpy calls cost 3 % of the tournament sets' time.
+    """
+    height, width = grid.shape
+    starts = np.ones((height, width), dtype=bool)
+    starts[:, 1:] = grid[:, 1:] != grid[:, :-1]
+    rows, cols = np.nonzero(starts)  # row-major: the runs of each row in order
+    if not cols.size:
+        return ((),) * height
+    ends = np.empty_like(cols)
+    ends[:-1] = cols[1:]
+    ends[np.append(rows[1:] != rows[:-1], True)] = width  # a row's last run ends at the edge
+    colours = grid[rows, cols]
+    filled = colours != 0
+    clues: list[list[tuple[int, int]]] = [[] for _ in range(height)]
+    for row, length, colour in zip(rows[filled].tolist(), (ends - cols)[filled].tolist(), colours[filled].tolist()):
+        clues[row].append((length, colour))
+    return tuple(tuple(clue) for clue in clues)
 
 
 def derive_clues(grid: np.ndarray) -> tuple[tuple[LineClue, ...], tuple[LineClue, ...]]:
@@ -58,7 +75,7 @@ def derive_clues(grid: np.ndarray) -> tuple[tuple[LineClue, ...], tuple[LineClue
     grid = np.asarray(grid).astype(np.int64)
     if grid.ndim != 2:
         raise ValueError("a 2D grid is needed")
-    return tuple(line_clue(r) for r in grid), tuple(line_clue(c) for c in grid.T)
+    return _row_clues(grid), _row_clues(np.ascontiguousarray(grid.T))
 
 
 def puzzle_from_grid(
