@@ -30,6 +30,7 @@ import json
 import resource
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Optional
@@ -457,7 +458,7 @@ def bench_taai(args) -> dict:
         if args.quick:
             tasks = tasks[:200]
         results, wall = run_set(name, tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)
-        statuses = _count(r["status"] for r in results)
+        statuses = dict(Counter(r["status"] for r in results))
         cpu = sum(r["seconds"] for r in results)
         goal = "" if args.quick else f" (goal {TOURNAMENT_GOAL_CPU:.0f} s: {cpu / TOURNAMENT_GOAL_CPU:.2f}x)"
         print(f"{name}: {len(results)} puzzles, verdicts {statuses}; wall {wall:.1f} s; CPU {cpu:.1f} s{goal}; "
@@ -467,17 +468,10 @@ def bench_taai(args) -> dict:
         if previous is not None:
             summary[name]["previous_cpu_seconds"] = before = sum(r["seconds"] for r in previous)
             changed = sum(a["status"] != b["status"] for a, b in zip(results, previous))
-            print(f"  previous engine: verdicts {_count(r['status'] for r in previous)}; CPU {before:.1f} s "
+            print(f"  previous engine: verdicts {dict(Counter(r['status'] for r in previous))}; CPU {before:.1f} s "
                   f"({before / cpu:.2f}x nonogen's); verdicts that differ: {changed}")
     print("(every solution found is checked against the clues; the published solutions in tests/test_formats.py)\n")
     return summary
-
-
-def _count(values) -> dict:
-    counts: dict = {}
-    for value in values:
-        counts[value] = counts.get(value, 0) + 1
-    return counts
 
 
 def bench_files(name: str, paths, args) -> dict:
