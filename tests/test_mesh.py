@@ -124,6 +124,8 @@ def test_mesh_command_writes_a_unique_level(tmp_path, capsys):
     for name in ("level.json", "solution.svg", "solution.png", "puzzle.svg", "puzzle.png"):
         assert (out / name).stat().st_size > 0
     assert report["status"] == "unique" and max(report["size"]) == 8
+    # the sheet says how hard the level is, as the 2D sheets do
+    assert f">grade {report['grade']} · {report['grade_name']}<" in (out / "puzzle.svg").read_text()
     # re-verify the level from disk: hiding never breaks uniqueness
     assert report["puzzle_file"] == "level.json"  # relative to the output folder, as in `nonogen image`
     level = formats.load(out / report["puzzle_file"])

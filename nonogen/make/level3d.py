@@ -267,12 +267,14 @@ def folder_files(made: MadeLevel, colored: bool = True) -> dict[str, Union[str, 
     from ..render import encode
     from ..export.html import page_3d
     from ..export.model3d import model_bytes
+    from ..render.book import caption
     from ..render.iso3d import sheet_picture, solution_picture
 
     puzzle = made.level.puzzle
     files: dict[str, Union[str, bytes]] = {"level.json": formats.dumps(puzzle, "nonogen-3d")}
     solution = solution_picture(puzzle.goal, puzzle.rgb() if colored else None)
-    sheet = sheet_picture(puzzle, title=str(puzzle.meta.get("title", "")))
+    sheet = sheet_picture(puzzle, title=str(puzzle.meta.get("title", "")),
+                          caption=caption(None, made.level.grade, made.level.grade_name))
     for stem, picture in (("solution", solution), ("puzzle", sheet)):
         files[f"{stem}.svg"] = encode(picture, ".svg")
         files[f"{stem}.png"] = encode(picture, ".png", dpi=SCREEN_DPI_3D)

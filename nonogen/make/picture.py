@@ -287,11 +287,11 @@ def folder_files(made: MadePuzzle, cell: int = 20) -> dict[str, Union[str, bytes
     from ..export.html import page_2d
     from ..files import json_text
     from ..render import encode
+    from ..render.book import caption as grade_caption
     from ..render.sheet2d import sheet_picture
 
     files: dict[str, Union[str, bytes]] = dict(made.files)
-    grade = made.report.get("grade")
-    caption = f"grade {grade} · {made.report['grade_name']}" if grade else ""
+    caption = grade_caption(None, made.report.get("grade"), made.report.get("grade_name"))
     for stem, solution in (("puzzle", None), ("solution", made.solution)):
         picture = sheet_picture(made.puzzle, solution, cell, caption=caption, legend=made.puzzle.is_color)
         files[f"{stem}.svg"] = encode(picture, ".svg")

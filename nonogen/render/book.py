@@ -107,13 +107,15 @@ def book_order(items: Sequence[BookItem], order: str = "grade") -> list[int]:
     return sorted(range(len(items)), key=lambda i: (items[i].grade is None, items[i].grade or 0, i))
 
 
-def caption(number: int, grade: Optional[int] = None, grade_name: Optional[str] = None) -> str:
+def caption(number: Optional[int], grade: Optional[int] = None, grade_name: Optional[str] = None) -> str:
     """The line over a puzzle: ``"Puzzle 7 · grade 2 · easy"``, or just ``"Puzzle 7"`` with no grade.
 
-    >>> caption(7, 2, "easy"), caption(3)
-    ('Puzzle 7 · grade 2 · easy', 'Puzzle 3')
+    A sheet of its own has no number: its caption is the grade alone, or nothing.
+
+    >>> caption(7, 2, "easy"), caption(3), caption(None, 4, "hard"), caption(None)
+    ('Puzzle 7 · grade 2 · easy', 'Puzzle 3', 'grade 4 · hard', '')
     """
-    parts = [f"Puzzle {number}"]
+    parts = [] if number is None else [f"Puzzle {number}"]
     if grade is not None:
         parts.append(f"grade {grade}")
     if grade_name:
