@@ -163,6 +163,27 @@ _PREFERRED = {"gray": "grey", "darkgray": "darkgrey", "dimgray": "dimgrey", "lig
               "aqua": "cyan", "fuchsia": "magenta"}
 
 
+def median_cut(pixels: "np.ndarray", k: int) -> tuple["np.ndarray", "np.ndarray"]:
+    """Pillow's median cut of ``pixels`` (any shape ending in 3, uint8 RGB) into at most ``k`` colours.
+
+    Returns each pixel's colour index (flat) and the colours (m x 3) those
+    indices name; only colours some pixel uses are kept, numbered in order.
+
+    >>> import numpy as np
+    >>> index, colours = median_cut(np.array([[255, 0, 0], [250, 0, 0], [0, 0, 255]], dtype=np.uint8), 2)
+    >>> index.tolist(), len(colours)
+    ([0, 0, 1], 2)
+    """
+    import numpy as np
+    from PIL import Image
+
+    strip = Image.fromarray(np.ascontiguousarray(pixels, dtype=np.uint8).reshape(1, -1, 3), "RGB")
+    quant = strip.quantize(colors=k, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    table = np.array(quant.getpalette()[: 3 * 256], dtype=np.int64).reshape(-1, 3)
+    used, index = np.unique(np.asarray(quant, dtype=np.int64).ravel(), return_inverse=True)
+    return index.ravel(), table[used]
+
+
 def to_lab(rgb: "np.ndarray | Sequence") -> "np.ndarray":
     """CIELAB (D65) of sRGB values in 0..255, any shape ending in 3 (scikit-image's conversion).
 

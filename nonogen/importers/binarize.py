@@ -33,7 +33,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..palette import to_lab
+from ..palette import median_cut, to_lab
 from .cells import class_share, drop_specks, vote
 from .frame import Frame, cell_mean, luma, over_white
 from .quality import fidelity, fill_share, speck_share
@@ -110,7 +110,6 @@ def subject_mask(frame: Frame) -> tuple[Optional[np.ndarray], str]:
 
 def _border_subject(rgba: np.ndarray, cell_px: float) -> np.ndarray:
     """Everything not reachable from the border through pixels coloured like the border's main colours."""
-    from PIL import Image
     from scipy.ndimage import gaussian_filter, label
 
     rgb = over_white(rgba)
@@ -123,11 +122,8 @@ def _border_subject(rgba: np.ndarray, cell_px: float) -> np.ndarray:
     edge[:b], edge[-b:], edge[:, :b], edge[:, -b:] = True, True, True, True
     side = np.zeros((h, w), dtype=np.int8)  # which side of the picture each border pixel lies on
     side[:, :b], side[:, -b:], side[:b], side[-b:] = 1, 2, 3, 4
-    strip = Image.fromarray(np.round(smooth[edge]).clip(0, 255).astype(np.uint8).reshape(1, -1, 3), "RGB")
-    quant = strip.quantize(colors=4, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    which = np.asarray(quant, dtype=np.int64).ravel()
-    centres = np.stack([lab[edge][which == c].mean(axis=0) if np.any(which == c) else np.full(3, np.inf)
-                        for c in range(int(which.max()) + 1)])
+    which, found = median_cut(np.round(smooth[edge]).clip(0, 255).astype(np.uint8), 4)
+    centres = np.stack([lab[edge][which == c].mean(axis=0) for c in range(len(found))])
     centres = centres[_background_clusters(which, side[edge], len(centres))]
     dist = np.min(np.linalg.norm(lab[..., None, :] - centres[None, None].astype(np.float32), axis=-1), axis=-1)
     limit = BACKGROUND_DISTANCE

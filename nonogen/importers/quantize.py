@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import numpy as np
-from PIL import Image
 
-from ..palette import delta_e, from_lab, to_lab
+from ..palette import delta_e, from_lab, median_cut, to_lab
 from .cells import drop_specks, peel_outline, vote
 from .frame import Frame, over_white
 
@@ -57,12 +56,8 @@ def _candidates(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     exact = exact_colours(rgb)
     if exact is not None:
         return exact[0], exact[1], True
-    strip = Image.fromarray(rgb.reshape(1, -1, 3), "RGB")
-    quant = strip.quantize(colors=CANDIDATES, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    index = np.asarray(quant, dtype=np.int64).ravel()
-    pal = np.array(quant.getpalette()[: 3 * 256], dtype=np.int64).reshape(-1, 3)
-    used, index = np.unique(index, return_inverse=True)
-    return pal[used], index.ravel(), False
+    index, colours = median_cut(rgb, CANDIDATES)
+    return colours, index, False
 
 
 def _merge(lab: np.ndarray, counts: np.ndarray, fixed: int, k: int, min_distance: float) -> tuple[np.ndarray, np.ndarray]:

@@ -225,35 +225,18 @@ MAX_LEVEL_COLORS = 12
 def _with_colors(puzzle: Puzzle3D, rgb: np.ndarray) -> Puzzle3D:
     """The level with the model's colours as a palette and an index per kept cube.
 
-    Colours are reduced to at most :data:`MAX_LEVEL_COLORS` (Pillow's median
-    cut over the kept cubes), then named and coded like picture colours.
+    Colours are reduced to at most :data:`MAX_LEVEL_COLORS` (median cut over
+    the kept cubes), then named and coded as picture colours are; the
+    background is "none", the empty space around the model.
     """
-    from PIL import Image
-
-    from ..palette import Color, color_name, pick_char, to_hex
+    from ..palette import Color, median_cut, palette_from_rgb
 
     goal = np.asarray(puzzle.goal, dtype=bool)
-    kept = np.asarray(rgb, dtype=np.uint8)[goal]
-    strip = Image.fromarray(kept.reshape(1, -1, 3), "RGB")
-    quant = strip.quantize(colors=MAX_LEVEL_COLORS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    index = np.asarray(quant, dtype=np.int64).ravel()
-    table = np.array(quant.getpalette()[: 3 * 256], dtype=np.int64).reshape(-1, 3)
-    used = np.unique(index)
-    palette, used_names, used_chars = [Color("none", "#ffffff", ".")], {"none"}, {"."}
-    for k in used:
-        rgb_k = tuple(int(v) for v in table[k])
-        name = base = color_name(rgb_k)
-        n = 2
-        while name in used_names:
-            name, n = f"{base}-{n}", n + 1
-        used_names.add(name)
-        hex_k = to_hex(rgb_k)
-        palette.append(Color(name, hex_k, pick_char(name, hex_k, used_chars)))
-    remap = np.zeros(index.max() + 1, dtype=np.uint8)
-    remap[used] = np.arange(1, len(used) + 1)
+    index, found = median_cut(np.asarray(rgb, dtype=np.uint8)[goal], MAX_LEVEL_COLORS)
+    named = palette_from_rgb((255, 255, 255), [tuple(int(v) for v in c) for c in found])
     colors = np.zeros(goal.shape, dtype=np.uint8)
-    colors[goal] = remap[index]
-    return puzzle.replace(palette=tuple(palette), colors=colors)
+    colors[goal] = index + 1
+    return puzzle.replace(palette=(Color("none", "#ffffff", "."),) + named[1:], colors=colors)
 
 
 SCREEN_DPI_3D = 192
