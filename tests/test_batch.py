@@ -305,6 +305,15 @@ def test_dash_reads_stdin_and_writes_stdout(tmp_path, capsys, monkeypatch):
     assert run(capsys, "convert", "-", "out.xml")[0] == 0 and formats.load("out.xml").same_clues(formats.loads(OK, "non"))
 
 
+def test_stdin_is_checked_as_a_file_is(capsys, monkeypatch):
+    """Standard input had its own size limit and let control bytes through: one reader now checks both."""
+    for text, expected in (("\x01\x02 junk\n", "<stdin>: is not text (binary data)"), ("  \n", "<stdin>: is empty"),
+                           ("x" * (formats.MAX_FILE_BYTES + 1), "<stdin>: is larger than 16 MB")):
+        feed_stdin(monkeypatch, text)
+        code, out, err = run(capsys, "convert", "-", "-", "--to", "nin")
+        assert code == 2 and not out and expected in err and len(err.strip().splitlines()) == 1, err
+
+
 def test_clues_warns_about_colours_and_refuses_puzzle_files(tmp_path, capsys):
     """`nonogen clues` turned any text file into a colour puzzle without a word."""
     drawing = tmp_path / "d.txt"

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TypeVar
 
-from ..errors import FileLimitError, FormatError, InputError, LimitError
+from ..errors import InputError, LimitError
 from ..files import check_file
 from ..solve.result import to_jsonable
 
@@ -129,23 +129,15 @@ STDIO = "-"
 """The name that means standard input (for inputs) or standard output (for outputs)."""
 
 
-def read_stdin(limit: int = 64 << 20) -> str:
-    """Standard input as text (UTF-8, else Windows-1252), refusing binary data, nothing, and more than ``limit`` bytes."""
+def read_stdin() -> str:
+    """Standard input as puzzle text, read and checked as a puzzle file is."""
+    from ..formats import MAX_FILE_BYTES, decode_text
+
     stream = sys.stdin
     if stream is None:
         raise InputError("no standard input to read")
-    raw = getattr(stream, "buffer", stream).read(limit + 1)
-    data = raw.encode("utf-8") if isinstance(raw, str) else raw
-    if len(data) > limit:
-        raise FileLimitError(f"more than {limit >> 20} MB, the most nonogen reads", path="<stdin>")
-    if not data.strip():
-        raise FormatError("standard input is empty", path="<stdin>")
-    if b"\x00" in data:
-        raise FormatError("not text (binary data)", path="<stdin>")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+    raw = getattr(stream, "buffer", stream).read(MAX_FILE_BYTES + 1)
+    return decode_text(raw.encode("utf-8") if isinstance(raw, str) else raw, "<stdin>")
 
 
 def add_folder_options(parser: Any) -> None:

@@ -164,18 +164,31 @@ def read_text(path: Union[str, Path]) -> str:
         raise FormatError("no such file", path=str(p)) from None
     except OSError as exc:
         raise FormatError(f"cannot read: {exc.strerror}", path=str(p)) from None
+    return decode_text(data, str(p))
+
+
+_BINARY_BYTES = (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x05", b"\x06", b"\x07", b"\x08", b"\x0e", b"\x1a",
+                 b"\x1b", b"\x7f")
+"""Control bytes no puzzle text has: one of them marks binary junk."""
+
+
+def decode_text(data: bytes, path: str) -> str:
+    """Puzzle text from the bytes read of ``path`` (a file or ``<stdin>``), at most ``MAX_FILE_BYTES + 1`` of them.
+
+    Too long, empty and binary input is refused the same way whatever it came from.
+    """
     if len(data) > MAX_FILE_BYTES:
-        raise FileLimitError(f"file is larger than {MAX_FILE_BYTES >> 20} MB, the most nonogen reads", path=str(p))
+        raise FileLimitError(f"is larger than {MAX_FILE_BYTES >> 20} MB, the most nonogen reads", path=path)
     if not data.strip():
-        raise FormatError("file is empty", path=str(p))
-    if any(b in data for b in (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x05", b"\x06", b"\x07", b"\x08", b"\x0e", b"\x1a", b"\x1b", b"\x7f")):
-        raise FormatError("not a text file (binary data)", path=str(p))
-    for encoding in ("utf-8", "cp1252", "latin-1"):
+        raise FormatError("is empty", path=path)
+    if any(b in data for b in _BINARY_BYTES):
+        raise FormatError("is not text (binary data)", path=path)
+    for encoding in ("utf-8", "cp1252"):
         try:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise FormatError("not a text file", path=str(p))  # pragma: no cover - latin-1 decodes anything
+    return data.decode("latin-1")  # cp1252 leaves five bytes undefined; latin-1 decodes anything
 
 
 def loads_all(text: str, format: str) -> list[AnyPuzzle]:
