@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import stat
 import time
 import traceback
@@ -102,38 +101,12 @@ def _not_regular(path: Path) -> Optional[str]:
     return f"{path}: not a regular file ({kind}); not read"
 
 
-def _split(text: str, fmt: str) -> list[tuple[int, str]]:
-    """A bundle's members as ``(lines before the member, member text)``, cut at the format's own separators.
-
-    Used only when the bundle as a whole fails to read, so that one bad
-    member costs only itself. Formats without members give one piece.
-    """
-    if fmt == "webpbn":
-        if "<!ENTITY" in text:
-            return [(0, text)]
-        found = re.finditer(r"<puzzle\b.*?</puzzle\s*>", text, re.S)
-        return [(text.count("\n", 0, m.start()), f"<puzzleset>{m.group()}</puzzleset>") for m in found] or [(0, text)]
-    starts = {"non": lambda s: s.strip() == "====", "taai": lambda s: s.strip().startswith("$"),
-              "taai-solution": lambda s: s.strip().startswith("$"),
-              "bracket": lambda s: s.strip().upper().startswith("GRID")}.get(fmt)
-    if starts is None:
-        return [(0, text)]
-    lines = text.split("\n")
-    cuts = [i for i, line in enumerate(lines) if starts(line)]
-    if fmt == "non":  # the separator line belongs to no member
-        bounds = [(a + 1, b) for a, b in zip([-1] + cuts, cuts + [len(lines)])]
-    else:
-        bounds = list(zip(cuts, cuts[1:] + [len(lines)]))
-    pieces = [(a, "\n".join(lines[a:b])) for a, b in bounds]
-    return [(a, piece) for a, piece in pieces if piece.strip()] or [(0, text)]
-
-
 def _read_members(name: str, text: str, fmt: str) -> list[Union[AnyPuzzle, FormatError]]:
     """Every member of a file: a puzzle, or the error of the member that could not be read."""
     try:
         return list(formats.loads_all(text, fmt))
     except FormatError as whole:
-        pieces = _split(text, fmt)
+        pieces = formats.members(text, fmt)
         if len(pieces) < 2:
             return [whole.with_path(name) if whole.path is None else whole]
     out: list[Union[AnyPuzzle, FormatError]] = []

@@ -124,6 +124,8 @@ def test_a_fifo_is_skipped_not_waited_for(tmp_path, capsys):
     ("non", OK + "====\n" + BAD + "====\n" + TWO, 11),
     ("taai", "$1\n" + X_TAAI + "$2\n" + X_TAAI.replace("1\n", "x\n", 1) + "$3\n" + X_TAAI, 9),
     ("webpbn", None, None),
+    ("bracket", "GRID a\nROWS\n[2]\n[1]\nCOLUMNS\n[2]\n[1]\nGRID b\nROWS\n[2]\n[x]\nCOLUMNS\n[2]\n[1]\n"
+                "GRID c\nROWS\n[1]\n[1]\nCOLUMNS\n[1]\n[1]\n", 11),
 ])
 def test_one_bad_member_costs_only_itself(tmp_path, capsys, fmt, text, bad_line):
     """A bundle with one bad member lost its good members too."""

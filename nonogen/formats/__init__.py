@@ -37,6 +37,7 @@ __all__ = [
     "load_all",
     "loads",
     "loads_all",
+    "members",
     "dump",
     "dump_all",
     "dumps",
@@ -200,6 +201,16 @@ def loads_all(text: str, format: str) -> list[AnyPuzzle]:
         return list(module.loads_all(text)) if hasattr(module, "loads_all") else [module.loads(text)]
     except RecursionError:  # a last guard: every reader walks its input without deep recursion
         raise FormatError("nested too deeply", line=1) from None
+
+
+def members(text: str, format: str) -> list[tuple[int, str]]:
+    """A bundle's members as ``(lines before the member, member text)``, cut at the format's own separators.
+
+    Each member can then be read on its own, so one bad puzzle in a bundle
+    costs only itself. A format without members gives the whole text.
+    """
+    module = _module(format)
+    return (module.members(text) if hasattr(module, "members") else []) or [(0, text)]
 
 
 def loads(text: str, format: str) -> AnyPuzzle:

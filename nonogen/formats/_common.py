@@ -7,7 +7,7 @@ malformed input with the same kind of one-line message.
 from __future__ import annotations
 
 import re
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -35,6 +35,25 @@ MAX_LINE_CHARS = 100_000
 
 META_KEYS = ("title", "author", "copyright", "license", "catalogue", "source", "description")
 """The metadata keys nonogen knows; formats map their own fields onto these."""
+
+def cut_members(text: str, starts: Callable[[str], bool], separator: bool = False) -> list[tuple[int, str]]:
+    """A bundle's members as ``(lines before the member, member text)``, cut before each line ``starts`` accepts.
+
+    With ``separator`` that line belongs to no member (``====`` in .non
+    bundles); else it opens the member. Blank members are left out.
+
+    >>> cut_members("a\\n==\\nb\\nc", lambda s: s == "==", separator=True)
+    [(0, 'a'), (2, 'b\\nc')]
+    """
+    lines = text.split("\n")
+    cuts = [i for i, line in enumerate(lines) if starts(line)]
+    if separator:
+        bounds = list(zip([0] + [c + 1 for c in cuts], cuts + [len(lines)]))
+    else:
+        bounds = list(zip(cuts, cuts[1:] + [len(lines)]))
+    pieces = [(a, "\n".join(lines[a:b])) for a, b in bounds]
+    return [(a, piece) for a, piece in pieces if piece.strip()]
+
 
 def split_lines(text: str) -> list[str]:
     """Lines of ``text`` without their ends (``\\r\\n``, ``\\n``), a leading BOM removed.

@@ -14,6 +14,7 @@ from ._common import (
     build,
     bw_numbers,
     check_count,
+    cut_members,
     counts_only_dropped,
     parse_bw_line,
     require_bw,
@@ -30,6 +31,11 @@ def looks_like(text: str) -> bool:
     """Has a ``GRID`` line and bracketed clue lines."""
     head = text[:4000]
     return bool(re.search(r"^GRID\b", head, re.M)) and bool(re.search(r"^\s*\[[\d\s]*\]\s*$", head, re.M))
+
+
+def members(text: str) -> list[tuple[int, str]]:
+    """The grids of a file as ``(lines before, text)``, each opening with its ``GRID`` line."""
+    return cut_members(text, lambda line: line.strip().upper().startswith("GRID"))
 
 
 def loads_all(text: str) -> list[Puzzle]:

@@ -21,6 +21,7 @@ from ._common import (
     build,
     check_blocks,
     check_count,
+    cut_members,
     check_digits,
     check_line_chars,
     check_side,
@@ -61,12 +62,22 @@ def loads(text: str) -> Puzzle:
     return puzzles[0]
 
 
+def _is_separator(line: str) -> bool:
+    """The ``====`` line between the puzzles of a bundle."""
+    return line.strip() == "===="
+
+
+def members(text: str) -> list[tuple[int, str]]:
+    """The puzzles of a bundle as ``(lines before, text)``, each to be read on its own."""
+    return cut_members(text, _is_separator, separator=True)
+
+
 def loads_all(text: str) -> list[Puzzle]:
     """Every puzzle of a file or ``====`` bundle, in order."""
     lines = split_lines(text)
     puzzles, start = [], 0
     for i in range(len(lines) + 1):
-        if i == len(lines) or lines[i].strip() == "====":
+        if i == len(lines) or _is_separator(lines[i]):
             chunk = lines[start:i]
             if any(ln.strip() for ln in chunk):
                 check_count(len(puzzles) + 1, MAX_PUZZLES, "puzzles in one file", start + 1)

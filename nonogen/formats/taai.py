@@ -21,6 +21,7 @@ from ._common import (
     build,
     bw_numbers,
     check_count,
+    cut_members,
     check_size,
     counts_only_dropped,
     parse_bw_line,
@@ -54,6 +55,11 @@ def _blocks(text: str) -> list[tuple[str, int, list[str]]]:
     if not blocks:
         raise FormatError("no '$<number>' line: not a TAAI tournament file", line=1)
     return blocks
+
+
+def members(text: str) -> list[tuple[int, str]]:
+    """The puzzles of a tournament file as ``(lines before, text)``, each opening with its ``$`` line."""
+    return cut_members(text, lambda line: line.strip().startswith("$"))
 
 
 def _is_solution_block(body: list[str]) -> bool:
@@ -217,6 +223,7 @@ solutions = SimpleNamespace(
     MULTI=True,
     looks_like=_solutions_looks_like,
     loads_all=_solutions_loads_all,
+    members=members,
     dumps_all=_solutions_dumps_all,
     dumps=lambda p: _solutions_dumps_all([p]),
     dropped=_solutions_dropped,

@@ -13,6 +13,7 @@ tolerated and never fetched.
 """
 from __future__ import annotations
 
+import re
 import xml.parsers.expat as expat
 from typing import Optional
 from xml.etree.ElementTree import Element, TreeBuilder
@@ -185,6 +186,18 @@ def _puzzle(el: Element) -> Puzzle:
     meta = {key: child.text or "" for tag, key in _META.items() if (child := el.find(tag)) is not None}
     goal = _goal(el, palette, len(cols), len(rows))
     return build(rows, cols, palette, goal=goal, meta=meta, line=_line(el))
+
+
+def members(text: str) -> list[tuple[int, str]]:
+    """The ``<puzzle>`` elements of a set as ``(lines before, a one-puzzle set)``, found without parsing the XML.
+
+    A file that declares entities is left whole: a member cut from it would
+    lose the declarations it refers to.
+    """
+    if "<!ENTITY" in text:
+        return []
+    return [(text.count("\n", 0, m.start()), f"<puzzleset>{m.group()}</puzzleset>")
+            for m in re.finditer(r"<puzzle\b.*?</puzzle\s*>", text, re.S)]
 
 
 def loads_all(text: str) -> list[Puzzle]:
