@@ -353,13 +353,15 @@ def verify_paths(
     executor: object = None,
     resume: Iterable[dict] = (),
     dedupe: bool = False,
+    scheduler: Optional[str] = None,
 ) -> Iterator[dict]:
     """Verify every puzzle in ``paths`` (files, folders, :class:`Source`); yields one record per puzzle as it finishes.
 
     Records arrive in completion order (input order when one process
     works). ``executor`` is ``None`` (this process for one job, a local
     process pool for more), ``"local"``, ``"dask"`` or an executor object
-    from :mod:`nonogen.executors`. ``resume`` takes the records of an earlier,
+    from :mod:`nonogen.executors`; ``scheduler`` (``tcp://host:8786``) sends the
+    work to that Dask cluster. ``resume`` takes the records of an earlier,
     interrupted run: their puzzles are not verified (nor yielded) again.
     ``dedupe`` skips a puzzle whose clues an earlier one already had; either
     way records carry ``clue_hash``. ``on_progress(done, total)`` is called
@@ -376,7 +378,7 @@ def verify_paths(
         raise InputError(f"no puzzle files in {names} (known suffixes: {' '.join(formats.SUFFIXES)})")
     options = {"fmt": format, "timeout": timeout, "strategy": strategy, "ambiguity": ambiguity}
     feed = _Feed(files, options, resume, dedupe)
-    runner = make_executor(executor, jobs, timeout)
+    runner = make_executor(executor, jobs, timeout, scheduler)
     report = on_progress or (lambda done, total: None)
     done = 0
     report(0, len(files))

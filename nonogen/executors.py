@@ -306,7 +306,12 @@ class DaskExecutor:
         from distributed import Client, LocalCluster
 
         if self.scheduler:
-            return Client(self.scheduler, timeout="20s"), None
+            try:
+                return Client(self.scheduler, timeout="20s"), None
+            except (OSError, ValueError, TypeError) as exc:  # unreachable, refused, or not an address
+                from .errors import InputError
+
+                raise InputError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
         with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
             cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                    dashboard_address=":0", silence_logs=logging.ERROR)

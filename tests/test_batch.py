@@ -436,6 +436,16 @@ def test_a_dask_cluster_gives_the_records_of_the_local_pool(tmp_path):
     assert {r["status"] for r in local} == {"unique", "unsolvable", "multiple", "error"}
 
 
+def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path):
+    """A wrong --scheduler address ended in a traceback and 'internal error' (exit 5)."""
+    pytest.importorskip("distributed")
+    (tmp_path / "ok.non").write_text(OK)
+    done = subprocess.run([sys.executable, "-m", "nonogen", "verify", tmp_path / "ok.non", "--scheduler", "nowhere:port"],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stderr.strip().splitlines()[-1].startswith("nonogen: error: cannot reach the Dask scheduler at nowhere:port")
+
+
 def test_verify_paths_takes_sources():
     recs = list(verify_paths([Source("mine", OK)]))
     assert recs[0]["file"] == "mine" and recs[0]["status"] == "unique"

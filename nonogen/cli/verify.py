@@ -131,10 +131,6 @@ def _inputs(paths: list[str]) -> list:
 def _records(args, bar: ProgressBar, earlier: Iterable[dict] = ()):
     executor = "dask" if args.scheduler else args.executor
     jobs = args.jobs or (os.cpu_count() or 2 if executor == "dask" else 1)
-    if executor == "dask":
-        from ..executors import DaskExecutor, hard_limit
-
-        executor = DaskExecutor(args.scheduler, workers=jobs, limit=hard_limit(args.timeout))
     return verify_paths(
         _inputs(args.paths),
         jobs=jobs,
@@ -144,6 +140,7 @@ def _records(args, bar: ProgressBar, earlier: Iterable[dict] = ()):
         format=args.format,
         on_progress=bar,
         executor=executor,
+        scheduler=args.scheduler,
         resume=earlier,
         dedupe=args.dedupe,
     )
