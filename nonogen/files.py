@@ -59,9 +59,13 @@ def write_file(path: Union[str, Path], content: Content, force: bool = False) ->
 
 
 def check_file(path: Path, force: bool) -> None:
-    """Refuse a folder, and an existing file unless ``force``; make the folder the file goes into."""
+    """Refuse a folder, and an existing file unless ``force``; make the folder the file goes into.
+
+    A folder is an :class:`InputError`, not an :class:`OutputExistsError`:
+    no ``force`` replaces a folder with a file.
+    """
     if path.is_dir():
-        raise OutputExistsError(f"{path}: is a folder")
+        raise InputError(f"{path}: is a folder; name a file to write")
     if path.exists() and not force:
         raise OutputExistsError(f"{path}: file exists")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -83,7 +87,7 @@ def check_folder(folder: Union[str, Path], force: bool, inputs: Iterable[Union[s
     """
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
-        raise OutputExistsError(f"{folder}: exists and is not a folder")
+        raise InputError(f"{folder}: exists and is not a folder; name a folder to write into")
     if not folder.is_dir() or not any(folder.iterdir()):
         return folder
     if not force:

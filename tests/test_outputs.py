@@ -105,7 +105,7 @@ def test_line_files_get_normal_permissions_and_refuse_like_write_file(tmp_path):
         assert target.stat().st_mode & 0o777 == 0o666 & ~mask
     with pytest.raises(OutputExistsError, match="file exists"):
         LineFile(tmp_path / "report-False.csv")
-    with pytest.raises(OutputExistsError, match="is a folder"):
+    with pytest.raises(InputError, match="is a folder; name a file"):  # no --force replaces a folder: no hint of it
         LineFile(tmp_path)
 
 
