@@ -117,6 +117,18 @@ def test_solve_prints_the_grid(tmp_path, capsys):
     assert code == 0 and out == "##\n#.\n"
 
 
+def test_solve_prints_a_picross3d_level_layer_by_layer(tmp_path, capsys):
+    """It printed the X*Y*Z-character goal string on one line, which nobody can read."""
+    from nonogen.clues import puzzle3d_from_cells
+
+    cells = np.zeros((3, 2, 2), dtype=bool)  # x, y (0 = top), z (0 = front)
+    cells[:, 1, :] = True  # the bottom layer is full
+    cells[0, 0, 0] = True  # one cube on top, at the left front
+    formats.dump(puzzle3d_from_cells(cells), tmp_path / "level.json", "nonogen-3d")
+    code, out, _ = run(capsys, "solve", str(tmp_path / "level.json"))
+    assert code == 0 and out == "y=0 (top)\n...\n#..\n\ny=1\n###\n###\n"
+
+
 def test_missing_file_is_one_line(tmp_path, capsys):
     code, out, err = run(capsys, "solve", str(tmp_path / "nope.non"))
     assert code == 2
