@@ -186,6 +186,19 @@ def test_hiding_fraction_and_baseline_agree():
     assert fast.puzzle.clues == slow.puzzle.clues
 
 
+@pytest.mark.parametrize("mode", [{}, {"incremental": False}, {"line_solvable": True}])
+def test_hiding_reports_its_progress(mode):
+    """Hiding clues is the long part of `nonogen mesh` on a big box (minutes at 40 cubes): it says how far it is."""
+    cells = _blob(4)
+    puzzle = puzzle3d_from_cells(cells)
+    if mode.get("line_solvable"):
+        puzzle = repair_givens(puzzle, line_solvable=True).puzzle
+    seen = []
+    result = hide_clues(puzzle, seed=2, on_progress=lambda done, total: seen.append((done, total)), **mode)
+    assert seen[0] == (0, result.total) and seen[-1] == (result.total, result.total)
+    assert [d for d, _ in seen[:-1]] == list(range(len(seen) - 1))  # one step per clue considered
+
+
 def test_line_solvable_hiding():
     cells = _blob(5)
     puzzle = puzzle3d_from_cells(cells)

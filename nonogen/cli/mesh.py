@@ -11,7 +11,7 @@ from ..files import check_folder, write_folder
 from ..importers.mesh import MAX_SIZE, MIN_SIZE
 from ..make.level3d import folder_files, from_mesh
 from . import summary
-from .common import EXIT_CODES, add_folder_options, positive_float, print_report
+from .common import EXIT_CODES, ProgressBar, add_folder_options, positive_float, print_report
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,8 +60,10 @@ def run_mesh(args: argparse.Namespace) -> int:
         raise LimitError(f"--size {args.size}: must be between {MIN_SIZE} and {MAX_SIZE}")
     fraction = _hide_fraction(args.hide)
     check_folder(args.output, args.force, [args.model])
+    bar = ProgressBar("hiding clues")
     made = from_mesh(args.model, args.size, args.up, args.method, args.unique, fraction, args.seed,
-                     args.line_solvable, args.timeout, args.title, args.grade)
+                     args.line_solvable, args.timeout, args.title, args.grade, on_progress=bar)
+    bar.clear()
     made.report["seconds"] = round(time.monotonic() - start, 3)
     out = write_folder(args.output, folder_files(made, colored=not args.no_color), args.force, [args.model])
     report, level = made.report, made.level

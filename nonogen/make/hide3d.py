@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 from pysat.solvers import Solver
@@ -50,6 +50,7 @@ def hide_clues(
     line_solvable: bool = False,
     incremental: bool = True,
     timeout: float = 600.0,
+    on_progress: Optional[Callable[[int, int], None]] = None,
 ) -> HideResult:
     """Remove clues greedily in a seeded order while the goal stays the only solution.
 
@@ -58,6 +59,8 @@ def hide_clues(
     if line logic still solves the level (no solver needed: line-solvable
     implies unique). ``incremental=False`` rebuilds a fresh solver for every
     check: the benchmark's baseline. A timeout keeps the clues decided so far.
+    ``on_progress(done, total)`` hears of each clue decided (a big level
+    takes minutes).
     """
     check_size(puzzle.size)
     goal = np.asarray(puzzle.goal, dtype=bool)
@@ -66,35 +69,40 @@ def hide_clues(
     random.Random(seed).shuffle(order)
     limit = total if fraction is None else int(np.floor(fraction * total + 1e-9))
     clock = Clock(timeout)
+    report = on_progress or (lambda done, total: None)
     hidden: dict[LineRef, None] = {}  # an ordered set: the order clues were hidden in
     start = time.monotonic()
     shown = lambda ln: ln not in hidden  # noqa: E731
     if line_solvable:
-        for ln in order:
+        for k, ln in enumerate(order):
             if len(hidden) >= limit or clock.deadline.expired():
                 break
+            report(k, total)
             hidden[ln] = None
             if not line_fixpoint(with_clues(puzzle, shown))[1]:
                 hidden.pop(ln, None)
     elif incremental:
-        _hide_incremental(puzzle, goal, order, limit, hidden, clock)
+        _hide_incremental(puzzle, goal, order, limit, hidden, clock, report)
     else:
-        for ln in order:
+        for k, ln in enumerate(order):
             if len(hidden) >= limit:
                 break
+            report(k, total)
             hidden[ln] = None
             enc = encode(with_clues(puzzle, shown))
             with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
                 solver.add_clause(enc.block(goal))
                 if clock.solve(solver) is not False:
                     hidden.pop(ln, None)
+    report(total, total)
     stats = clock.stats()
     stats["seconds"] = round(time.monotonic() - start, 4)
     return HideResult(with_clues(puzzle, shown), len(hidden), total, stats, list(hidden))
 
 
 def _hide_incremental(
-    puzzle: Puzzle3D, goal: np.ndarray, order: list[LineRef], limit: int, hidden: dict, clock: Clock
+    puzzle: Puzzle3D, goal: np.ndarray, order: list[LineRef], limit: int, hidden: dict, clock: Clock,
+    report: Callable[[int, int], None],
 ) -> None:
     """One solver, one activation literal per line; decided lines become unit clauses."""
     enc = Encoder(puzzle.size)
@@ -111,6 +119,7 @@ def _hide_incremental(
         for k, ln in enumerate(order):
             if len(hidden) >= limit:
                 break
+            report(k, len(order))
             undecided = [guard[o] for o in order[k + 1 :]]
             found = clock.solve(solver, undecided + [-guard[ln]])
             if found is False:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 import numpy as np
 
@@ -55,6 +55,7 @@ def make_level(
     timeout: float = 300.0,
     hide_clues_enabled: bool = True,
     grade: Optional[int] = None,
+    on_progress: Optional[Callable[[int, int], None]] = None,
     **meta: str,
 ) -> LevelResult:
     """Turn a box of cubes into a level: check the FULL clue set, repair if asked, then hide clues.
@@ -65,7 +66,8 @@ def make_level(
     ``line_solvable`` the level must stay solvable by line logic alone.
     ``grade`` (1, 2, 3 or 5) chooses how many clues to hide so that the
     level lands on that grade; grades 1-3 are line-solvable levels, so it
-    implies ``line_solvable``; ``hide`` is then ignored.
+    implies ``line_solvable``; ``hide`` is then ignored. ``on_progress(done,
+    total)`` follows the clues being hidden, the long part on big boxes.
     """
     if unique not in REPAIR_MODES:
         raise ValueError(f"unique must be givens, edit or off, not {unique!r}")
@@ -108,7 +110,7 @@ def make_level(
     hidden = 0
     if status == "unique" and hide_clues_enabled and (not line_solvable or solvable_by_lines):
         result = hide_clues(puzzle, fraction=None if grade else hide, seed=seed, line_solvable=line_solvable,
-                            timeout=left())
+                            timeout=left(), on_progress=on_progress)
         calls += result.stats["solver_calls"]
         if grade is not None:
             result = hide_to_grade(puzzle, result, grade, notes)
@@ -168,13 +170,15 @@ def from_mesh(
     timeout: float = 300.0,
     title: Optional[str] = None,
     grade: Optional[int] = None,
+    on_progress: Optional[Callable[[int, int], None]] = None,
 ) -> MadeLevel:
     """Voxelize a model file (STL, OBJ, PLY, GLB/GLTF, OFF) and turn it into a unique level with hidden clues.
 
     ``size`` cubes on the longest axis; ``up`` is the model's up axis
     (default by file type); ``method`` keeps cubes whose centre is inside
     (``"center"``) or that the surface touches (``"surface"``). The rest as
-    :func:`make_level` (``grade`` aims at a grade by the clues it hides).
+    :func:`make_level` (``grade`` aims at a grade by the clues it hides;
+    ``on_progress(done, total)`` follows the hiding).
     """
     from ..importers.mesh import MAX_SIZE, MIN_SIZE, default_up, mesh_to_voxels
 
@@ -188,7 +192,8 @@ def from_mesh(
     level = make_level(
         voxels.cells, unique=unique, hide=hide, seed=seed, line_solvable=line_solvable,
         timeout=max(0.5, timeout - (time.monotonic() - start)),  # reading and voxelizing count too
-        grade=grade, title=title or f"Level {'x'.join(map(str, voxels.cells.shape))}", source=path.name,
+        grade=grade, on_progress=on_progress, source=path.name,
+        title=title or f"Level {'x'.join(map(str, voxels.cells.shape))}",
     )
     if voxels.colors is not None:
         level.puzzle = _with_colors(level.puzzle, voxels.colors)
