@@ -31,7 +31,13 @@ def verify(
     >>> from nonogen.clues import puzzle_from_grid
     >>> verify(puzzle_from_grid(np.eye(3, dtype=int))).status
     'multiple'
+    >>> verify("heart.non")
+    Traceback (most recent call last):
+    TypeError: verify takes a Puzzle or Puzzle3D, not str; read a file with nonogen.load(path) first
     """
+    if not isinstance(puzzle, (Puzzle, Puzzle3D)):  # a path, most likely: say how to get a puzzle from it
+        raise TypeError(f"verify takes a Puzzle or Puzzle3D, not {type(puzzle).__name__}; "
+                        "read a file with nonogen.load(path) first")
     if isinstance(puzzle, Puzzle3D):
         from .verify3d import verify3d
 
