@@ -61,9 +61,11 @@ def run_mesh(args: argparse.Namespace) -> int:
     fraction = _hide_fraction(args.hide)
     check_folder(args.output, args.force, [args.model])
     bar = ProgressBar("hiding clues")
-    made = from_mesh(args.model, args.size, args.up, args.method, args.unique, fraction, args.seed,
-                     args.line_solvable, args.timeout, args.title, args.grade, on_progress=bar)
-    bar.clear()
+    try:
+        made = from_mesh(args.model, args.size, args.up, args.method, args.unique, fraction, args.seed,
+                         args.line_solvable, args.timeout, args.title, args.grade, on_progress=bar)
+    finally:  # an error or Ctrl-C must not print on the bar's line
+        bar.clear()
     made.report["seconds"] = round(time.monotonic() - start, 3)
     out = write_folder(args.output, folder_files(made, colored=not args.no_color), args.force, [args.model])
     report, level = made.report, made.level
