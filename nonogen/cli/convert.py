@@ -49,19 +49,13 @@ def _dropped(puzzles, fmt: str) -> list[str]:
 
 def _read(name: str, fmt: Optional[str]) -> tuple[list, str]:
     """The puzzles of the input and the format they were read as; ``-`` is standard input."""
-    if name == STDIO:
-        text = read_stdin()
-        like = fmt or formats.sniff(text)
-        try:
-            return formats.loads_all(text, like), like
-        except FormatError as exc:
-            raise (exc.with_path("<stdin>") if exc.path is None else exc) from None
-    text = formats.read_text(name)  # read once: load_all would read it again to tell the format
+    # read once: load_all would read a file again to tell its format
+    text, label = (read_stdin(), "<stdin>") if name == STDIO else (formats.read_text(name), name)
     try:
-        like = fmt or formats.format_for(name, text)
+        like = fmt or formats.format_for(name, text)  # "-" has no suffix: the content decides
         return formats.loads_all(text, like), like
     except FormatError as exc:
-        raise exc.with_path(name) from None
+        raise (exc.with_path(label) if exc.path is None else exc) from None
 
 
 def _target(args: argparse.Namespace, like: str) -> str:
