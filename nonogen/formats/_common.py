@@ -36,6 +36,7 @@ MAX_LINE_CHARS = 100_000
 META_KEYS = ("title", "author", "copyright", "license", "catalogue", "source", "description")
 """The metadata keys nonogen knows; formats map their own fields onto these."""
 
+
 def cut_members(text: str, starts: Callable[[str], bool], separator: bool = False) -> list[tuple[int, str]]:
     """A bundle's members as ``(lines before the member, member text)``, cut before each line ``starts`` accepts.
 

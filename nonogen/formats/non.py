@@ -21,10 +21,10 @@ from ._common import (
     build,
     check_blocks,
     check_count,
-    cut_members,
     check_digits,
     check_line_chars,
     check_side,
+    cut_members,
     expand_rgb,
     goal_from_chars,
     item,
@@ -74,15 +74,10 @@ def members(text: str) -> list[tuple[int, str]]:
 
 def loads_all(text: str) -> list[Puzzle]:
     """Every puzzle of a file or ``====`` bundle, in order."""
-    lines = split_lines(text)
-    puzzles, start = [], 0
-    for i in range(len(lines) + 1):
-        if i == len(lines) or _is_separator(lines[i]):
-            chunk = lines[start:i]
-            if any(ln.strip() for ln in chunk):
-                check_count(len(puzzles) + 1, MAX_PUZZLES, "puzzles in one file", start + 1)
-                puzzles.append(_parse(chunk, start))
-            start = i + 1
+    puzzles = []
+    for start, chunk in members(text):
+        check_count(len(puzzles) + 1, MAX_PUZZLES, "puzzles in one file", start + 1)
+        puzzles.append(_parse(split_lines(chunk), start))
     if not puzzles:
         raise FormatError("no puzzle found (expected width, height, rows and columns)", line=1)
     return puzzles
