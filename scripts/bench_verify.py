@@ -282,8 +282,13 @@ def measure(name: str, args) -> list[dict]:
     if name == "extreme":
         tasks = [t for t in survey_tasks(args.timeout) if t[2]["tier"] == "extreme"]
         return run_set(name, tasks, "nonogen", args.extreme_timeout, 1)[0]
+    return run_tournament_set(name, args)[0]
+
+
+def run_tournament_set(name: str, args) -> tuple[list, float]:
+    """One tournament set (its first 200 puzzles with --quick), blind: per-puzzle results and wall seconds."""
     tasks = file_tasks([DATA / "taai" / "question" / f"{name}.txt"])
-    return run_set(name, tasks[:200] if args.quick else tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)[0]
+    return run_set(name, tasks[:200] if args.quick else tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)
 
 
 def previous_measure(name: str, args) -> Optional[list]:
@@ -307,7 +312,7 @@ def print_frontiers(report: dict) -> None:
     if startup:
         rows.append(("start-up, 5x5 (s)", 0.2, startup["nonogen verify"], startup.get("previous engine")))
     for name, result in report.get("taai", {}).items():
-        whole = result["puzzles"] >= 1000  # the goal is for the whole set; --quick runs the 200 easiest
+        whole = result["puzzles"] >= 1000  # the goal is for the whole set; --quick runs the first 200
         rows.append((f"{name} CPU, {result['puzzles']} (s)", TOURNAMENT_GOAL_CPU if whole else None,
                      result["cpu_seconds"], result.get("previous_cpu_seconds")))
     for row in report.get("survey", {}).get("extreme", []):
@@ -460,10 +465,7 @@ def bench_taai(args) -> dict:
     summary = {}
     print(f"## tournament sets (blind, {args.jobs} processes; per-set CPU is the sum of per-puzzle seconds)\n")
     for name in TOURNAMENT_SETS:
-        tasks = file_tasks([DATA / "taai" / "question" / f"{name}.txt"])
-        if args.quick:
-            tasks = tasks[:200]
-        results, wall = run_set(name, tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)
+        results, wall = run_tournament_set(name, args)
         statuses = dict(Counter(r["status"] for r in results))
         cpu = sum(r["seconds"] for r in results)
         goal = "" if args.quick else f" (goal {TOURNAMENT_GOAL_CPU:.0f} s: {cpu / TOURNAMENT_GOAL_CPU:.2f}x)"
