@@ -192,8 +192,8 @@ def from_mesh(
     level = make_level(
         voxels.cells, unique=unique, hide=hide, seed=seed, line_solvable=line_solvable,
         timeout=max(0.5, timeout - (time.monotonic() - start)),  # reading and voxelizing count too
-        grade=grade, on_progress=on_progress, source=path.name,
-        title=title or f"Level {'x'.join(map(str, voxels.cells.shape))}",
+        grade=grade, on_progress=on_progress,
+        title=title or f"Level {'x'.join(map(str, voxels.cells.shape))}", source=path.name,  # meta: in file order
     )
     if voxels.colors is not None:
         level.puzzle = _with_colors(level.puzzle, voxels.colors)
