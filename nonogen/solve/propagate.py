@@ -154,6 +154,14 @@ class Grid:
         """The C module's CNF of the residue: ``(n_vars, clauses, first variable of each cell)``."""
         return _native_call(self._native.encode, masks, _end(deadline))
 
+    def beliefs(self, masks, messages, colours: int, rounds: int, damping: float, deadline: Deadline) -> bytes:
+        """Each cell's likeliest colour after ``rounds`` more rounds of belief propagation (C module only).
+
+        ``messages`` (an ``array('d')`` of ``2 * cells * colours``, zeros at first) carries the
+        state from one call to the next. See :mod:`nonogen.solve.search`.
+        """
+        return _native_call(self._native.bp, masks, messages, colours, rounds, damping, _end(deadline))
+
     def block_starts(self, masks: Sequence[int], line: int) -> list[list[int]]:
         """The cells where each block of ``line`` can still start, for the Python encoder (no C module)."""
         auto = self.automata[line]

@@ -29,6 +29,7 @@ from ..model import Puzzle
 from .cnf import Encoding
 from .deadline import Deadline, Timeout, solve_limited
 from .propagate import Contradiction, Grid
+from .search import first_solution
 from .result import VerifyResult
 
 __all__ = ["Session", "Given", "STRATEGIES"]
@@ -280,7 +281,7 @@ class Session:
                 if not solve_limited(solver, deadline):
                     return "unique", reference, None
                 return "multiple", reference, enc.decode(solver.get_model())
-            if not solve_limited(solver, deadline):
+            if not first_solution(solver, enc, deadline, stats):
                 return "unsolvable", None, None
             model = solver.get_model()
             first = enc.decode(model)
