@@ -205,3 +205,21 @@ def test_beliefs_are_exact_line_marginals(rows, colour):
     for i in range(H * W):
         product = [row_msg[i][a] * col_msg[i][a] for a in range(C)]
         assert product[likeliest[i]] == max(product[a] for a in allowed[i])
+
+
+@native
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids, st.booleans())
+def test_probe_implications_hold_in_the_solution(rows, colour):
+    """Grid.probe's implications become SAT clauses, so each must hold in every solution: the grid
+    the clues were made from never has both the probed colour and the colour it rules out."""
+    puzzle = _puzzle(rows, colour)
+    grid = Grid(puzzle, native=True)
+    masks = grid.masks[:]
+    grid.propagate(masks, range(grid.height + grid.width), Deadline(None))
+    grid.probe(masks, Deadline(None))
+    solution = (np.array(rows) if colour else (np.array(rows) > 0)).ravel()
+    quads = array("i", grid.implications)
+    for j in range(0, len(quads), 4):
+        cell, a, other, b = quads[j:j + 4]
+        assert not (solution[cell] == a and solution[other] == b), (cell, a, other, b)

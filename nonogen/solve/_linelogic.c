@@ -310,6 +310,9 @@ typedef struct {
     int n_changed, cap_changed;
     double end;        /* CLOCK_MONOTONIC deadline, <0: none */
     unsigned long steps;
+    /* implications found by the last probing round: (cell, colour, other cell, colour ruled out) */
+    int *impl;
+    size_t n_impl, cap_impl;
 } Lines;
 
 static double now(void) {
@@ -415,15 +418,50 @@ static int cell_lines(const Lines *g, int cell, int *out) {
     return 2;
 }
 
+/* What a surviving probe branch implies: "cell has the colour tried" rules out, in every cell the
+ * branch narrowed, each colour it lost. They hold in every solution (the branch only used line
+ * logic), and SAT gets them as binary clauses: its unit propagation alone does not see them.
+ * Only the last round of probing is kept (earlier rounds are redone against narrower masks);
+ * at most IMPL_MAX of them. */
+#define IMPL_MAX (1u << 20)
+
+static void record_implications(Lines *g, const mask_t *masks, int cell, int mark, int *stamp, int branch) {
+    int colour = 31 - __builtin_clz(masks[cell]);
+    for (int j = mark; j < g->n_changed; j++) {
+        int other = g->changed[j];
+        if (stamp[other] == branch) continue; /* changed twice: its first record has the mask before */
+        stamp[other] = branch;
+        for (mask_t lost = g->old[j] & ~masks[other]; lost; lost &= lost - 1) {
+            if (g->n_impl + 4 > g->cap_impl) {
+                if (g->cap_impl >= 4 * (size_t)IMPL_MAX) return;
+                size_t cap = g->cap_impl ? 2 * g->cap_impl : 4096;
+                int *impl = PyMem_Realloc(g->impl, sizeof(int) * cap);
+                if (!impl) return; /* fewer clauses, same answers */
+                g->impl = impl;
+                g->cap_impl = cap;
+            }
+            int *q = g->impl + g->n_impl;
+            q[0] = cell;
+            q[1] = colour;
+            q[2] = other;
+            q[3] = __builtin_ctz(lost);
+            g->n_impl += 4;
+        }
+    }
+}
+
 /* Probing, as Grid.probe in propagate.py: contradictions and branch agreement narrow cells. */
 static int probe(Lines *g, mask_t *masks, int *solved) {
     mask_t *agreed = PyMem_Malloc(sizeof(mask_t) * (size_t)g->n_cells);
     int *cand = PyMem_Malloc(sizeof(int) * (size_t)g->n_cells);
     int *relines = PyMem_Malloc(sizeof(int) * (size_t)g->n_lines);
-    if (!agreed || !cand || !relines) {
-        PyMem_Free(agreed); PyMem_Free(cand); PyMem_Free(relines);
+    int *stamp = PyMem_Calloc((size_t)g->n_cells, sizeof(int));
+    if (!agreed || !cand || !relines || !stamp) {
+        PyMem_Free(agreed); PyMem_Free(cand); PyMem_Free(relines); PyMem_Free(stamp);
         return NOMEM;
     }
+    int branch = 0;
+    g->n_impl = 0;
     /* Cells are visited round and round; the fixpoint is reached once a whole
      * round since the last narrowing found nothing (the order does not change it). */
     int status = OK, quiet = 0;
@@ -441,6 +479,7 @@ static int probe(Lines *g, mask_t *masks, int *solved) {
             masks[cell] = rest & (~rest + 1);
             cell_lines(g, cell, lines);
             int st = propagate(g, masks, lines, 2);
+            if (st == OK) record_implications(g, masks, cell, mark, stamp, ++branch);
             if (st == OK && n_cand < 0) {
                 /* the first surviving branch: the cell and its changes are the candidates */
                 n_cand = 0;
@@ -485,11 +524,13 @@ static int probe(Lines *g, mask_t *masks, int *solved) {
             status = propagate(g, masks, relines, n_re);
             g->n_changed = mark; /* kept: these are facts now */
             quiet = 0;
+            g->n_impl = 0; /* the next round finds them again, against the narrower grid */
         }
     }
     PyMem_Free(agreed);
     PyMem_Free(cand);
     PyMem_Free(relines);
+    PyMem_Free(stamp);
     if (status == OK) {
         *solved = 1;
         for (int i = 0; i < g->n_cells; i++)
@@ -540,6 +581,7 @@ static void Lines_dealloc(Lines *g) {
     PyMem_Free(g->line_in);
     PyMem_Free(g->changed);
     PyMem_Free(g->old);
+    PyMem_Free(g->impl);
     work_free(&g->work);
     cache_free(&g->cache);
     Py_TYPE(g)->tp_free((PyObject *)g);
@@ -822,12 +864,29 @@ static int encode_line(Lines *g, Cnf *f, int line, Ladder *lad, unsigned char *p
     return f->failed ? NOMEM : OK;
 }
 
+/* The binary clauses of probing's implications (quadruples, see record_implications) that
+ * still say something under these masks. */
+static void add_implications(Cnf *f, const int *q, size_t n, int n_cells) {
+    for (size_t j = 0; j + 4 <= n && !f->failed; j += 4, q += 4) {
+        if (q[0] < 0 || q[0] >= n_cells || q[2] < 0 || q[2] >= n_cells || q[1] < 0 || q[1] > 31 || q[3] < 0 || q[3] > 31)
+            continue;
+        mask_t a = f->masks[q[0]], b = f->masks[q[2]];
+        if (!(a & (a - 1)) || !(b & (b - 1)) || !((a >> q[1]) & 1) || !((b >> q[3]) & 1)) continue;
+        int cl[2] = {-cell_lit(f, q[0], q[1]), -cell_lit(f, q[2], q[3])};
+        add_clause(f, cl, 2);
+    }
+}
+
 static PyObject *Lines_encode(Lines *g, PyObject *args) {
-    PyObject *mobj;
+    PyObject *mobj, *implobj = NULL;
     double end;
-    if (!PyArg_ParseTuple(args, "Od", &mobj, &end)) return NULL;
-    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "Od|O", &mobj, &end, &implobj)) return NULL;
+    Py_buffer view, iv = {0};
     if (get_masks(g, mobj, &view) < 0) return NULL;
+    if (implobj && implobj != Py_None && PyObject_GetBuffer(implobj, &iv, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
     const mask_t *masks = view.buf;
     int *cell_var = PyMem_Calloc(g->n_cells, sizeof(int));
     Ladder *lad = PyMem_Malloc(sizeof(Ladder) * (g->max_k + 1));
@@ -877,6 +936,11 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
         if (end >= 0 && now() > end) status = TIMEOUT;
         else status = encode_line(g, &f, line, lad, possible);
     }
+    if (status == OK && iv.buf) {
+        add_implications(&f, iv.buf, (size_t)iv.len / sizeof(int), g->n_cells);
+        if (f.failed) status = NOMEM;
+    }
+    if (iv.buf) PyBuffer_Release(&iv);
     PyBuffer_Release(&view);
     PyObject *result = NULL;
     if (status == OK) {
@@ -1148,6 +1212,12 @@ static PyObject *Lines_bp(Lines *g, PyObject *args) {
     return result;
 }
 
+/* implications() -> bytes of int32 quadruples found by the last probe (see record_implications). */
+static PyObject *Lines_implications(Lines *g, PyObject *unused) {
+    (void)unused;
+    return PyBytes_FromStringAndSize((const char *)g->impl, (Py_ssize_t)(g->n_impl * sizeof(int)));
+}
+
 static PyObject *Lines_get_runs(Lines *g, void *closure) {
     (void)closure;
     return PyLong_FromLongLong(g->line_runs);
@@ -1207,7 +1277,9 @@ static PyMethodDef Lines_methods[] = {
     {"probe", (PyCFunction)Lines_probe, METH_VARARGS,
      "probe(masks, end) -> True if solved, False if not, None on a contradiction; TimeoutError after end"},
     {"encode", (PyCFunction)Lines_encode, METH_VARARGS,
-     "encode(masks, end) -> (n_vars, clauses, first variable of each cell), or None on a contradiction"},
+     "encode(masks, end[, implications]) -> (n_vars, clauses, first variable of each cell), or None on a contradiction"},
+    {"implications", (PyCFunction)Lines_implications, METH_NOARGS,
+     "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
     {"bp", (PyCFunction)Lines_bp, METH_VARARGS,
      "bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour after more rounds"},
     {NULL}};

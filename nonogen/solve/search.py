@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["first_solution", "ROUNDS"]
 
-ROUNDS = (10, 20, 40, 80)  # belief-propagation rounds of the snapshots, in the order the slices use them
+ROUNDS = (20, 40, 80, 160)  # belief-propagation rounds of the snapshots, in the order the slices use them
 DAMPING = 0.5  # share of a line's previous message kept in the new one: without it beliefs oscillate
 FIRST_SLICE = 2000  # conflicts; most tournament puzzles need fewer and never see a second snapshot
 GROWTH = 1.5
