@@ -14,7 +14,7 @@ import threading
 import traceback
 from typing import Optional, Sequence
 
-from ..errors import BlankPictureError, EmptyModelError, NonogenError, OutputExistsError, UnknownFormatError
+from ..errors import BlankPictureError, EmptyModelError, NonogenError, OptionError, OutputExistsError, UnknownFormatError
 
 # Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
 COMMANDS = {
@@ -89,7 +89,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return int(args.run(args) or 0)
     except NonogenError as exc:
-        print(f"nonogen: error: {exc}{hint(exc, args)}", file=sys.stderr)
+        print(f"nonogen: error: {message(exc)}{hint(exc, args)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nonogen: interrupted", file=sys.stderr)
@@ -117,6 +117,13 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def message(error: NonogenError) -> str:
+    """The error's one line, naming the command-line flag where the library names a Python option."""
+    if isinstance(error, OptionError):
+        return error.for_flag("--" + error.option.replace("_", "-"))
+    return str(error)
 
 
 def hint(error: NonogenError, args: argparse.Namespace) -> str:
