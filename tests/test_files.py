@@ -218,3 +218,43 @@ def test_sighup_stops_a_batch_like_sigterm_and_kill_leaves_no_temp_file(tmp_path
         else:
             assert left == ["records.jsonl"]  # a killed run leaves no temporary file and no half CSV
 
+
+# --- item 3: one writer per --resume file; duplicates are read once ----------------------------------------
+
+
+def test_line_file_append_locks_out_a_second_run(tmp_path):
+    """Two runs on one --resume file both appended, leaving every record twice, forever."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from test_batch import random_puzzles, wait_for_lines
+
+    folder = random_puzzles(tmp_path / "in", 300, size=25)
+    resume = tmp_path / "r.jsonl"
+    first = subprocess.Popen([sys.executable, "-m", "nonogen", "verify", str(folder), "--resume", str(resume)],
+                             cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_lines(resume, 1, first, limit=LIMIT)
+        second = nonogen("verify", folder, "--resume", resume)
+        assert second.returncode == 2 and "another nonogen run is writing this file" in second.stderr, second.stderr
+    finally:
+        first.kill()
+        first.wait()
+    with LineFile(resume, append=True):  # the lock went with the killed process
+        with pytest.raises(InputError, match="another nonogen run"):
+            LineFile(resume, append=True)
+
+
+def test_read_resume_keeps_one_record_per_file(tmp_path, capsys):
+    """A resume file holding a record twice made the summary count it twice."""
+    from nonogen.cli import main
+
+    (tmp_path / "a.non").write_text(OK)
+    (tmp_path / "b.non").write_text(OK.replace("2\n1\ncolumns", "1\n2\ncolumns").replace("columns\n2\n1", "columns\n1\n2"))
+    resume = tmp_path / "r.jsonl"
+    assert main(["verify", str(tmp_path / "a.non"), "--resume", str(resume)]) == 0
+    line = resume.read_text()
+    resume.write_text(line * 3)  # as two unlocked runs left it
+    capsys.readouterr()
+    assert main(["verify", str(tmp_path / "a.non"), str(tmp_path / "b.non"), "--resume", str(resume),
+                 "--summary-json", str(tmp_path / "s.json")]) == 0
+    summary = __import__("json").loads((tmp_path / "s.json").read_text())
+    assert summary["resumed"] == 1 and summary["puzzles"] == 2, summary
