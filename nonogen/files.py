@@ -277,7 +277,7 @@ class LineFile:
 
     def write(self, line: str) -> None:
         """Append one line (``line`` without its newline)."""
-        data = (line + "\n").encode("utf-8")
+        data = (line + "\n").encode("utf-8", "backslashreplace")  # a non-UTF-8 file name: \udcff, as JSON spells it
         if self.out is not None:
             self.out.write(data)
             return

@@ -92,6 +92,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from .common import EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
 
     argv = sys.argv[1:] if argv is None else list(argv)
+    _escape_unencodable()
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     main_thread = threading.current_thread() is threading.main_thread()
@@ -121,6 +122,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _escape_unencodable() -> None:
+    """Print what the terminal cannot encode as ``\\udcff`` escapes instead of dying on it.
+
+    A file name that is not UTF-8 reaches Python as a lone surrogate; in a
+    JSON line its backslash escape is exactly JSON's own, so it reads back
+    as the same name (and ``--resume`` matches it).
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def os_error_text(exc: OSError) -> str:
