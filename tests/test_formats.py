@@ -717,3 +717,25 @@ def test_verify_and_render_survive_hostile_text_and_file_names(tmp_path):
     assert code == 0, stderr
     ET.parse(out / "p.svg")  # well-formed
 
+
+def test_taai_dumps_never_reads_back_as_a_solution_file():
+    """`convert --to taai` wrote 8 of 33 square puzzles so that they read back as a TAAI *solution* and failed.
+
+    Every black-and-white grid of sides 1 to 3 (and a 4x4 sample of them): the
+    puzzle file sniffs as ``taai`` and gives the same clues, the solution file
+    sniffs as ``taai-solution`` and gives the same grid.
+    """
+    import itertools
+
+    grids = [np.array(bits, dtype=np.uint8).reshape(n, n)
+             for n in (1, 2, 3) for bits in itertools.product((0, 1), repeat=n * n)]
+    rng = np.random.default_rng(7)
+    grids += [(rng.random((4, 4)) < 0.5).astype(np.uint8) for _ in range(200)]
+    for grid in grids:
+        puzzle = puzzle_from_grid(grid)
+        text = formats.dumps(puzzle, "taai")
+        assert formats.sniff(text) == "taai", text
+        assert formats.loads(text, formats.sniff(text)).same_clues(puzzle), text
+        solution = formats.dumps(puzzle.replace(goal=grid), "taai-solution")
+        assert formats.sniff(solution) == "taai-solution", solution
+        assert (formats.loads(solution, "taai-solution").goal == grid).all()
