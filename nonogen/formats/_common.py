@@ -6,6 +6,7 @@ malformed input with the same kind of one-line message.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Optional, Sequence
 
 import numpy as np
