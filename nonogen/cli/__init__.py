@@ -14,13 +14,13 @@ import threading
 import traceback
 from typing import Optional, Sequence
 
-from ..errors import BlankPictureError, EmptyModelError, NonogenError, OutputExistsError, UnknownFormatError
+from ..errors import BlankPictureError, EmptyModelError, NonogenError, OptionError, OutputExistsError, UnknownFormatError
 
 # Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
 COMMANDS = {
     "verify": ("verify", "check puzzle files for a unique solution"),
-    "solve": ("verify", "print the solution of a puzzle file"),
-    "clues": ("verify", "derive the clues of a goal grid (text: '.' empty, '#' filled)"),
+    "solve": ("solve", "print the solution of a puzzle file"),
+    "clues": ("clues", "derive the clues of a goal grid (text: '.' empty, '#' filled)"),
     "convert": ("convert", "convert puzzles between file formats"),
     "image": ("image", "turn a picture into a nonogram (verified unique, with printable sheets)"),
     "render": ("render", "draw a puzzle file (2D or Picross 3D) as an SVG, PNG or PDF sheet (or its solution)"),
@@ -58,7 +58,7 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
     for name, (module, line) in COMMANDS.items():
         if module != chosen_module:
             sub.add_parser(name, help=line)
-        elif not registered:  # the module adds all of its commands at once (verify adds solve and clues)
+        elif not registered:  # a module that holds several commands adds them all at once
             importlib.import_module(f"{__name__}.{module}").register(sub)
             registered = True
     return parser
@@ -100,7 +100,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return int(args.run(args) or 0)
     except NonogenError as exc:
-        print(f"nonogen: error: {exc}{hint(exc, args)}", file=sys.stderr)
+        print(f"nonogen: error: {message(exc)}{hint(exc, args)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nonogen: interrupted", file=sys.stderr)
@@ -154,6 +154,13 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def message(error: NonogenError) -> str:
+    """The error's one line, naming the command-line flag where the library names a Python option."""
+    if isinstance(error, OptionError):
+        return error.for_flag("--" + error.option.replace("_", "-"))
+    return str(error)
 
 
 def hint(error: NonogenError, args: argparse.Namespace) -> str:

@@ -134,9 +134,6 @@ def check_count(count: int, limit: int, what: str, line: Optional[int] = None) -
         raise FileLimitError(f"more than {limit:,} {what}; nonogen reads at most {limit:,}", line=line)
 
 
-_NUM_LIST = re.compile(r"[\s,]+")
-
-
 def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma") -> LineClue:
     """One black-and-white clue line: numbers split by commas and/or spaces; ``0`` or empty = no blocks.
 
@@ -324,11 +321,6 @@ def bw_clue_lines(body: Sequence[tuple[int, str]], width: int, height: int, head
     clues = [parse_bw_line(s, ln, f"{'row' if k < height else 'column'} {k + 1 if k < height else k - height + 1}")
              for k, (ln, s) in enumerate(body)]
     return build(clues[:height], clues[height:], line=body[-1][0])
-
-
-def standard_meta(meta: dict) -> list[str]:
-    """What a format that stores only :data:`META_KEYS` loses from ``meta``."""
-    return [f"metadata {k!r}" for k in meta if k not in META_KEYS]
 
 
 def counts_only_dropped(puzzle: Puzzle, keeps: Sequence[str] = ()) -> list[str]:
