@@ -37,23 +37,30 @@ META_KEYS = ("title", "author", "copyright", "license", "catalogue", "source", "
 """The metadata keys nonogen knows; formats map their own fields onto these."""
 
 
-def cut_members(text: str, starts: Callable[[str], bool], separator: bool = False) -> list[tuple[int, str]]:
-    """A bundle's members as ``(lines before the member, member text)``, cut before each line ``starts`` accepts.
+def cut_members(text: str, kind: Callable[[str], Optional[str]]) -> list[tuple[int, str]]:
+    """A bundle's members as ``(lines before the member, member text)``; blank members are left out.
 
-    With ``separator`` that line belongs to no member (``====`` in .non
-    bundles); else it opens the member. Blank members are left out.
+    ``kind(line)`` says ``"separator"`` (a line between members, in none:
+    ``====`` in .non bundles), ``"opener"`` (the first line of a member: a
+    ``$n`` or ``GRID`` line, or a line that belongs to no member's body) or
+    None. Text before the first opener is a member too, so junk there costs
+    only itself, and a bad line where a puzzle should start opens a member of
+    its own instead of ending the puzzle before it.
 
-    >>> cut_members("a\\n==\\nb\\nc", lambda s: s == "==", separator=True)
+    >>> cut_members("a\\n==\\nb\\nc", lambda s: "separator" if s == "==" else None)
     [(0, 'a'), (2, 'b\\nc')]
+    >>> cut_members("x\\n$1\\n1\\n$2\\n2", lambda s: "opener" if not s.isdigit() else None)
+    [(0, 'x'), (1, '$1\\n1'), (3, '$2\\n2')]
     """
     lines = text.split("\n")
-    cuts = [i for i, line in enumerate(lines) if starts(line)]
-    if separator:
-        bounds = list(zip([0] + [c + 1 for c in cuts], cuts + [len(lines)]))
-    else:
-        bounds = list(zip(cuts, cuts[1:] + [len(lines)]))
-    pieces = [(a, "\n".join(lines[a:b])) for a, b in bounds]
-    return [(a, piece) for a, piece in pieces if piece.strip()]
+    pieces, start = [], 0
+    for i, line in enumerate(lines):
+        what = kind(line)
+        if what == "separator" or (what == "opener" and i > start):
+            pieces.append((start, lines[start:i]))
+            start = i + 1 if what == "separator" else i
+    pieces.append((start, lines[start:]))
+    return [(a, "\n".join(piece)) for a, piece in pieces if "".join(piece).strip()]
 
 
 def split_lines(text: str) -> list[str]:
