@@ -746,8 +746,11 @@ static PyObject *Lines_probe(Lines *g, PyObject *args) {
 
 /* ---- the SAT encoding (the same CNF as Encoding in cnf.py, variable for variable) ------- */
 
+/* Clauses are kept flat, each one's literals followed by a 0: 4 bytes a literal where a Python
+ * list of ints takes about 210 bytes a clause (a huge residue has tens of millions of clauses). */
 typedef struct {
-    PyObject *clauses;  /* list of lists of ints */
+    int *lits;
+    size_t n_lits, cap_lits, n_clauses;
     int n_vars;
     const mask_t *masks;
     const int *cell_var;
@@ -777,23 +780,21 @@ static void add_clause(Cnf *f, const int *lits, int n) {
         if (lits[j] == TRUE_LIT) return;
         if (lits[j] != -TRUE_LIT) keep++;
     }
-    PyObject *clause = PyList_New(keep);
-    if (!clause) {
-        f->failed = 1;
-        return;
-    }
-    for (int j = 0, at = 0; j < n; j++) {
-        if (lits[j] == -TRUE_LIT) continue;
-        PyObject *v = PyLong_FromLong(lits[j]);
-        if (!v) {
-            Py_DECREF(clause);
+    if (f->n_lits + keep + 1 > f->cap_lits) {
+        size_t cap = f->cap_lits ? 2 * f->cap_lits : 65536;
+        while (cap < f->n_lits + keep + 1) cap *= 2;
+        int *grown = PyMem_Realloc(f->lits, cap * sizeof(int));
+        if (!grown) {
             f->failed = 1;
             return;
         }
-        PyList_SET_ITEM(clause, at++, v);
+        f->lits = grown;
+        f->cap_lits = cap;
     }
-    if (PyList_Append(f->clauses, clause) < 0) f->failed = 1;
-    Py_DECREF(clause);
+    for (int j = 0; j < n; j++)
+        if (lits[j] != -TRUE_LIT) f->lits[f->n_lits++] = lits[j];
+    f->lits[f->n_lits++] = 0;
+    f->n_clauses++;
 }
 
 typedef struct {
@@ -891,16 +892,20 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
     int *cell_var = PyMem_Calloc(g->n_cells, sizeof(int));
     Ladder *lad = PyMem_Malloc(sizeof(Ladder) * (g->max_k + 1));
     unsigned char *possible = PyMem_Malloc(g->max_len + 1);
-    PyObject *clauses = PyList_New(0);
-    Cnf f = {clauses, 1, masks, cell_var, 0};
+    Cnf f = {NULL, 0, 0, 0, 1, masks, cell_var, 0};
     int status = OK;
-    if (!cell_var || !lad || !possible || !clauses) status = NOMEM;
+    if (!cell_var || !lad || !possible) status = NOMEM;
     if (status == OK) {
-        int one[1] = {TRUE_LIT};
         /* a clause holding TRUE is dropped, so the unit [TRUE] goes in directly */
-        PyObject *unit = Py_BuildValue("[i]", one[0]);
-        if (!unit || PyList_Append(clauses, unit) < 0) status = NOMEM;
-        Py_XDECREF(unit);
+        f.cap_lits = 65536;
+        f.lits = PyMem_Malloc(f.cap_lits * sizeof(int));
+        if (!f.lits) status = NOMEM;
+        else {
+            f.lits[0] = TRUE_LIT;
+            f.lits[1] = 0;
+            f.n_lits = 2;
+            f.n_clauses = 1;
+        }
     }
     for (int cell = 0; status == OK && cell < g->n_cells; cell++) {
         mask_t m = masks[cell];
@@ -946,15 +951,17 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
     if (status == OK) {
         PyObject *vars = PyList_New(g->n_cells);
         for (int cell = 0; vars && cell < g->n_cells; cell++) PyList_SET_ITEM(vars, cell, PyLong_FromLong(cell_var[cell]));
-        if (vars) result = Py_BuildValue("(iOO)", f.n_vars, clauses, vars);
+        PyObject *flat = PyBytes_FromStringAndSize((const char *)f.lits, (Py_ssize_t)(f.n_lits * sizeof(int)));
+        if (vars && flat) result = Py_BuildValue("(iOnO)", f.n_vars, flat, (Py_ssize_t)f.n_clauses, vars);
         Py_XDECREF(vars);
+        Py_XDECREF(flat);
     } else if (status == CONTRADICTION) {
         result = Py_None;
         Py_INCREF(result);
     } else {
         raise_status(status);
     }
-    Py_XDECREF(clauses);
+    PyMem_Free(f.lits);
     PyMem_Free(cell_var);
     PyMem_Free(lad);
     PyMem_Free(possible);
@@ -1267,7 +1274,40 @@ done:
     return result;
 }
 
+/* clause_lists(flat, start, count) -> (clauses, next): up to count clauses of a flat encoding
+ * (literals, 0 after each clause) from literal offset start, as lists for the SAT solver. */
+static PyObject *module_clause_lists(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer view;
+    Py_ssize_t start, count;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &start, &count)) return NULL;
+    const int *lits = view.buf;
+    Py_ssize_t n = view.len / (Py_ssize_t)sizeof(int), at = start < 0 ? 0 : start;
+    PyObject *out = PyList_New(0);
+    while (out && at < n && PyList_GET_SIZE(out) < count) {
+        Py_ssize_t end = at;
+        while (end < n && lits[end]) end++;
+        PyObject *clause = PyList_New(end - at);
+        for (Py_ssize_t j = at; clause && j < end; j++) {
+            PyObject *v = PyLong_FromLong(lits[j]);
+            if (!v) {
+                Py_CLEAR(clause);
+                break;
+            }
+            PyList_SET_ITEM(clause, j - at, v);
+        }
+        if (!clause || PyList_Append(out, clause) < 0) Py_CLEAR(out);
+        Py_XDECREF(clause);
+        at = end + 1;
+    }
+    PyBuffer_Release(&view);
+    if (!out) return NULL;
+    return Py_BuildValue("(Nn)", out, at < n ? at : n);
+}
+
 static PyMethodDef module_methods[] = {
+    {"clause_lists", module_clause_lists, METH_VARARGS,
+     "clause_lists(flat, start, count) -> (up to count clauses as lists, offset of the next)"},
     {"solve_line", module_solve_line, METH_VARARGS, "solve_line(clue, domain) -> narrowed masks, or None"},
     {NULL}};
 
@@ -1277,7 +1317,7 @@ static PyMethodDef Lines_methods[] = {
     {"probe", (PyCFunction)Lines_probe, METH_VARARGS,
      "probe(masks, end) -> True if solved, False if not, None on a contradiction; TimeoutError after end"},
     {"encode", (PyCFunction)Lines_encode, METH_VARARGS,
-     "encode(masks, end[, implications]) -> (n_vars, clauses, first variable of each cell), or None on a contradiction"},
+     "encode(masks, end[, implications]) -> (n_vars, flat clauses (int32, 0 after each), clause count, first variable of each cell), or None on a contradiction"},
     {"implications", (PyCFunction)Lines_implications, METH_NOARGS,
      "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
     {"bp", (PyCFunction)Lines_bp, METH_VARARGS,

@@ -153,8 +153,10 @@ class Grid:
     def undecided(self, masks: Sequence[int]) -> list[int]:
         return [i for i, m in enumerate(masks) if m & (m - 1)]
 
-    def encode_native(self, masks, deadline: Optional[Deadline], implications: bytes = b"") -> tuple[int, list[list[int]], list[int]]:
-        """The C module's CNF of the residue: ``(n_vars, clauses, first variable of each cell)``.
+    def encode_native(self, masks, deadline: Optional[Deadline], implications: bytes = b"") -> tuple[int, bytes, int, list[int]]:
+        """The C module's CNF of the residue: ``(n_vars, flat clauses, clause count, first variable of each cell)``.
+
+        The flat clauses are int32 literals with a 0 after each clause.
 
         ``implications`` (from :attr:`implications` after :meth:`probe`) become binary clauses.
         """
