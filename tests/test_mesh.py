@@ -230,3 +230,13 @@ def test_mesh_to_voxels_reports_empty_result(tmp_path):
         mesh_to_voxels(tmp_path / "wire.stl", 10, method="center")
     with pytest.raises(InputError, match="whole 10x1x1 box"):  # conservative keeps all of it: a full box
         mesh_to_voxels(tmp_path / "wire.stl", 10, method="surface")
+
+
+def test_mesh_command_names_the_playable_page_and_the_glb_it_writes(tmp_path, capsys):
+    """The summary listed level.json and the pictures but not level.html (to play) or level.glb (for engines)."""
+    out = tmp_path / "mushroom"
+    samples = Path(__file__).resolve().parents[1] / "samples" / "meshes"
+    code, stdout, err = run_cli(["mesh", str(samples / "mushroom.ply"), "-o", str(out), "--size", "6"], capsys)
+    assert code == 0, err
+    for name in ("level.html", "level.glb", "level.json"):
+        assert name in stdout and (out / name).stat().st_size > 0

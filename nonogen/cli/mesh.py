@@ -78,7 +78,8 @@ def run_mesh(args: argparse.Namespace) -> int:
     graded = f", grade {level.grade} ({level.grade_name})" if level.grade else ""
     print_report(report, args.json,
                  f"{Path(args.model).name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {level.status}{graded}; " + "; ".join(notes)
-                 + f"\nwrote {out}/level.json, solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
+                 + f"\nwrote {out}/level.json, level.html (play in a browser), level.glb (for game engines), "
+                 f"solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
     if level.status != "unique":
         print(f"nonogen: warning: the level is {level.status}", file=sys.stderr)
     return EXIT_CODES.get(level.status, 1)
