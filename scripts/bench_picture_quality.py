@@ -76,10 +76,10 @@ def worker(spec: dict) -> dict:
     warm = time.perf_counter()  # the first picture pays for the lazy imports (scipy, scikit-image)
     tiny = Image.new("RGB", (24, 24), "white")
     ImageDraw.Draw(tiny).ellipse([4, 4, 20, 20], fill="red")
-    from_image(tiny, ImageOptions(size=(6, 6), **({"colors": 2} if "colors" in options else {})), timeout=10)
+    from_image(tiny, options=ImageOptions(size=(6, 6), **({"colors": 2} if "colors" in options else {})), timeout=10)
     imports = time.perf_counter() - warm
     start = time.perf_counter()
-    made = from_image(spec["path"], ImageOptions(**options), line_solvable=True, timeout=60)
+    made = from_image(spec["path"], options=ImageOptions(**options), line_solvable=True, timeout=60)
     seconds = time.perf_counter() - start
     rep = made.report
     return {

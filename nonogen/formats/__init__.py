@@ -28,7 +28,7 @@ from typing import Iterator, Optional, Union
 
 from ..errors import FileLimitError, FormatError, UnknownFormatError
 from ..model import Puzzle, Puzzle3D
-from ._common import MAX_FILE_BYTES
+from ._common import MAX_FILE_BYTES, clean_puzzle
 
 __all__ = [
     "FORMATS",
@@ -38,6 +38,7 @@ __all__ = [
     "loads",
     "loads_all",
     "members",
+    "read_members",
     "dump",
     "dump_all",
     "dumps",
@@ -198,9 +199,10 @@ def loads_all(text: str, format: str) -> list[AnyPuzzle]:
     if not text.strip():
         raise FormatError("empty input", line=1)
     try:
-        return list(module.loads_all(text)) if hasattr(module, "loads_all") else [module.loads(text)]
+        puzzles = list(module.loads_all(text)) if hasattr(module, "loads_all") else [module.loads(text)]
     except RecursionError:  # a last guard: every reader walks its input without deep recursion
         raise FormatError("nested too deeply", line=1) from None
+    return [clean_puzzle(p) for p in puzzles]  # every reader's titles and names: writable in every format
 
 
 def members(text: str, format: str) -> list[tuple[int, str]]:
@@ -211,6 +213,27 @@ def members(text: str, format: str) -> list[tuple[int, str]]:
     """
     module = _module(format)
     return (module.members(text) if hasattr(module, "members") else []) or [(0, text)]
+
+
+def read_members(text: str, format: str, path: str) -> list[Union[AnyPuzzle, FormatError]]:
+    """Every member of a bundle: a puzzle, or the error (naming ``path`` and the line) of a member that cannot be read.
+
+    The whole text is read at once first; only when that fails is it cut
+    into :func:`members`, so one bad puzzle costs itself and no neighbour.
+    """
+    try:
+        return list(loads_all(text, format))
+    except FormatError as whole:
+        pieces = members(text, format)
+        if len(pieces) < 2:
+            return [whole.with_path(path) if whole.path is None else whole]
+    out: list[Union[AnyPuzzle, FormatError]] = []
+    for offset, piece in pieces:
+        try:
+            out.extend(loads_all(piece, format))
+        except FormatError as exc:
+            out.append(type(exc)(exc.message, path=path, line=None if exc.line is None else exc.line + offset))
+    return out
 
 
 def loads(text: str, format: str) -> AnyPuzzle:

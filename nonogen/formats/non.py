@@ -46,6 +46,7 @@ _SPDX = re.compile(r"[A-Za-z0-9.+-]+$")
 _GOAL_LINE = re.compile(r"[0-9A-Za-z\s]+$")
 _DEFAULT_RGBS = ("#000000", "#ff0000", "#00a000", "#0000ff", "#ffa500", "#a020f0", "#00c0c0", "#a52a2a")
 _KEYS = set(_META) | {"width", "height", "rows", "columns", "goal", "color"}
+_ONCE = ("width", "height", "rows", "columns", "goal")
 
 
 def looks_like(text: str) -> bool:
@@ -62,14 +63,15 @@ def loads(text: str) -> Puzzle:
     return puzzles[0]
 
 
-def _is_separator(line: str) -> bool:
-    """The ``====`` line between the puzzles of a bundle."""
-    return line.strip() == "===="
+def _member_kind(line: str) -> Optional[str]:
+    """``====`` separates the puzzles of a bundle; a mangled one (``=====``) opens a member that reports it."""
+    s = line.strip()
+    return "separator" if s == "====" else "opener" if s.startswith("==") else None
 
 
 def members(text: str) -> list[tuple[int, str]]:
     """The puzzles of a bundle as ``(lines before, text)``, each to be read on its own."""
-    return cut_members(text, _is_separator, separator=True)
+    return cut_members(text, _member_kind)
 
 
 def loads_all(text: str) -> list[Puzzle]:
@@ -93,6 +95,7 @@ class _Reader:
         self.colors: dict[str, str] = {}
         self.meta: dict[str, str] = {}
         self.goal: Optional[tuple[str, int]] = None
+        self.seen: dict[str, int] = {}
 
     def lineno(self, i: int) -> int:
         return self.offset + i + 1
@@ -155,12 +158,23 @@ class _Reader:
             raise FormatError(f"expected 'color <letter> #rrggbb', got {shorten(rest)}", line=self.lineno(i))
         self.colors[parts[0]] = expand_rgb(parts[1], self.lineno(i))
 
+    def once(self, key: str, i: int) -> None:
+        """Refuse a key given twice: two puzzles run together (a lost ``====``) must not merge into one."""
+        if key in self.seen:
+            raise FormatError(f"'{key}' given twice (line {self.seen[key]} and here); "
+                              "puzzles in one file are separated by a '====' line", line=self.lineno(i))
+        self.seen[key] = self.lineno(i)
+
     def run(self) -> Puzzle:
         i = 0
         while i < len(self.lines):
             s = self.lines[i].strip()
             key, _, rest = s.partition(" ") if " " in s else s.partition("\t")
             key = key.lower()
+            if key.startswith("=="):
+                raise FormatError(f"expected '====' between two puzzles, got {shorten(s)}", line=self.lineno(i))
+            if key in _ONCE:
+                self.once(key, i)
             if key in ("width", "height"):
                 self.size[key] = parse_int(rest, self.lineno(i), f"the {key}")
                 check_side(self.size[key], f"the {key}", self.lineno(i))

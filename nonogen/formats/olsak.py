@@ -7,7 +7,8 @@ beginning with ``#`` and declares ``<in>:<out> <colour> [comment]`` lines:
 (white if omitted) and ``1`` the default colour of bare numbers. Lines that
 start with ``:`` separate sections: rows, then columns, then the end. Clue
 items are ``3r`` or a bare ``3``; ``0`` is an empty line. Triangle colours
-(``black/orange``) are refused: nonogen has no triangular cells.
+(``black/orange``) are refused: nonogen has no triangular cells; so are
+triangular grids (``#t``, six clue sections).
 """
 from __future__ import annotations
 
@@ -100,6 +101,23 @@ def _clue(text: str, codes: dict[str, int], line: int, what: str) -> tuple:
     return tuple(items)
 
 
+def _refuse_other_grids(lines: list[str], seps: list[int]) -> None:
+    """Refuse a grid that is not square cells in rows and columns, instead of reading two of its sections.
+
+    ``#t`` before the clues declares a triangular grid (six sections of
+    clues, one per direction); a fourth ``:`` line opens a section this
+    reader does not know (free text after the end is a comment, as in Olšák's
+    own examples).
+    """
+    for i in range(seps[0]):
+        if lines[i][:2].lower() == "#t":
+            raise FormatError("a triangular grid (#t); nonogen reads square grids only", line=i + 1)
+    if len(seps) > 3:
+        raise FormatError(f"a fourth ':' section; a .g file has rows (line {seps[0] + 1}), columns "
+                          f"(line {seps[1] + 1}) and an end (line {seps[2] + 1}) only (a triangular grid has six)",
+                          line=seps[3] + 1)
+
+
 def loads(text: str) -> Puzzle:
     """Read one puzzle.
 
@@ -110,6 +128,7 @@ def loads(text: str) -> Puzzle:
     seps = [i for i, ln in enumerate(lines) if ln.startswith(":")]
     if len(seps) < 2:
         raise FormatError("expected ':' lines before the rows and before the columns", line=len(lines) or 1)
+    _refuse_other_grids(lines, seps)
     decl_start = next((i for i in range(seps[0]) if lines[i].startswith("#")), None)
     decls = _declarations(lines, decl_start, seps[0]) if decl_start is not None else []
     palette, codes = _palette(decls)

@@ -9,8 +9,10 @@ each puzzle is kept as ``meta["catalogue"]``.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from types import SimpleNamespace
+from typing import Optional
 
 import numpy as np
 
@@ -18,6 +20,7 @@ from ..errors import FormatError
 from ..model import Puzzle
 from ._common import (
     MAX_PUZZLES,
+    MAX_SIDE,
     build,
     bw_numbers,
     check_count,
@@ -33,6 +36,7 @@ NAME = "taai"
 SUFFIXES = (".txt",)
 MULTI = True
 _HEAD = re.compile(r"\$\s*(\S+)\s*$")
+_CLUE_CHARS = re.compile(r"[\d\s,]*")
 
 
 def _blocks(text: str) -> list[tuple[str, int, list[str]]]:
@@ -59,7 +63,33 @@ def _blocks(text: str) -> list[tuple[str, int, list[str]]]:
 
 def members(text: str) -> list[tuple[int, str]]:
     """The puzzles of a tournament file as ``(lines before, text)``, each opening with its ``$`` line."""
-    return cut_members(text, lambda line: line.strip().startswith("$"))
+    return cut_members(text, _MemberKind())
+
+
+class _MemberKind:
+    """Where members start: at ``$`` lines, and at a bad line after a whole block (an even count of clue lines).
+
+    A mangled ``$`` line then opens a member of its own, whose error names
+    it, instead of ending (and costing) the puzzle before it; a bad line
+    inside a block stays in that block.
+    """
+
+    def __init__(self) -> None:
+        self.clue_lines = 0
+
+    def __call__(self, line: str) -> Optional[str]:
+        s = line.strip()
+        if s.startswith("$"):
+            self.clue_lines = 0
+            return "opener"
+        if not s:
+            return None
+        if _CLUE_CHARS.fullmatch(s):
+            self.clue_lines += 1
+            return None
+        whole = self.clue_lines > 0 and self.clue_lines % 2 == 0
+        self.clue_lines = 0
+        return "opener" if whole else None
 
 
 def _is_solution_block(body: list[str]) -> bool:
@@ -195,11 +225,19 @@ def _runs(bits: str) -> tuple:
 
 
 def _solutions_looks_like(text: str) -> bool:
-    lines = [ln for ln in split_lines(text[:4000]) if ln.strip()]
-    if not lines or not _HEAD.match(lines[0].strip()) or len(lines) < 2:
+    """The first block is a square of 0/1 rows: N rows of N cells.
+
+    A clue block never is: it has 2N lines, while a line of k tokens that
+    are all 0 or 1 is k ones, which fit only in N >= 2k - 1 cells, so k < 2N.
+    Looking at fewer rows than the square has mistook puzzles whose first
+    column clue is ``1`` or ``0`` for solutions.
+    """
+    head = text.split("\n", 2 * MAX_SIDE + 2)[: 2 * MAX_SIDE + 2]  # enough lines for any block, not the file
+    lines = [ln for ln in split_lines("\n".join(head)) if ln.strip()]
+    if len(lines) < 2 or not _HEAD.match(lines[0].strip()):
         return False
-    width = len(lines[1].split())
-    return _is_solution_block(lines[1 : 1 + width])
+    body = list(itertools.takewhile(lambda ln: not ln.strip().startswith("$"), lines[1:]))
+    return _is_solution_block(body)
 
 
 def _solutions_dumps_all(puzzles: list[Puzzle]) -> str:
@@ -208,6 +246,8 @@ def _solutions_dumps_all(puzzles: list[Puzzle]) -> str:
         if p.goal is None:
             raise FormatError("a TAAI solution file needs puzzles with a goal")
         require_bw(p, "the TAAI solution format")
+        if p.width != p.height:  # a square is what tells a solution from a clue block when the file is read
+            raise FormatError(f"the TAAI solution format holds square puzzles only, got {p.width}x{p.height}")
         out.append(f"${_ident(p, k)}")
         out += ["\t".join(str(int(v)) for v in row) for row in p.goal]
     return "\n".join(out) + "\n"
