@@ -30,7 +30,6 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Optional
 
-
 from ..model import Puzzle, Puzzle3D
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton
@@ -108,30 +107,37 @@ def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
     result = automaton.live_states(domain)
     if result is None:
         return None
-    live = result[0]
-    clue, n = automaton.clue, len(domain)
-    block_of = {state: i for i, state in enumerate(automaton.starts)}
-    start_states = sum(1 << s for s in automaton.starts)
-    first: list = [None] * len(clue)
-    last = [0] * len(clue)
-    for t in range(n):
-        starting = live[t] & start_states & (live[t + 1] >> 1)
+    live, n = result[0], len(domain)
+    clue, starts = automaton.clue, automaton.starts
+    first = _earliest_starts(live, range(n), clue, starts, domain)
+    last = _earliest_starts(live, range(n - 1, -1, -1), clue, starts, domain)
+    out = [1] * n  # background wherever no block reaches
+    for (length, color), a, b in zip(clue, first, last):
+        bit = 1 << color
+        out[a : b + length] = [m | bit for m in out[a : b + length]]
+    for (length, color), a, b in zip(clue, first, last):
+        if b < a + length:  # every placement of the block covers b .. a + length - 1
+            out[b : a + length] = [1 << color] * (a + length - b)
+    return tuple(m & d for m, d in zip(out, domain))
+
+
+def _earliest_starts(live: list[int], order, clue, starts: list[int], domain) -> list[int]:
+    """For each block, the first position in ``order`` where some valid placement starts it."""
+    found = [0] * len(clue)
+    block_of = {1 << s: i for i, s in enumerate(starts)}
+    waiting = sum(block_of)
+    for t in order:
+        starting = live[t] & (live[t + 1] >> 1) & waiting
         while starting:
             low = starting & -starting
-            i = block_of[low.bit_length() - 1]
+            i = block_of[low]
             if domain[t] >> clue[i][1] & 1:
-                if first[i] is None:
-                    first[i] = t
-                last[i] = t
+                found[i] = t
+                waiting ^= low
             starting ^= low
-    out = [1] * n
-    for (length, color), a, b in zip(clue, first, last):
-        for t in range(a, b + length):
-            out[t] |= 1 << color
-    for (length, color), a, b in zip(clue, first, last):
-        for t in range(b, a + length):
-            out[t] = 1 << color
-    return tuple(o & d for o, d in zip(out, domain))
+        if not waiting:
+            break
+    return found
 
 
 class _Replay:
@@ -149,6 +155,7 @@ class _Replay:
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
         self.hard: dict[int, int] = {}  # line -> cells complete logic finds there beyond the overlap
+        self.blank = [1 | sum(1 << c for c in {c for _, c in clue}) for clue in clues]  # a line's mask when nothing is known
 
     def _cross(self, cell: int, line: int) -> int:
         H, W = self.grid.height, self.grid.width
@@ -181,7 +188,8 @@ class _Replay:
                 if list(full) == current:
                     self.hard.pop(line, None)
                     continue
-                seen = overlap(self.automata[line], current)
+                blank = self.blank[line]  # on a line where nothing is known, the overlap is all there is
+                seen = full if all(m == blank for m in current) else overlap(self.automata[line], current)
                 gained = sum(a != b for a, b in zip(full, seen))
                 if gained:
                     self.hard[line] = gained
