@@ -398,3 +398,15 @@ def test_mode_and_unique_take_their_own_choices(tmp_path, capsys):
     for mode in ("bw", "silhouette", "auto"):
         code = run_cli(["image", str(SAMPLES / "icon-play.png"), "-o", str(tmp_path / mode), "--mode", mode])
         assert code == 0, capsys.readouterr().err
+
+
+def test_image_command_names_the_colour_of_a_one_colour_puzzle(tmp_path, capsys):
+    """A red-on-white puzzle was summarised as "black and white"."""
+    picture = Image.new("RGB", (16, 16), "white")
+    picture.paste((220, 20, 20), (3, 4, 13, 12))
+    picture.save(tmp_path / "red.png")
+    assert run_cli(["image", str(tmp_path / "red.png"), "-o", str(tmp_path / "out"), "--colors", "2"]) == 0
+    out = capsys.readouterr().out
+    assert " one colour (red on white), unique" in out and "black and white" not in out
+    assert run_cli(["image", str(tmp_path / "red.png"), "-o", str(tmp_path / "bw"), "--mode", "bw"]) == 0
+    assert " black and white, unique" in capsys.readouterr().out
