@@ -154,6 +154,13 @@ def test_3d_levels_are_graded_by_their_line_passes():
     assert result.status == "unique" and result.grade in (1, 2, 3)
 
 
+def test_score3d_grows_with_passes_and_size():
+    scores = [score3d(p, True, 500) for p in range(0, 40)]
+    assert scores == sorted(scores) and scores[-1] < 4 and score3d(3, False, 500) == 5.0
+    sizes = [score3d(5, True, n) for n in (27, 125, 250, 1000, 8000)]
+    assert sizes == sorted(sizes) and sizes[0] == sizes[1] < sizes[2]
+
+
 def test_pictures_aim_at_a_grade_or_say_why_not():
     from nonogen.make.picture import from_image
 

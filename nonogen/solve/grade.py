@@ -30,6 +30,8 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Optional
 
+import numpy as np
+
 from ..model import Puzzle, Puzzle3D
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton
@@ -392,23 +394,28 @@ def line_passes3d(puzzle: Puzzle3D, deadline: Optional[Deadline] = None) -> tupl
 
 
 PASSES_PER_GRADE_3D = 3
-"""Line passes that make one grade of a Picross 3D level (2 passes: grade 1.0)."""
+"""Line passes that make one grade of a Picross 3D level (2 passes on a level of SIZE_BASE_3D cubes: grade 1.0)."""
+
+SIZE_BASE_3D = 125
+"""Cubes of the smallest level that gets no size points (5x5x5); each doubling beyond adds SIZE_POINTS, as in 2D."""
 
 
-def score3d(passes: int, solved: bool) -> float:
-    """The numeric difficulty of a Picross 3D level, 1.0 to 5.0 (see :func:`rate3d`).
+def score3d(passes: int, solved: bool, cells: int) -> float:
+    """The numeric difficulty of a Picross 3D level of ``cells`` cubes, 1.0 to 5.0 (see :func:`rate3d`).
 
-    Line logic alone scores 1.00-3.99 by the length of its chains: every
-    :data:`PASSES_PER_GRADE_3D` passes beyond the first two add a grade. A
-    level line logic does not finish is 5 (nonogen does not replay
-    lookahead in 3D, so it cannot tell lookahead from search there).
+    Line logic alone scores 1.00-3.99: :data:`SIZE_POINTS` per doubling of
+    the cubes beyond :data:`SIZE_BASE_3D`, and a grade for every
+    :data:`PASSES_PER_GRADE_3D` passes beyond the first two (long chains). A
+    level line logic does not finish is 5 (nonogen does not replay lookahead
+    in 3D, so it cannot tell lookahead from search there).
 
-    >>> score3d(2, True), score3d(6, True), score3d(40, True), score3d(2, False)
-    (1.0, 2.33, 3.99, 5.0)
+    >>> score3d(2, True, 125), score3d(6, True, 125), score3d(6, True, 1000), score3d(40, True, 125), score3d(2, False, 125)
+    (1.0, 2.33, 2.93, 3.99, 5.0)
     """
     if not solved:
         return 5.0
-    return round(1.0 + min(2.99, max(0, passes - 2) / PASSES_PER_GRADE_3D), 2)
+    value = 1.0 + SIZE_POINTS * math.log2(max(1.0, cells / SIZE_BASE_3D)) + max(0, passes - 2) / PASSES_PER_GRADE_3D
+    return math.floor(min(value, 3.99) * 100) / 100
 
 
 def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=None, hidden=()) -> VerifyResult:
@@ -428,7 +435,7 @@ def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=Non
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result
-        value = score3d(passes, solved)
+        value = score3d(passes, solved, int(np.prod(puzzle.size)))
         grade = grade_of_score(value)
         result.grade, result.grade_name, result.score = grade, GRADE_NAMES[grade], value
         result.stats["grade_measures"] = {"passes": passes, "line_solvable": solved}
