@@ -48,6 +48,8 @@ from .frame import (
     pixel_art_scale,
     working_pixels,
 )
+from .photo import MERGE_DE, bw_photo, colour_photo
+from .quality import readability_warnings
 from .quantize import color_cells, exact_colours
 
 __all__ = [
@@ -56,6 +58,7 @@ __all__ = [
     "MAX_SIDE",
     "MAX_PIXELS",
     "MODES",
+    "STYLES",
     "FITS",
     "load_image",
     "draft_for",
@@ -77,6 +80,10 @@ PIXEL_ART_MAX_SIDE = 128
 AUTO_MAX_COLORS = 8
 """``mode="auto"`` keeps a picture's exact colours (pixel art, flat drawings) when it has at most this many."""
 MODES = ("auto", "bw", "silhouette")
+STYLES = ("auto", "outline", "fill")
+"""How a subject cut out by transparency is drawn in black and white, and what colour outlines become."""
+PHOTO_COLORS = 4
+"""Colours besides the background that a photo gets by default (``mode="auto"``)."""
 
 
 @dataclass(frozen=True)
@@ -84,8 +91,14 @@ class ImageOptions:
     """What the user asked for; every field maps to one ``nonogen image`` option.
 
     ``mode`` ``"auto"`` makes a colour puzzle of a picture with a few exact
-    colours (pixel art, flat drawings) and black and white of anything else;
+    colours (pixel art, flat drawings) or of a photo (an opaque border, many
+    colours: :data:`PHOTO_COLORS`), and black and white of anything else;
     ``"bw"`` always black and white; ``"silhouette"`` uses transparency only.
+    ``style`` ``"outline"`` draws a subject cut out by transparency as a
+    two-cell outline plus its dark details and thickens colour outlines to two
+    cells; ``"fill"`` inks the subject and gives one-cell colour outlines the
+    colour inside; ``"auto"`` outlines light subjects (pages, drives,
+    envelopes), which would otherwise be a solid slab, and fills the others.
     ``fit`` says what happens when ``size`` has another aspect than the
     picture: ``pad`` (background margins), ``crop`` (keeps the subject) or
     ``stretch``. ``fill`` asks for that share of inked cells (black and white).
@@ -101,8 +114,9 @@ class ImageOptions:
     invert: bool = False
     background: Optional[str] = None  # colour spec; None -> detect from the border
     fit: str = "pad"
-    min_distance: float = DEFAULT_MIN_DISTANCE  # CIEDE2000 between palette entries
+    min_distance: Optional[float] = None  # CIEDE2000 between palette entries; None: 12 for photos, else 10
     fill: Optional[float] = None  # share of filled cells wanted (black and white)
+    style: str = "auto"  # outline | fill | auto (see above)
 
 
 @dataclass(frozen=True)
@@ -124,6 +138,7 @@ class ImportResult:
     info: dict[str, Any] = field(default_factory=dict)
     reference: Optional[np.ndarray] = None
     warnings: tuple[str, ...] = ()
+    reference_rgb: Optional[np.ndarray] = None  # the picture's colour per cell (rows x cols x 3), as padded
 
 
 # --- I/O edge ---------------------------------------------------------------------------------
@@ -298,21 +313,33 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     if not (pixel_art and (cols, rows) == rgba.shape[1::-1]):
         rgba = working_pixels(rgba, rows, cols)
     frame = Frame(rgba, cell_labels(rgba.shape[0], rgba.shape[1], rows, cols), rows, cols, background_rgb, pixel_art)
-    reference = cell_mean(luma(over_white(rgba)), frame.labels, frame.n_cells).reshape(rows, cols)
+    paper = over_white(rgba)
+    reference = cell_mean(luma(paper), frame.labels, frame.n_cells).reshape(rows, cols)
+    reference_rgb = cell_mean(paper, frame.labels, frame.n_cells).reshape(rows, cols, 3)
+    photo = background_rgb is not None and not pixel_art and not few
     if options.mode == "silhouette":
         result = _silhouette(frame, options, info)
+    elif photo and (options.colors is not None or _auto_colour(options)):
+        result = _colour_photo(frame, options, info, notes)
     elif options.colors is not None or (_auto_colour(options) and few):
         result = _colour(frame, options, info, notes)
+    elif photo and options.threshold is None and options.fill is None:
+        result = _bw_photo(frame, options, info)
     else:
         result = _bw(frame, reference, options, info)
     if not np.any(result.grid):
         raise BlankPictureError(_blank_message(options))
-    return ImportResult(result.grid, result.palette, result.confidence, result.alternative, info, reference, tuple(notes))
+    if not pixel_art:
+        notes += readability_warnings(result.grid, reference, info["mode"] == "color")
+    return ImportResult(result.grid, result.palette, result.confidence, result.alternative, info, reference,
+                        tuple(notes), reference_rgb)
 
 
 def _check(img: Image.Image, options: ImageOptions) -> None:
     if options.mode not in MODES:
         raise InputError(f"unknown mode {options.mode!r}: expected one of {', '.join(MODES)}")
+    if options.style not in STYLES:
+        raise InputError(f"unknown style {options.style!r}: expected one of {', '.join(STYLES)}")
     if options.fit not in FITS:
         raise InputError(f"unknown fit {options.fit!r}: expected one of {', '.join(FITS)}")
     if options.colors is not None and not 1 <= options.colors <= 20:
@@ -321,7 +348,7 @@ def _check(img: Image.Image, options: ImageOptions) -> None:
         raise InputError(f"threshold {options.threshold}: expected 0 to 255")
     if options.fill is not None and not 0 < options.fill < 1:
         raise InputError(f"fill share {options.fill}: expected a number between 0 and 1")
-    if not 0 <= options.min_distance <= 100:
+    if options.min_distance is not None and not 0 <= options.min_distance <= 100:
         raise InputError(f"minimum colour distance {options.min_distance}: expected 0 to 100 (CIEDE2000)")
     if img.width < 2 or img.height < 2:
         raise InputError(f"picture is {img.width}x{img.height} pixels: too small to make a puzzle (need 2x2 or more)")
@@ -375,7 +402,7 @@ class _Cells:
 
 
 def _bw(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[str, Any]) -> _Cells:
-    inking = bw_cells(frame, reference, options.threshold, options.fill, options.invert)
+    inking = bw_cells(frame, reference, options.threshold, options.fill, options.invert, options.style)
     info.update(mode="bw", inking=inking.name, **inking.info)
     grid = inking.grid
     confidence = np.clip(2.0 * inking.sure - 1.0, 0.0, 1.0)
@@ -384,7 +411,8 @@ def _bw(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[s
 
 def _colour(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> _Cells:
     k = options.colors if options.colors is not None else AUTO_MAX_COLORS
-    colouring = color_cells(frame, k, options.min_distance, frame.background)
+    distance = DEFAULT_MIN_DISTANCE if options.min_distance is None else options.min_distance
+    colouring = color_cells(frame, k, distance, frame.background, options.style)
     info.update(mode="color", background="transparent" if frame.background is None else to_hex(frame.background))
     info.update(colouring.info)
     kept = len(colouring.rgbs) - 1
@@ -396,11 +424,32 @@ def _colour(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: li
     if options.colors is not None and kept < options.colors:
         notes.append(
             f"{options.colors} colours asked for, {kept} kept: the others were within "
-            f"{options.min_distance:g} (CIEDE2000) of a kept colour or the background, or filled no cell"
+            f"{distance:g} (CIEDE2000) of a kept colour or the background, or filled no cell"
         )
     info["colors"] = kept
     palette = palette_from_rgb(colouring.rgbs[0], colouring.rgbs[1:])
     return _Cells(colouring.grid, palette, confidence, colouring.alternative)
+
+
+def _colour_photo(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> _Cells:
+    k = options.colors if options.colors is not None else PHOTO_COLORS
+    distance = MERGE_DE if options.min_distance is None else options.min_distance
+    cells = colour_photo(frame, k, distance, frame.background if options.background else None)
+    info.update(mode="color", background=to_hex(cells.rgbs[0]), colors=len(cells.rgbs) - 1, **cells.info)
+    if options.colors is not None and len(cells.rgbs) - 1 < options.colors:
+        notes.append(f"{options.colors} colours asked for, {len(cells.rgbs) - 1} kept: the others were within "
+                     f"{distance:g} (CIEDE2000) of a kept colour or the background, or filled no cell")
+    if len(cells.rgbs) == 2 and options.colors is None:  # one colour survived: plain black and white
+        info["mode"] = "bw"
+        return _Cells(cells.grid, BW_PALETTE, cells.sure, cells.alternative)
+    return _Cells(cells.grid, palette_from_rgb(cells.rgbs[0], cells.rgbs[1:]), cells.sure, cells.alternative)
+
+
+def _bw_photo(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _Cells:
+    cells = bw_photo(frame)
+    info.update(mode="bw", **cells.info)
+    grid = (1 - cells.grid if options.invert else cells.grid).astype(np.uint8)
+    return _Cells(grid, BW_PALETTE, cells.sure, (1 - grid).astype(np.uint8))
 
 
 def _silhouette(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _Cells:

@@ -251,7 +251,7 @@ def _status_without_givens(result: Repair2D, clock: Deadline) -> str:
 def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files: dict[str, dict]) -> dict[str, Any]:
     final, rep = result.puzzle, result.report
     complete = [n for n, f in files.items() if f["status"] == rep["status"]]
-    quality = measure(result.grid, imported.reference, final.palette)
+    quality = measure(result.grid, imported.reference, final.palette, imported.reference_rgb)
     changed = rep["givens_added"] + len(rep["edits"])
     return {
         "image": name,
