@@ -157,7 +157,7 @@ def _inking(pixels: np.ndarray, frame: Frame, name: str, tidy: bool = True) -> I
     winner, _, share = vote(pixels.astype(np.int64), 2, frame, keep_lines=tidy)
     grid = winner.reshape(frame.rows, frame.cols).astype(np.uint8)
     sure = share[np.arange(share.shape[0]), winner].reshape(grid.shape)
-    cleaned, changed = clean(grid, share_cost(share, frame.rows, frame.cols)) if tidy else (grid, 0)
+    cleaned, changed = clean(grid, share_cost(share, frame.rows, frame.cols), smooth=False) if tidy else (grid, 0)
     return Inking(cleaned, sure, name, {"specks_removed": changed})
 
 

@@ -35,7 +35,7 @@ MIN_PART = 3
 """Parts and enclosed holes smaller than this many cells are noise."""
 TOLERANCE = 20.0
 """How much worse (CIEDE2000-like units) a cell's new value may fit it for majority and small-part removal."""
-SHARE_SCALE = 40.0
+SHARE_SCALE = 25.0
 """Vote shares become costs as (1 - share) * this: a cell 90 % one colour is not changed by its neighbours."""
 _FOUR = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
@@ -45,9 +45,13 @@ def share_cost(share: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return (SHARE_SCALE * (1.0 - np.asarray(share, dtype=np.float64))).reshape(rows, cols, -1)
 
 
-def clean(grid: np.ndarray, cost: np.ndarray) -> tuple[np.ndarray, int]:
-    """The three passes in order (see the module docstring); returns the grid and how many cells changed."""
-    out = majority(grid, _stubborn(grid, cost))
+def clean(grid: np.ndarray, cost: np.ndarray, smooth: bool = True) -> tuple[np.ndarray, int]:
+    """The three passes in order (see the module docstring); returns the grid and how many cells changed.
+
+    ``smooth=False`` skips the majority pass: drawn pictures (icons) carry
+    their shape in one-cell lines that a 3x3 majority erases.
+    """
+    out = majority(grid, _stubborn(grid, cost)) if smooth else grid
     out = drop_small(out, _stubborn(out, cost))
     out = despeckle(out, cost)
     return out, int(np.count_nonzero(out != grid))

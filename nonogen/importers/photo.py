@@ -214,7 +214,7 @@ def bw_photo(frame: Frame) -> Colouring:
     dark = low[border].mean() <= (~low)[border].mean()
     ink = low if dark else ~low
     grid = ink.astype(np.int64)
-    margin = (scaled - t) * (100.0 / 255.0) * np.where(low == ink, 1.0, -1.0)  # > 0: leans to the paper side, in L units
+    margin = (scaled - t) * (50.0 / 255.0) * np.where(low == ink, 1.0, -1.0)  # > 0: leans to the paper side, in L units
     cost = np.stack([-margin / 2, margin / 2], axis=-1)
     grid, changed = clean(grid, cost)
     info = {"method": "principal axis", "tone": how, "threshold": int(t_global), "ink": "dark" if dark else "light",

@@ -140,7 +140,7 @@ def _to_cells(frame: Frame, pixel_class: np.ndarray, rgbs: list, exact: bool, n_
     peeled = changed = 0
     if not frame.pixel_art:
         grid, peeled = (peel_outline if style == "fill" else thicken_outline)(grid)
-        grid, changed = clean(grid, share_cost(share, frame.rows, frame.cols))
+        grid, changed = clean(grid, share_cost(share, frame.rows, frame.cols), smooth=False)
     used = [0] + [c for c in range(1, n_classes) if np.any(grid == c)]
     used.sort(key=lambda c: (c != 0, -int(np.count_nonzero(grid == c)), c))
     remap = np.zeros(n_classes, dtype=np.int64)
