@@ -4,11 +4,14 @@ The Python API in one screen::
 
     import nonogen
     puzzle = nonogen.load("samples/puzzles/lambda.txt")
-    result = nonogen.verify(puzzle, timeout=10)      # .status, .solution, .difficulty, .to_dict()
+    result = nonogen.verify(puzzle, timeout=10)      # .status, .solution, .difficulty, .grade, .to_dict()
     for record in nonogen.verify_paths(["samples/puzzles"], jobs=2):
         print(record["file"], record["status"])
-    made = nonogen.from_image("samples/images/heart-pixelart-x10.png")   # .puzzle, .report
-    level = nonogen.from_mesh("samples/meshes/mushroom.ply", size=8)     # .level.puzzle, .report
+    text = nonogen.dumps(puzzle, "webpbn")            # nonogen.dump(puzzle, "lambda.xml") writes a file
+    made = nonogen.from_image("samples/images/heart-pixelart-x10.png", colors=3)   # a Made:
+    made.report["status"], made.puzzle, made.solution  # ...and made.save("heart/") writes the folder
+    level = nonogen.from_mesh("samples/meshes/mushroom.ply", size=8)   # a Made too
+    nonogen.draw(puzzle, "lambda.pdf", paper="a4")     # or without a path: the Picture
 
 Heavy parts (the engine, Pillow, trimesh) are imported on first use, so
 ``import nonogen`` stays cheap.
@@ -26,15 +29,27 @@ from .clues import (
     satisfies,
     satisfies_3d,
 )
-from .errors import FormatError, InputError, LimitError, NonogenError, OutputExistsError, PuzzleError, SolverTimeout
+from .errors import (
+    FormatError,
+    InputError,
+    LimitError,
+    NonogenError,
+    OptionError,
+    OutputExistsError,
+    PuzzleError,
+    SolverTimeout,
+)
 from .model import BACKGROUND, Puzzle, Puzzle3D
 from .palette import BW_PALETTE, Color
 
 if TYPE_CHECKING:  # pragma: no cover
     from .batch import verify_paths
-    from .formats import dump, load, load_all, loads
-    from .make.level3d import from_mesh
+    from .formats import dump, dumps, load, load_all, loads
+    from .importers.image import ImageOptions
+    from .made import Made
+    from .make.level3d import from_mesh, make_level
     from .make.picture import from_image
+    from .render.draw import draw
     from .solve import verify
 
 __version__ = "0.1.0"
@@ -44,10 +59,15 @@ __all__ = [
     "load_all",
     "loads",
     "dump",
+    "dumps",
     "verify",
     "verify_paths",
     "from_image",
     "from_mesh",
+    "make_level",
+    "Made",
+    "ImageOptions",
+    "draw",
     "BACKGROUND",
     "BW_PALETTE",
     "Color",
@@ -61,6 +81,7 @@ __all__ = [
     "satisfies_3d",
     "clue_problems",
     "NonogenError",
+    "OptionError",
     "FormatError",
     "PuzzleError",
     "LimitError",
@@ -74,10 +95,15 @@ _LAZY = {
     "load_all": ("formats", "load_all"),
     "loads": ("formats", "loads"),
     "dump": ("formats", "dump"),
+    "dumps": ("formats", "dumps"),
     "verify": ("solve", "verify"),
     "verify_paths": ("batch", "verify_paths"),
     "from_image": ("make.picture", "from_image"),
     "from_mesh": ("make.level3d", "from_mesh"),
+    "make_level": ("make.level3d", "make_level"),
+    "Made": ("made", "Made"),
+    "ImageOptions": ("importers.image", "ImageOptions"),
+    "draw": ("render.draw", "draw"),
 }
 
 

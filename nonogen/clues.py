@@ -1,7 +1,7 @@
 """Clue derivation and checking: the rules of RULES.md as small pure functions."""
 from __future__ import annotations
 
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Callable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
@@ -17,6 +17,7 @@ __all__ = [
     "derive_clues_3d",
     "puzzle3d_from_cells",
     "satisfies_3d",
+    "valid_goal",
     "LineRef",
     "all_lines",
     "line_cells",
@@ -167,6 +168,14 @@ def puzzle3d_from_cells(cells: np.ndarray, **meta: str) -> Puzzle3D:
     """The level with every clue shown whose goal is ``cells``."""
     cells = np.asarray(cells, dtype=bool)
     return Puzzle3D(cells.shape, derive_clues_3d(cells), goal=cells, meta=meta)
+
+
+def valid_goal(puzzle: Union[Puzzle, Puzzle3D]) -> Optional[np.ndarray]:
+    """The goal stored with the puzzle when it meets the clues (a goal that does not is no answer), else ``None``."""
+    meets = satisfies_3d if isinstance(puzzle, Puzzle3D) else satisfies
+    if puzzle.goal is not None and meets(puzzle, puzzle.goal):
+        return np.asarray(puzzle.goal)
+    return None
 
 
 def satisfies_3d(puzzle: Puzzle3D, cells: np.ndarray) -> bool:

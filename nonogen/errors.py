@@ -13,6 +13,7 @@ The tree::
     ├── LimitError           a request exceeds a size limit
     ├── PuzzleError          a puzzle is not well formed
     ├── InputError           a picture, model or level cannot become a puzzle
+    │   ├── OptionError          an option's value is outside what it accepts
     │   ├── BlankPictureError
     │   └── EmptyModelError
     ├── OutputExistsError
@@ -30,6 +31,7 @@ __all__ = [
     "LimitError",
     "FileLimitError",
     "InputError",
+    "OptionError",
     "OutputExistsError",
     "SolverTimeout",
     "UnknownFormatError",
@@ -97,6 +99,28 @@ class FileLimitError(FormatError, LimitError):
 
 class InputError(NonogenError, ValueError):
     """An image, mesh or level cannot be turned into a puzzle (blank, flat, ...)."""
+
+
+class OptionError(InputError):
+    """An option's value is outside what it accepts; names the option so the CLI can name its flag.
+
+    Each limit is checked once, where it is owned (the importer owns the mesh
+    size, hiding owns the hidden share); the message reads in Python and the
+    CLI swaps the option's name for its flag.
+
+    >>> str(OptionError("size", 50, "2 to 40 cubes"))
+    'size 50: expected 2 to 40 cubes'
+    >>> OptionError("size", 50, "2 to 40 cubes").for_flag("--size")
+    '--size 50: expected 2 to 40 cubes'
+    """
+
+    def __init__(self, option: str, value: object, expected: str):
+        self.option, self.value, self.expected = option, value, expected
+        super().__init__(self.for_flag(option))
+
+    def for_flag(self, flag: str) -> str:
+        """The message with ``flag`` in place of the option's Python name."""
+        return f"{flag} {self.value}: expected {self.expected}"
 
 
 class BlankPictureError(InputError):

@@ -7,8 +7,10 @@ did not write. Every file nonogen writes goes through :func:`write_file`,
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Union
@@ -37,45 +39,163 @@ _CREATE_MODE = 0o666 & ~_umask()
 
 
 def write_file(path: Union[str, Path], content: Content, force: bool = False) -> Path:
-    """Write ``content`` to ``path`` through a temporary file in the same folder, then rename it into place.
+    """Write ``content`` to ``path``: a regular file is replaced atomically, a pipe or terminal is written in place.
 
-    The rename is atomic, so readers see the old file or the new one, never
-    a part. Without ``force`` an existing file is an :class:`OutputExistsError`.
+    A regular file is written beside its target under no name at all
+    (``O_TMPFILE``) and renamed into place when complete, so readers see the
+    old file or the new one, never a part, and a killed run leaves nothing
+    behind. A symlink is followed: the file it points at is replaced, the
+    link stays. A FIFO or character device (``/dev/null``, ``/dev/stdout``,
+    ``>(cmd)``) has no content to replace, so it is written in place without
+    ``force``. Without ``force`` an existing file is an :class:`OutputExistsError`.
     """
     path = Path(path)
-    check_file(path, force)
     data = content.encode("utf-8") if isinstance(content, str) else content
-    fd, tmp = _temporary(path)
+    out = _Pending(path, force)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        _remove(tmp)
-        raise
+        out.write(data)
+        out.commit()
+    finally:
+        out.discard()
     return path
 
 
-def check_file(path: Path, force: bool) -> None:
-    """Refuse a folder, and an existing file unless ``force``; make the folder the file goes into.
+def check_file(path: Path, force: bool) -> bool:
+    """Refuse what cannot be written; True when ``path`` is a stream (FIFO, character device) written in place.
 
-    A folder is an :class:`InputError`, not an :class:`OutputExistsError`:
-    no ``force`` replaces a folder with a file.
+    A folder, block device or socket is an :class:`InputError` (no
+    ``force`` replaces it); an existing regular file needs ``force``. The
+    folder a new file goes into is made.
     """
-    if path.is_dir():
-        raise InputError(f"{path}: is a folder; name a file to write")
-    if path.exists() and not force:
+    try:
+        mode = os.stat(path).st_mode  # follows a symlink: what it points at is what gets written
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise _named(exc, path) from None
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise InputError(f"{path}: is a folder; name a file to write")
+        if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+            return True
+        kind = "block device" if stat.S_ISBLK(mode) else "socket" if stat.S_ISSOCK(mode) else "special file"
+        raise InputError(f"{path}: is a {kind}; nonogen writes files, pipes and terminals only")
+    if mode is not None and not force:
         raise OutputExistsError(f"{path}: file exists")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    real = Path(os.path.realpath(path))
+    try:
+        real.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _named(exc, real.parent) from None
+    return False
 
 
-def _temporary(path: Path) -> tuple[int, Path]:
-    """An open temporary file beside ``path``, with the permissions ``open()`` would give a new file."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.chmod(tmp, _CREATE_MODE)  # mkstemp makes 0600
-    return fd, Path(tmp)
+def _named(exc: OSError, path: Union[str, Path]) -> OSError:
+    """``exc`` naming ``path``: ``os.write`` and ``fsync`` errors name no file, and the user needs to know which."""
+    if exc.filename is not None:
+        return exc
+    return type(exc)(exc.errno, exc.strerror or str(exc), str(path))
+
+
+class _Pending:
+    """One file being written: in place for a stream, else unnamed beside the target until :meth:`commit`.
+
+    ``O_TMPFILE`` gives a file with no name, so a run killed by SIGKILL or a
+    power cut leaves nothing behind; where the file system lacks it, a
+    hidden temporary name is used instead and removed on failure.
+    """
+
+    def __init__(self, path: Path, force: bool, follow: bool = True):
+        self.path = path
+        if follow:
+            self.stream = check_file(path, force)
+            self.target = path if self.stream else Path(os.path.realpath(path))
+        else:  # an entry of an output folder nonogen owns: the entry itself is replaced, never what it points at
+            self.stream, self.target = False, path
+        self.tmp: Optional[Path] = None
+        self.done = False
+        try:
+            self.fd = _open_stream(path) if self.stream else self._open_unnamed()
+        except OSError as exc:
+            raise _named(exc, path) from None
+
+    def _open_unnamed(self) -> int:
+        folder = self.target.parent
+        if _O_TMPFILE:
+            try:
+                return os.open(folder, _O_TMPFILE | os.O_WRONLY, 0o666)  # the umask applies, as for open()
+            except OSError as exc:
+                if exc.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
+                    raise
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=folder)
+        os.chmod(tmp, _CREATE_MODE)  # mkstemp makes 0600
+        self.tmp = Path(tmp)
+        return fd
+
+    def write(self, data: bytes) -> None:
+        """Write all of ``data`` (one ``os.write`` for a line, so an interrupt lands between lines)."""
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self.fd, view):]
+        except OSError as exc:
+            self.failed = True
+            raise _named(exc, self.path) from None
+
+    failed = False
+
+    def commit(self) -> None:
+        """Flush to disk and put the file in place (a stream is only flushed)."""
+        try:
+            if not self.stream:
+                os.fsync(self.fd)
+                if self.tmp is None:
+                    self.tmp = _link_unnamed(self.fd, self.target)
+                os.replace(self.tmp, self.target)
+                self.tmp = None
+        except OSError as exc:
+            raise _named(exc, self.path) from None
+        self.done = True
+
+    def discard(self) -> None:
+        """Close; an uncommitted file is dropped (an unnamed one vanishes with its descriptor)."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        if self.tmp is not None:
+            _remove(self.tmp)
+            self.tmp = None
+
+
+_O_TMPFILE = getattr(os, "O_TMPFILE", 0) if os.path.isdir("/proc/self/fd") else 0
+
+
+def _link_unnamed(fd: int, target: Path) -> Path:
+    """Give the unnamed file ``fd`` a hidden name beside ``target`` (to rename over it: linking cannot replace)."""
+    fds = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for _ in range(100):
+            name = target.parent / f".{target.name}.{os.urandom(4).hex()}.tmp"
+            try:  # a dir fd makes this linkat(AT_SYMLINK_FOLLOW): the open file itself is linked, not the magic link
+                os.link(str(fd), name, src_dir_fd=fds, follow_symlinks=True)
+                return name
+            except FileExistsError:
+                continue
+    finally:
+        os.close(fds)
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
+
+
+def _open_stream(path: Path) -> int:
+    """Open a FIFO or character device for writing in place; a FIFO nobody reads is refused, not waited on."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO and stat.S_ISFIFO(os.stat(path).st_mode):
+            raise InputError(f"{path}: a named pipe with no reader; start the reader first") from None
+        raise
+    os.set_blocking(fd, True)
+    return fd
 
 
 def check_folder(folder: Union[str, Path], force: bool, inputs: Iterable[Union[str, Path]] = ()) -> Path:
@@ -116,18 +236,18 @@ def write_folder(
     if unknown:
         raise ValueError(f"not an output file name of nonogen: {', '.join(unknown)}")
     folder.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".nonogen-", dir=folder))
+    pending: list[_Pending] = []
     try:
         for name, content in files.items():
-            write_file(staging / name, content)
+            pending.append(_Pending(folder / name, force=True, follow=False))
+            pending[-1].write(content.encode("utf-8") if isinstance(content, str) else content)
         for name in OWN_NAMES - set(files):
             _remove(folder / name)
-        for name in files:
-            os.replace(staging / name, folder / name)
+        for out in pending:
+            out.commit()
     finally:
-        for leftover in staging.iterdir():
-            _remove(leftover)
-        staging.rmdir()
+        for out in pending:
+            out.discard()
     return folder
 
 
@@ -136,40 +256,56 @@ class LineFile:
 
     Each :meth:`write` is one ``os.write`` of a complete line, so an
     interrupt lands between lines, never inside one. By default the lines go
-    to a temporary file beside ``path`` that :meth:`close` renames into place
-    (also after an interrupt: what was written is complete). With ``append``
-    the lines go straight onto the end of ``path`` (creating it), after a
-    torn last line left by a killed run is cut off; that is how a resumed
-    batch keeps every earlier line.
+    to an unnamed file beside ``path`` that :meth:`close` puts into place
+    (also after an interrupt: what was written is complete; not after a
+    failed write, which may have left half a line), or straight into a pipe.
+    With ``append`` the lines go onto the end of ``path`` (creating it), after
+    a torn last line left by a killed run is cut off; that is how a resumed
+    batch keeps every earlier line. An appended file is locked for the
+    length of the run: a second run on it is refused, so no record is written
+    twice.
     """
 
     def __init__(self, path: Union[str, Path], force: bool = False, append: bool = False):
         self.path = Path(path)
-        check_file(self.path, force or append)
-        self.tmp: Optional[Path] = None
+        self.out: Optional[_Pending] = None
         if append:
-            _cut_torn_line(self.path)
-            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)  # umask applies
+            self.fd = _open_locked(self.path)
         else:
-            self.fd, self.tmp = _temporary(self.path)
+            self.out = _Pending(self.path, force)
+            self.fd = self.out.fd
 
     def write(self, line: str) -> None:
         """Append one line (``line`` without its newline)."""
-        data = (line + "\n").encode("utf-8")
-        while data:
-            data = data[os.write(self.fd, data):]
+        data = (line + "\n").encode("utf-8", "backslashreplace")  # a non-UTF-8 file name: \udcff, as JSON spells it
+        if self.out is not None:
+            self.out.write(data)
+            return
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+        except OSError as exc:
+            raise _named(exc, self.path) from None
 
     def close(self) -> None:
-        """Flush to disk and, unless appending, rename the finished file into place."""
+        """Flush to disk and, unless appending, put the finished file into place."""
+        if self.out is not None:
+            try:
+                if not self.out.failed:
+                    self.out.commit()
+            finally:
+                self.out.discard()
+                self.fd = -1
+            return
         if self.fd < 0:
             return
         try:
             os.fsync(self.fd)
+        except OSError as exc:
+            raise _named(exc, self.path) from None
         finally:
             os.close(self.fd)
             self.fd = -1
-        if self.tmp is not None:
-            os.replace(self.tmp, self.path)
 
     def __enter__(self) -> "LineFile":
         return self
@@ -178,27 +314,44 @@ class LineFile:
         self.close()
 
 
-def _cut_torn_line(path: Path) -> None:
-    """Drop a last line without its newline (a run killed mid-write), keeping every whole line."""
+def _open_locked(path: Path) -> int:
+    """``path`` opened to append, locked against a second writer, with a torn last line cut off."""
+    import fcntl
+
+    check_file(path, force=True)
     try:
-        with open(path, "rb+") as handle:
-            size = handle.seek(0, os.SEEK_END)
-            if size == 0:
-                return
-            handle.seek(size - 1)
-            if handle.read(1) == b"\n":
-                return
-            keep = 0
-            for start in range(size, 0, -65536):
-                handle.seek(max(start - 65536, 0))
-                block = handle.read(min(65536, start))
-                at = block.rfind(b"\n")
-                if at >= 0:
-                    keep = max(start - 65536, 0) + at + 1
-                    break
-            handle.truncate(keep)
-    except FileNotFoundError:
-        pass
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    except OSError as exc:
+        raise _named(exc, path) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{path}: not a regular file; records are appended to a file that can be read back")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InputError(f"{path}: another nonogen run is writing this file; "
+                             "wait for it to finish or name another file") from None
+        os.set_blocking(fd, True)
+        _cut_torn_line(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _cut_torn_line(fd: int) -> None:
+    """Drop a last line without its newline (a run killed mid-write), keeping every whole line."""
+    size = os.fstat(fd).st_size
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return
+    keep = 0
+    for start in range(size, 0, -65536):
+        block = os.pread(fd, min(65536, start), max(start - 65536, 0))
+        at = block.rfind(b"\n")
+        if at >= 0:
+            keep = max(start - 65536, 0) + at + 1
+            break
+    os.ftruncate(fd, keep)
 
 
 def _remove(path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import colorsys
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from .errors import PuzzleError
 
@@ -25,7 +25,6 @@ __all__ = [
     "rgb_from_name",
     "to_hex",
     "pick_char",
-    "make_palette",
     "color_name",
     "color_names",
     "palette_from_rgb",
@@ -138,15 +137,6 @@ def pick_char(name: str, rgb: str, used: set[str], wanted: Optional[str] = None)
             used.add(c)
             return c
     raise PuzzleError("too many colours: no one-character codes left")
-
-
-def make_palette(background: Color, colors: Iterable[tuple[str, str]]) -> tuple[Color, ...]:
-    """A palette from ``(name, rgb)`` pairs with generated codes; B&W black gives :data:`BW_PALETTE`."""
-    colors = list(colors)
-    if background == WHITE and len(colors) == 1 and colors[0] == ("black", "#000000"):
-        return BW_PALETTE
-    used = {background.char}
-    return (background,) + tuple(Color(n, rgb, pick_char(n, rgb, used)) for n, rgb in colors)
 
 
 # --- perceptual distance and names for colours that come from pictures ----------------------------

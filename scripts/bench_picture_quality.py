@@ -88,7 +88,7 @@ def worker(specs: list[dict], which: str) -> list[dict]:
         options = {k: tuple(v) if k == "size" else v for k, v in spec[which].items()}
         start = time.perf_counter()
         try:
-            made = from_image(spec["path"], ImageOptions(**options), line_solvable=True, timeout=60)
+            made = from_image(spec["path"], options=ImageOptions(**options), line_solvable=True, timeout=60)
         except Exception as exc:  # a failing case is a row, not a crash
             out.append({"error": f"{type(exc).__name__}: {exc}"[:100]})
             continue

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import string
 from pathlib import Path
 
@@ -646,3 +647,95 @@ def test_many_tiny_puzzles_in_one_file_are_refused_while_reading():
     """A bundle of endlessly repeated tiny puzzles was read whole before any limit applied."""
     with pytest.raises(LimitError, match="10,000 puzzles"):
         formats.loads_all("GRID\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n" * 10_001, "bracket")
+
+
+# --- hostile text: lone surrogates and control characters (issue 26, item 2) ------------------------------
+
+HOSTILE_TEXT = json.dumps({
+    "format": "nonogen-2d", "version": 1, "width": 2, "height": 2,
+    "palette": [{"name": "white", "rgb": "#ffffff", "char": "."},
+                {"name": "re\u0000d\ud800", "rgb": "#ff0000", "char": "r"}],
+    "rows": [[2], [1]], "cols": [[2], [1]],
+    "title": "T\ud800it\u000cle\u0000", "author": "a\rb\u0085c\u007f\ufffe", "meta": {"x\u0001": "y\udfff"},
+})
+
+
+def _xml_safe(text: str) -> bool:
+    """What XML 1.0 allows (and UTF-8 can encode): no surrogates, no control character but tab and newline."""
+    return not any(0xD800 <= ord(c) <= 0xDFFF or c in "\ufffe\uffff" or (ord(c) < 32 and c not in "\t\n")
+                   or 0x7F <= ord(c) <= 0x9F for c in text)
+
+
+def test_loads_all_replaces_surrogates_and_control_characters():
+    """A lone surrogate in a title made every writer die (exit 5); NUL and form feed made unreadable .xml/.non."""
+    from nonogen.batch import clue_hash
+
+    puzzle = formats.loads(HOSTILE_TEXT, "nonogen")
+    texts = [*puzzle.meta, *puzzle.meta.values(), *(c.name for c in puzzle.palette)]
+    assert all(_xml_safe(t) for t in texts), texts
+    assert puzzle.meta["title"] == "T\ufffdit le " and puzzle.palette[1].name == "re d\ufffd"
+    for fmt in ("nonogen", "non", "cnon", "webpbn", "nin", "counts", "rowscols", "bracket", "taai"):
+        text = formats.dumps(puzzle, fmt)
+        text.encode("utf-8")  # strict: every written file is valid UTF-8
+        back = formats.loads_all(text, formats.sniff(text))
+        assert len(back) == 1 and clue_hash(back[0]) == clue_hash(puzzle), fmt
+        if fmt in ("nonogen", "non", "webpbn"):
+            assert back[0].meta.get("title") == puzzle.meta["title"], fmt
+
+
+def _cli(*argv) -> tuple[int, str, str]:
+    """The command in its own process: its real stdout and stderr encode what it prints."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "nonogen", *map(str, argv)], capture_output=True,
+                          cwd=Path(__file__).resolve().parents[1], timeout=300)
+    return done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8", "replace")
+
+
+def test_verify_and_render_survive_hostile_text_and_file_names(tmp_path):
+    """--json, --csv and --resume died with a traceback on a lone surrogate (exit 5); the SVG was not XML."""
+    import xml.etree.ElementTree as ET
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "hostile.json").write_text(HOSTILE_TEXT)
+    odd_name = folder / os.fsdecode(b"odd-\xff-name.non")  # not UTF-8: Python names it with a lone surrogate
+    odd_name.write_text("width 2\nheight 2\nrows\n2\n1\ncolumns\n2\n1\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    code, stdout, stderr = _cli("verify", folder, "--json", "--csv", out / "t.csv", "--resume", out / "r.jsonl")
+    assert code == 0 and "Traceback" not in stderr, stderr
+    recs = [json.loads(line) for line in stdout.splitlines()]
+    assert len(recs) == 2 and {r["status"] for r in recs} == {"unique"}
+    assert [json.loads(line)["file"] for line in (out / "r.jsonl").read_text("utf-8").splitlines()] == \
+        [r["file"] for r in recs]
+    assert (out / "t.csv").read_text("utf-8").count("\n") == 3
+    code, stdout, stderr = _cli("verify", folder, "--resume", out / "r.jsonl")  # resumed: nothing redone
+    assert code == 0 and "2 from the resumed run" in stderr, stderr
+    code, _, stderr = _cli("render", folder / "hostile.json", "-o", out / "p.svg")
+    assert code == 0, stderr
+    ET.parse(out / "p.svg")  # well-formed
+
+
+def test_taai_dumps_never_reads_back_as_a_solution_file():
+    """`convert --to taai` wrote 8 of 33 square puzzles so that they read back as a TAAI *solution* and failed.
+
+    Every black-and-white grid of sides 1 to 3 (and a 4x4 sample of them): the
+    puzzle file sniffs as ``taai`` and gives the same clues, the solution file
+    sniffs as ``taai-solution`` and gives the same grid.
+    """
+    import itertools
+
+    grids = [np.array(bits, dtype=np.uint8).reshape(n, n)
+             for n in (1, 2, 3) for bits in itertools.product((0, 1), repeat=n * n)]
+    rng = np.random.default_rng(7)
+    grids += [(rng.random((4, 4)) < 0.5).astype(np.uint8) for _ in range(200)]
+    for grid in grids:
+        puzzle = puzzle_from_grid(grid)
+        text = formats.dumps(puzzle, "taai")
+        assert formats.sniff(text) == "taai", text
+        assert formats.loads(text, formats.sniff(text)).same_clues(puzzle), text
+        solution = formats.dumps(puzzle.replace(goal=grid), "taai-solution")
+        assert formats.sniff(solution) == "taai-solution", solution
+        assert (formats.loads(solution, "taai-solution").goal == grid).all()

@@ -16,7 +16,7 @@ from conftest import SHARED_DATA  # ../shared, or NONOGEN_SHARED
 from nonogen import formats
 from nonogen.cli import main as run_cli
 from nonogen.clues import satisfies
-from nonogen.errors import InputError, LimitError
+from nonogen.errors import InputError, OptionError
 from nonogen.importers.image import (
     ImageOptions,
     image_to_grid,
@@ -280,7 +280,7 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "missing": ([str(tmp_path / "nope.png")], "no such file"),
         "size 0x5": ([str(good), "--size", "0x5"], "between 1 and"),
         "size too big": ([str(good), "--size", "5000x20"], "between 1 and"),
-        "width too big": ([str(good), "--width", "900"], "between 1 and"),
+        "width too big": ([str(good), "--width", "900"], "--width 900: expected 1 to 256 cells"),
         "threshold": ([str(good), "--threshold", "300"], "0 to 255"),
         "existing output": ([str(good), "-o", str(existing)], "--force"),
     }
@@ -315,8 +315,9 @@ def test_force_replaces_the_output_folder(tmp_path):
 
 
 def test_library_errors_are_nonogen_errors():
-    with pytest.raises(LimitError):
-        image_to_grid(Image.new("L", (10, 10), 0), ImageOptions(size=(0, 5)))
+    """A bad option fails when the options are made, naming the option (the CLI swaps in its flag)."""
+    with pytest.raises(OptionError, match="size 0x5: expected sides of 1 to 256 cells"):
+        ImageOptions(size=(0, 5))
     with pytest.raises(InputError, match="blank"):
         image_to_grid(Image.new("L", (10, 10), 255))
 

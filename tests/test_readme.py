@@ -1,4 +1,5 @@
-"""Every command in README.md runs as written: `sh` blocks line by line, `python` blocks whole, in a scratch folder.
+"""Every command in README.md runs as written: `sh` blocks line by line, `python` blocks whole, `pycon` blocks
+as doctests, in a scratch folder.
 
 Eight of the README's 21 commands failed as written (files that did not
 exist, placeholders that looked like names). The rules the README states:
@@ -24,7 +25,7 @@ PLACEHOLDER = re.compile(r"<[A-Za-z][^<>]*>")
 
 
 def readme_blocks() -> list[tuple[str, int, str]]:
-    """``(language, line number, code)``: every line of ``sh`` blocks, every ``python`` block."""
+    """``(language, line number, code)``: every line of ``sh`` blocks, every ``python`` and ``pycon`` block."""
     out: list[tuple[str, int, str]] = []
     lang, start, body = None, 0, []
     for number, line in enumerate((REPO / "README.md").read_text(encoding="utf-8").splitlines(), 1):
@@ -32,8 +33,8 @@ def readme_blocks() -> list[tuple[str, int, str]]:
             if lang is None:
                 lang, start, body = line[3:].strip(), number, []
                 continue
-            if lang == "python":
-                out.append(("python", start + 1, "\n".join(body)))
+            if lang in ("python", "pycon"):
+                out.append((lang, start + 1, "\n".join(body)))
             lang = None
         elif lang in ("sh", "bash"):
             if line.strip() and not line.lstrip().startswith("#"):
@@ -65,7 +66,7 @@ def scratch(tmp_path_factory) -> tuple[Path, dict]:
 
 def test_the_readme_has_commands_to_run():
     runnable = [b for b in BLOCKS if not skip_reason(b[2])]
-    assert len(runnable) >= 20 and any(lang == "python" for lang, _, _ in runnable)
+    assert len(runnable) >= 20 and any(lang == "pycon" for lang, _, _ in runnable)
 
 
 @pytest.mark.parametrize("lang,line,code", BLOCKS, ids=[f"README.md:{line}" for _, line, _ in BLOCKS])
@@ -74,8 +75,27 @@ def test_readme_command_runs_as_written(scratch, lang, line, code):
     if reason:
         pytest.skip(reason)
     folder, env = scratch
+    if lang == "pycon":
+        _run_doctest(folder, env, line, code)
+        return
     argv = [sys.executable, "-c", code] if lang == "python" else ["bash", "-o", "pipefail", "-c", code]
     done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True, timeout=600,
                           stdin=subprocess.DEVNULL)
     assert done.returncode in (0, 1, 3), f"README.md:{line}: exit {done.returncode}\n{code}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr, f"README.md:{line}\n{done.stderr[-3000:]}"
+
+
+DOCTEST = """
+import doctest, sys
+test = doctest.DocTestParser().get_doctest(sys.stdin.read(), {}, "README.md", "README.md", int(sys.argv[1]))
+runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+runner.run(test)
+sys.exit(9 if runner.failures else 0)
+"""
+
+
+def _run_doctest(folder: Path, env: dict, line: int, code: str) -> None:
+    """A ``pycon`` block is a doctest: every output shown must be what the call prints (exit 9 otherwise)."""
+    done = subprocess.run([sys.executable, "-c", DOCTEST, str(line)], cwd=folder, env=env, input=code,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"README.md:{line}: the example's output differs\n{done.stdout[-3000:]}{done.stderr[-2000:]}"

@@ -14,7 +14,7 @@ import threading
 import traceback
 from typing import Optional, Sequence
 
-from ..errors import BlankPictureError, EmptyModelError, NonogenError, OutputExistsError, UnknownFormatError
+from ..errors import BlankPictureError, EmptyModelError, NonogenError, OptionError, OutputExistsError, UnknownFormatError
 
 # Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
 COMMANDS = {
@@ -65,48 +65,85 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
 
 
 class Terminated(BaseException):
-    """SIGTERM arrived: unwind like Ctrl-C, so workers are stopped and finished lines are kept."""
+    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C, so workers are stopped and finished lines are kept."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _terminate(signum: int, frame: object) -> None:
-    raise Terminated()
+    raise Terminated(signum)
+
+
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""Signals that end a run the way Ctrl-C does: SIGHUP comes when the terminal closes."""
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the console script; returns the process exit code (see ``EXIT_HELP``).
 
-    SIGTERM is turned into an exception for the length of the command so
-    that it unwinds like Ctrl-C; an unexpected exception is a bug and exits
-    with its own code after a traceback, never with a verdict's code.
+    SIGTERM and SIGHUP are turned into an exception for the length of the
+    command so that they unwind like Ctrl-C. An OS error (disk full, no
+    permission, a folder where a file should be) is the input's problem: one
+    line naming the path, exit 2. Any other unexpected exception is a bug and
+    exits with its own code after a traceback, never with a verdict's code.
     """
-    from .common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
+    from .common import EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
 
     argv = sys.argv[1:] if argv is None else list(argv)
+    _escape_unencodable()
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
+    previous = {sig: signal.signal(sig, _terminate) for sig in _STOP_SIGNALS} if main_thread else {}
     try:
         return int(args.run(args) or 0)
     except NonogenError as exc:
-        print(f"nonogen: error: {exc}{hint(exc, args)}", file=sys.stderr)
+        print(f"nonogen: error: {message(exc)}{hint(exc, args)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nonogen: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except Terminated:
-        print("nonogen: terminated", file=sys.stderr)
-        return EXIT_TERMINATED
+    except Terminated as stop:
+        hangup = stop.signum == signal.SIGHUP
+        print("nonogen: hung up" if hangup else "nonogen: terminated", file=sys.stderr)
+        return EXIT_HANGUP if hangup else EXIT_TERMINATED
     except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
         _silence_stdout()
         return 0
+    except OSError as exc:  # disk full, no permission, not a folder: the input's problem, not a bug
+        print(f"nonogen: error: {os_error_text(exc)}", file=sys.stderr)
+        return 2
     except Exception:  # a bug: the traceback helps the report, the exit code tells it from a verdict
         traceback.print_exc()
         print("nonogen: internal error (a bug in nonogen; please report it with the lines above)", file=sys.stderr)
         return EXIT_INTERNAL
     finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _escape_unencodable() -> None:
+    """Print what the terminal cannot encode as ``\\udcff`` escapes instead of dying on it.
+
+    A file name that is not UTF-8 reaches Python as a lone surrogate; in a
+    JSON line its backslash escape is exactly JSON's own, so it reads back
+    as the same name (and ``--resume`` matches it).
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def os_error_text(exc: OSError) -> str:
+    """``PATH: reason`` of an OS error (the reason alone when no path is known).
+
+    >>> os_error_text(PermissionError(13, "Permission denied", "/root/x.csv"))
+    '/root/x.csv: Permission denied'
+    """
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename is not None else reason
 
 
 def _silence_stdout() -> None:
@@ -117,6 +154,13 @@ def _silence_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def message(error: NonogenError) -> str:
+    """The error's one line, naming the command-line flag where the library names a Python option."""
+    if isinstance(error, OptionError):
+        return error.for_flag("--" + error.option.replace("_", "-"))
+    return str(error)
 
 
 def hint(error: NonogenError, args: argparse.Namespace) -> str:

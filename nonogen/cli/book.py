@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 from .. import formats
+from ..clues import valid_goal
 from ..errors import InputError, PuzzleError
 from ..model import Puzzle, Puzzle3D
 from ..render import save
@@ -23,7 +24,6 @@ from ..render.page import PAPERS, paper_named, parse_length
 from ..solve import verify
 from . import summary
 from .common import check_output_file, positive_float, print_json, progress
-from .render import valid_goal
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -28,6 +28,7 @@ EXIT_INTERNAL = 5
 """A failure that is nonogen's fault (a bug, a crashed worker), never the input's: it outranks every verdict."""
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+EXIT_HANGUP = 129
 
 EXIT_HELP = """exit status (the highest wins, except that 2 and 3 together give 4):
   0  every puzzle unique (skipped files do not count)
@@ -36,7 +37,7 @@ EXIT_HELP = """exit status (the highest wins, except that 2 and 3 together give 
   3  some puzzle ran out of time (timeout)
   4  both: some errors and some timeouts
   5  an internal error: a bug or a crashed worker (please report it)
-  130 interrupted (Ctrl-C), 143 terminated (SIGTERM)"""
+  130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP)"""
 
 
 def exit_flag(record: dict) -> int:

@@ -5,13 +5,13 @@ import argparse
 import sys
 import time
 
-from ..errors import InputError
-from ..files import check_folder, write_folder
-from ..importers.image import FITS, MAX_SIDE, STYLES, ImageOptions
+from ..render import check_cell
+from ..files import check_folder
+from ..importers.image import FITS, STYLES, ImageOptions
 from ..importers.photo import MERGE_DE
 from ..importers.image import MODES as IMAGE_MODES
 from ..palette import DEFAULT_MIN_DISTANCE
-from ..make.picture import folder_files, from_image
+from ..make.picture import from_image
 from ..make.repair2d import MODES as REPAIR_MODES
 from . import summary
 from .common import add_folder_options, parse_size, positive_float, print_report
@@ -68,18 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _options(args: argparse.Namespace) -> ImageOptions:
-    if args.size and (args.width is not None or args.height is not None):
-        raise InputError("give either --size or --width/--height, not both")
-    if args.colors is not None and args.mode == "silhouette":
-        raise InputError("--mode silhouette makes a black and white puzzle; drop it or drop --colors")
-    if args.background is not None and args.colors is None:
-        raise InputError("--background applies to colour puzzles (--colors K)")
-    if args.fill is not None and args.colors is not None:
-        raise InputError("--fill applies to black and white puzzles; drop it or drop --colors")
-    if not 4 <= args.cell <= 200:
-        raise InputError(f"--cell {args.cell}: expected 4 to 200 pixels")
+    """The picture options as the user gave them; :class:`ImageOptions` checks them."""
     return ImageOptions(
-        size=parse_size(args.size, max_side=MAX_SIDE) if args.size else None,
+        size=parse_size(args.size) if args.size else None,
         width=args.width,
         height=args.height,
         crop=args.crop,
@@ -98,13 +89,14 @@ def _options(args: argparse.Namespace) -> ImageOptions:
 def run_image(args: argparse.Namespace) -> int:
     started = time.monotonic()
     options = _options(args)
+    check_cell(args.cell)
     check_folder(args.output, args.force, [args.image])
-    made = from_image(args.image, options, args.unique, args.line_solvable, args.max_edits, args.timeout, args.title,
-                      args.grade)
+    made = from_image(args.image, options=options, unique=args.unique, line_solvable=args.line_solvable,
+                      grade=args.grade, max_edits=args.max_edits, timeout=args.timeout, title=args.title)
     made.report["seconds"] = round(time.monotonic() - started, 3)
     for warning in made.report["warnings"]:
         print(f"nonogen: warning: {warning}", file=sys.stderr)
-    out = write_folder(args.output, folder_files(made, args.cell), args.force, [args.image])
+    out = made.save(args.output, force=args.force, cell=args.cell)
     print_report(made.report, args.json, _summary(made.report, str(out)))
     return 0
 

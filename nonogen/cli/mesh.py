@@ -6,10 +6,10 @@ import sys
 import time
 from pathlib import Path
 
-from ..errors import InputError, LimitError
-from ..files import check_folder, write_folder
+from ..errors import OptionError
+from ..files import check_folder
 from ..importers.mesh import MAX_SIZE, MIN_SIZE
-from ..make.level3d import folder_files, from_mesh
+from ..make.level3d import from_mesh
 from . import summary
 from .common import EXIT_CODES, ProgressBar, add_folder_options, positive_float, print_report
 
@@ -41,45 +41,40 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_mesh)
 
 
-def _hide_fraction(text: str) -> float | None:
-    """``max`` -> None; a share between 0 and 1."""
+def _hide_share(text: str) -> float | None:
+    """``max`` -> None, else the share as a number (hiding checks its range)."""
     if text.strip().lower() == "max":
         return None
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
-        raise InputError(f"--hide {text!r}: expected 'max' or a share between 0 and 1") from None
-    if not 0.0 <= value <= 1.0:
-        raise InputError(f"--hide {text!r}: the share must be between 0 and 1")
-    return value
+        raise OptionError("hide", repr(text), "'max' or a share between 0 and 1") from None
 
 
 def run_mesh(args: argparse.Namespace) -> int:
     start = time.monotonic()
-    if not MIN_SIZE <= args.size <= MAX_SIZE:
-        raise LimitError(f"--size {args.size}: must be between {MIN_SIZE} and {MAX_SIZE}")
-    fraction = _hide_fraction(args.hide)
     check_folder(args.output, args.force, [args.model])
     bar = ProgressBar("hiding clues")
     try:
-        made = from_mesh(args.model, args.size, args.up, args.method, args.unique, fraction, args.seed,
-                         args.line_solvable, args.timeout, args.title, args.grade, on_progress=bar)
+        made = from_mesh(args.model, size=args.size, up=args.up, method=args.method, unique=args.unique,
+                         hide=_hide_share(args.hide), seed=args.seed, line_solvable=args.line_solvable,
+                         grade=args.grade, timeout=args.timeout, title=args.title, on_progress=bar)
     finally:  # an error or Ctrl-C must not print on the bar's line
         bar.clear()
-    made.report["seconds"] = round(time.monotonic() - start, 3)
-    out = write_folder(args.output, folder_files(made, colored=not args.no_color), args.force, [args.model])
-    report, level = made.report, made.level
-    X, Y, Z = level.puzzle.size
-    notes = list(level.notes)
-    if args.unique == "off" and level.status == "multiple":
+    report = made.report
+    report["seconds"] = round(time.monotonic() - start, 3)
+    out = made.save(args.output, force=args.force, colored=not args.no_color)
+    X, Y, Z = made.puzzle.size
+    notes = list(report["notes"])
+    if args.unique == "off" and report["status"] == "multiple":
         notes.append("--unique givens or --unique edit would repair it")
-    elif args.unique == "off" and args.line_solvable and not level.line_solvable:
+    elif args.unique == "off" and args.line_solvable and not report["line_solvable"]:
         notes.append("--unique givens would make it line-solvable")
-    graded = f", grade {level.grade} ({level.grade_name})" if level.grade else ""
+    graded = f", grade {report['grade']} ({report['grade_name']})" if report["grade"] else ""
     print_report(report, args.json,
-                 f"{Path(args.model).name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {level.status}{graded}; " + "; ".join(notes)
+                 f"{Path(args.model).name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {report['status']}{graded}; "
+                 + "; ".join(notes)
                  + f"\nwrote {out}/level.json, solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
-    if level.status != "unique":
-        print(f"nonogen: warning: the level is {level.status}", file=sys.stderr)
-    return EXIT_CODES.get(level.status, 1)
-
+    if report["status"] != "unique":
+        print(f"nonogen: warning: the level is {report['status']}", file=sys.stderr)
+    return EXIT_CODES.get(report["status"], 1)

@@ -20,24 +20,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Optional
-
-import numpy as np
 
 from .. import formats
-from ..clues import satisfies, satisfies_3d
-from ..errors import InputError, LimitError, PuzzleError
+from ..errors import LimitError
 from ..model import Puzzle, Puzzle3D
-from ..render import SUFFIXES, Picture, save
-from ..render import iso3d, sheet2d
-from ..render.book import CELL_2D, CELL_3D
-from ..render.canvas import PX_PER_MM
-from ..render.page import PAPERS, SheetPage, paper_named, parse_length, sheet_page
-from ..solve import verify
+from ..render.draw import draw
+from ..render.page import PAPERS, parse_length
 from . import summary
 from .common import check_output_file, positive_float, print_json
-
-PRINT_DPI = 300.0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,127 +52,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_render)
 
 
-def valid_goal(puzzle: Puzzle | Puzzle3D) -> Optional[np.ndarray]:
-    """The goal stored in the file when it meets the clues (a goal that does not is no answer)."""
-    meets = satisfies_3d if isinstance(puzzle, Puzzle3D) else satisfies
-    if puzzle.goal is not None and meets(puzzle, puzzle.goal):
-        return np.asarray(puzzle.goal)
-    return None
-
-
-def _solution(puzzle: Puzzle | Puzzle3D, timeout: float) -> tuple[np.ndarray, str]:
-    """The grid (or box) to draw and a note: the stored goal when it meets the clues, else the solver's answer."""
-    goal = valid_goal(puzzle)
-    if goal is not None:
-        return goal, ""
-    result = verify(puzzle, timeout=timeout)
-    if result.status == "unsolvable":
-        raise PuzzleError(f"the puzzle has no solution ({result.message or 'clues contradict'})")
-    if result.solution is None:
-        raise PuzzleError(f"no solution found within {timeout:g} s (try a larger --timeout)")
-    note = "the puzzle has more than one solution; drawing one of them" if result.status == "multiple" else ""
-    return result.solution, note
-
-
-def _picture(puzzle: Puzzle | Puzzle3D, solution: np.ndarray | None, cell: float, args: argparse.Namespace,
-             legend: bool) -> tuple[Picture, str]:
-    """What to draw, and how to describe the puzzle in the summary line."""
-    if isinstance(puzzle, Puzzle3D):
-        if solution is None:
-            title = str(puzzle.meta.get("title", "")) if args.title is None else args.title
-            picture = iso3d.sheet_picture(puzzle, cell=cell, title=title, caption=args.caption, legend=legend)
-        else:
-            picture = iso3d.solution_picture(solution, iso3d.cube_colors(puzzle, solution), cube=cell)
-        return picture, "{}x{}x{} Picross 3D level".format(*puzzle.size)
-    picture = sheet2d.sheet_picture(puzzle, solution, cell, title=args.title, caption=args.caption, legend=legend)
-    return picture, f"{puzzle.width}x{puzzle.height} puzzle"
-
-
-def _check_options(args: argparse.Namespace, suffix: str) -> bool:
-    """Whether this is a print request; refuses option mixes that would be silently ignored."""
-    if suffix not in SUFFIXES:
-        raise InputError(f"{args.output}: the output must end in .svg, .png, .pdf or .html")
-    printing = suffix == ".pdf" or args.paper is not None
-    if printing and args.cell is not None:
-        raise InputError("--cell sets screen pixels; a page is sized by --paper and --margin")
-    if not printing and args.margin is not None:
-        raise InputError("--margin is for pages: add --paper a4 or write a .pdf")
-    if args.cell is not None and not 4 <= args.cell <= 200:
-        raise InputError(f"--cell {args.cell}: expected 4 to 200 pixels")
-    if args.dpi is not None and suffix != ".png":
-        raise InputError("--dpi is for .png files")
-    if args.dpi is not None and not 10 <= args.dpi <= 2400:
-        raise InputError(f"--dpi {args.dpi:g}: expected 10 to 2400")
-    return printing
-
-
-def _print_page(picture: Picture, cell: float, args: argparse.Namespace) -> SheetPage:
-    margin = parse_length(args.margin) if args.margin is not None else 15.0
-    try:
-        return sheet_page(picture, paper_named(args.paper or "a4"), margin, cell)
-    except LimitError as exc:
-        raise LimitError(f"{args.puzzle}: {exc}") from None
-
-
-def _run_page(args: argparse.Namespace, out: Path) -> int:
-    """A playable page: the puzzle with its answer inside (for Check and Reveal)."""
-    from ..export.html import page_2d, page_3d
-    from ..files import write_file
-
-    if args.paper or args.margin or args.cell or args.dpi or args.solution:
-        raise InputError("a playable page takes no --paper, --margin, --cell, --dpi or --solution")
-    puzzle = formats.load(args.puzzle, args.format)
-    solution, note = _solution(puzzle, args.timeout)
-    check_output_file(out, args.force)
-    if isinstance(puzzle, Puzzle3D):
-        colors = iso3d.cube_colors(puzzle, solution)
-        page, what = page_3d(puzzle, solution, colors, title=args.title), "{}x{}x{} Picross 3D level".format(*puzzle.size)
-    else:
-        page, what = page_2d(puzzle, solution, title=args.title), f"{puzzle.width}x{puzzle.height} puzzle"
-    write_file(out, page, force=True)
-    if note:
-        print(f"nonogen: note: {note}", file=sys.stderr)
-    if args.json:
-        print_json({"output": str(out), "puzzle": args.puzzle, "page": "playable", "note": note})
-    else:
-        print(f"{out}: playable page, {what}")
-    return 0
-
-
 def run_render(args: argparse.Namespace) -> int:
     out = Path(args.output)
-    suffix = out.suffix.lower()
-    if suffix == ".html":
-        return _run_page(args, out)
-    printing = _check_options(args, suffix)
     puzzle = formats.load(args.puzzle, args.format)
-    solution, note = _solution(puzzle, args.timeout) if args.solution else (None, "")
-    cell = (CELL_3D if isinstance(puzzle, Puzzle3D) else CELL_2D) if printing else (args.cell or 20)
-    picture, what = _picture(puzzle, solution, cell, args, legend=printing)
     check_output_file(out, args.force)
-    report = {"output": str(out), "puzzle": args.puzzle, "solution": bool(args.solution), "note": note}
-    if printing:
-        placed = _print_page(picture, cell, args)
-        picture = placed.page
-        report.update(paper=placed.paper.name, cell_mm=round(cell * placed.scale / PX_PER_MM, 2),
-                      min_text_pt=placed.min_text_pt and round(placed.min_text_pt, 2))
-    dpi = args.dpi or (PRINT_DPI if printing else None)
-    save(picture, out, dpi=dpi, overwrite=args.force)
-    if note:
-        print(f"nonogen: note: {note}", file=sys.stderr)
-    report.update(width=round(picture.width, 2), height=round(picture.height, 2), dpi=dpi if suffix == ".png" else None,
-                  width_mm=round(picture.width / PX_PER_MM, 1), height_mm=round(picture.height / PX_PER_MM, 1))
+    margin = parse_length(args.margin) if args.margin is not None else None
+    try:
+        report = draw(puzzle, out, solution=args.solution, cell=args.cell, paper=args.paper, margin=margin,
+                        dpi=args.dpi, title=args.title, caption=args.caption, timeout=args.timeout, force=True)
+    except LimitError as exc:  # a sheet too big for the paper: say which puzzle
+        raise LimitError(f"{args.puzzle}: {exc}") from None
+    report["puzzle"] = args.puzzle
+    if report["note"]:
+        print(f"nonogen: note: {report['note']}", file=sys.stderr)
     if args.json:
         print_json(report)
     else:
-        print(_summary(report, what, printing, suffix, bool(args.solution)))
+        print(_summary(report, _what(puzzle), out.suffix.lower()))
     return 0
 
 
-def _summary(report: dict, what: str, printing: bool, suffix: str, solution: bool) -> str:
+def _what(puzzle: Puzzle | Puzzle3D) -> str:
+    if isinstance(puzzle, Puzzle3D):
+        return "{}x{}x{} Picross 3D level".format(*puzzle.size)
+    return f"{puzzle.width}x{puzzle.height} puzzle"
+
+
+def _summary(report: dict, what: str, suffix: str) -> str:
     """One line for people: where, how big, what."""
-    tail = what + (" with its solution" if solution else "")
-    if printing:
+    if report.get("page") == "playable":
+        return f"{report['output']}: playable page, {what}"
+    tail = what + (" with its solution" if report["solution"] else "")
+    if "paper" in report:
         text = f", smallest text {report['min_text_pt']:g} pt" if report["min_text_pt"] else ""
         return f"{report['output']}: {report['paper']} page, {tail}, cells {report['cell_mm']:g} mm{text}"
     if suffix == ".png":

@@ -147,7 +147,11 @@ def _records(args, bar: ProgressBar, earlier: Iterable[dict] = ()):
 
 
 def read_resume(path: str) -> list[dict]:
-    """The records of an earlier run (a missing file is a first run); a torn last line is left out."""
+    """The records of an earlier run (a missing file is a first run); a torn last line is left out.
+
+    A file named twice keeps its first record: two runs that once shared the
+    file (before it was locked) wrote some records twice.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -155,7 +159,7 @@ def read_resume(path: str) -> list[dict]:
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     lines = text.split("\n")
-    records = []
+    records: dict[str, dict] = {}
     for number, line in enumerate(lines[:-1], 1):  # the last piece has no newline: complete lines only
         if not line.strip():
             continue
@@ -165,14 +169,14 @@ def read_resume(path: str) -> list[dict]:
             rec = None
         if not isinstance(rec, dict) or "file" not in rec or "status" not in rec:
             raise InputError(f"{path}:{number}: not a record of nonogen verify; name another file to resume")
-        records.append(rec)
-    return records
+        records.setdefault(str(rec["file"]), rec)
+    return list(records.values())
 
 
 class _Outputs:
     """Where the records go besides stdout: the resume file, CSV, solution files, the summary JSON."""
 
-    def __init__(self, args, earlier: list[dict]):
+    def __init__(self, args, earlier: list[dict], resume: Optional[LineFile] = None):
         if args.json and STDIO in (args.csv, args.summary_json):
             raise InputError("stdout already carries the --json records; write the CSV or summary to a file")
         self.args = args
@@ -182,7 +186,7 @@ class _Outputs:
         if self.sol_dir is not None and not (args.force or args.resume) and any(self.sol_dir.rglob("*.solution.txt")):
             raise OutputExistsError(f"{self.sol_dir}: holds solution files of an earlier run")
         self.root = _common_root(args.paths)
-        self.resume = LineFile(args.resume, append=True) if args.resume else None
+        self.resume = resume
         self.csv_file, self.csv = self._open_csv(args.csv, args.force)
         for rec in earlier:
             self._csv_row(rec)
@@ -263,8 +267,9 @@ def _common_root(paths: list[str]) -> str:
 
 
 def run_verify(args) -> int:
+    resume = LineFile(args.resume, append=True) if args.resume else None  # locked before it is read
     earlier = read_resume(args.resume) if args.resume else []
-    outputs = _Outputs(args, earlier)
+    outputs = _Outputs(args, earlier, resume)
     summary = Summary(resumed=len(earlier))
     for rec in earlier:
         summary.add(rec)

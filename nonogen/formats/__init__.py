@@ -28,7 +28,7 @@ from typing import Iterator, Optional, Union
 
 from ..errors import FileLimitError, FormatError, UnknownFormatError
 from ..model import Puzzle, Puzzle3D
-from ._common import MAX_FILE_BYTES
+from ._common import MAX_FILE_BYTES, clean_puzzle
 
 __all__ = [
     "FORMATS",
@@ -198,9 +198,10 @@ def loads_all(text: str, format: str) -> list[AnyPuzzle]:
     if not text.strip():
         raise FormatError("empty input", line=1)
     try:
-        return list(module.loads_all(text)) if hasattr(module, "loads_all") else [module.loads(text)]
+        puzzles = list(module.loads_all(text)) if hasattr(module, "loads_all") else [module.loads(text)]
     except RecursionError:  # a last guard: every reader walks its input without deep recursion
         raise FormatError("nested too deeply", line=1) from None
+    return [clean_puzzle(p) for p in puzzles]  # every reader's titles and names: writable in every format
 
 
 def members(text: str, format: str) -> list[tuple[int, str]]:

@@ -12,7 +12,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from ..errors import FileLimitError, FormatError, PuzzleError
-from ..model import BW_PALETTE, LineClue, Puzzle
+from ..model import BW_PALETTE, Color, LineClue, Puzzle
 from ..palette import parse_hex, rgb_from_name
 
 MAX_SIDE = 2000
@@ -125,9 +125,6 @@ def check_count(count: int, limit: int, what: str, line: Optional[int] = None) -
     """Refuse more than ``limit`` of something (lines, colours, puzzles) as soon as the count passes it."""
     if count > limit:
         raise FileLimitError(f"more than {limit:,} {what}; nonogen reads at most {limit:,}", line=line)
-
-
-_NUM_LIST = re.compile(r"[\s,]+")
 
 
 def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma") -> LineClue:
@@ -250,6 +247,43 @@ def goal_from_chars(chars: str, width: int, height: int, codes: dict[str, int], 
     return grid.reshape(height, width)
 
 
+_UNWRITABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+"""What no written file may hold: control characters but tab and newline, lone surrogates, U+FFFE/U+FFFF.
+
+XML 1.0 forbids them (so .xml and .svg would not be well-formed), UTF-8
+cannot encode a lone surrogate, and a form feed or NUL in a ``.non`` title
+makes a file nonogen cannot read back."""
+
+
+def clean_text(text: str) -> str:
+    """``text`` with each control character made a space and each lone surrogate or non-character U+FFFD.
+
+    Readers apply it to every title, name and colour name, so whatever is
+    read can be written in every format and read back.
+
+    >>> clean_text("T\\ud800it\\x0cle") == "T\\ufffdit le"
+    True
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNWRITABLE.sub(lambda m: " " if m.group() < "\ud800" else "\ufffd", text.replace("\r\n", "\n"))
+
+
+def clean_puzzle(puzzle):
+    """``puzzle`` (2D or 3D) with :func:`clean_text` applied to its metadata and colour names; itself if clean."""
+    texts = [*puzzle.meta, *puzzle.meta.values(), *(c.name for c in puzzle.palette)]
+    if all(clean_text(t) == t for t in texts):
+        return puzzle
+    from dataclasses import replace
+
+    meta = {clean_text(k): clean_text(v) for k, v in puzzle.meta.items()}
+    palette = tuple(Color(clean_text(c.name), c.rgb, c.char) for c in puzzle.palette)
+    try:
+        return replace(puzzle, meta=meta, palette=palette)
+    except PuzzleError as exc:  # two colour names that differed only in what was replaced
+        raise FormatError(str(exc)) from None
+
+
 def json_meta(data: dict) -> dict[str, str]:
     """Metadata of a JSON document: known keys at the top level, any others under ``"meta"``.
 
@@ -280,11 +314,6 @@ def bw_clue_lines(body: Sequence[tuple[int, str]], width: int, height: int, head
     clues = [parse_bw_line(s, ln, f"{'row' if k < height else 'column'} {k + 1 if k < height else k - height + 1}")
              for k, (ln, s) in enumerate(body)]
     return build(clues[:height], clues[height:], line=body[-1][0])
-
-
-def standard_meta(meta: dict) -> list[str]:
-    """What a format that stores only :data:`META_KEYS` loses from ``meta``."""
-    return [f"metadata {k!r}" for k in meta if k not in META_KEYS]
 
 
 def counts_only_dropped(puzzle: Puzzle, keeps: Sequence[str] = ()) -> list[str]:

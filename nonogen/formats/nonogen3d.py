@@ -24,7 +24,6 @@ from ._json import line_of, parse_json, validate
 NAME = "nonogen-3d"
 SUFFIXES = (".json",)
 TAG = "nonogen-3d"
-MAX_SIDE_3D = 500
 MAX_CELLS_3D = 1_000_000
 """Most cubes in a level: 100x100x100; the verifier itself stops at 100 per side."""
 _TOKEN = re.compile(r"(\d{1,9})([os]?)")

@@ -9,6 +9,7 @@ each puzzle is kept as ``meta["catalogue"]``.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from types import SimpleNamespace
 
@@ -18,6 +19,7 @@ from ..errors import FormatError
 from ..model import Puzzle
 from ._common import (
     MAX_PUZZLES,
+    MAX_SIDE,
     build,
     bw_numbers,
     check_count,
@@ -195,11 +197,19 @@ def _runs(bits: str) -> tuple:
 
 
 def _solutions_looks_like(text: str) -> bool:
-    lines = [ln for ln in split_lines(text[:4000]) if ln.strip()]
-    if not lines or not _HEAD.match(lines[0].strip()) or len(lines) < 2:
+    """The first block is a square of 0/1 rows: N rows of N cells.
+
+    A clue block never is: it has 2N lines, while a line of k tokens that
+    are all 0 or 1 is k ones, which fit only in N >= 2k - 1 cells, so k < 2N.
+    Looking at fewer rows than the square has mistook puzzles whose first
+    column clue is ``1`` or ``0`` for solutions.
+    """
+    head = text.split("\n", 2 * MAX_SIDE + 2)[: 2 * MAX_SIDE + 2]  # enough lines for any block, not the file
+    lines = [ln for ln in split_lines("\n".join(head)) if ln.strip()]
+    if len(lines) < 2 or not _HEAD.match(lines[0].strip()):
         return False
-    width = len(lines[1].split())
-    return _is_solution_block(lines[1 : 1 + width])
+    body = list(itertools.takewhile(lambda ln: not ln.strip().startswith("$"), lines[1:]))
+    return _is_solution_block(body)
 
 
 def _solutions_dumps_all(puzzles: list[Puzzle]) -> str:
@@ -208,6 +218,8 @@ def _solutions_dumps_all(puzzles: list[Puzzle]) -> str:
         if p.goal is None:
             raise FormatError("a TAAI solution file needs puzzles with a goal")
         require_bw(p, "the TAAI solution format")
+        if p.width != p.height:  # a square is what tells a solution from a clue block when the file is read
+            raise FormatError(f"the TAAI solution format holds square puzzles only, got {p.width}x{p.height}")
         out.append(f"${_ident(p, k)}")
         out += ["\t".join(str(int(v)) for v in row) for row in p.goal]
     return "\n".join(out) + "\n"

@@ -24,6 +24,7 @@ blended colours.
 """
 from __future__ import annotations
 
+import io
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from typing import Any, Optional
 import numpy as np
 from PIL import Image, ImageColor, ImageOps
 
-from ..errors import BlankPictureError, InputError, LimitError
+from ..errors import BlankPictureError, InputError, LimitError, OptionError
 from ..palette import BW_PALETTE, DEFAULT_MIN_DISTANCE, Color, palette_from_rgb, to_hex
 from .binarize import bw_cells, otsu_threshold
 from .frame import (
@@ -118,6 +119,40 @@ class ImageOptions:
     fill: Optional[float] = None  # share of filled cells wanted (black and white)
     style: str = "auto"  # outline | fill | auto (see above)
 
+    def __post_init__(self) -> None:
+        """Every option is checked here, once: a bad value fails before any pixel is read."""
+        if self.size is not None and not all(isinstance(v, int) and 1 <= v <= MAX_SIDE for v in self.size):
+            raise OptionError("size", "x".join(map(str, self.size)), f"sides of 1 to {MAX_SIDE} cells")
+        for name, value in (("width", self.width), ("height", self.height)):
+            if value is not None and not (isinstance(value, int) and 1 <= value <= MAX_SIDE):
+                raise OptionError(name, value, f"1 to {MAX_SIDE} cells")
+            if value is not None and self.size is not None:
+                raise OptionError(name, value, "no size as well (give either a size or a width/height)")
+        if self.mode not in MODES:
+            raise OptionError("mode", self.mode, " or ".join(MODES))
+        if self.style not in STYLES:
+            raise OptionError("style", self.style, " or ".join(STYLES))
+        if self.fit not in FITS:
+            raise OptionError("fit", self.fit, " or ".join(FITS))
+        if self.colors is not None and not 1 <= self.colors <= MAX_COLORS:
+            raise OptionError("colors", self.colors, f"1 to {MAX_COLORS} colours")
+        if self.colors is not None and self.mode == "silhouette":
+            raise OptionError("colors", self.colors, "no colours in silhouette mode (it is black and white)")
+        if self.background is not None and self.colors is None:
+            raise OptionError("background", self.background, "a colour count as well (it applies to colour puzzles)")
+        if self.fill is not None and self.colors is not None:
+            raise OptionError("fill", self.fill, "no colour count (it applies to black and white puzzles)")
+        if self.threshold is not None and not 0 <= self.threshold <= 255:
+            raise OptionError("threshold", self.threshold, "0 to 255")
+        if self.fill is not None and not 0 < self.fill < 1:
+            raise OptionError("fill", self.fill, "a share between 0 and 1")
+        if self.min_distance is not None and not 0 <= self.min_distance <= 100:
+            raise OptionError("min_distance", self.min_distance, "0 to 100 (CIEDE2000)")
+
+
+MAX_COLORS = 20
+"""Most foreground colours a colour puzzle may ask for."""
+
 
 @dataclass(frozen=True)
 class ImportResult:
@@ -144,8 +179,8 @@ class ImportResult:
 # --- I/O edge ---------------------------------------------------------------------------------
 
 
-def load_image(path: str | Path, reduce_for: Optional[tuple[int, int]] = None) -> Image.Image:
-    """Open and fully decode a picture, turning every failure into a one-line nonogen error.
+def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]] = None) -> Image.Image:
+    """Open and fully decode a picture (a file, or its bytes), turning every failure into a one-line nonogen error.
 
     Decompression bombs are refused (Pillow's own pixel limit, with its warning
     promoted to an error, and :data:`MAX_PIXELS`) from the header, before any
@@ -156,13 +191,16 @@ def load_image(path: str | Path, reduce_for: Optional[tuple[int, int]] = None) -
     copies of the pixels exist at once: the decoded frame and the upright copy.
     ``reduce_for`` (pixels wanted) lets a JPEG decode reduced: :func:`draft_for`.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        path, opened = "<bytes>", io.BytesIO(bytes(source))
+    else:
+        path = opened = Path(source)
+        if not path.is_file():
+            raise InputError(f"{path}: no such file")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as img:
+            with Image.open(opened) as img:
                 if img.width * img.height > MAX_PIXELS:
                     raise LimitError(
                         f"{path}: picture is {img.width}x{img.height} pixels, more than nonogen's limit of "
@@ -293,7 +331,7 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     small, blank, no transparency in silhouette mode) and :class:`LimitError`
     for sizes outside ``1..MAX_SIDE``.
     """
-    _check(img, options)
+    _check_picture(img)
     rgba = to_rgba_array(img)
     info: dict[str, Any] = {"source_size": [img.width, img.height]}
     notes: list[str] = []
@@ -335,21 +373,7 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
                         tuple(notes), reference_rgb)
 
 
-def _check(img: Image.Image, options: ImageOptions) -> None:
-    if options.mode not in MODES:
-        raise InputError(f"unknown mode {options.mode!r}: expected one of {', '.join(MODES)}")
-    if options.style not in STYLES:
-        raise InputError(f"unknown style {options.style!r}: expected one of {', '.join(STYLES)}")
-    if options.fit not in FITS:
-        raise InputError(f"unknown fit {options.fit!r}: expected one of {', '.join(FITS)}")
-    if options.colors is not None and not 1 <= options.colors <= 20:
-        raise LimitError(f"{options.colors} colours asked for: expected 1 to 20")
-    if options.threshold is not None and not 0 <= options.threshold <= 255:
-        raise InputError(f"threshold {options.threshold}: expected 0 to 255")
-    if options.fill is not None and not 0 < options.fill < 1:
-        raise InputError(f"fill share {options.fill}: expected a number between 0 and 1")
-    if options.min_distance is not None and not 0 <= options.min_distance <= 100:
-        raise InputError(f"minimum colour distance {options.min_distance}: expected 0 to 100 (CIEDE2000)")
+def _check_picture(img: Image.Image) -> None:
     if img.width < 2 or img.height < 2:
         raise InputError(f"picture is {img.width}x{img.height} pixels: too small to make a puzzle (need 2x2 or more)")
     if img.width * img.height > MAX_PIXELS:

@@ -12,13 +12,14 @@ missing bottom does not empty the model while a torus hole stays open).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
 import numpy as np
 
-from ..errors import EmptyModelError, FileLimitError, FormatError, InputError, LimitError
+from ..errors import EmptyModelError, FileLimitError, FormatError, InputError, LimitError, OptionError
+from ..palette import Color, median_cut, palette_from_rgb
 
 __all__ = [
     "MESH_SUFFIXES",
@@ -36,6 +37,7 @@ __all__ = [
 
 MESH_SUFFIXES = (".stl", ".obj", ".ply", ".glb", ".gltf", ".off")
 MIN_SIZE, MAX_SIZE = 2, 40
+METHODS = ("center", "surface")
 Y_UP_SUFFIXES = (".ply", ".glb", ".gltf", ".obj")
 MAX_MODEL_BYTES = 8 * 1024 * 1024
 """Largest model file read: trimesh needs about 30 times a file's size while loading it."""
@@ -48,12 +50,22 @@ class VoxelModel:
     """A voxelized model: ``cells[x, y, z]`` (x right, y down with 0 at the top, z away from the viewer).
 
     ``colors`` is ``(X, Y, Z, 3)`` uint8 when the model carries colours
-    (face, vertex or texture colours), else ``None``.
+    (face, vertex or texture colours), else ``None``. :func:`mesh_to_voxels`
+    also reduces them to a level's ``palette`` (background first) and a
+    palette ``index`` per cell (0 where there is no cube), and says which
+    ``up`` axis it read the model with.
     """
 
     cells: np.ndarray
     colors: Optional[np.ndarray]
     pitch: float
+    palette: Optional[tuple[Color, ...]] = None
+    index: Optional[np.ndarray] = None
+    up: str = "z"
+
+
+MAX_LEVEL_COLORS = 12
+"""Colours a level keeps from its model: enough for a recognisable model, few enough to name."""
 
 
 def load_mesh(path: str | Path):
@@ -138,7 +150,7 @@ def orient(vertices: np.ndarray, up: str) -> np.ndarray:
         return np.column_stack([v[:, 0], -v[:, 2], v[:, 1]])
     if up == "y":
         return np.column_stack([v[:, 0], -v[:, 1], -v[:, 2]])
-    raise InputError(f"up axis must be 'z' or 'y', got {up!r}")
+    raise OptionError("up", up, "z or y")
 
 
 def _face_colors(mesh) -> Optional[np.ndarray]:
@@ -239,9 +251,9 @@ def voxelize(mesh, size: int, up: str = "z", method: str = "center") -> VoxelMod
     cell when its centre is inside the model (sampled on a 3x finer grid).
     """
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise LimitError(f"size {size}: must be between {MIN_SIZE} and {MAX_SIZE} cells")
-    if method not in ("surface", "center"):
-        raise InputError(f"method must be 'surface' or 'center', got {method!r}")
+        raise OptionError("size", size, f"{MIN_SIZE} to {MAX_SIZE} cubes")
+    if method not in METHODS:
+        raise OptionError("method", method, " or ".join(METHODS))
     vertices = orient(mesh.vertices, up)
     scale = float(np.abs(vertices).max()) or 1.0
     vertices = vertices / scale  # within [-1, 1]: no overflow on huge coordinates, same cells
@@ -288,18 +300,57 @@ class _Paint:
         return self.colors[tuple(nearest)]
 
 
-def mesh_to_voxels(path: str | Path, size: int, up: Optional[str] = None, method: str = "center") -> VoxelModel:
-    """Load and voxelize a model file; an empty or completely full result is an input error."""
-    mesh = load_mesh(path)
+def mesh_to_voxels(source, size: int, up: Optional[str] = None, method: str = "center") -> VoxelModel:
+    """Load (a path) and voxelize a model, with its colours reduced to a palette.
+
+    ``source`` is a model file or a ``trimesh.Trimesh`` (whose up axis
+    defaults to ``z``, trimesh's own). An empty or completely full result is
+    an input error.
+    """
+    named = isinstance(source, (str, Path))
+    mesh = load_mesh(source) if named else _checked_mesh(source)
+    up = up or (default_up(source) if named else "z")
+    label = source if named else "the Trimesh"
     try:
-        model = voxelize(mesh, size, up or default_up(path), method)
+        model = voxelize(mesh, size, up, method)
+    except OptionError:
+        raise
     except (InputError, LimitError) as exc:  # say which model could not be voxelized
-        raise type(exc)(f"{path}: {exc}") from None
+        raise type(exc)(f"{label}: {exc}") from None
     dims = "x".join(map(str, model.cells.shape))
     if not model.cells.any():
-        raise EmptyModelError(f"{path}: the model voxelizes to an empty {dims} box")
+        raise EmptyModelError(f"{label}: the model voxelizes to an empty {dims} box")
     if model.cells.all():
         raise InputError(
-            f"{path}: the model fills the whole {dims} box (every clue would be a full line, nothing to solve)"
+            f"{label}: the model fills the whole {dims} box (every clue would be a full line, nothing to solve)"
         )
-    return model
+    palette, index = _level_palette(model.cells, model.colors) if model.colors is not None else (None, None)
+    return replace(model, palette=palette, index=index, up=up)
+
+
+def _checked_mesh(mesh):
+    """A mesh given as an object: it must be a ``trimesh.Trimesh`` with faces, within :data:`MAX_FACES`."""
+    import trimesh
+
+    if not isinstance(mesh, trimesh.Trimesh):
+        raise InputError(f"expected a model file or a trimesh.Trimesh, not {type(mesh).__name__}")
+    if len(mesh.faces) == 0:
+        raise InputError("the model has no faces")
+    if len(mesh.faces) > MAX_FACES:
+        raise LimitError(f"the model has {len(mesh.faces):,} triangles; nonogen reads up to {MAX_FACES:,}")
+    return mesh
+
+
+def _level_palette(cells: np.ndarray, rgb: np.ndarray) -> tuple[tuple[Color, ...], np.ndarray]:
+    """The model's colours as a level palette and an index per kept cube.
+
+    Colours are reduced to at most :data:`MAX_LEVEL_COLORS` (median cut over
+    the kept cubes), then named and coded as picture colours are; the
+    background is "none", the empty space around the model.
+    """
+    goal = np.asarray(cells, dtype=bool)
+    index, found = median_cut(np.asarray(rgb, dtype=np.uint8)[goal], MAX_LEVEL_COLORS)
+    named = palette_from_rgb((255, 255, 255), [tuple(int(v) for v in c) for c in found])
+    colors = np.zeros(goal.shape, dtype=np.uint8)
+    colors[goal] = index + 1
+    return (Color("none", "#ffffff", "."),) + tuple(named[1:]), colors

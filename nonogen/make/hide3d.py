@@ -15,13 +15,14 @@ import numpy as np
 from pysat.solvers import Solver
 
 from ..clues import LineRef, all_lines, clue_at, with_clues
+from ..errors import OptionError
 from ..model import Puzzle3D
 from ..solve.cnf3d import SOLVER_NAME, Encoder, encode
 from ..solve.deadline import Clock
-from ..solve.line3d import line_fixpoint
+from ..solve.line3d import LineIndex3D
 from ..solve.verify3d import check_size
 
-__all__ = ["HideResult", "hide_clues", "hide_to_grade", "HIDE_SOLVER"]
+__all__ = ["HideResult", "check_share", "hide_clues", "hide_to_grade", "HIDE_SOLVER"]
 
 HIDE_SOLVER = "glucose4"  # 1.7-2.3x faster than CaDiCaL on the many small assumption-based calls of hiding
 PHASES = True
@@ -43,6 +44,12 @@ class HideResult:
         return self.hidden / self.total if self.total else 0.0
 
 
+def check_share(fraction: Optional[float]) -> None:
+    """Refuse a share of clues to hide outside 0..1 (``None``, as many as possible, is fine)."""
+    if fraction is not None and not 0.0 <= fraction <= 1.0:
+        raise OptionError("hide", fraction, "a share between 0 and 1")
+
+
 def hide_clues(
     puzzle: Puzzle3D,
     fraction: Optional[float] = None,
@@ -51,6 +58,7 @@ def hide_clues(
     incremental: bool = True,
     timeout: float = 600.0,
     on_progress: Optional[Callable[[int, int], None]] = None,
+    lines: Optional[LineIndex3D] = None,
 ) -> HideResult:
     """Remove clues greedily in a seeded order while the goal stays the only solution.
 
@@ -60,9 +68,10 @@ def hide_clues(
     implies unique). ``incremental=False`` rebuilds a fresh solver for every
     check: the benchmark's baseline. A timeout keeps the clues decided so far.
     ``on_progress(done, total)`` hears of each clue decided (a big level
-    takes minutes).
+    takes minutes). ``lines`` lends the level's line index (built here when not given).
     """
     check_size(puzzle.size)
+    check_share(fraction)
     goal = np.asarray(puzzle.goal, dtype=bool)
     order = [ln for ln in all_lines(puzzle.size) if clue_at(puzzle, ln) is not None]
     total = len(order)
@@ -74,12 +83,13 @@ def hide_clues(
     start = time.monotonic()
     shown = lambda ln: ln not in hidden  # noqa: E731
     if line_solvable:
+        lines = lines or LineIndex3D(puzzle)
         for k, ln in enumerate(order):
             if len(hidden) >= limit or clock.deadline.expired():
                 break
             report(k, total)
             hidden[ln] = None
-            if not line_fixpoint(with_clues(puzzle, shown))[1]:
+            if not lines.fixpoint(puzzle.givens, hidden=hidden)[1]:
                 hidden.pop(ln, None)
     elif incremental:
         _hide_incremental(puzzle, goal, order, limit, hidden, clock, report)
@@ -131,14 +141,9 @@ def _hide_incremental(
                     break
 
 
-def level_score(puzzle: Puzzle3D) -> float:
-    """The grade score of a level (:func:`nonogen.solve.grade.score3d`)."""
-    from ..solve.grade import line_passes3d, score3d
-
-    return score3d(*line_passes3d(puzzle))
-
-
-def hide_to_grade(puzzle: Puzzle3D, hiding: HideResult, grade: int, notes: list) -> HideResult:
+def hide_to_grade(
+    puzzle: Puzzle3D, hiding: HideResult, grade: int, notes: list, lines: Optional[LineIndex3D] = None
+) -> HideResult:
     """Keep the longest prefix of the hidden clues whose level is still of the asked grade.
 
     Hiding more clues lengthens the chains line logic must follow, so the
@@ -147,13 +152,13 @@ def hide_to_grade(puzzle: Puzzle3D, hiding: HideResult, grade: int, notes: list)
     beyond every prefix, or one more clue jumps past it), the closest level
     is kept and a note says why.
     """
-    from ..solve.grade import grade_of_score
+    from ..solve.grade import grade_of_score, score3d
 
     sequence = hiding.sequence
+    lines = lines or LineIndex3D(puzzle)
 
     def grade_at(k: int) -> int:
-        hidden = set(sequence[:k])
-        return grade_of_score(level_score(with_clues(puzzle, lambda ln: ln not in hidden)))
+        return grade_of_score(score3d(*lines.passes(puzzle.givens, hidden=set(sequence[:k]))))
 
     lo, hi = 0, len(sequence)  # the answer k: the largest with grade_at(k) <= grade
     if grade_at(0) > grade:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -21,51 +21,56 @@ from ..clues import puzzle_from_grid
 from ..importers.binarize import halftone
 from ..importers.image import ImageOptions, ImportResult, image_to_grid, load_image, pixels_wanted
 from ..importers.quality import measure
-from ..errors import InputError, NonogenError
-from ..model import Puzzle
+from ..errors import NonogenError, OptionError
+from ..made import Made
 from ..solve.deadline import Deadline
-from ..solve.result import VerifyResult
+from .repair2d import MODES as REPAIR_MODES
 from .repair2d import Repair2D, ease, repair
 
-__all__ = ["MadePuzzle", "from_image", "PUZZLE_FILES"]
+__all__ = ["from_image", "PUZZLE_FILES"]
 
 PUZZLE_FILES = {False: ("puzzle.non", "puzzle.json"), True: ("puzzle.cnon", "puzzle.xml", "puzzle.json")}
 """The puzzle files written for a black-and-white (False) and a colour (True) puzzle, best first."""
 
-
-@dataclass
-class MadePuzzle:
-    """A puzzle made from a picture: the puzzle (goal = solution), its files' texts, and the report."""
-
-    puzzle: Puzzle
-    solution: np.ndarray
-    files: dict[str, str]
-    report: dict[str, Any] = field(default_factory=dict)
+Picture = Union[str, Path, bytes, Image.Image]
 
 
 def from_image(
-    source: Union[str, Path, Image.Image],
-    options: ImageOptions = ImageOptions(),
+    source: Picture,
+    *,
+    options: Optional[ImageOptions] = None,
     unique: str = "givens",
     line_solvable: bool = False,
+    grade: Optional[int] = None,
     max_edits: Optional[int] = None,
     timeout: float = 60.0,
     title: Optional[str] = None,
-    grade: Optional[int] = None,
-) -> MadePuzzle:
-    """Turn a picture (a file or a Pillow image) into a verified puzzle, repaired as ``unique`` says.
+    **picture: Any,
+) -> Made:
+    """Turn a picture (a file, its bytes or a Pillow image) into a verified puzzle, repaired as ``unique`` says.
 
-    ``unique`` is ``"givens"`` (reveal cells), ``"edit"`` (change picture
-    cells) or ``"off"`` (only report); ``line_solvable`` keeps repairing
-    until line logic alone solves the puzzle. The default title is "Puzzle WxH":
-    the file name would often give the answer away (it stays in the report).
-    ``grade`` (1-5) aims at that difficulty grade (see :func:`_aim`); it
-    replaces ``unique`` and ``line_solvable``.
+    How the picture is read is ``options`` (an :class:`ImageOptions`) or its
+    fields as keywords (``size=(30, 20)``, ``colors=3``, ``mode="bw"``...);
+    keywords win over ``options``. ``unique`` is ``"givens"`` (reveal cells),
+    ``"edit"`` (change picture cells) or ``"off"`` (only report);
+    ``line_solvable`` keeps repairing until line logic alone solves the
+    puzzle. ``grade`` (1-5) aims at that difficulty grade (see :func:`_aim`)
+    instead. The default title is "Puzzle WxH": the file name would often
+    give the answer away (it stays in the report).
+
+    >>> made = from_image("samples/images/heart-pixelart-x10.png", colors=3)
+    >>> made.report["status"], made.puzzle.width, made.puzzle.n_colors
+    ('unique', 13, 2)
     """
     started = time.monotonic()
+    options = replace(options or ImageOptions(), **picture) if picture else (options or ImageOptions())
+    if unique not in REPAIR_MODES:
+        raise OptionError("unique", unique, " or ".join(REPAIR_MODES))
+    if grade is not None and not 1 <= grade <= 5:
+        raise OptionError("grade", grade, "1 to 5")
     clock = Deadline(timeout)
     name = str(source) if isinstance(source, (str, Path)) else None
-    img = load_image(source, reduce_for=pixels_wanted(options)) if name is not None else source
+    img = source if isinstance(source, Image.Image) else load_image(source, reduce_for=pixels_wanted(options))
     imported = image_to_grid(img, options)
 
     def make(imported: ImportResult, mode: str, line: bool) -> Repair2D:
@@ -74,35 +79,23 @@ def from_image(
         puzzle = puzzle_from_grid(imported.grid, imported.palette, title=label)
         return repair(puzzle, imported.grid, mode="givens" if mode == "hard" else mode, line_solvable=line,
                       confidence=imported.confidence, alternative=imported.alternative, timeout=clock.left(),
-                      max_edits=max_edits, hard=mode == "hard")
+                      max_edits=max_edits, hard=mode == "hard", grade=True)
 
     notes: list[str] = []
     if grade is None:
         result = make(imported, unique, line_solvable)
     else:
         result, imported = _aim(grade, img, imported, options, make, clock, notes)
-    rating = _rate(result, clock)
-    files, file_status = _puzzle_files(result, clock)
+    file_status = _puzzle_files(result, clock)
     report = _report(name, result, imported, file_status)
-    report.update(grade=rating.grade, grade_name=rating.grade_name, score=rating.score, grade_wanted=grade)
+    report["grade_wanted"] = grade
     report["warnings"] += notes + _lossy_files(file_status, report["status"])
     report["seconds"] = round(time.monotonic() - started, 3)
-    return MadePuzzle(result.puzzle, result.grid, files, report)
+    return Made(result.puzzle, result.grid, report)
 
 
 LAST_SHARE = 0.2
 """Share of the time limit kept back, when aiming at a grade, for the final verdict, grade and files."""
-
-
-def _rate(result: Repair2D, clock: Deadline) -> VerifyResult:
-    """The finished puzzle's verdict with its grade, from the repair's session (its work is mostly cached)."""
-    session = result.session
-    if session is None:
-        from ..solve import verify
-
-        return verify(result.puzzle, result.grid, timeout=clock.left())
-    added = tuple(g for g in result.puzzle.givens if g not in session.puzzle.givens)
-    return session.verify(result.grid, added, timeout=clock.left(), grade=True)
 
 
 ALTERNATIVE_SIZES = (1.25, 1.5, 0.8, 2.0)
@@ -122,8 +115,6 @@ def _aim(
     When nothing lands on the grade, the closest result is kept and a note
     says what was tried.
     """
-    if not 1 <= grade <= 5:
-        raise InputError(f"grade {grade}: expected 1 to 5")
     if grade == 1:
         return make(imported, "givens", True), imported
     tried = []
@@ -133,8 +124,7 @@ def _aim(
         if clock.remaining() < reserve:
             break
         result = _ease_to(make(candidate, "hard", False), grade, clock)
-        rating = _rate(result, clock)
-        got = rating.grade if rating.status == "unique" else None
+        got = result.report["grade"] if result.report["status"] == "unique" else None
         label = "x".join(map(str, candidate.grid.shape[::-1])) + (" halftone" if candidate.info.get("halftone") else "")
         tried.append(f"{label}: {got}")
         if got is not None and (best is None or abs(got - grade) < abs(best[0] - grade)):
@@ -190,32 +180,31 @@ def _ease_to(result: Repair2D, grade: int, clock: Deadline) -> Repair2D:
     if session is None or result.report["status"] != "unique":
         return result
     added = tuple(g for g in result.puzzle.givens if g not in session.puzzle.givens)
-    rating = session.verify(grid, added, timeout=clock.left(), grade=True)
-    extra = 0
-    while rating.grade is not None and rating.grade > grade and not clock.expired():
+    current, extra = result.report["grade"], 0  # the repair graded its last proof
+    while current is not None and current > grade and not clock.expired():
         given = ease(session, added, grid)
         if given is None:
             break
         added, extra = tuple(sorted(added + (given,))), extra + 1
         rating = session.verify(grid, added, timeout=clock.left(), grade=True)
+        current = rating.grade
     if not extra:
         return result
     puzzle = session.with_givens(added).replace(goal=grid)
     report = dict(result.report)
     report.update(givens=[list(g) for g in puzzle.givens], givens_added=report["givens_added"] + extra,
-                  line_solvable=rating.difficulty == "line", difficulty=rating.difficulty)
+                  line_solvable=rating.difficulty == "line", difficulty=rating.difficulty,
+                  grade=rating.grade, grade_name=rating.grade_name, score=rating.score)
     return Repair2D(puzzle, grid, report, session)
 
 
-def _puzzle_files(result: Repair2D, clock: Deadline) -> tuple[dict[str, str], dict[str, dict]]:
-    """Each puzzle file's text, and its format, what it drops and the status it really has."""
+def _puzzle_files(result: Repair2D, clock: Deadline) -> dict[str, dict]:
+    """Each puzzle file's format, what it drops and the status it really has (a format without givens may lose uniqueness)."""
     final = result.puzzle
-    texts: dict[str, str] = {}
     status_of: dict[str, dict] = {}
     without_givens: Optional[str] = None
     for name in PUZZLE_FILES[final.is_color]:
         fmt = formats.format_for(name)
-        texts[name] = formats.dumps(final, fmt)
         drops = formats.dropped(final, fmt)
         status = result.report["status"]
         if final.givens and any("given" in d for d in drops):
@@ -223,7 +212,7 @@ def _puzzle_files(result: Repair2D, clock: Deadline) -> tuple[dict[str, str], di
                 without_givens = _status_without_givens(result, clock)
             status = without_givens
         status_of[name] = {"format": fmt, "drops": drops, "status": status}
-    return texts, status_of
+    return status_of
 
 
 def _lossy_files(file_status: dict[str, dict], status: str) -> list[str]:
@@ -248,10 +237,15 @@ def _status_without_givens(result: Repair2D, clock: Deadline) -> str:
     return verify(result.puzzle.replace(givens=()), result.grid, timeout=clock.left(), grade=False).status
 
 
+REPAIR_KEYS = ("givens", "edits", "ambiguous_cells", "ambiguous_count", "initial_status", "repair", "line_solvable",
+               "difficulty", "work")
+"""What the picture report takes from the repair's report, in the order it lists them."""
+
+
 def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files: dict[str, dict]) -> dict[str, Any]:
+    """The report of ``nonogen image``: the puzzle, the repair, how well it looks like the picture, the files."""
     final, rep = result.puzzle, result.report
     complete = [n for n, f in files.items() if f["status"] == rep["status"]]
-    quality = measure(result.grid, imported.reference, final.palette, imported.reference_rgb)
     changed = rep["givens_added"] + len(rep["edits"])
     return {
         "image": name,
@@ -261,41 +255,12 @@ def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files
         "height": final.height,
         "colors": final.n_colors,
         "palette": [{"name": c.name, "rgb": c.rgb, "char": c.char} for c in final.palette],
-        "givens": rep["givens"],
-        "edits": rep["edits"],
-        "ambiguous_cells": rep["ambiguous_cells"],
-        "ambiguous_count": rep["ambiguous_count"],
-        "initial_status": rep["initial_status"],
-        "repair": rep["repair"],
-        "line_solvable": rep["line_solvable"],
-        "difficulty": rep["difficulty"],
-        "work": rep["work"],
-        **quality,
+        **{key: rep[key] for key in REPAIR_KEYS},
+        **measure(result.grid, imported.reference, final.palette, imported.reference_rgb),
         "repair_cells": changed,
         "repair_share": round(changed / result.grid.size, 4),
         "warnings": list(imported.warnings),
         "import": imported.info,
         "files": files,
-        "timings": rep["timings"],
-        "message": rep["message"],
-        "seconds": rep["seconds"],
+        **{key: rep[key] for key in ("timings", "message", "seconds", "grade", "grade_name", "score")},
     }
-
-
-def folder_files(made: MadePuzzle, cell: int = 20) -> dict[str, Union[str, bytes]]:
-    """Everything ``nonogen image`` writes into its folder: puzzle files, sheets, a playable page, report."""
-    from ..export.html import page_2d
-    from ..files import json_text
-    from ..render import encode
-    from ..render.book import caption as grade_caption
-    from ..render.sheet2d import sheet_picture
-
-    files: dict[str, Union[str, bytes]] = dict(made.files)
-    caption = grade_caption(None, made.report.get("grade"), made.report.get("grade_name"))
-    for stem, solution in (("puzzle", None), ("solution", made.solution)):
-        picture = sheet_picture(made.puzzle, solution, cell, caption=caption, legend=made.puzzle.is_color)
-        files[f"{stem}.svg"] = encode(picture, ".svg")
-        files[f"{stem}.png"] = encode(picture, ".png")
-    files["puzzle.html"] = page_2d(made.puzzle, made.solution)
-    files["report.json"] = json_text(made.report)
-    return files

@@ -30,6 +30,7 @@ from ..clues import puzzle_from_grid
 from ..errors import PuzzleError
 from ..model import Puzzle
 from ..solve.deadline import Deadline
+from ..solve.grade import rate
 from ..solve.result import VerifyResult
 from ..solve.session import Given, Session
 
@@ -224,10 +225,13 @@ def repair(
     timeout: Optional[float] = 60.0,
     max_edits: Optional[int] = None,
     hard: bool = False,
+    grade: bool = False,
 ) -> Repair2D:
     """Make ``puzzle`` (whose intended solution is ``target``) unique, or report why it is not.
 
     ``hard`` chooses givens that help line logic the least (for harder puzzles).
+    ``grade`` adds the finished puzzle's grade to the report (``grade``,
+    ``grade_name``, ``score``) from the last proof, without a new one.
 
     ``mode`` is ``"givens"``, ``"edit"`` or ``"off"`` (report only);
     ``line_solvable`` keeps repairing until line logic alone solves it.
@@ -263,6 +267,8 @@ def repair(
     tick = time.monotonic()
     changed = final is not session or added
     last = final.verify(grid, added, timeout=clock.left()) if changed else first
+    if grade:
+        rate(last, final.with_givens(added), clock, final.grid)
     is_line = last.status == "unique" and bool((final.decided(added) >= 0).all())
     timings["final_verify"] = time.monotonic() - tick
     repaired = final.with_givens(added)
@@ -282,6 +288,9 @@ def repair(
         "seconds": round(time.monotonic() - started, 3),
         "timings": {k: round(v, 3) for k, v in timings.items()},
         "message": "; ".join(m for m in (ambiguity_note, note, last.message) if m),
+        "grade": last.grade,
+        "grade_name": last.grade_name,
+        "score": last.score,
     }
     return Repair2D(puzzle=repaired.replace(goal=grid), grid=grid, report=report, session=final)
 

@@ -7,9 +7,8 @@ change the level where that rival differs from the goal.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 from pysat.solvers import Solver
@@ -17,8 +16,8 @@ from pysat.solvers import Solver
 from ..clues import derive_clues_3d
 from ..model import Puzzle3D
 from ..solve.cnf3d import SOLVER_NAME, encode
-from ..solve.deadline import Clock
-from ..solve.line3d import line_fixpoint
+from ..solve.deadline import Clock, Deadline
+from ..solve.line3d import LineIndex3D
 from ..solve.verify3d import verify3d
 
 __all__ = ["Repair3D", "repair_givens", "repair_edit"]
@@ -35,14 +34,19 @@ class Repair3D:
     stats: dict
 
 
-def repair_givens(puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, line_solvable: bool = False) -> Repair3D:
+def repair_givens(
+    puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, line_solvable: bool = False,
+    lines: Optional[LineIndex3D] = None,
+) -> Repair3D:
     """Reveal cubes of the goal until it is the only solution, then drop reveals that are not needed.
 
     Each round takes the second solution the solver found and reveals one cell
     where it differs from the goal (that solution is then excluded for good).
     With ``line_solvable`` the target is stronger: line logic must finish the
-    level, so cells line logic leaves open are revealed instead.
+    level, so cells line logic leaves open are revealed instead. ``lines``
+    lends the level's line index (built here when not given).
     """
+    lines = lines or LineIndex3D(puzzle)
     goal = np.asarray(puzzle.goal, dtype=bool)
     rng = random.Random(seed)
     clock = Clock(timeout)
@@ -53,7 +57,7 @@ def repair_givens(puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, line_s
         solver.add_clause(enc.block(goal))
         while True:
             if line_solvable:
-                cells, solved, _ = line_fixpoint(_with_givens(puzzle, goal, chosen))
+                cells, solved, _ = lines.fixpoint(_given(goal, chosen))
                 if solved:
                     break
                 open_cells = list(zip(*np.nonzero(cells < 0)))
@@ -70,7 +74,7 @@ def repair_givens(puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, line_s
         for c in list(chosen):  # drop reveals the others make unnecessary
             rest = [d for d in chosen if d != c]
             if line_solvable:
-                ok = line_fixpoint(_with_givens(puzzle, goal, rest))[1]
+                ok = lines.fixpoint(_given(goal, rest))[1]
             else:
                 ok = clock.solve(solver, [lit(d) for d in rest]) is False
             if ok:
@@ -79,8 +83,13 @@ def repair_givens(puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, line_s
     return Repair3D(fixed, True, list(fixed.givens), [], clock.stats())
 
 
+def _given(goal: np.ndarray, cells: Sequence[tuple[int, int, int]]) -> tuple:
+    """The cells revealed with their goal values, as givens ``(x, y, z, value)``."""
+    return tuple((*c, int(goal[c])) for c in cells)
+
+
 def _with_givens(puzzle: Puzzle3D, goal: np.ndarray, cells: Sequence[tuple[int, int, int]]) -> Puzzle3D:
-    return puzzle.replace(givens=tuple((*c, int(goal[c])) for c in cells))
+    return puzzle.replace(givens=_given(goal, cells))
 
 
 def repair_edit(
@@ -95,14 +104,13 @@ def repair_edit(
     """
     rng = random.Random(seed)
     goal = np.array(puzzle.goal, dtype=bool)
-    end = time.monotonic() + timeout
+    clock = Deadline(timeout)
     edits: list[tuple[int, int, int, int]] = []
     calls = 0
     while len(edits) <= max_edits:
-        remaining = end - time.monotonic()
-        if remaining <= 0:
+        if clock.expired():
             break
-        result = verify3d(_full(goal, puzzle), goal, timeout=remaining)
+        result = verify3d(_full(goal, puzzle), goal, timeout=clock.remaining())
         calls += result.stats.get("solver_calls", 0)
         if result.status == "unique":
             fixed = _full(goal, puzzle)
@@ -117,7 +125,7 @@ def repair_edit(
             trial[c] = not trial[c]
             if not trial.any():
                 continue
-            check = verify3d(_full(trial, puzzle), trial, timeout=max(0.1, end - time.monotonic()))
+            check = verify3d(_full(trial, puzzle), trial, timeout=clock.left(0.1))
             calls += check.stats.get("solver_calls", 0)
             if check.status == "unique":
                 best = (0, c)

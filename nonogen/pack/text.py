@@ -234,5 +234,8 @@ def load(path: str | Path) -> Level:
         raise exc.with_path(str(path)) from None
 
 
-def dump(level: Level, path: str | Path) -> None:
-    Path(path).write_text(dumps(level), encoding="utf-8")
+def dump(level: Level, path: str | Path, force: bool = False) -> Path:
+    """Write ``level`` to ``path`` atomically, as every nonogen file is (an existing file only with ``force``)."""
+    from ..files import write_file
+
+    return write_file(Path(path), dumps(level), force)

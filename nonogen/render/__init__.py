@@ -5,14 +5,25 @@ import io
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..files import write_file
 from .canvas import SCREEN_DPI, Circle, Line, Picture, Polygon, Rect, Shape, Text, to_png, to_svg
 
-__all__ = ["Picture", "Shape", "Rect", "Line", "Text", "Polygon", "Circle", "save", "encode", "SUFFIXES"]
+__all__ = ["Picture", "Shape", "Rect", "Line", "Text", "Polygon", "Circle", "save", "encode", "check_cell", "SUFFIXES"]
 
 SUFFIXES = (".svg", ".png", ".pdf")
 Pages = Union[Picture, Sequence[Picture]]
+
+
+CELL_PIXELS = (4, 200)
+"""Smallest and largest on-screen cell (or cube) size in pixels: readable, and a 256-cell sheet stays drawable."""
+
+
+def check_cell(cell: float) -> None:
+    """Refuse an on-screen cell size outside :data:`CELL_PIXELS`, before anything is drawn."""
+    low, high = CELL_PIXELS
+    if not low <= cell <= high:
+        raise OptionError("cell", cell, f"{low} to {high} pixels")
 
 
 def _pages(picture_or_pages: Pages) -> list[Picture]:
@@ -58,6 +69,8 @@ def save(
 ) -> Path:
     """Write a picture (or a list of pages, for PDF) as SVG, PNG or PDF, chosen by ``path``'s suffix.
 
+    A puzzle (or level) is drawn as its clue sheet first (see :func:`nonogen.draw` for the options).
+
     - SVG: one picture, its size in millimetres (a unit is 1/96 inch).
     - PNG: one picture at ``dpi`` (default 96, one pixel per unit), the dpi
       recorded in the file; smooth pictures are supersampled.
@@ -74,4 +87,9 @@ def save(
     True
     """
     path = Path(path)
+    if not isinstance(picture_or_pages, (Picture, list, tuple)):  # a puzzle: its clue sheet
+        from .draw import draw
+
+        draw(picture_or_pages, path, dpi=dpi, force=overwrite)
+        return path
     return write_file(path, encode(picture_or_pages, path.suffix, dpi=dpi, title=title), force=overwrite)

@@ -141,14 +141,17 @@ def _answer_picture(puzzle: AnyPuzzle, answer: np.ndarray) -> tuple[Picture, flo
     return sheet2d.answer_picture(puzzle, answer, cell=CELL_2D), CELL_2D
 
 
-def _slots(paper: Paper, margin_mm: float, per_page: int, top: float = 0.0) -> list[tuple[float, float, float, float]]:
-    """``(x, y, width, height)`` of the slots of a page, left to right, top to bottom, above the footer."""
+def _slots(paper: Paper, margin_mm: float, cols: int, rows: int, top: float = 0.0) -> list[tuple[float, float, float, float]]:
+    """``(x, y, width, height)`` of a ``cols`` x ``rows`` grid of slots, left to right, top to bottom, above the footer."""
     m, w, h = usable(paper, margin_mm)
     h -= FOOTER_BAND + top
     gap = GAP_MM * PX_PER_MM
-    cols, rows = {1: (1, 1), 2: (1, 2), 4: (2, 2)}[per_page]
     sw, sh = (w - gap * (cols - 1)) / cols, (h - gap * (rows - 1)) / rows
     return [(m + c * (sw + gap), m + top + r * (sh + gap), sw, sh) for r in range(rows) for c in range(cols)]
+
+
+def _puzzle_slots(paper: Paper, margin_mm: float, per_page: int) -> list[tuple[float, float, float, float]]:
+    return _slots(paper, margin_mm, *{1: (1, 1), 2: (1, 2), 4: (2, 2)}[per_page])
 
 
 class _Pages:
@@ -228,11 +231,11 @@ def _puzzle_pages(pages: _Pages, items: Sequence[BookItem], order: list[int], pa
         item = items[index]
         text = caption(number, item.grade, item.grade_name)
         picture, cell = _puzzle_picture(item.puzzle)
-        slot_w, slot_h = _slots(paper, margin_mm, per_page)[0][2:]
+        slot_w, slot_h = _puzzle_slots(paper, margin_mm, per_page)[0][2:]
         f = fit(picture, slot_w, slot_h - CAPTION_BAND, MAX_CELL_MM * PX_PER_MM / cell)
         if per_page > 1 and f.readable():
             if not slots:
-                current, slots = pages.new(paper), _slots(paper, margin_mm, per_page)
+                current, slots = pages.new(paper), _puzzle_slots(paper, margin_mm, per_page)
             where = pages.put(current, picture, *_centred(slots.pop(0), picture, f.scale), f.scale, text)
             entries.append(Entry(number, index, item.source, item.grade, text, where, f.min_text_pt))
             continue
@@ -265,7 +268,7 @@ def _answer_pages(pages: _Pages, items: Sequence[BookItem], entries: list[Entry]
             raise InputError(f"{item.source or 'puzzle'} (puzzle {entry.number}): no answer to print")
         if not slots:
             page = pages.new(paper)
-            slots = _answer_slots(paper, margin_mm, heading)
+            slots = _slots(paper, margin_mm, ANSWER_COLUMNS, ANSWER_ROWS, heading)
             m = margin_mm * PX_PER_MM
             pages.shapes[page].append(page_text(paper.width / 2, m + heading * 0.4, "Answers", HEADING_PT))
         x, y, w, h = slots.pop(0)
@@ -281,16 +284,6 @@ def _answer_pages(pages: _Pages, items: Sequence[BookItem], entries: list[Entry]
             grid = (ax + corner, y + label_h + corner, cell * f.scale)
         done.append(replace(entry, answer=where, answer_grid=grid))
     return done
-
-
-def _answer_slots(paper: Paper, margin_mm: float, top: float) -> list[tuple[float, float, float, float]]:
-    m, w, h = usable(paper, margin_mm)
-    h -= FOOTER_BAND + top
-    gap = GAP_MM * PX_PER_MM
-    sw = (w - gap * (ANSWER_COLUMNS - 1)) / ANSWER_COLUMNS
-    sh = (h - gap * (ANSWER_ROWS - 1)) / ANSWER_ROWS
-    return [(m + c * (sw + gap), m + top + r * (sh + gap), sw, sh)
-            for r in range(ANSWER_ROWS) for c in range(ANSWER_COLUMNS)]
 
 
 def _subtitle(items: Sequence[BookItem], order: str) -> list[str]:

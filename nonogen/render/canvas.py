@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 __all__ = [
     "Rect", "Line", "Text", "Polygon", "Circle", "Shape", "Picture", "to_svg", "to_png",
-    "text_width", "text_box", "wrap_text", "placed", "trimmed", "min_text_size", "shape_box", "content_box",
+    "text_width", "text_box", "wrap_text", "flow", "placed", "trimmed", "min_text_size", "shape_box", "content_box",
     "PX_PER_MM", "PX_PER_PT", "SCREEN_DPI",
 ]
 
@@ -163,6 +163,23 @@ def wrap_text(text: str, size: float, width: float) -> list[str]:
             word = word[cut:]
         line = word
     return lines + [line] if line else lines or [""]
+
+
+def flow(widths: Iterable[float], width: float, gap: float) -> list[tuple[float, int]]:
+    """Items of these widths laid left to right, ``gap`` apart, a new row when the next would pass ``width``.
+
+    Returns each item's ``(x, row)``; an item wider than ``width`` gets a row of its own.
+
+    >>> flow([30, 30, 30], 70, 5)
+    [(0.0, 0), (35.0, 0), (0.0, 1)]
+    """
+    out, x, row = [], 0.0, 0
+    for w in widths:
+        if x > 0 and x + w > width:
+            x, row = 0.0, row + 1
+        out.append((x, row))
+        x += w + gap
+    return out
 
 
 def shape_box(s: Shape) -> tuple[float, float, float, float]:

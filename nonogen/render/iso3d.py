@@ -19,7 +19,7 @@ import numpy as np
 
 from ..model import Clue3D, Puzzle3D
 from ..palette import to_hex
-from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, text_width, wrap_text
+from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, flow, text_width, wrap_text
 
 __all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "cube_colors", "sheet_picture", "clue_text"]
 
@@ -146,15 +146,13 @@ def _marks_key(x0: float, y0: float, width: float, cell: float) -> tuple[list[Sh
     and a solver without the game has no other place to learn them.
     """
     shapes: list[Shape] = []
-    x, y, size = 0.0, y0, KEY_EM * cell
-    for clue, words in _KEY:
-        w = 1.3 * cell + text_width(words, size)
-        if x > 0 and x + w > width:
-            x, y = 0.0, y + _KEY_ROW * cell
+    size = KEY_EM * cell
+    spots = flow([1.3 * cell + text_width(words, size) for _, words in _KEY], width, 0.8 * cell)
+    for (x, row), (clue, words) in zip(spots, _KEY):
+        y = y0 + row * _KEY_ROW * cell
         shapes += _grid([[clue]], x0 + x, y, cell)
         shapes.append(Text(x0 + x + 1.3 * cell, y + cell / 2, words, size, anchor="start"))
-        x += w + 0.8 * cell
-    return shapes, y - y0 + cell
+    return shapes, spots[-1][1] * _KEY_ROW * cell + cell
 
 
 def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "", *, caption: str = "",

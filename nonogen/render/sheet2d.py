@@ -25,7 +25,7 @@ from typing import Optional
 import numpy as np
 from ..model import Puzzle
 from ..palette import Color, color_name, ink_on
-from .canvas import Line, Picture, Rect, Shape, Text, text_width, wrap_text
+from .canvas import Line, Picture, Rect, Shape, Text, flow, text_width, wrap_text
 
 __all__ = [
     "Rect", "Line", "Text", "sheet_shapes", "sheet_picture", "sheet_size", "cell_center", "grid_origin",
@@ -92,14 +92,8 @@ def _item_width(label: str, cell: float) -> float:
 
 def _flow_legend(entries: list[tuple[str, str]], cell: float, width: float) -> list[_LegendItem]:
     """Legend items left to right, starting a new row when the next one would pass ``width``."""
-    items, x, row = [], 0.0, 0
-    for rgb, label in entries:
-        w = _item_width(label, cell)
-        if x > 0 and x + w > width:
-            x, row = 0.0, row + 1
-        items.append(_LegendItem(x, row, rgb, label))
-        x += w + 0.8 * cell
-    return items
+    spots = flow([_item_width(label, cell) for _, label in entries], width, 0.8 * cell)
+    return [_LegendItem(x, row, rgb, label) for (x, row), (rgb, label) in zip(spots, entries)]
 
 
 def _layout(puzzle: Puzzle, cell: float, title: Optional[str], caption: str, legend: bool) -> _Layout:

@@ -24,7 +24,6 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Optional
 
-import numpy as np
 
 from ..model import Puzzle, Puzzle3D
 from .deadline import Deadline, Timeout
@@ -288,37 +287,9 @@ def line_passes3d(puzzle: Puzzle3D, deadline: Optional[Deadline] = None) -> tupl
 
     As in 2D, a pass reads the lines whose cells the pass before changed.
     """
-    from ..clues import all_lines, clue_at, line_cells
-    from .line3d import solve_line_3d
+    from .line3d import LineIndex3D
 
-    deadline = deadline or Deadline(None)
-    size = puzzle.size
-    grid = np.full(int(np.prod(size)), -1, dtype=np.int8)
-    for x, y, z, v in puzzle.givens:
-        grid[(x * size[1] + y) * size[2] + z] = v
-    lines = [(line_cells(size, ln), clue_at(puzzle, ln)) for ln in all_lines(size)]
-    lines = [(cells, clue) for cells, clue in lines if clue is not None]
-    by_cell: list[list[int]] = [[] for _ in range(grid.size)]
-    for k, (cells, _) in enumerate(lines):
-        for c in cells:
-            by_cell[c].append(k)
-    active, passes = set(range(len(lines))), 0
-    while active:
-        deadline.check()
-        passes += 1
-        touched: set[int] = set()
-        for k in sorted(active):
-            cells, (count, groups) = lines[k]
-            before = tuple(int(v) for v in grid[cells])
-            after = solve_line_3d(count, groups, before)
-            if after is None:
-                return passes, False
-            for c, b, a in zip(cells, before, after):
-                if b != a:
-                    grid[c] = a
-                    touched.update(by_cell[c])
-        active = touched
-    return passes, bool((grid >= 0).all())
+    return LineIndex3D(puzzle).passes(puzzle.givens, deadline=deadline)
 
 
 PASSES_PER_GRADE_3D = 3
@@ -341,13 +312,20 @@ def score3d(passes: int, solved: bool) -> float:
     return round(1.0 + min(2.99, max(0, passes - 2) / PASSES_PER_GRADE_3D), 2)
 
 
-def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline) -> VerifyResult:
-    """Fill in the grade of a verified Picross 3D level (unique ones by their line passes, several solutions 5)."""
+def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=None, hidden=()) -> VerifyResult:
+    """Fill in the grade of a verified Picross 3D level (unique ones by their line passes, several solutions 5).
+
+    ``lines`` lends the level's :class:`~nonogen.solve.line3d.LineIndex3D` when one is at hand (with the
+    ``hidden`` lines it does not read); the grade is the same without it.
+    """
     if result.status == "multiple":
         result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
     elif result.status == "unique":
         try:
-            passes, solved = line_passes3d(puzzle, deadline)
+            if lines is None:
+                passes, solved = line_passes3d(puzzle, deadline)
+            else:
+                passes, solved = lines.passes(puzzle.givens, hidden=set(hidden), deadline=deadline)
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result

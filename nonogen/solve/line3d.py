@@ -6,15 +6,15 @@ A person solves a level line by line; what line logic alone decides is the
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
+from typing import Collection, Optional
 
 import numpy as np
 
-from ..clues import all_lines, clue_at, line_cells
+from ..clues import LineRef, all_lines, clue_at, line_cells
 from ..model import Puzzle3D
 from .deadline import Deadline
 
-__all__ = ["solve_line_3d", "line_fixpoint", "line_solve3d"]
+__all__ = ["solve_line_3d", "LineIndex3D", "line_fixpoint", "line_solve3d"]
 
 
 def _step(state: tuple[int, int, int], value: int, count: int, groups: int) -> Optional[tuple[int, int, int]]:
@@ -71,6 +71,89 @@ def solve_line_3d(count: int, groups: int, known: tuple[int, ...]) -> Optional[t
     return tuple(-1 if p == 3 else (1 if p == 2 else 0) for p in possible)
 
 
+class LineIndex3D:
+    """A level's clued lines, indexed once: the cells of each line, its clue, and the lines through each cell.
+
+    Making a level asks line logic many questions about one box: is it
+    solved with these givens, with these clues hidden, in how many passes.
+    Each question would otherwise rebuild the same index (a 40-cube level
+    has 4,800 lines); here it is built once per shape and the questions
+    name what differs: the ``givens`` and the ``hidden`` lines.
+    """
+
+    def __init__(self, puzzle: Puzzle3D):
+        self.size = tuple(puzzle.size)
+        refs = [ln for ln in all_lines(self.size) if clue_at(puzzle, ln) is not None]
+        self.refs: tuple[LineRef, ...] = tuple(refs)
+        self.cells = [line_cells(self.size, ln) for ln in refs]
+        self.clues = [clue_at(puzzle, ln) for ln in refs]
+        self.by_cell: list[list[int]] = [[] for _ in range(int(np.prod(self.size)))]
+        for k, cells in enumerate(self.cells):
+            for c in cells:
+                self.by_cell[c].append(k)
+
+    def _start(self, givens, known: Optional[np.ndarray]) -> np.ndarray:
+        grid = np.full(len(self.by_cell), -1, dtype=np.int8) if known is None else known.ravel().astype(np.int8)
+        _, Y, Z = self.size
+        for x, y, z, v in givens:
+            grid[(x * Y + y) * Z + z] = v
+        return grid
+
+    def _active(self, hidden: Collection[LineRef]) -> list[int]:
+        return [k for k, ln in enumerate(self.refs) if ln not in hidden] if hidden else list(range(len(self.refs)))
+
+    def fixpoint(self, givens=(), known: Optional[np.ndarray] = None, hidden: Collection[LineRef] = (),
+                 deadline: Optional[Deadline] = None) -> tuple[np.ndarray, bool, int]:
+        """Line logic to a fixpoint: (cells -1/0/1, solved, line runs); see :func:`line_fixpoint`."""
+        grid = self._start(givens, known)
+        queue = self._active(hidden)
+        shown = set(queue)
+        queued = set(queue)
+        runs = 0
+        while queue:
+            k = queue.pop()
+            queued.discard(k)
+            cells, (count, groups) = self.cells[k], self.clues[k]
+            before = tuple(int(v) for v in grid[cells])
+            runs += 1
+            if deadline is not None and runs % 64 == 0:
+                deadline.check()
+            after = solve_line_3d(count, groups, before)
+            if after is None:
+                return grid.reshape(self.size), False, runs
+            for c, b, a in zip(cells, before, after):
+                if b != a:
+                    grid[c] = a
+                    for other in self.by_cell[c]:
+                        if other not in queued and other in shown:
+                            queued.add(other)
+                            queue.append(other)
+        return grid.reshape(self.size), bool((grid >= 0).all()), runs
+
+    def passes(self, givens=(), hidden: Collection[LineRef] = (), deadline: Optional[Deadline] = None) -> tuple[int, bool]:
+        """Synchronous line passes: (passes, whether they solve it); a pass reads the lines the pass before changed."""
+        deadline = deadline or Deadline(None)
+        grid = self._start(givens, None)
+        active = set(self._active(hidden))
+        shown, passes = set(active), 0
+        while active:
+            deadline.check()
+            passes += 1
+            touched: set[int] = set()
+            for k in sorted(active):
+                cells, (count, groups) = self.cells[k], self.clues[k]
+                before = tuple(int(v) for v in grid[cells])
+                after = solve_line_3d(count, groups, before)
+                if after is None:
+                    return passes, False
+                for c, b, a in zip(cells, before, after):
+                    if b != a:
+                        grid[c] = a
+                        touched.update(self.by_cell[c])
+            active = touched & shown
+        return passes, bool((grid >= 0).all())
+
+
 def line_fixpoint(
     puzzle: Puzzle3D, known: Optional[np.ndarray] = None, deadline: Optional[Deadline] = None
 ) -> tuple[np.ndarray, bool, int]:
@@ -78,39 +161,9 @@ def line_fixpoint(
 
     A contradiction returns ``solved = False`` with the state reached so far.
     Raises :class:`~nonogen.solve.deadline.Timeout` once ``deadline`` passes.
+    For many questions about one level, build a :class:`LineIndex3D` once.
     """
-    size = puzzle.size
-    grid = np.full(int(np.prod(size)), -1, dtype=np.int8) if known is None else known.ravel().astype(np.int8)
-    for x, y, z, v in puzzle.givens:
-        grid[(x * size[1] + y) * size[2] + z] = v
-    lines = [(ln, clue_at(puzzle, ln)) for ln in all_lines(size)]
-    lines = [(line_cells(size, ln), c) for ln, c in lines if c is not None]
-    by_cell: list[list[int]] = [[] for _ in range(grid.size)]
-    for k, (cells, _) in enumerate(lines):
-        for c in cells:
-            by_cell[c].append(k)
-    queue = list(range(len(lines)))
-    queued = set(queue)
-    runs = 0
-    while queue:
-        k = queue.pop()
-        queued.discard(k)
-        cells, (count, groups) = lines[k]
-        before = tuple(int(v) for v in grid[cells])
-        runs += 1
-        if deadline is not None and runs % 64 == 0:
-            deadline.check()
-        after = solve_line_3d(count, groups, before)
-        if after is None:
-            return grid.reshape(size), False, runs
-        for c, b, a in zip(cells, before, after):
-            if b != a:
-                grid[c] = a
-                for other in by_cell[c]:
-                    if other not in queued:
-                        queued.add(other)
-                        queue.append(other)
-    return grid.reshape(size), bool((grid >= 0).all()), runs
+    return LineIndex3D(puzzle).fixpoint(puzzle.givens, known, deadline=deadline)
 
 
 def line_solve3d(puzzle: Puzzle3D) -> tuple[np.ndarray, bool]:

@@ -15,7 +15,7 @@ from ..errors import LimitError
 from ..model import Puzzle3D
 from .cnf3d import SOLVER_NAME, encode
 from .deadline import Clock, Deadline, Timeout
-from .line3d import line_fixpoint
+from .line3d import LineIndex3D
 from .result import VerifyResult
 
 __all__ = ["verify3d", "MAX_SIDE", "check_size"]
@@ -29,7 +29,8 @@ def check_size(size: Sequence[int]) -> None:
 
 
 def verify3d(
-    puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: Optional[float] = 60.0, grade: bool = False
+    puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: Optional[float] = 60.0, grade: bool = False,
+    lines: Optional[LineIndex3D] = None,
 ) -> VerifyResult:
     """Decide whether a Picross 3D level has exactly one solution (hidden clues constrain nothing).
 
@@ -37,9 +38,10 @@ def verify3d(
     solution *other* than the target, which settles uniqueness in one solver
     call when the target fits the clues. Difficulty is ``'line'`` when line
     logic alone solves the level, else ``'search'``. ``grade`` also rates it
-    for people (:func:`nonogen.solve.grade.rate3d`).
+    for people (:func:`nonogen.solve.grade.rate3d`). ``lines`` lends the
+    level's line index when the caller has one (its clues are the puzzle's).
     """
-    result = _verify3d(puzzle, target, timeout)
+    result = _verify3d(puzzle, target, timeout, lines)
     if grade:
         from .grade import rate3d
 
@@ -48,7 +50,8 @@ def verify3d(
     return result
 
 
-def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[float]) -> VerifyResult:
+def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[float],
+              lines: Optional[LineIndex3D]) -> VerifyResult:
     check_size(puzzle.size)
     start = time.monotonic()
     clock = Clock(timeout)
@@ -80,7 +83,7 @@ def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[
             return _finish(fields, clock, start, "at least two solutions")
     fields["status"] = "unique"
     try:
-        _, solved, runs = line_fixpoint(puzzle, deadline=clock.deadline)
+        _, solved, runs = (lines or LineIndex3D(puzzle)).fixpoint(puzzle.givens, deadline=clock.deadline)
     except Timeout:  # the verdict stands; only the rating is missing
         message = "unique; difficulty not rated within the time limit"
     else:
