@@ -7,8 +7,9 @@ Three passes, each cheap and each measured on photos and icons (issue 24):
 1. :func:`majority`: a cell takes the value of its 3x3 block only when at
    least :data:`AGREE` of the nine cells agree on it, so edges and corners stay
    where they are and only isolated noise changes.
-2. :func:`drop_small`: parts and enclosed holes of fewer than :data:`MIN_PART`
-   cells (4-connected) take the colour around them. Background touching the
+2. :func:`drop_small`: parts (8-connected, so a diagonal line is one part) and
+   enclosed holes (4-connected) of fewer than :data:`MIN_PART` cells take the
+   colour around them. Background touching the
    grid's edge is never a hole.
 3. :func:`despeckle`: a cell that is a one-long block in its row *and* its
    column is either removed (it takes its cheapest neighbour's value) or grown
@@ -38,6 +39,7 @@ TOLERANCE = 20.0
 SHARE_SCALE = 25.0
 """Vote shares become costs as (1 - share) * this: a cell 90 % one colour is not changed by its neighbours."""
 _FOUR = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_EIGHT = np.ones((3, 3), dtype=bool)
 
 
 def share_cost(share: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -103,7 +105,7 @@ def drop_small(grid: np.ndarray, refuse: Optional[np.ndarray] = None, min_part: 
 
     out = grid.copy()
     for value in np.unique(grid):
-        parts, n = label(grid == value)
+        parts, n = label(grid == value, _EIGHT if value else None)  # a diagonal line is one part, not specks
         if not n:
             continue
         sizes = np.bincount(parts.ravel())

@@ -39,6 +39,9 @@ from ..palette import BW_PALETTE, DEFAULT_MIN_DISTANCE, Color, palette_from_rgb,
 from .binarize import bw_cells, otsu_threshold
 from .frame import (
     FITS,
+    border_background,
+    content_box,
+    content_weight,
     WORK_PX_PER_CELL,
     Frame,
     cell_labels,
@@ -292,35 +295,6 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool) -> 
     return int(w), int(h)
 
 
-def _content_box(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> tuple[int, int, int, int]:
-    """Bounding box ``(left, top, right, bottom)`` of pixels that differ from the background."""
-    if background_rgb is None:
-        content = rgba[..., 3] >= 128
-    else:
-        diff = np.abs(rgba[..., :3].astype(np.int16) - np.array(background_rgb, dtype=np.int16)).max(axis=2)
-        content = (diff > 24) & (rgba[..., 3] >= 128)
-    ys, xs = np.nonzero(content)
-    if not ys.size:
-        raise InputError("nothing to crop: the picture has no content apart from its background")
-    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
-
-
-def _border(rgba: np.ndarray) -> np.ndarray:
-    return np.concatenate([rgba[0], rgba[-1], rgba[1:-1, 0], rgba[1:-1, -1]])
-
-
-def _border_background(rgba: np.ndarray) -> Optional[tuple[int, int, int]]:
-    """``None`` if most border pixels are transparent, else the most frequent opaque border colour."""
-    border = _border(rgba)
-    if np.count_nonzero(border[:, 3] < 128) * 2 > len(border):
-        return None
-    opaque = border[border[:, 3] >= 128, :3]
-    values, counts = np.unique(opaque, axis=0, return_counts=True)
-    return tuple(int(v) for v in values[np.argmax(counts)])  # type: ignore[return-value]
-
-
-
-
 # --- the importer -------------------------------------------------------------------------------
 
 
@@ -337,12 +311,12 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     notes: list[str] = []
     background_rgb = _background_rgb(rgba, options)
     if options.crop:
-        left, top, right, bottom = _content_box(rgba, background_rgb)
+        left, top, right, bottom = content_box(rgba, background_rgb)
         rgba = rgba[top:bottom, left:right]
         info["crop_box"] = [left, top, right, bottom]
     rgba, pixel_art = _pixel_art(rgba, info)
     cols, rows = target_size(rgba.shape[1], rgba.shape[0], options, native=pixel_art)
-    weight = _content_weight(rgba, background_rgb) if options.fit == "crop" else None
+    weight = content_weight(rgba, background_rgb) if options.fit == "crop" else None
     rgba, note = fit_to_aspect(rgba, cols, rows, options.fit, weight, background_rgb)
     if note:
         notes.append(note)
@@ -395,14 +369,6 @@ def _pixel_art(rgba: np.ndarray, info: dict[str, Any]) -> tuple[np.ndarray, bool
     return (small if pixel_art else rgba), pixel_art
 
 
-def _content_weight(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> np.ndarray:
-    """Per pixel, how much it differs from the background (for a crop that keeps the subject)."""
-    if background_rgb is None:
-        return rgba[..., 3].astype(np.float32) / 255.0
-    diff = np.abs(rgba[..., :3].astype(np.int16) - np.array(background_rgb, dtype=np.int16)).max(axis=2)
-    return (diff > 24).astype(np.float32)
-
-
 def _few_colours(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> bool:
     """Whether the picture's opaque pixels have at most :data:`AUTO_MAX_COLORS` exact colours besides the background."""
     step = max(1, int(math.ceil(math.sqrt(rgba.shape[0] * rgba.shape[1] / 65_536))))
@@ -445,14 +411,17 @@ def _colour(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: li
         info["mode"] = "bw"
         grid = (colouring.grid > 0).astype(np.uint8)
         return _Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
-    if options.colors is not None and kept < options.colors:
-        notes.append(
-            f"{options.colors} colours asked for, {kept} kept: the others were within "
-            f"{distance:g} (CIEDE2000) of a kept colour or the background, or filled no cell"
-        )
+    notes += _merged_note(options.colors, kept, distance)
     info["colors"] = kept
     palette = palette_from_rgb(colouring.rgbs[0], colouring.rgbs[1:])
     return _Cells(colouring.grid, palette, confidence, colouring.alternative)
+
+
+def _merged_note(asked: Optional[int], kept: int, distance: float) -> list[str]:
+    if asked is None or kept >= asked:
+        return []
+    return [f"{asked} colours asked for, {kept} kept: the others were within {distance:g} (CIEDE2000) "
+            "of a kept colour or the background, or filled no cell"]
 
 
 def _colour_photo(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> _Cells:
@@ -460,9 +429,7 @@ def _colour_photo(frame: Frame, options: ImageOptions, info: dict[str, Any], not
     distance = MERGE_DE if options.min_distance is None else options.min_distance
     cells = colour_photo(frame, k, distance, frame.background if options.background else None)
     info.update(mode="color", background=to_hex(cells.rgbs[0]), colors=len(cells.rgbs) - 1, **cells.info)
-    if options.colors is not None and len(cells.rgbs) - 1 < options.colors:
-        notes.append(f"{options.colors} colours asked for, {len(cells.rgbs) - 1} kept: the others were within "
-                     f"{distance:g} (CIEDE2000) of a kept colour or the background, or filled no cell")
+    notes += _merged_note(options.colors, len(cells.rgbs) - 1, distance)
     if len(cells.rgbs) == 2 and options.colors is None:  # one colour survived: plain black and white
         info["mode"] = "bw"
         return _Cells(cells.grid, BW_PALETTE, cells.sure, cells.alternative)
@@ -494,7 +461,7 @@ def _silhouette(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _C
 
 def _background_rgb(rgba: np.ndarray, options: ImageOptions) -> Optional[tuple[int, int, int]]:
     if options.background is None:
-        return _border_background(rgba)
+        return border_background(rgba)
     if options.background.lower() in ("transparent", "none"):
         return None
     try:

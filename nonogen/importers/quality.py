@@ -164,7 +164,11 @@ def measure(grid: np.ndarray, reference: Optional[np.ndarray], palette: Sequence
 
 
 READABLE = 0.45
-"""Recognisability under which a puzzle picture is unlikely to read at a glance (calibrated on the bench set)."""
+"""Recognisability under which a puzzle picture is unlikely to read at a glance. Edges are found even in a
+busy photo's blobs, so a grid with many specks must also keep this much tone SSIM; an outline drawing
+(few specks) may not, since SSIM punishes outlines that people read well (see bench_picture_quality)."""
+BLOBBY = 0.15
+"""Share of one-cell blocks over which the tone SSIM must hold too."""
 SPECKY = 0.3
 """Share of one-cell clue blocks over which a puzzle is tedious and its picture noisy."""
 
@@ -172,12 +176,13 @@ SPECKY = 0.3
 def readability_warnings(grid: np.ndarray, reference: np.ndarray, colour: bool) -> list[str]:
     """Sentences for the user when the picture will not read or is mostly specks, each with what to try."""
     rows, cols = np.asarray(grid).shape
-    score, specks = recognisability(grid, reference), speck_share(grid)
+    score, tone, specks = recognisability(grid, reference), fidelity(grid, reference), speck_share(grid)
     bigger = f"a larger size (about {round(1.5 * max(rows, cols))} cells on the long side)"
     advice = f"try fewer colours or {bigger}" if colour else f"try colours (about 4) or {bigger}"
     kind = "colour" if colour else "black and white"
-    if score is not None and score < READABLE:
-        return [f"the picture may not read in {kind} at {cols}x{rows} (recognisability {score:.2f} of 1): {advice}"]
+    if score is not None and tone is not None and (score < READABLE or (tone < READABLE and specks > BLOBBY)):
+        return [f"the picture may not read in {kind} at {cols}x{rows} (recognisability {score:.2f}, "
+                f"tone {tone:.2f} of 1): {advice}"]
     if specks > SPECKY:
         return [f"{specks:.0%} of the clue blocks are single cells, so the picture is noisy and tedious: {advice}"]
     return []
