@@ -489,3 +489,15 @@ def test_measure_compares_against_the_picture_padded_like_the_puzzle():
     figures = measure(result.grid, result.reference, result.palette, result.reference_rgb)
     assert figures["recognisability"] >= 0.9 and figures["edge_f"] >= 0.9
     assert figures["mean_delta_e"] < 10 and figures["speck_share"] == 0.0
+
+
+def test_image_command_names_the_colour_of_a_one_colour_puzzle(tmp_path, capsys):
+    """A red-on-white puzzle was summarised as "black and white"."""
+    picture = Image.new("RGB", (16, 16), "white")
+    picture.paste((220, 20, 20), (3, 4, 13, 12))
+    picture.save(tmp_path / "red.png")
+    assert run_cli(["image", str(tmp_path / "red.png"), "-o", str(tmp_path / "out"), "--colors", "2"]) == 0
+    out = capsys.readouterr().out
+    assert " one colour (red on white), unique" in out and "black and white" not in out
+    assert run_cli(["image", str(tmp_path / "red.png"), "-o", str(tmp_path / "bw"), "--mode", "bw"]) == 0
+    assert " black and white, unique" in capsys.readouterr().out

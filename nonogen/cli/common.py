@@ -10,7 +10,7 @@ from typing import Any, Iterable, Iterator, TypeVar
 
 from ..errors import InputError, LimitError
 from ..files import check_file
-from ..solve.result import to_jsonable
+from ..plain import to_jsonable
 
 T = TypeVar("T")
 
@@ -97,6 +97,12 @@ class ProgressBar:
         elapsed = time.monotonic() - self.start
         self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {elapsed:6.1f}s")
         self.stream.flush()
+
+    def status(self, text: str) -> None:
+        """A line of free text in the bar's place (work with no known total), on a terminal only."""
+        if self.active:
+            self.stream.write(f"\r\033[K{self.label}: {text}")
+            self.stream.flush()
 
     def clear(self) -> None:
         if self.active:

@@ -101,10 +101,19 @@ def run_image(args: argparse.Namespace) -> int:
     return 0
 
 
+def _colours(report: dict) -> str:
+    """"black and white" only for black on white: a red one-colour puzzle is "one colour (red on white)"."""
+    if report["colors"] != 1:
+        return f"{report['colors']} colours"
+    background, ink = report["palette"][:2]
+    if (background["rgb"], ink["rgb"]) == ("#ffffff", "#000000"):
+        return "black and white"
+    return f"one colour ({ink['name']} on {background['name']})"
+
+
 def _summary(report: dict, out_dir: str) -> str:
     """One line for people: size, verdict, what the repair did, where the files are."""
-    colours = "black and white" if report["colors"] == 1 else f"{report['colors']} colours"
-    parts = [f"{report['width']}x{report['height']} {colours}", report["status"]]
+    parts = [f"{report['width']}x{report['height']} {_colours(report)}", report["status"]]
     if report["line_solvable"]:
         parts.append("line-solvable")
     elif report["difficulty"]:

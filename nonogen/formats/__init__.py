@@ -32,12 +32,14 @@ from ._common import MAX_FILE_BYTES, clean_puzzle
 
 __all__ = [
     "FORMATS",
+    "FORMATS_3D",
     "SUFFIXES",
     "load",
     "load_all",
     "loads",
     "loads_all",
     "members",
+    "read_members",
     "dump",
     "dump_all",
     "dumps",
@@ -85,6 +87,8 @@ FORMATS: Mapping[str, ModuleType] = _Formats({
     "counts": "counts",
     "rowscols": "rowscols",
     "bracket": "bracket",
+    "picross3d-nathsou": "picross3d_nathsou",
+    "picross3d-ytakata": "picross3d_ytakata",
 })
 """Format name -> module: the names users give to choose a format."""
 
@@ -96,14 +100,14 @@ SUFFIXES: dict[str, Optional[str]] = {
     ".pbn": "webpbn",
     ".nin": "nin",
     ".g": "g",
-    ".json": None,  # nonogen, nonogen-3d or rows/cols JSON: decided by content
-    ".txt": None,  # counts, TAAI or bracket text: decided by content
+    ".json": None,  # nonogen, nonogen-3d, rows/cols or nathsou/Picross3D JSON: decided by content
+    ".txt": None,  # counts, TAAI, bracket or ytakata69 Picross 3D text: decided by content
 }
 """File suffix -> format name; ``None`` means the suffix is shared and the content decides."""
 
 # Sniffing order: the most specific signatures first.
-_SNIFF_ORDER = ("nonogen", "nonogen-3d", "rowscols", "webpbn", "taai-solution", "taai", "non", "cnon",
-                "g", "bracket", "nin", "counts")
+_SNIFF_ORDER = ("nonogen", "nonogen-3d", "picross3d-nathsou", "picross3d-ytakata", "rowscols", "webpbn",
+                "taai-solution", "taai", "non", "cnon", "g", "bracket", "nin", "counts")
 
 # What a format becomes when a file with a shared suffix is written.
 _WRITE_DEFAULT = {".json": "nonogen", ".txt": "counts"}
@@ -214,6 +218,27 @@ def members(text: str, format: str) -> list[tuple[int, str]]:
     return (module.members(text) if hasattr(module, "members") else []) or [(0, text)]
 
 
+def read_members(text: str, format: str, path: str) -> list[Union[AnyPuzzle, FormatError]]:
+    """Every member of a bundle: a puzzle, or the error (naming ``path`` and the line) of a member that cannot be read.
+
+    The whole text is read at once first; only when that fails is it cut
+    into :func:`members`, so one bad puzzle costs itself and no neighbour.
+    """
+    try:
+        return list(loads_all(text, format))
+    except FormatError as whole:
+        pieces = members(text, format)
+        if len(pieces) < 2:
+            return [whole.with_path(path) if whole.path is None else whole]
+    out: list[Union[AnyPuzzle, FormatError]] = []
+    for offset, piece in pieces:
+        try:
+            out.extend(loads_all(piece, format))
+        except FormatError as exc:
+            out.append(type(exc)(exc.message, path=path, line=None if exc.line is None else exc.line + offset))
+    return out
+
+
 def loads(text: str, format: str) -> AnyPuzzle:
     """The one puzzle in ``text`` read as ``format``."""
     puzzles = loads_all(text, format)
@@ -244,14 +269,18 @@ def writable(format: str) -> bool:
     return hasattr(_module(format), "dumps")
 
 
+FORMATS_3D = ("nonogen-3d", "picross3d-nathsou", "picross3d-ytakata")
+"""The formats of Picross 3D levels; every other format holds 2D puzzles."""
+
+
 def _check_kind(puzzles: list[AnyPuzzle], format: str) -> None:
-    """2D puzzles go to 2D formats and Picross 3D levels to ``nonogen-3d`` only."""
+    """2D puzzles go to 2D formats and Picross 3D levels to the 3D formats only."""
     _module(format)
     is_3d = [isinstance(p, Puzzle3D) for p in puzzles]
-    if format == "nonogen-3d" and not all(is_3d):
-        raise FormatError("nonogen-3d holds Picross 3D levels, not 2D puzzles")
-    if format != "nonogen-3d" and any(is_3d):
-        raise FormatError(f"{format} holds 2D puzzles; write Picross 3D levels as nonogen-3d")
+    if format in FORMATS_3D and not all(is_3d):
+        raise FormatError(f"{format} holds Picross 3D levels, not 2D puzzles")
+    if format not in FORMATS_3D and any(is_3d):
+        raise FormatError(f"{format} holds 2D puzzles; write Picross 3D levels as {', '.join(FORMATS_3D)}")
     if not writable(format):
         raise FormatError(f"nonogen reads {format} but does not write it")
 
