@@ -101,23 +101,6 @@ def _not_regular(path: Path) -> Optional[str]:
     return f"{path}: not a regular file ({kind}); not read"
 
 
-def _read_members(name: str, text: str, fmt: str) -> list[Union[AnyPuzzle, FormatError]]:
-    """Every member of a file: a puzzle, or the error of the member that could not be read."""
-    try:
-        return list(formats.loads_all(text, fmt))
-    except FormatError as whole:
-        pieces = formats.members(text, fmt)
-        if len(pieces) < 2:
-            return [whole.with_path(name) if whole.path is None else whole]
-    out: list[Union[AnyPuzzle, FormatError]] = []
-    for offset, piece in pieces:
-        try:
-            out.extend(formats.loads_all(piece, fmt))
-        except FormatError as exc:
-            out.append(type(exc)(exc.message, path=name, line=None if exc.line is None else exc.line + offset))
-    return out
-
-
 def _read(item: Union[Path, Source], named: bool, fmt: Optional[str]) -> tuple[str, list]:
     """The format and members of one file, or ``("", [record])`` when it gives no puzzle at all."""
     name = item.name if isinstance(item, Source) else str(item)
@@ -130,7 +113,7 @@ def _read(item: Union[Path, Source], named: bool, fmt: Optional[str]) -> tuple[s
                 return "", [_bad(name, "skipped", reason)]
             text = formats.read_text(item)
         found = fmt or (formats.sniff(text) if isinstance(item, Source) else formats.format_for(item, text))
-        return found, _read_members(name, text, found)
+        return found, formats.read_members(text, found, name)
     except UnknownFormatError as exc:
         if named:
             return "", [_bad(name, "error", str(exc.with_path(name)), error_kind="input")]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Union
 
 from .errors import InputError, OutputExistsError
+from .plain import to_jsonable
 
 __all__ = ["write_file", "write_folder", "check_folder", "check_file", "json_text", "LineFile", "OWN_NAMES"]
 
@@ -363,6 +364,5 @@ def _remove(path: Path) -> None:
 
 def json_text(data: Any) -> str:
     """A report as file text: indented JSON of plain types, one newline at the end."""
-    from .solve.result import to_jsonable
 
     return json.dumps(to_jsonable(data), indent=1) + "\n"

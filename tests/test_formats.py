@@ -871,3 +871,76 @@ def test_taai_dumps_never_reads_back_as_a_solution_file():
         solution = formats.dumps(puzzle.replace(goal=grid), "taai-solution")
         assert formats.sniff(solution) == "taai-solution", solution
         assert (formats.loads(solution, "taai-solution").goal == grid).all()
+
+
+# --- readers that guessed (issue 26, item 8) ----------------------------------------------------------------
+
+TRIANGULAR_G = """#t
+#d
+   0:   #FFFFFF   white
+   a:a  #000000   black
+: TopLeft
+1a
+2a
+: BottomLeft
+2a
+1a
+: Bottom
+1a
+2a
+: BottomRight
+2a
+1a
+: TopRight
+1a
+2a
+: Top
+2a
+1a
+"""
+
+
+def test_g_refuses_triangular_grids_naming_the_line():
+    """A triangular-grid .g (number-loom's triddler blob.g) was read as a 3x3 square puzzle and called unsolvable."""
+    with pytest.raises(FormatError, match="line 1: .*triangular"):
+        formats.loads(TRIANGULAR_G, "g")
+    six_sections = TRIANGULAR_G.replace("#t\n", "")  # no #t, but six ':' sections: not rows, columns, end
+    with pytest.raises(FormatError, match="line 13: a fourth ':' section.*six"):
+        formats.loads(six_sections, "g")
+    assert formats.loads("T\n: rows\n1\n: columns\n1\n: end\n", "g").width == 1
+
+
+def _bundle_records(tmp_path, name: str, text: str, fmt=None) -> list[dict]:
+    from nonogen.batch import verify_paths
+
+    path = tmp_path / name
+    path.write_text(text)
+    recs = verify_paths([path], executor="serial", timeout=30, format=fmt)
+    return sorted(recs, key=lambda r: r.get("member", 0))
+
+
+@pytest.mark.parametrize("name,good,bad_line", [
+    ("b.txt", "$1\n2\n1\n2\n1\n", "$2 x"),
+    ("b.txt", "$1\n2\n1\n2\n1\n", "oops, not a clue"),
+    ("b.txt", "GRID a\nROWS\n[2]\n[1]\nCOLUMNS\n[2]\n[1]\n", "GRlD typo"),
+    ("b.non", "width 1\nheight 1\nrows\n1\ncolumns\n1\n", "====="),
+])
+def test_members_keep_the_neighbours_of_a_bad_line(tmp_path, name, good, bad_line):
+    """In a bundle, one bad line in place of a puzzle's first line swallowed the valid puzzle before it.
+
+    The bad line starts a member of its own (its error names the line); the
+    puzzles before and after it are read. So does junk before the first puzzle.
+    """
+    opener = good.split("\n")[0]
+    sep = "====\n" if name.endswith(".non") else ""  # .non bundles separate puzzles, the others open each one
+    second = good if sep else good.split("\n", 1)[1]  # the bad line stands where the separator or opener was
+    text = good + bad_line + "\n" + second + sep + good
+    recs = _bundle_records(tmp_path, name, text)
+    assert [r["status"] for r in recs] == ["unique", "error", "unique"], recs
+    bad_at = text.split("\n").index(bad_line) + 1
+    assert f"{name}:{bad_at}:" in recs[1]["message"], recs[1]["message"]
+    if not sep:  # junk before the first opener: an error of its own, the puzzles after it read
+        recs = _bundle_records(tmp_path, name, "junk line\n" + good + good.replace(opener, opener.replace("1", "2")),
+                               fmt="taai" if opener.startswith("$") else "bracket")
+        assert [r["status"] for r in recs] == ["error", "unique", "unique"], recs
+        assert f"{name}:1:" in recs[0]["message"]

@@ -232,6 +232,43 @@ def test_mesh_to_voxels_reports_empty_result(tmp_path):
         mesh_to_voxels(tmp_path / "wire.stl", 10, method="surface")
 
 
+def _gltf_with_external_buffers(folder: Path) -> Path:
+    """A box as a .gltf whose geometry lives in external .bin files beside it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in trimesh.exchange.gltf.export_gltf(trimesh.Scene(trimesh.creation.box())).items():
+        (folder / name).write_bytes(data)
+    return folder / "model.gltf"
+
+
+def test_load_mesh_counts_external_gltf_buffers_before_loading(tmp_path):
+    """A 411-byte .gltf naming a huge external buffer bypassed the model size cap (3.9 GB RSS)."""
+    import os
+    import resource
+
+    from nonogen.errors import FileLimitError
+    from nonogen.importers.mesh import MAX_MODEL_BYTES, load_mesh
+
+    model = _gltf_with_external_buffers(tmp_path / "ok")
+    assert len(load_mesh(model).faces) == 12  # small external buffers still load
+    big = _gltf_with_external_buffers(tmp_path / "big")
+    os.truncate(big.parent / "gltf_buffer_0.bin", 4 * MAX_MODEL_BYTES)  # sparse: costs no disk
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(FileLimitError, match=r"gltf_buffer_0\.bin.*32\.0 MB.*up to 8 MB"):
+        load_mesh(big)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 8 * 1024  # KB: nothing big was read
+    fifo = _gltf_with_external_buffers(tmp_path / "fifo")
+    (fifo.parent / "gltf_buffer_1.bin").unlink()
+    os.mkfifo(fifo.parent / "gltf_buffer_1.bin")  # reading it would wait forever
+    with pytest.raises(InputError, match=r"gltf_buffer_1\.bin: not a regular file"):
+        load_mesh(fifo)
+    many = _gltf_with_external_buffers(tmp_path / "many")
+    doc = json.loads(many.read_text())
+    doc["buffers"] += [{"uri": "gltf_buffer_1.bin", "byteLength": 96}] * 300
+    many.write_text(json.dumps(doc))
+    with pytest.raises(FileLimitError, match="302 external files"):
+        load_mesh(many)
+
+
 def test_mesh_command_names_the_playable_page_and_the_glb_it_writes(tmp_path, capsys):
     """The summary listed level.json and the pictures but not level.html (to play) or level.glb (for engines)."""
     out = tmp_path / "mushroom"

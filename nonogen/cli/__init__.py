@@ -19,8 +19,8 @@ from ..errors import BlankPictureError, EmptyModelError, NonogenError, OptionErr
 # Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
 COMMANDS = {
     "verify": ("verify", "check puzzle files for a unique solution"),
-    "solve": ("verify", "print the solution of a puzzle file"),
-    "clues": ("verify", "derive the clues of a goal grid (text: '.' empty, '#' filled)"),
+    "solve": ("solve", "print the solution of a puzzle file"),
+    "clues": ("clues", "derive the clues of a goal grid (text: '.' empty, '#' filled)"),
     "convert": ("convert", "convert puzzles between file formats"),
     "image": ("image", "turn a picture into a nonogram (verified unique, with printable sheets)"),
     "render": ("render", "draw a puzzle file (2D or Picross 3D) as an SVG, PNG or PDF sheet (or its solution)"),
@@ -58,7 +58,7 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
     for name, (module, line) in COMMANDS.items():
         if module != chosen_module:
             sub.add_parser(name, help=line)
-        elif not registered:  # the module adds all of its commands at once (verify adds solve and clues)
+        elif not registered:  # a module that holds several commands adds them all at once
             importlib.import_module(f"{__name__}.{module}").register(sub)
             registered = True
     return parser

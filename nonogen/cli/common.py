@@ -10,7 +10,7 @@ from typing import Any, Iterable, Iterator, TypeVar
 
 from ..errors import InputError, LimitError
 from ..files import check_file
-from ..solve.result import to_jsonable
+from ..plain import to_jsonable
 
 T = TypeVar("T")
 

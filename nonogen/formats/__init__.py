@@ -39,6 +39,7 @@ __all__ = [
     "loads",
     "loads_all",
     "members",
+    "read_members",
     "dump",
     "dump_all",
     "dumps",
@@ -215,6 +216,27 @@ def members(text: str, format: str) -> list[tuple[int, str]]:
     """
     module = _module(format)
     return (module.members(text) if hasattr(module, "members") else []) or [(0, text)]
+
+
+def read_members(text: str, format: str, path: str) -> list[Union[AnyPuzzle, FormatError]]:
+    """Every member of a bundle: a puzzle, or the error (naming ``path`` and the line) of a member that cannot be read.
+
+    The whole text is read at once first; only when that fails is it cut
+    into :func:`members`, so one bad puzzle costs itself and no neighbour.
+    """
+    try:
+        return list(loads_all(text, format))
+    except FormatError as whole:
+        pieces = members(text, format)
+        if len(pieces) < 2:
+            return [whole.with_path(path) if whole.path is None else whole]
+    out: list[Union[AnyPuzzle, FormatError]] = []
+    for offset, piece in pieces:
+        try:
+            out.extend(loads_all(piece, format))
+        except FormatError as exc:
+            out.append(type(exc)(exc.message, path=path, line=None if exc.line is None else exc.line + offset))
+    return out
 
 
 def loads(text: str, format: str) -> AnyPuzzle:

@@ -37,23 +37,30 @@ META_KEYS = ("title", "author", "copyright", "license", "catalogue", "source", "
 """The metadata keys nonogen knows; formats map their own fields onto these."""
 
 
-def cut_members(text: str, starts: Callable[[str], bool], separator: bool = False) -> list[tuple[int, str]]:
-    """A bundle's members as ``(lines before the member, member text)``, cut before each line ``starts`` accepts.
+def cut_members(text: str, kind: Callable[[str], Optional[str]]) -> list[tuple[int, str]]:
+    """A bundle's members as ``(lines before the member, member text)``; blank members are left out.
 
-    With ``separator`` that line belongs to no member (``====`` in .non
-    bundles); else it opens the member. Blank members are left out.
+    ``kind(line)`` says ``"separator"`` (a line between members, in none:
+    ``====`` in .non bundles), ``"opener"`` (the first line of a member: a
+    ``$n`` or ``GRID`` line, or a line that belongs to no member's body) or
+    None. Text before the first opener is a member too, so junk there costs
+    only itself, and a bad line where a puzzle should start opens a member of
+    its own instead of ending the puzzle before it.
 
-    >>> cut_members("a\\n==\\nb\\nc", lambda s: s == "==", separator=True)
+    >>> cut_members("a\\n==\\nb\\nc", lambda s: "separator" if s == "==" else None)
     [(0, 'a'), (2, 'b\\nc')]
+    >>> cut_members("x\\n$1\\n1\\n$2\\n2", lambda s: "opener" if not s.isdigit() else None)
+    [(0, 'x'), (1, '$1\\n1'), (3, '$2\\n2')]
     """
     lines = text.split("\n")
-    cuts = [i for i, line in enumerate(lines) if starts(line)]
-    if separator:
-        bounds = list(zip([0] + [c + 1 for c in cuts], cuts + [len(lines)]))
-    else:
-        bounds = list(zip(cuts, cuts[1:] + [len(lines)]))
-    pieces = [(a, "\n".join(lines[a:b])) for a, b in bounds]
-    return [(a, piece) for a, piece in pieces if piece.strip()]
+    pieces, start = [], 0
+    for i, line in enumerate(lines):
+        what = kind(line)
+        if what == "separator" or (what == "opener" and i > start):
+            pieces.append((start, lines[start:i]))
+            start = i + 1 if what == "separator" else i
+    pieces.append((start, lines[start:]))
+    return [(a, "\n".join(piece)) for a, piece in pieces if "".join(piece).strip()]
 
 
 def split_lines(text: str) -> list[str]:
@@ -153,6 +160,41 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
             return ()
         raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
     return tuple(item(n, 1) for n in numbers)
+
+
+BLANKS_AND_COMMAS = re.compile(r"[\s,]+")
+
+
+def parse_clue_line(text: str, line: Optional[int], what: str, pattern: re.Pattern, example: str,
+                    colour: Callable[[str], Optional[object]], separators: re.Pattern = BLANKS_AND_COMMAS) -> tuple:
+    r"""One coloured clue line: items ``pattern`` matches (group 1 the length, group 2 the colour code).
+
+    ``0`` alone, or nothing, is an empty line. ``colour(code)`` turns a code
+    into the item's colour, ``None`` for one the file never declared. The
+    formats differ only in the item's spelling (``3a``, ``3:R``, ``3r``), so
+    the limits and the messages are the same for all of them.
+
+    >>> parse_clue_line("2:R 1:G", 1, "row 1", re.compile(r"(\d+):(\S+)$"), "2:R", {"R": 1, "G": 2}.get)
+    ((2, 1), (1, 2))
+    """
+    check_line_chars(text, line, what)
+    tokens = [t for t in separators.split(text.strip()) if t]
+    if tokens in ([], ["0"]):
+        return ()
+    check_blocks(len(tokens), line, what)
+    items = []
+    for tok in tokens:
+        m = pattern.match(tok)
+        if not m:
+            raise FormatError(f"{what}: expected blocks like {example}, got {shorten(tok)}", line=line)
+        check_digits(m.group(1), line, f"a block length in {what}")
+        if int(m.group(1)) == 0:
+            raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
+        value = colour(m.group(2))
+        if value is None:
+            raise FormatError(f"{what}: colour {m.group(2)!r} is not declared", line=line)
+        items.append(item(int(m.group(1)), value))
+    return tuple(items)
 
 
 def check_line_chars(text: str, line: Optional[int], what: str) -> None:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from ..errors import FormatError
 from ..model import Puzzle
@@ -35,7 +36,39 @@ def looks_like(text: str) -> bool:
 
 def members(text: str) -> list[tuple[int, str]]:
     """The grids of a file as ``(lines before, text)``, each opening with its ``GRID`` line."""
-    return cut_members(text, lambda line: line.strip().upper().startswith("GRID"))
+    pieces = cut_members(text, _MemberKind())
+    return [(a, piece) for a, piece in pieces if any(_is_content(line) for line in piece.split("\n"))]
+
+
+def _is_content(line: str) -> bool:
+    s = line.strip()
+    return bool(s) and not s.startswith("#")
+
+
+class _MemberKind:
+    """Where grids start: at ``GRID`` lines, and at a bad line after a grid with rows and columns.
+
+    A mangled ``GRID`` line then opens a member of its own, whose error
+    names it, instead of ending (and costing) the grid before it.
+    """
+
+    def __init__(self) -> None:
+        self.counts = {"ROWS": 0, "COLUMNS": 0}
+        self.section = ""
+
+    def __call__(self, line: str) -> Optional[str]:
+        if not _is_content(line):
+            return None
+        s = line.strip()
+        word = s.split()[0].upper()
+        if word in self.counts:
+            self.section = word
+        elif _LINE.match(s) and self.section:
+            self.counts[self.section] += 1
+        elif word == "GRID" or all(self.counts.values()):
+            self.counts, self.section = {"ROWS": 0, "COLUMNS": 0}, ""
+            return "opener"
+        return None
 
 
 def loads_all(text: str) -> list[Puzzle]:

@@ -19,15 +19,13 @@ from ._common import (
     MAX_COLORS,
     MAX_PUZZLES,
     build,
-    check_blocks,
     check_count,
-    check_digits,
-    check_line_chars,
     check_side,
     cut_members,
     expand_rgb,
     goal_from_chars,
     item,
+    parse_clue_line,
     parse_int,
     shorten,
     split_lines,
@@ -41,11 +39,16 @@ MULTI = True
 _META = {"catalogue": "catalogue", "title": "title", "by": "author", "copyright": "copyright",
          "license": "license", "description": "description", "source": "source"}
 _ITEM = re.compile(r"(\d+)([A-Za-z]?)$")
-_SPLIT = re.compile(r"[\s,]+")
+
+
+def _code(letter: str) -> str:
+    """A block's colour code as written (resolved against the palette later); no letter is colour 1."""
+    return letter or "1"
 _SPDX = re.compile(r"[A-Za-z0-9.+-]+$")
 _GOAL_LINE = re.compile(r"[0-9A-Za-z\s]+$")
 _DEFAULT_RGBS = ("#000000", "#ff0000", "#00a000", "#0000ff", "#ffa500", "#a020f0", "#00c0c0", "#a52a2a")
 _KEYS = set(_META) | {"width", "height", "rows", "columns", "goal", "color"}
+_ONCE = ("width", "height", "rows", "columns", "goal")
 
 
 def looks_like(text: str) -> bool:
@@ -62,14 +65,15 @@ def loads(text: str) -> Puzzle:
     return puzzles[0]
 
 
-def _is_separator(line: str) -> bool:
-    """The ``====`` line between the puzzles of a bundle."""
-    return line.strip() == "===="
+def _member_kind(line: str) -> Optional[str]:
+    """``====`` separates the puzzles of a bundle; a mangled one (``=====``) opens a member that reports it."""
+    s = line.strip()
+    return "separator" if s == "====" else "opener" if s.startswith("==") else None
 
 
 def members(text: str) -> list[tuple[int, str]]:
     """The puzzles of a bundle as ``(lines before, text)``, each to be read on its own."""
-    return cut_members(text, _is_separator, separator=True)
+    return cut_members(text, _member_kind)
 
 
 def loads_all(text: str) -> list[Puzzle]:
@@ -93,6 +97,7 @@ class _Reader:
         self.colors: dict[str, str] = {}
         self.meta: dict[str, str] = {}
         self.goal: Optional[tuple[str, int]] = None
+        self.seen: dict[str, int] = {}
 
     def lineno(self, i: int) -> int:
         return self.offset + i + 1
@@ -109,25 +114,9 @@ class _Reader:
                 f"expected {need} {what} clue lines after '{key}', found {len(block)} before the end",
                 line=self.lineno(i + len(block)),
             )
-        self.clues[key] = [self.parse_line(t, self.lineno(i + 1 + k), f"{what} {k + 1}") for k, t in enumerate(block)]
+        self.clues[key] = [parse_clue_line(t, self.lineno(i + 1 + k), f"{what} {k + 1}", _ITEM, "3 or 3a", _code)
+                           for k, t in enumerate(block)]
         return i + 1 + need
-
-    def parse_line(self, text: str, line: int, what: str) -> tuple[tuple[int, str], ...]:
-        check_line_chars(text, line, what)
-        tokens = [t for t in _SPLIT.split(text.strip()) if t]
-        if tokens == ["0"]:
-            return ()
-        check_blocks(len(tokens), line, what)
-        items = []
-        for tok in tokens:
-            m = _ITEM.match(tok)
-            if not m:
-                raise FormatError(f"{what}: expected block lengths like 3 or 3a, got {shorten(tok)}", line=line)
-            check_digits(m.group(1), line, f"a block length in {what}")
-            if int(m.group(1)) == 0:
-                raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
-            items.append(item(int(m.group(1)), m.group(2) or "1"))
-        return tuple(items)
 
     def read_goal(self, i: int, rest: str) -> int:
         start = i
@@ -155,12 +144,23 @@ class _Reader:
             raise FormatError(f"expected 'color <letter> #rrggbb', got {shorten(rest)}", line=self.lineno(i))
         self.colors[parts[0]] = expand_rgb(parts[1], self.lineno(i))
 
+    def once(self, key: str, i: int) -> None:
+        """Refuse a key given twice: two puzzles run together (a lost ``====``) must not merge into one."""
+        if key in self.seen:
+            raise FormatError(f"'{key}' given twice (line {self.seen[key]} and here); "
+                              "puzzles in one file are separated by a '====' line", line=self.lineno(i))
+        self.seen[key] = self.lineno(i)
+
     def run(self) -> Puzzle:
         i = 0
         while i < len(self.lines):
             s = self.lines[i].strip()
             key, _, rest = s.partition(" ") if " " in s else s.partition("\t")
             key = key.lower()
+            if key.startswith("=="):
+                raise FormatError(f"expected '====' between two puzzles, got {shorten(s)}", line=self.lineno(i))
+            if key in _ONCE:
+                self.once(key, i)
             if key in ("width", "height"):
                 self.size[key] = parse_int(rest, self.lineno(i), f"the {key}")
                 check_side(self.size[key], f"the {key}", self.lineno(i))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from types import SimpleNamespace
+from typing import Optional
 
 import numpy as np
 
@@ -35,6 +36,7 @@ NAME = "taai"
 SUFFIXES = (".txt",)
 MULTI = True
 _HEAD = re.compile(r"\$\s*(\S+)\s*$")
+_CLUE_CHARS = re.compile(r"[\d\s,]*")
 
 
 def _blocks(text: str) -> list[tuple[str, int, list[str]]]:
@@ -61,7 +63,33 @@ def _blocks(text: str) -> list[tuple[str, int, list[str]]]:
 
 def members(text: str) -> list[tuple[int, str]]:
     """The puzzles of a tournament file as ``(lines before, text)``, each opening with its ``$`` line."""
-    return cut_members(text, lambda line: line.strip().startswith("$"))
+    return cut_members(text, _MemberKind())
+
+
+class _MemberKind:
+    """Where members start: at ``$`` lines, and at a bad line after a whole block (an even count of clue lines).
+
+    A mangled ``$`` line then opens a member of its own, whose error names
+    it, instead of ending (and costing) the puzzle before it; a bad line
+    inside a block stays in that block.
+    """
+
+    def __init__(self) -> None:
+        self.clue_lines = 0
+
+    def __call__(self, line: str) -> Optional[str]:
+        s = line.strip()
+        if s.startswith("$"):
+            self.clue_lines = 0
+            return "opener"
+        if not s:
+            return None
+        if _CLUE_CHARS.fullmatch(s):
+            self.clue_lines += 1
+            return None
+        whole = self.clue_lines > 0 and self.clue_lines % 2 == 0
+        self.clue_lines = 0
+        return "opener" if whole else None
 
 
 def _is_solution_block(body: list[str]) -> bool:

@@ -11,6 +11,7 @@ missing bottom does not empty the model while a torus hole stays open).
 """
 from __future__ import annotations
 
+import stat
 import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -84,6 +85,8 @@ def load_mesh(path: str | Path):
     if size > MAX_MODEL_BYTES:
         raise FileLimitError(f"model file is {size / 2**20:.1f} MB; nonogen reads models up to "
                              f"{MAX_MODEL_BYTES >> 20} MB", path=str(path))
+    if suffix in (".gltf", ".glb"):
+        _check_external_files(path, size)
     mesh = _read(trimesh, path, suffix)
     if not isinstance(mesh, trimesh.Trimesh) or len(getattr(mesh, "faces", ())) == 0:
         raise InputError(f"{path}: the model has no faces (empty scene or point cloud)")
@@ -99,6 +102,58 @@ def load_mesh(path: str | Path):
         raise InputError(f"{path}: the model has vertices that are not finite numbers")
     _check_volume(vertices, path)
     return mesh
+
+
+MAX_EXTERNAL_FILES = 64
+"""Most buffers and images a glTF model may name outside itself (real models name a handful)."""
+
+
+def _check_external_files(path: Path, own_size: int) -> None:
+    """Count the files a glTF names (buffers, images) before trimesh reads any: they share the size cap.
+
+    A 400-byte ``.gltf`` can name a buffer of gigabytes, a device or a FIFO;
+    the cap on the model file alone would not see it.
+    """
+    uris = [item.get("uri") for key in ("buffers", "images") for item in _gltf_json(path).get(key) or ()
+            if isinstance(item, dict)]
+    external = [u for u in uris if isinstance(u, str) and not u.startswith("data:")]
+    if len(external) > MAX_EXTERNAL_FILES:
+        raise FileLimitError(f"the model names {len(external)} external files; nonogen reads up to "
+                             f"{MAX_EXTERNAL_FILES}", path=str(path))
+    total = own_size
+    for uri in external:
+        from urllib.parse import unquote
+
+        other = path.parent / unquote(uri)
+        try:
+            info = other.stat()
+        except OSError:
+            continue  # a missing file is trimesh's error to report
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{path}: names {other}: not a regular file; not read")
+        total += info.st_size
+        if total > MAX_MODEL_BYTES:
+            raise FileLimitError(f"the model with {other.name} ({info.st_size / 2**20:.1f} MB) comes to "
+                                 f"{total / 2**20:.1f} MB; nonogen reads models up to {MAX_MODEL_BYTES >> 20} MB "
+                                 "with the files they name", path=str(path))
+
+
+def _gltf_json(path: Path) -> dict:
+    """The JSON of a ``.gltf``, or of a ``.glb``'s first chunk; ``{}`` when it is not there (trimesh then says why)."""
+    import json
+    import struct
+
+    data = path.read_bytes()
+    if path.suffix.lower() == ".glb":
+        if len(data) < 20 or data[:4] != b"glTF" or data[16:20] != b"JSON":
+            return {}
+        length = struct.unpack_from("<I", data, 12)[0]
+        data = data[20 : 20 + length]
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
 
 
 def _read(trimesh, path: Path, suffix: str):

@@ -118,7 +118,10 @@ def sheet_size(puzzle: Puzzle, cell: float = 20, *, title: Optional[str] = None,
     >>> sheet_size(Puzzle(rows=[[(1, 1)], []], cols=[[(1, 1)], []]), cell=10)
     (40, 40)
     """
-    lay = _layout(puzzle, cell, title, caption, legend)
+    return _size(_layout(puzzle, cell, title, caption, legend))
+
+
+def _size(lay: _Layout) -> tuple[int, int]:
     return math.ceil(lay.width - 1e-9), math.ceil(lay.height - 1e-9)
 
 
@@ -253,10 +256,13 @@ def sheet_shapes(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: fl
     ``title=None`` takes the puzzle's own title (``""``: none); ``dense``
     draws larger digits (see the module's note).
     """
-    lay = _layout(puzzle, cell, title, caption, legend)
+    return _shapes(puzzle, _layout(puzzle, cell, title, caption, legend), solution, dense)
+
+
+def _shapes(puzzle: Puzzle, lay: _Layout, solution: Optional[np.ndarray], dense: bool) -> list[Shape]:
     shapes = _clue_shapes(puzzle, lay, dense)
     shapes += _cell_shapes(puzzle, lay, solution)
-    shapes += _grid_lines(puzzle, lay.grid_x, lay.grid_y, cell)
+    shapes += _grid_lines(puzzle, lay.grid_x, lay.grid_y, lay.cell)
     return shapes + _header_shapes(lay) + _legend_shapes(lay)
 
 
@@ -268,9 +274,8 @@ def sheet_picture(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: f
     ``caption`` is a smaller line above the title, e.g. ``"Puzzle 7 · grade 2"``;
     ``legend`` adds the colour legend under the grid of a colour puzzle.
     """
-    size = sheet_size(puzzle, cell, title=title, caption=caption, legend=legend)
-    return Picture(*size, sheet_shapes(puzzle, solution, cell, title=title, caption=caption, legend=legend,
-                                       dense=dense))
+    lay = _layout(puzzle, cell, title, caption, legend)  # once: laying out a big colour sheet measures every clue
+    return Picture(*_size(lay), _shapes(puzzle, lay, solution, dense))
 
 
 def answer_picture(puzzle: Puzzle, solution: np.ndarray, cell: float = 20) -> Picture:

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import PurePath
 from typing import Any, Literal, Optional, get_args
 
 import numpy as np
 
-__all__ = ["Status", "STATUSES", "Difficulty", "VerifyResult", "to_jsonable"]
+from ..plain import to_jsonable
+
+__all__ = ["Status", "STATUSES", "Difficulty", "VerifyResult"]
 
 Status = Literal["unique", "multiple", "unsolvable", "timeout"]
 STATUSES: tuple[str, ...] = get_args(Status)
@@ -70,22 +71,3 @@ class VerifyResult:
             "stats": to_jsonable(self.stats),
         }
         return out
-
-
-def to_jsonable(value: Any) -> Any:
-    """``value`` with numpy arrays and scalars (also inside dicts and lists) as plain JSON types, paths as text.
-
-    >>> to_jsonable({"a": np.arange(2), "b": (np.int64(3), np.bool_(True))})
-    {'a': [0, 1], 'b': [3, True]}
-    """
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, PurePath):
-        return str(value)
-    return value

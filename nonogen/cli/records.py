@@ -1,0 +1,205 @@
+"""Where ``nonogen verify`` sends its records besides the terminal: the resume file, CSV, solution files, the summary.
+
+Every record is written the moment it is finished, whole lines only, so an
+interrupted batch leaves files that a resumed run completes exactly.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from ..batch import STATUSES
+from ..errors import InputError, OutputExistsError
+from ..files import LineFile, write_file
+from .common import STDIO, check_output_file, json_line, print_json
+
+__all__ = ["Summary", "Outputs", "read_resume", "CSV_COLUMNS"]
+
+CSV_COLUMNS = ("file", "status", "format", "member", "members", "title", "author", "license", "clue_hash",
+               "duplicate_of", "width", "height", "colors", "size", "difficulty", "work", "seconds",
+               "ambiguous_cells", "ambiguous_complete", "error_kind", "message")
+
+
+@dataclass
+class Summary:
+    """Counts per status and the wall time of a batch: the one-line summary and ``--summary-json``."""
+
+    counts: dict = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
+    resumed: int = 0
+    duplicates: int = 0
+    internal_errors: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    def add(self, rec: dict) -> None:
+        self.counts[rec["status"]] = self.counts.get(rec["status"], 0) + 1
+        self.duplicates += "duplicate_of" in rec
+        self.internal_errors += rec.get("error_kind") == "internal"
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def line(self) -> str:
+        """``N puzzles: a unique, b multiple, ... (T s)``."""
+        parts = ", ".join(f"{self.counts.get(s, 0)} {s}" for s in STATUSES)
+        extra = "".join(f", {n} {what}" for n, what in ((self.resumed, "from the resumed run"),) if n)
+        stop = ", interrupted" if self.interrupted else ""
+        return f"{self.total} puzzles: {parts} ({self.seconds:.2f} s{extra}{stop})"
+
+    def to_dict(self) -> dict:
+        return {"puzzles": self.total, **{s: self.counts.get(s, 0) for s in STATUSES},
+                "duplicates": self.duplicates, "internal_errors": self.internal_errors,
+                "resumed": self.resumed, "seconds": round(self.seconds, 3), "interrupted": self.interrupted}
+
+
+def read_resume(path: str) -> list[dict]:
+    """The records of an earlier run (a missing file is a first run); a torn last line is left out.
+
+    A file named twice keeps its first record: two runs that once shared the
+    file (before it was locked) wrote some records twice.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    lines = text.split("\n")
+    records: dict[str, dict] = {}
+    for number, line in enumerate(lines[:-1], 1):  # the last piece has no newline: complete lines only
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            rec = None
+        if not isinstance(rec, dict) or "file" not in rec or "status" not in rec:
+            raise InputError(f"{path}:{number}: not a record of nonogen verify; name another file to resume")
+        records.setdefault(str(rec["file"]), rec)
+    return list(records.values())
+
+
+class Outputs:
+    """Where the records go besides stdout: the resume file, CSV, solution files, the summary JSON."""
+
+    def __init__(self, args, earlier: list[dict], resume: Optional[LineFile] = None):
+        if args.json and STDIO in (args.csv, args.summary_json):
+            raise InputError("stdout already carries the --json records; write the CSV or summary to a file")
+        self.args = args
+        if args.summary_json and args.summary_json != STDIO:
+            check_output_file(args.summary_json, args.force)
+        self.sol_dir = Path(args.solutions_dir) if args.solutions_dir else None
+        if self.sol_dir is not None and not (args.force or args.resume) and any(self.sol_dir.rglob("*.solution.txt")):
+            raise OutputExistsError(f"{self.sol_dir}: holds solution files of an earlier run")
+        self.root = _common_root(args.paths)
+        self.resume = resume
+        self.csv_file, self.csv = self._open_csv(args.csv, args.force)
+        for rec in earlier:
+            self._csv_row(rec)
+
+    @staticmethod
+    def _open_csv(name: Optional[str], force: bool):
+        if not name:
+            return None, None
+        target = _StdoutLines() if name == STDIO else LineFile(name, force=force)
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, CSV_COLUMNS, extrasaction="ignore", lineterminator="")
+        writer.writeheader()
+        target.write(buffer.getvalue())
+        return target, (writer, buffer)
+
+    def _csv_row(self, rec: dict) -> None:
+        if self.csv is None:
+            return
+        writer, buffer = self.csv
+        buffer.seek(0)
+        buffer.truncate()
+        writer.writerow(_csv_values(rec))
+        self.csv_file.write(buffer.getvalue())
+
+    def add(self, rec: dict) -> None:
+        if self.resume is not None:
+            self.resume.write(json_line(rec))
+        self._csv_row(rec)
+        if self.sol_dir is not None and rec.get("solution") is not None:
+            _write_solution(self.sol_dir / (self._relative(rec) + ".solution.txt"), rec)
+        if self.args.json:
+            print_json(rec)
+        elif self.args.csv != STDIO:
+            _print_row(rec)
+
+    def _relative(self, rec: dict) -> str:
+        """The solution file's name: the puzzle's path below the inputs' common folder, ``-k`` for member k."""
+        path = rec["file"].rsplit("#", 1)[0] if "member" in rec else rec["file"]
+        rel = "stdin" if path == STDIO else os.path.relpath(os.path.abspath(path), self.root)
+        return rel + (f"-{rec['member']}" if "member" in rec else "")
+
+    def close(self, summary: Summary) -> None:
+        for target in (self.resume, self.csv_file):
+            if target is not None:
+                target.close()
+        if self.args.summary_json:
+            text = json_line(summary.to_dict()) + "\n"
+            if self.args.summary_json == STDIO:
+                sys.stdout.write(text)
+            else:
+                write_file(self.args.summary_json, text, force=True)
+
+
+class _StdoutLines:
+    """Standard output with the interface of :class:`~nonogen.files.LineFile`."""
+
+    def write(self, line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def close(self) -> None:
+        sys.stdout.flush()
+
+
+def _csv_values(rec: dict) -> dict:
+    out = dict(rec)
+    if "size" in rec:
+        out["size"] = "x".join(map(str, rec["size"]))
+    if "ambiguous_cells" in rec:
+        out["ambiguous_cells"] = len(rec["ambiguous_cells"])
+    return out
+
+
+def _common_root(paths: list[str]) -> str:
+    """The folder solution files are named below: the common folder of every input (a file counts as its folder)."""
+    folders = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".") for p in paths if p != STDIO]
+    return os.path.commonpath(folders) if folders else os.getcwd()
+
+
+def _print_row(record: dict) -> None:
+    size = record.get("size") or [record.get("width", "?"), record.get("height", "?")]
+    size_text = "x".join(map(str, size)) if "width" in record or "size" in record else ""
+    extra = record.get("message", "")
+    if record["status"] == "multiple":
+        count = len(record["ambiguous_cells"])
+        extra = f"{count} ambiguous cells" if record["ambiguous_complete"] else f"at least {count} ambiguous cells"
+    if record.get("duplicate_of"):
+        extra = f"duplicate of {record['duplicate_of']}"
+    sys.stdout.write(
+        f"{record['file']:<48} {record['status']:<10} {size_text:>9} "
+        f"{record.get('difficulty') or '-':<7} {record.get('seconds', 0):8.3f}s  {extra}".rstrip() + "\n"
+    )
+    sys.stdout.flush()
+
+
+def _write_solution(target: Path, record: dict) -> None:
+    """A puzzle's solution (and a second one, when there is one) as text; names never collide within a run."""
+    solution = record["solution"]
+    text = solution + "\n" if isinstance(solution, str) else "\n".join(solution) + "\n"
+    if record.get("second_solution") is not None:
+        second = record["second_solution"]
+        text += "\n# another solution:\n" + (second + "\n" if isinstance(second, str) else "\n".join(second) + "\n")
+    write_file(target, text, force=True)
