@@ -751,6 +751,8 @@ static PyObject *Lines_probe(Lines *g, PyObject *args) {
 typedef struct {
     int *lits;
     size_t n_lits, cap_lits, n_clauses;
+    int *ladders;  /* (line, block, lo, hi, first variable) of every ladder with a variable */
+    size_t n_ladders, cap_ladders;
     int n_vars;
     const mask_t *masks;
     const int *cell_var;
@@ -826,6 +828,22 @@ static int encode_line(Lines *g, Cnf *f, int line, Ladder *lad, unsigned char *p
         lad[i].hi = hi;
         lad[i].base = f->n_vars + 1;
         f->n_vars += hi - lo;
+        if (hi > lo) {
+            if (f->n_ladders + 5 > f->cap_ladders) {
+                size_t cap = f->cap_ladders ? 2 * f->cap_ladders : 4096;
+                int *grown = PyMem_Realloc(f->ladders, cap * sizeof(int));
+                if (!grown) return NOMEM;
+                f->ladders = grown;
+                f->cap_ladders = cap;
+            }
+            int *row = f->ladders + f->n_ladders;
+            row[0] = line;
+            row[1] = i;
+            row[2] = lo;
+            row[3] = hi;
+            row[4] = lad[i].base;
+            f->n_ladders += 5;
+        }
         for (int k = lo + 1; k < hi; k++) {
             if (!possible[k]) {
                 int cl[2] = {-(lad[i].base + k - lo - 1), lad[i].base + k - lo};
@@ -892,7 +910,7 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
     int *cell_var = PyMem_Calloc(g->n_cells, sizeof(int));
     Ladder *lad = PyMem_Malloc(sizeof(Ladder) * (g->max_k + 1));
     unsigned char *possible = PyMem_Malloc(g->max_len + 1);
-    Cnf f = {NULL, 0, 0, 0, 1, masks, cell_var, 0};
+    Cnf f = {NULL, 0, 0, 0, NULL, 0, 0, 1, masks, cell_var, 0};
     int status = OK;
     if (!cell_var || !lad || !possible) status = NOMEM;
     if (status == OK) {
@@ -952,9 +970,12 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
         PyObject *vars = PyList_New(g->n_cells);
         for (int cell = 0; vars && cell < g->n_cells; cell++) PyList_SET_ITEM(vars, cell, PyLong_FromLong(cell_var[cell]));
         PyObject *flat = PyBytes_FromStringAndSize((const char *)f.lits, (Py_ssize_t)(f.n_lits * sizeof(int)));
-        if (vars && flat) result = Py_BuildValue("(iOnO)", f.n_vars, flat, (Py_ssize_t)f.n_clauses, vars);
+        PyObject *ladders = PyBytes_FromStringAndSize((const char *)f.ladders, (Py_ssize_t)(f.n_ladders * sizeof(int)));
+        if (vars && flat && ladders)
+            result = Py_BuildValue("(iOnOO)", f.n_vars, flat, (Py_ssize_t)f.n_clauses, vars, ladders);
         Py_XDECREF(vars);
         Py_XDECREF(flat);
+        Py_XDECREF(ladders);
     } else if (status == CONTRADICTION) {
         result = Py_None;
         Py_INCREF(result);
@@ -962,6 +983,7 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
         raise_status(status);
     }
     PyMem_Free(f.lits);
+    PyMem_Free(f.ladders);
     PyMem_Free(cell_var);
     PyMem_Free(lad);
     PyMem_Free(possible);
@@ -1012,7 +1034,7 @@ static int bp_alloc(BpWork *b, int n, int k, int C) {
  * this line's previous messages, replaced by the new ones (damped). Returns 0 when the
  * weights leave no placement (nothing is changed then). */
 static int bp_line(const Clue *c, int n, const mask_t *d, const double *in, double *own, int C,
-                   double damping, BpWork *b) {
+                   double damping, BpWork *b, double *starts) {
     const int k = c->k, W = n + 1;
     double *w = b->w, *lw = b->lw, *F = b->F, *G = b->G, *Pb = b->Pb;
     int *cnt = b->cnt;
@@ -1097,6 +1119,7 @@ static int bp_line(const Clue *c, int n, const mask_t *d, const double *in, doub
             double left = same_prev ? (s >= 1 ? F[i * W + s - 1] * BG(s - 1) : 0) : F[i * W + s];
             double right = same_next ? (e < n ? BG(e) * G[(i + 1) * W + e + 1] : 0) : G[(i + 1) * W + e];
             p *= left * right;
+            if (starts) starts[i * W + s] = p / Z;
             diff[a * W + s] += p;
             diff[a * W + e] -= p;
         }
@@ -1185,7 +1208,7 @@ static PyObject *Lines_bp(Lines *g, PyObject *args) {
                 memcpy(own + t * C, mine + (size_t)cell * C, sizeof(double) * C);
             }
             Clue c = line_clue(g, line);
-            if (!bp_line(&c, n, g->line_in, in, own, C, damping, &b)) continue;
+            if (!bp_line(&c, n, g->line_in, in, own, C, damping, &b, NULL)) continue;
             for (int t = 0; t < n; t++)
                 memcpy(mine + (size_t)line_cell(g, line, t) * C, own + t * C, sizeof(double) * C);
         }
@@ -1216,6 +1239,83 @@ static PyObject *Lines_bp(Lines *g, PyObject *args) {
     PyMem_Free(open);
     PyBuffer_Release(&view);
     PyBuffer_Release(&mv);
+    return result;
+}
+
+/* ladder_phases(masks, messages, colours, ladders) -> bytes of int32 literals: the phase of every
+ * "block i starts at or after k" variable of the encoding, true when the beliefs give it at least
+ * even odds. `ladders` is the encoder's table (line, block, lo, hi, first variable), grouped by line;
+ * each of its lines is passed once more with the current messages (which stay as they are). */
+static PyObject *Lines_ladder_phases(Lines *g, PyObject *args) {
+    PyObject *mobj, *msgobj;
+    Py_buffer view, mv, lv;
+    int C;
+    if (!PyArg_ParseTuple(args, "OOiy*", &mobj, &msgobj, &C, &lv)) return NULL;
+    if (C < 2 || C > 32 || get_masks(g, mobj, &view) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "colours must be 2..32");
+        PyBuffer_Release(&lv);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(msgobj, &mv, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&view);
+        PyBuffer_Release(&lv);
+        return NULL;
+    }
+    size_t per = (size_t)g->n_cells * C, n_rows = (size_t)lv.len / (5 * sizeof(int));
+    const int *table = lv.buf;
+    int status = mv.len == (Py_ssize_t)(2 * per * sizeof(double)) ? OK : -1;
+    const double *rowmsg = mv.buf, *colmsg = rowmsg + per;
+    const mask_t *masks = view.buf;
+    int n_max = g->max_len;
+    BpWork b = {0};
+    double *in = PyMem_Malloc(sizeof(double) * (n_max + 1) * C), *own = PyMem_Malloc(sizeof(double) * (n_max + 1) * C);
+    double *starts = PyMem_Malloc(sizeof(double) * (g->max_k + 1) * (n_max + 2));
+    size_t n_out = 0;
+    for (size_t r = 0; r < n_rows; r++) n_out += (size_t)(table[5 * r + 3] - table[5 * r + 2]);
+    int *out = PyMem_Malloc(sizeof(int) * (n_out + 1));
+    if (status == OK && (!in || !own || !starts || !out || bp_alloc(&b, n_max, g->max_k, C) < 0)) status = NOMEM;
+    size_t at = 0;
+    for (size_t r = 0; status == OK && r < n_rows;) {
+        int line = table[5 * r];
+        size_t next = r;
+        while (next < n_rows && table[5 * next] == line) next++;
+        if (line < 0 || line >= g->n_lines) break;
+        int n = line_len(g, line), rows = line < g->height, ok = 1;
+        const double *cross = rows ? colmsg : rowmsg, *mine = rows ? rowmsg : colmsg;
+        for (int t = 0; t < n; t++) {
+            int cell = line_cell(g, line, t);
+            g->line_in[t] = masks[cell];
+            memcpy(in + t * C, cross + (size_t)cell * C, sizeof(double) * C);
+            memcpy(own + t * C, mine + (size_t)cell * C, sizeof(double) * C);
+        }
+        Clue c = line_clue(g, line);
+        memset(starts, 0, sizeof(double) * (g->max_k + 1) * (n_max + 2));
+        ok = bp_line(&c, n, g->line_in, in, own, C, 0.0, &b, starts);
+        for (; r < next; r++) {
+            const int *row = table + 5 * r;
+            int i = row[1], lo = row[2], hi = row[3], base = row[4];
+            if (i < 0 || i >= c.k || lo < 0 || hi > n || lo > hi) continue;
+            double tail = 0; /* P(start >= k), summed from the right */
+            for (int s = n; s > hi; s--) tail += starts[i * (n + 1) + s];
+            for (int k = hi; k > lo; k--) {
+                tail += starts[i * (n + 1) + k];
+                int lit = base + k - lo - 1;
+                out[at++] = (ok && tail >= 0.5) ? lit : -lit;
+            }
+        }
+    }
+    PyObject *result = NULL;
+    if (status == OK) result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(at * sizeof(int)));
+    else if (status == NOMEM) PyErr_NoMemory();
+    else PyErr_SetString(PyExc_ValueError, "messages must be an array('d') of 2 * cells * colours");
+    bp_free(&b);
+    PyMem_Free(in);
+    PyMem_Free(own);
+    PyMem_Free(starts);
+    PyMem_Free(out);
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&mv);
+    PyBuffer_Release(&lv);
     return result;
 }
 
@@ -1320,6 +1420,8 @@ static PyMethodDef Lines_methods[] = {
      "encode(masks, end[, implications]) -> (n_vars, flat clauses (int32, 0 after each), clause count, first variable of each cell), or None on a contradiction"},
     {"implications", (PyCFunction)Lines_implications, METH_NOARGS,
      "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
+    {"ladder_phases", (PyCFunction)Lines_ladder_phases, METH_VARARGS,
+     "ladder_phases(masks, messages, colours, ladders) -> bytes: int32 phase literals of the ladder variables"},
     {"bp", (PyCFunction)Lines_bp, METH_VARARGS,
      "bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour after more rounds"},
     {NULL}};

@@ -85,6 +85,7 @@ class Encoding:
         self.n_vars = 0
         self._lists: list[list[int]] = []  # the Python encoder's clauses
         self._flat = b""  # the C encoder's: int32 literals, 0 after each clause
+        self.ladders = b""  # the C encoder's block-start ladders: int32 (line, block, lo, hi, first variable)
         self.n_clauses = 0
         self.TRUE = 1
         self.undecided = grid.undecided(self.masks)
@@ -107,7 +108,7 @@ class Encoding:
         """The same CNF, variable for variable, built by the C module (ten times faster), plus the
         binary clauses of probing's ``implications`` (on every 4th TAAI 2011 puzzle, MiniSat needs
         fewer conflicts with them)."""
-        self.n_vars, self._flat, self.n_clauses, first_var = self.grid.encode_native(
+        self.n_vars, self._flat, self.n_clauses, first_var, self.ladders = self.grid.encode_native(
             array("I", self.masks), deadline, implications)
         self.cell_lits = {}
         for cell, (mask, var) in enumerate(zip(self.masks, first_var)):

@@ -35,6 +35,7 @@ ROUNDS = (20, 40, 80, 160)  # belief-propagation rounds of the snapshots, in the
 DAMPING = 0.5  # share of a line's previous message kept in the new one: without it beliefs oscillate
 FIRST_SLICE = 2000  # conflicts; most tournament puzzles need fewer and never see a second snapshot
 GROWTH = 1.5
+LADDER_PHASES = True  # also phase each block's "starts at or after k" variables by the beliefs
 
 
 class BeliefPhases:
@@ -56,6 +57,9 @@ class BeliefPhases:
             likeliest = self.grid.beliefs(self.masks, self.messages, self.colours, more, DAMPING, self.deadline)
             self.rounds = ROUNDS[index]
             self.snapshots[index] = self._phases(likeliest)
+            if LADDER_PHASES:
+                ladders = self.grid.ladder_phases(self.masks, self.messages, self.colours, self.enc.ladders)
+                self.snapshots[index] += array("i", ladders).tolist()
             self.seconds += time.monotonic() - start
         return self.snapshots[index]
 
