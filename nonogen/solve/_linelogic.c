@@ -425,6 +425,18 @@ static int cell_lines(const Lines *g, int cell, int *out) {
  * at most IMPL_MAX of them. */
 #define IMPL_MAX (1u << 20)
 
+/* Room for `need` ints in a growable buffer (doubling); -1 when memory runs out. */
+static int grow_ints(int **buf, size_t *cap, size_t need) {
+    if (need <= *cap) return 0;
+    size_t size = *cap ? 2 * *cap : 4096;
+    while (size < need) size *= 2;
+    int *grown = PyMem_Realloc(*buf, size * sizeof(int));
+    if (!grown) return -1;
+    *buf = grown;
+    *cap = size;
+    return 0;
+}
+
 static void record_implications(Lines *g, const mask_t *masks, int cell, int mark, int *stamp, int branch) {
     int colour = 31 - __builtin_clz(masks[cell]);
     for (int j = mark; j < g->n_changed; j++) {
@@ -432,14 +444,8 @@ static void record_implications(Lines *g, const mask_t *masks, int cell, int mar
         if (stamp[other] == branch) continue; /* changed twice: its first record has the mask before */
         stamp[other] = branch;
         for (mask_t lost = g->old[j] & ~masks[other]; lost; lost &= lost - 1) {
-            if (g->n_impl + 4 > g->cap_impl) {
-                if (g->cap_impl >= 4 * (size_t)IMPL_MAX) return;
-                size_t cap = g->cap_impl ? 2 * g->cap_impl : 4096;
-                int *impl = PyMem_Realloc(g->impl, sizeof(int) * cap);
-                if (!impl) return; /* fewer clauses, same answers */
-                g->impl = impl;
-                g->cap_impl = cap;
-            }
+            if (g->n_impl + 4 > 4 * (size_t)IMPL_MAX || grow_ints(&g->impl, &g->cap_impl, g->n_impl + 4) < 0)
+                return; /* fewer clauses, same answers */
             int *q = g->impl + g->n_impl;
             q[0] = cell;
             q[1] = colour;
@@ -782,16 +788,9 @@ static void add_clause(Cnf *f, const int *lits, int n) {
         if (lits[j] == TRUE_LIT) return;
         if (lits[j] != -TRUE_LIT) keep++;
     }
-    if (f->n_lits + keep + 1 > f->cap_lits) {
-        size_t cap = f->cap_lits ? 2 * f->cap_lits : 65536;
-        while (cap < f->n_lits + keep + 1) cap *= 2;
-        int *grown = PyMem_Realloc(f->lits, cap * sizeof(int));
-        if (!grown) {
-            f->failed = 1;
-            return;
-        }
-        f->lits = grown;
-        f->cap_lits = cap;
+    if (grow_ints(&f->lits, &f->cap_lits, f->n_lits + keep + 1) < 0) {
+        f->failed = 1;
+        return;
     }
     for (int j = 0; j < n; j++)
         if (lits[j] != -TRUE_LIT) f->lits[f->n_lits++] = lits[j];
@@ -829,13 +828,7 @@ static int encode_line(Lines *g, Cnf *f, int line, Ladder *lad, unsigned char *p
         lad[i].base = f->n_vars + 1;
         f->n_vars += hi - lo;
         if (hi > lo) {
-            if (f->n_ladders + 5 > f->cap_ladders) {
-                size_t cap = f->cap_ladders ? 2 * f->cap_ladders : 4096;
-                int *grown = PyMem_Realloc(f->ladders, cap * sizeof(int));
-                if (!grown) return NOMEM;
-                f->ladders = grown;
-                f->cap_ladders = cap;
-            }
+            if (grow_ints(&f->ladders, &f->cap_ladders, f->n_ladders + 5) < 0) return NOMEM;
             int *row = f->ladders + f->n_ladders;
             row[0] = line;
             row[1] = i;
