@@ -66,7 +66,9 @@ class BeliefPhases:
     def _phases(self, likeliest: bytes) -> list[int]:
         """Every literal of every open cell: true for its likeliest colour, false for the others."""
         out = []
-        for cell in self.enc.undecided:
+        for n, cell in enumerate(self.enc.undecided):
+            if not n & 0xFFFF:
+                self.deadline.check()  # a million open cells take a second here
             best = likeliest[cell]
             out.extend(lit if value == best else -lit for value, lit in self.enc.cell_lits[cell].items())
         return out

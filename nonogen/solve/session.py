@@ -285,8 +285,7 @@ class Session:
         with enc.new_solver(deadline) as solver:
             if reference is not None:
                 solver.add_clause(enc.blocking_clause(reference))
-                solver.set_phases(enc.phases(reference))
-                if not solve_limited(solver, deadline):
+                if not first_solution(solver, enc, deadline, stats):
                     return "unique", reference, None
                 return "multiple", reference, enc.decode(solver.get_model())
             if not first_solution(solver, enc, deadline, stats):
