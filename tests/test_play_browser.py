@@ -101,6 +101,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing: 
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
@@ -164,10 +165,20 @@ def open_page(driver, tmp_path):
         driver.get(path.as_uri())
         driver.execute_script("localStorage.clear()")
         driver.refresh()
-        WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.nonogenPlay"))
+        _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start")
         return path
 
     return go
+
+
+WAIT = 120
+"""Seconds a wait on a condition may take before the test fails: a safety net that a loaded machine never
+reaches; a wait ends as soon as its condition holds, so it costs nothing when the page is quick."""
+
+
+def _until(driver, condition, what: str):
+    """Wait for ``condition(driver)`` (never for a fixed time): pages answer late on a loaded machine."""
+    return WebDriverWait(driver, WAIT).until(condition, f"waited {WAIT} s for {what}")
 
 
 def _shot(driver, name: str) -> None:
@@ -248,35 +259,41 @@ def test_check_flags_mistakes(driver, open_page):
 
 
 def test_undo_redo_reload_reset_reveal(driver, open_page):
+    """Failed once under load: it read the grid and the alert right after clicks; now it waits for each state."""
     puzzle, grid = _bw_puzzle()
     open_page("bw-undo", page_2d(puzzle, grid))
     for c in (0, 2, 4):
         _cell(driver, 0, c).click()
     filled = lambda: int((_cells(driver) > 0).sum())  # noqa: E731
-    assert filled() == 4  # three clicks and the given
+
+    def expect(count: int) -> None:
+        _until(driver, lambda d: filled() == count, f"{count} filled cells (have {filled()})")
+
+    expect(4)  # three clicks and the given
     driver.find_element(By.ID, "undo").click()
-    assert filled() == 3
+    expect(3)
     ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
-    assert filled() == 2
+    expect(2)
     driver.find_element(By.ID, "redo").click()
     ActionChains(driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
-    assert filled() == 4
+    expect(4)
     driver.refresh()
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.nonogenPlay"))
-    assert filled() == 4 and list(_cells(driver)[0]) == [1, 0, 1, -1, 1]
-    assert "restored" in _status(driver)
+    _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start again")
+    expect(4)
+    assert list(_cells(driver)[0]) == [1, 0, 1, -1, 1]
+    _until(driver, lambda d: "restored" in _status(d), "the status to say the grid was restored")
     assert "done" in driver.find_element(By.CSS_SELECTOR, 'td.row-clue[data-row="0"]').get_attribute("class")
     _shot(driver, "2d-restored")
     driver.find_element(By.ID, "reset").click()
-    assert filled() == 1  # only the given is left
+    expect(1)  # only the given is left
     driver.find_element(By.ID, "undo").click()
-    assert filled() == 4
+    expect(4)
     driver.find_element(By.ID, "reveal").click()
-    driver.switch_to.alert.dismiss()
-    assert filled() == 4
+    _until(driver, EC.alert_is_present(), "the reveal question").dismiss()
+    expect(4)
     driver.find_element(By.ID, "reveal").click()
-    driver.switch_to.alert.accept()
-    assert "Solved" in _status(driver)
+    _until(driver, EC.alert_is_present(), "the reveal question").accept()
+    _until(driver, lambda d: "Solved" in _status(d), "the status to say solved")
     assert ((_cells(driver) > 0) == (grid > 0)).all()
 
 
@@ -379,7 +396,7 @@ def test_3d_strikes_paint_and_givens(driver, open_page):
     assert "2 painted cubes are not part" in _status(driver)
     _shot(driver, "3d-check")
     driver.refresh()
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.nonogenPlay"))
+    _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start")
     assert driver.find_element(By.ID, "strikes").text == "1 / 5" and _cube(driver, 1, 0, 0) == "painted"
 
 
