@@ -267,3 +267,13 @@ def test_load_mesh_counts_external_gltf_buffers_before_loading(tmp_path):
     many.write_text(json.dumps(doc))
     with pytest.raises(FileLimitError, match="302 external files"):
         load_mesh(many)
+
+
+def test_mesh_command_names_the_playable_page_and_the_glb_it_writes(tmp_path, capsys):
+    """The summary listed level.json and the pictures but not level.html (to play) or level.glb (for engines)."""
+    out = tmp_path / "mushroom"
+    samples = Path(__file__).resolve().parents[1] / "samples" / "meshes"
+    code, stdout, err = run_cli(["mesh", str(samples / "mushroom.ply"), "-o", str(out), "--size", "6"], capsys)
+    assert code == 0, err
+    for name in ("level.html", "level.glb", "level.json"):
+        assert name in stdout and (out / name).stat().st_size > 0
