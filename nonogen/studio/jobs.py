@@ -19,8 +19,9 @@ from ..importers.quality import measure
 from ..make.repair2d import ease, repair
 from ..model import Puzzle
 from ..solve.deadline import Deadline, Timeout
-from ..solve.grade import _Replay, rate
-from ..solve.propagate import Contradiction
+from ..solve.grade import rate
+from ..solve.line import LineAutomaton
+from ..solve.propagate import Contradiction, Grid, _linelogic
 from ..solve.session import Session
 from .document import palette_json, puzzle_of
 
@@ -120,7 +121,7 @@ def check(job: dict[str, Any]) -> Iterator[Message]:
         yield {"ambiguous": [], "complete": result.status == "unique"}
     rate(result, puzzle, clock, session.grid)
     yield {"grade": result.grade, "grade_name": result.grade_name, "score": result.score,
-           "replay": replay(puzzle, clock), "quality": measure(grid, _reference(job["doc"], grid), puzzle.palette),
+           "replay": replay(puzzle, clock, session.grid), "quality": measure(grid, _reference(job["doc"], grid), puzzle.palette),
            "seconds": round(time.monotonic() - started, 4)}
 
 
@@ -133,38 +134,65 @@ def _reference(doc: dict[str, Any], grid: np.ndarray) -> Optional[np.ndarray]:
     return reference if reference.shape == grid.shape else None
 
 
-def replay(puzzle: Puzzle, clock: Deadline) -> dict[str, Any]:
-    """Which cells a careful solver fixes in which step: ``step[r][c]`` (0: given, -1: never) and each step's kind.
+def replay(puzzle: Puzzle, clock: Deadline, grid: Optional[Grid] = None) -> dict[str, Any]:
+    """Which cells a careful solver fixes in which step: ``step[r][c]`` (0: known at the start, -1: never) and each step's kind.
 
-    Steps are the grade's line passes (each reads the lines the last one
-    changed) and, when line logic is stuck, its lookahead sweeps: the same
-    replay the grade is computed from, recorded cell by cell.
+    A "line" step is one pass of complete line logic over the lines the
+    pass before changed (all lines at first); when the lines say nothing
+    more, a "lookahead" step is the engine's probing (what every value of a
+    cell agrees on). The grade rates a replay of its own; this one only
+    shows the author where the solver's progress comes from and where it stops.
     """
-    run = _Replay(puzzle, clock)
+    grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
+    solve = _line_solver(puzzle, grid)
     H, W = puzzle.height, puzzle.width
+    masks = grid.masks[:]
     step = np.full(H * W, -1, dtype=np.int32)
-    step[[i for i in range(H * W) if _decided(run.masks[i])]] = 0
-    kinds: list[str] = ["given"]
+    step[[i for i in range(H * W) if _decided(masks[i])]] = 0
+    kinds: list[str] = ["start"]  # givens, and cells an empty line or a colour no crossing line has settles
     lines = set(range(H + W))
     try:
         while True:
-            before = run.masks[:]
+            before = masks[:]
             if lines:
-                run.line_passes(lines, limit=1)
+                for line in sorted(lines):
+                    clock.check()
+                    cells = grid.cells[line]
+                    narrowed = solve(line, [masks[i] for i in cells])
+                    if narrowed is None:
+                        raise Contradiction()
+                    for i, m in zip(cells, narrowed):
+                        masks[i] = m
                 kind = "line"
-            elif run.grid.undecided(run.masks) and (run.sweep() or run.both_ways()):
-                kind = "lookahead"
             else:
-                break
-            changed = [i for i in range(H * W) if run.masks[i] != before[i]]
-            fixed = [i for i in changed if _decided(run.masks[i]) and step[i] < 0]
+                if grid.undecided(masks):
+                    grid.probe(masks, clock)
+                if masks == before:
+                    break
+                kind = "lookahead"
+            changed = [i for i in range(H * W) if masks[i] != before[i]]
+            fixed = [i for i in changed if _decided(masks[i]) and step[i] < 0]
             if fixed:
                 kinds.append(kind)
                 step[fixed] = len(kinds) - 1
-            lines = {i // W for i in changed} | {H + i % W for i in changed} if kind == "line" else set()
+            lines = {i // W for i in changed} | {H + i % W for i in changed}
     except (Timeout, Contradiction):
         pass
     return {"step": step.reshape(H, W).tolist(), "kinds": kinds}
+
+
+def _line_solver(puzzle: Puzzle, grid: Grid):
+    """Complete line logic for one line: the C module's when the grid uses it, else the Python automaton."""
+    clues = puzzle.rows + puzzle.cols
+    if grid.native and _linelogic is not None:
+        return lambda line, domain: _linelogic.solve_line(clues[line], domain)
+    automata = [LineAutomaton(clue) for clue in clues]
+
+    def solve(line: int, domain: list[int]):
+        found = automata[line].live_states(domain)
+        return None if found is None else found[1]
+
+    return solve
 
 
 def _decided(mask: int) -> bool:

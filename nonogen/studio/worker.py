@@ -79,7 +79,11 @@ class Channel:
             self._worker.stop()  # the job before this one is still running: its answer is no longer wanted
             self._worker = None
         if self._worker is None:
-            self._worker = await asyncio.to_thread(_Worker, self._ctx)
+            try:
+                self._worker = await asyncio.to_thread(_Worker, self._ctx)
+            except (OSError, EOFError) as exc:  # no process could be started (out of memory, process limit)
+                yield {"error": f"the engine could not start: {exc}"}
+                return
         if ticket != self._ticket:  # replaced while the worker started
             yield CANCELLED
             return

@@ -205,7 +205,8 @@ function mark() {
 function showQuality(q) {
   if (!q) return;
   const pct = (v) => (v === null || v === undefined ? "-" : Math.round(100 * v) + "%");
-  if (q.fidelity !== null && q.fidelity !== undefined) $("q-fidelity").textContent = q.fidelity.toFixed(2);
+  const score = q.recognisability !== undefined ? q.recognisability : q.fidelity;  // older reports: SSIM alone
+  if (score !== null && score !== undefined) $("q-fidelity").textContent = score.toFixed(2);
   $("q-specks").textContent = pct(q.speck_share);
   $("q-fill").textContent = pct(q.fill_share);
 }
