@@ -315,8 +315,10 @@ def test_studio_makes_a_level_from_a_model(page):
     _until(driver, lambda: driver.find_element(By.ID, "mesh-verdict").get_attribute("data-status") == "unique")
     frame = driver.find_element(By.ID, "level-frame")
     driver.switch_to.frame(frame)
-    _until(driver, lambda: driver.execute_script("return !!window.nonogenPlay3d || !!document.querySelector('canvas')"))
+    _until(driver, lambda: driver.execute_script("return !!window.nonogenPlay"), "the 3D view did not start")
+    size = driver.execute_script("return nonogenPlay.state().size")
     driver.switch_to.default_content()
+    assert max(size) == 6 and f"{size[0]}x{size[1]}x{size[2]}" in driver.find_element(By.ID, "mesh-notes").text
     _shot(driver, "studio-level")
     driver.find_element(By.ID, "mesh-save").click()
     _until(driver, lambda: "saved" in driver.find_element(By.ID, "mesh-status").text)

@@ -38,7 +38,14 @@ def serve(folder: Union[str, Path], sock: socket.socket, on_ready: Optional[Call
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
     hosts = ["127.0.0.1", "localhost", "[::1]", host] if host not in ("0.0.0.0", "::") else ["*"]
     app = create_app(Folder(folder), hosts)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2))
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: object) -> None:
+            """Ctrl-C: stop the engine first, so a request waiting on a long check ends now, not at a timeout."""
+            app.state.studio.stop_engine()
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    server = Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5))
 
     async def run() -> None:
         task = asyncio.ensure_future(server.serve(sockets=[sock]))

@@ -25,7 +25,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -58,6 +58,7 @@ class Studio:
         self.channels = {name: Channel() for name in ("check", "import", "mesh")}
         self.models = tempfile.TemporaryDirectory(prefix="nonogen-studio-")
         self.level: Any = None  # the Made of the last level
+        self.level_page = ""  # its play page, shown in the page's frame
 
     def keep_picture(self, data: bytes, name: str) -> str:
         key = secrets.token_hex(8)
@@ -75,9 +76,13 @@ class Studio:
                 break
         return last
 
-    def close(self) -> None:
+    def stop_engine(self) -> None:
+        """Kill every worker: requests waiting on one answer at once (the server is shutting down)."""
         for channel in self.channels.values():
             channel.close()
+
+    def close(self) -> None:
+        self.stop_engine()
         self.models.cleanup()
 
 
@@ -252,10 +257,16 @@ async def _mesh(studio: Studio, path: Path, options: dict[str, Any]) -> Response
     if "error" in message:  # the model's name as the author knows it, not the server's copy
         message["error"] = message["error"].replace(str(path), path.name)
     if made is not None:
-        studio.level = made
+        studio.level, studio.level_page = made, message.pop("page")
         message["report"] = {k: v for k, v in message["report"].items() if k != "model"}
         message["report"]["model"] = path.name
     return _answer(message)
+
+
+async def level_page(request: Request) -> Response:
+    """The last level's play page (three.js, self-contained), for the frame: its own document keeps its own CSP."""
+    page = _studio(request).level_page or "<!DOCTYPE html><title>no level</title><p>No level made yet.</p>"
+    return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
 
 async def save(request: Request) -> Response:
@@ -340,7 +351,7 @@ def create_app(folder: Folder, hosts: Optional[list[str]] = None) -> Starlette:
         Route("/api/save", save, methods=["POST"]),
     ]
     app = Starlette(
-        routes=[Route("/", index), *api, Mount("/static", StaticFiles(directory=_static()), name="static")],
+        routes=[Route("/", index), Route("/level.html", level_page), *api, Mount("/static", StaticFiles(directory=_static()), name="static")],
         middleware=[
             Middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["127.0.0.1", "localhost"]),
             Middleware(BaseHTTPMiddleware, dispatch=_guard),

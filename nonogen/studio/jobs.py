@@ -8,6 +8,7 @@ nothing and write nothing.
 """
 from __future__ import annotations
 
+import base64
 import time
 from typing import Any, Iterator, Optional
 
@@ -138,7 +139,9 @@ def replay(puzzle: Puzzle, clock: Deadline, grid: Optional[Grid] = None) -> dict
     """Which cells a careful solver fixes in which step: ``step[r][c]`` (0: known at the start, -1: never) and each step's kind.
 
     A "line" step is one pass of complete line logic over the lines the
-    pass before changed (all lines at first); when the lines say nothing
+    pass before changed (all lines at first), each line reading the grid as
+    the pass found it, so a step shows what follows from the step before
+    and nothing further; when the lines say nothing
     more, a "lookahead" step is the engine's probing (what every value of a
     cell agrees on). The grade rates a replay of its own; this one only
     shows the author where the solver's progress comes from and where it stops.
@@ -155,14 +158,14 @@ def replay(puzzle: Puzzle, clock: Deadline, grid: Optional[Grid] = None) -> dict
         while True:
             before = masks[:]
             if lines:
-                for line in sorted(lines):
+                for line in sorted(lines):  # every line reads the grid as the pass found it
                     clock.check()
                     cells = grid.cells[line]
-                    narrowed = solve(line, [masks[i] for i in cells])
+                    narrowed = solve(line, [before[i] for i in cells])
                     if narrowed is None:
                         raise Contradiction()
                     for i, m in zip(cells, narrowed):
-                        masks[i] = m
+                        masks[i] &= m
                 kind = "line"
             else:
                 if grid.undecided(masks):
@@ -253,13 +256,17 @@ def make_mesh(job: dict[str, Any]) -> Iterator[Message]:
     """A Picross 3D level from a model file, its verdict and the play page that shows it in 3D."""
     from .. import from_mesh
     from ..export.html import page_3d
+    from ..render import encode
+    from ..render.iso3d import solution_picture
 
     options = job.get("options") or {}
     hide = options.get("hide")
     made = from_mesh(job["path"], size=int(options.get("size") or 10), hide=None if hide in (None, "") else float(hide),
                      line_solvable=bool(options.get("line_solvable")), timeout=MESH_SECONDS)
     colors = made.puzzle.rgb() if made.puzzle.colors is not None else None
-    yield {"report": made.report, "page": page_3d(made.puzzle, made.solution, colors), "made": made}
+    shape = encode(solution_picture(made.puzzle.goal, colors), ".png")
+    yield {"report": made.report, "page": page_3d(made.puzzle, made.solution, colors), "made": made,
+           "solution_png": "data:image/png;base64," + base64.b64encode(shape).decode("ascii")}
 
 
 JOBS = {"import": import_picture, "check": check, "suggest": suggest, "mesh": make_mesh}

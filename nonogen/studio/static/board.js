@@ -151,7 +151,9 @@ class Board {
       td.classList.toggle("amb", amb.has(key));
       td.classList.toggle("suggested", hint.has(key));
       const step = replay ? replay.step[r][c] : 0;
-      td.classList.toggle("later", replay !== null && upTo !== null && (step < 0 || step > upTo));
+      // faded: not yet fixed at this step of the replay; cells never fixed fade only before the last step
+      const last = replay ? replay.kinds.length - 1 : 0;
+      td.classList.toggle("later", replay !== null && upTo !== null && (step < 0 ? upTo < last : step > upTo));
       td.classList.toggle("open", replay !== null && step < 0);
     }));
   }

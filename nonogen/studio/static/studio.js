@@ -18,8 +18,9 @@ const state = {
   pictureId: null,
   analysis: { ambiguous: [], replay: null },
   suggestion: null,
-  checkSeq: 0, checkAbort: null, editedAt: 0,
+  checkSeq: 0, checkAbort: null,
   importSeq: 0,
+  levels: 0,
 };
 const board = new StudioBoard.Board($("board"), () => edited());
 
@@ -58,10 +59,11 @@ async function upload(file) {
   const seq = ++state.importSeq;
   const res = await api("/api/picture?options=" + encodeURIComponent(JSON.stringify(pictureOptions())), file,
     { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(file.name) });
-  if (seq === state.importSeq) imported(res, file.name);
+  if (seq === state.importSeq) imported(res, file.name, seq);
 }
 
-function imported(res, name) {
+function imported(res, name, seq) {
+  $("board").dataset.imported = seq;  // which import the board shows (tests and scripts wait on it)
   if (res.data.cancelled) return;
   if (res.data.error) { say(res.data.error); return; }
   state.pictureId = res.data.picture_id || null;
@@ -113,13 +115,12 @@ async function reimport() {
   say("");
   const seq = ++state.importSeq;
   const res = await api("/api/import", { picture_id: state.pictureId, options: pictureOptions() });
-  if (seq === state.importSeq) imported(res, null);
+  if (seq === state.importSeq) imported(res, null, seq);
 }
 
 /* --- checking ---------------------------------------------------------------------------------- */
 
 function edited() {
-  state.editedAt = performance.now();
   state.suggestion = null;
   $("apply").hidden = true;
   $("givens-count").textContent = state.doc.givens.length;
@@ -130,7 +131,7 @@ async function check() {
   const seq = ++state.checkSeq;
   if (state.checkAbort) state.checkAbort.abort();
   const abort = state.checkAbort = new AbortController();
-  const started = state.editedAt;
+  const started = performance.now();  // an edit asks at once, so this is the edit's time too
   setVerdict("checking", "checking...");
   let res;
   try {
@@ -178,7 +179,7 @@ function checked(m, started) {
     mark();
   }
   if (m.replay) {
-    $("grade").textContent = m.grade ? `${m.grade} (${m.grade_name}, ${m.score})` : "-";
+    $("grade").textContent = m.grade ? `${m.grade} ${m.grade_name} (score ${m.score})` : "-";
     state.analysis.replay = m.replay;
     const last = m.replay.kinds.length - 1;
     $("replay").max = last;
@@ -339,7 +340,8 @@ function makeLevel(res) {
   $("mesh-verdict").dataset.status = report.status;
   $("mesh-grade").textContent = report.grade ? `${report.grade} (${report.grade_name})` : "-";
   $("mesh-notes").textContent = `${report.size ? report.size.join("x") : ""} ${(report.notes || []).join("; ")}`;
-  $("level-frame").srcdoc = res.data.page;
+  $("level-shape").src = res.data.solution_png;
+  $("level-frame").src = "/level.html?" + (++state.levels);  // a page of its own: a srcdoc frame would take this page's CSP
   $("mesh-name").value = (report.model || "level").replace(/\.[^.]*$/, "") + "-level";
 }
 
@@ -389,7 +391,7 @@ async function openFile() {
   const options = isModel(name) ? meshOptions() : pictureOptions();
   const res = await api("/api/open", { name, options });
   if (seq !== state.importSeq) return;
-  if (isModel(name)) makeLevel(res); else imported(res, name);
+  if (isModel(name)) makeLevel(res); else imported(res, name, seq);
 }
 
 /* --- wiring ------------------------------------------------------------------------------------ */
