@@ -41,7 +41,7 @@ PICTURES = [("photo-portrait.jpg", 20), ("photo-portrait.jpg", 30), ("photo-port
 
 def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
     server = subprocess.Popen([sys.executable, "-m", "nonogen", "studio", str(folder), "--port", "0", "--no-browser"],
-                              stdout=subprocess.PIPE, stderr=None, text=True)
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     return server, server.stdout.readline().split()[2]
 
 

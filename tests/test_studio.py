@@ -131,6 +131,49 @@ def test_studio_api_refuses_bad_input_and_keeps_serving(studio):
     assert status == 200 and answer["grade"] == 1  # still serving
 
 
+def test_studio_suggestions_reach_their_goal(studio):
+    """Each suggestion, applied as the page applies it, gives what it promised (checked by nonogen.verify)."""
+    import nonogen
+    from nonogen.studio.document import puzzle_of
+
+    url, _ = studio
+    grid = np.zeros((8, 8), dtype=int)
+    grid[0, 0] = grid[1, 1] = grid[5, 3] = grid[6, 4] = 1  # two diagonal pairs: four solutions
+    grid[3, 5:8] = 1
+    doc = {"grid": grid.tolist(), "palette": DOC["palette"], "givens": []}
+    for goal in ("unique", "line", "edit", "grade"):
+        status, s = _api(url, "/api/suggest", {"doc": doc, "goal": goal, "grade": 1})
+        assert status == 200 and s["status"] == "unique", (goal, s)
+        edited = np.array(doc["grid"])
+        for r, c, v in s["edits"]:
+            edited[r, c] = v
+        puzzle, target = puzzle_of({**doc, "grid": edited.tolist(), "givens": s["givens"]})
+        result = nonogen.verify(puzzle, target=target, timeout=30)
+        assert result.status == "unique", goal
+        if goal in ("line", "grade"):
+            assert result.difficulty == "line", goal
+        if goal == "edit":
+            assert s["edits"] and not s["givens"]
+        else:
+            assert s["givens"] and not s["edits"]
+    status, answer = _api(url, "/api/suggest", {"doc": doc, "goal": "prettier"})
+    assert status == 422 and "goal" in answer["error"]
+
+
+def test_studio_command_refuses_a_missing_folder_and_a_taken_port(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "nonogen", "studio", str(tmp_path / "nowhere"), "--no-browser"],
+                            capture_output=True, text=True, timeout=WAIT)
+    assert result.returncode == 2 and result.stderr.strip() == f"nonogen: error: {tmp_path / 'nowhere'}: not a folder"
+    from nonogen.studio import open_socket
+
+    with open_socket() as taken:
+        port = str(taken.getsockname()[1])
+        result = subprocess.run([sys.executable, "-m", "nonogen", "studio", str(tmp_path), "--port", port, "--no-browser"],
+                                capture_output=True, text=True, timeout=WAIT)
+    assert result.returncode == 2 and f"port {port}:" in result.stderr and "--port" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_channel_stops_a_busy_job_for_a_newer_one():
     """A newer job kills the worker of a job still running; the older one ends with CANCELLED."""
     rng = np.random.default_rng(1)

@@ -231,20 +231,22 @@ def suggest(job: dict[str, Any]) -> Iterator[Message]:
 
 
 def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline) -> Message:
-    """Givens revealed one at a time (the one that helps line logic most) until the grade is at most ``grade``."""
-    session = Session(puzzle)
-    added: tuple = ()
-    result = session.verify(grid, timeout=clock.left(), grade=True)
-    if result.status != "unique":
-        return {"goal": "grade", "status": result.status, "givens": [], "edits": [], "grade": result.grade,
-                "message": "make the puzzle unique first: a grade is for a puzzle with one solution"}
-    while result.grade is not None and result.grade > grade and not clock.expired():
+    """Givens that make the puzzle unique (when it is not), then one at a time until the grade is at most ``grade``.
+
+    Each further given is the one that helps line logic most (the repair's
+    own :func:`~nonogen.make.repair2d.ease`), so few are needed.
+    """
+    fixed = repair(puzzle, grid, mode="givens", timeout=clock.left(), grade=True)
+    session = fixed.session or Session(puzzle)
+    added = tuple(sorted(g for g in fixed.puzzle.givens if g not in puzzle.givens))
+    result = session.verify(grid, added, timeout=clock.left(), grade=True)
+    while result.status == "unique" and result.grade is not None and result.grade > grade and not clock.expired():
         given: Optional[tuple] = ease(session, added, grid)
         if given is None:
             break
         added = tuple(sorted(added + (given,)))
         result = session.verify(grid, added, timeout=clock.left(), grade=True)
-    reached = result.grade is not None and result.grade <= grade
+    reached = result.status == "unique" and result.grade is not None and result.grade <= grade
     return {"goal": "grade", "status": result.status, "grade": result.grade, "givens": [[r, c] for r, c, _ in added],
             "edits": [], "message": "" if reached else f"grade {grade} not reached (grade {result.grade})"}
 
