@@ -88,9 +88,13 @@ class Channel:
             yield CANCELLED
             return
         worker, self._busy = self._worker, True
-        worker.conn.send(job)
         finished = False
         try:
+            try:  # a picture can be megabytes: off the event loop, which keeps serving meanwhile
+                await asyncio.to_thread(worker.conn.send, job)
+            except (OSError, ValueError):  # killed by a newer job while the bytes went over
+                yield CANCELLED if ticket != self._ticket else {"error": "the engine stopped unexpectedly"}
+                return
             while True:
                 try:
                     message = await asyncio.to_thread(worker.conn.recv)

@@ -21,6 +21,7 @@ const state = {
   checkSeq: 0, checkAbort: null,
   importSeq: 0,
   levels: 0,
+  stem: "",             // the opened file's name without its suffix: the name saves suggest
 };
 const board = new StudioBoard.Board($("board"), () => edited());
 
@@ -69,8 +70,10 @@ function imported(res, name, seq) {
   state.pictureId = res.data.picture_id || null;
   $("picture-options").hidden = !state.pictureId;
   const d = res.data;
-  const title = name ? name.replace(/\.[^.]*$/, "") : (state.doc && state.doc.title) || "puzzle";
-  loadDoc({ grid: d.grid, palette: d.palette, givens: d.givens || [], title: d.title || title, reference: d.reference || null },
+  // a picture's file name would give the answer away: its puzzle is titled by its size (as `nonogen image` does);
+  // the name only suggests the file name to save under
+  if (name) state.stem = name.replace(/\.[^.]*$/, "");
+  loadDoc({ grid: d.grid, palette: d.palette, givens: d.givens || [], title: d.title || "", reference: d.reference || null },
     d.warnings || []);
   if (d.quality) showQuality(d.quality);
   if (state.pictureId && d.grid) {
@@ -303,7 +306,7 @@ function applySuggestion() {
 
 function setSaveName() {
   const [, , ext] = FORMATS.find(([f]) => f === $("save-format").value);
-  const stem = (state.doc.title || "puzzle").replace(/[^\w.-]+/g, "-").replace(/^[.-]+/, "") || "puzzle";
+  const stem = (state.stem || state.doc.title || "puzzle").replace(/[^\w.-]+/g, "-").replace(/^[.-]+/, "") || "puzzle";
   $("save-name").value = stem + ext;
 }
 
