@@ -39,7 +39,7 @@ from .worker import CANCELLED, Channel
 __all__ = ["create_app", "MAX_UPLOAD", "HEADER"]
 
 MAX_UPLOAD = 20_000_000
-"""Largest picture or model the studio takes (bytes); a bigger upload is refused before it is read whole."""
+"""Largest picture or model the studio takes (bytes); past it the rest of an upload is read and dropped, never kept."""
 
 HEADER = "X-Nonogen-Studio"
 
@@ -70,10 +70,8 @@ class Studio:
     async def one(self, channel: str, job: dict[str, Any]) -> dict[str, Any]:
         """The last message of a single-answer job (an error or cancellation if that is what came)."""
         last: dict[str, Any] = CANCELLED
-        async for message in self.channels[channel].run(job):
+        async for message in self.channels[channel].run(job):  # read to the end: the worker is then free
             last = message
-            if "error" in message:
-                break
         return last
 
     def stop_engine(self) -> None:
