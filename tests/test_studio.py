@@ -131,6 +131,28 @@ def test_studio_api_refuses_bad_input_and_keeps_serving(studio):
     assert status == 200 and answer["grade"] == 1  # still serving
 
 
+def test_studio_reimport_follows_the_options(studio):
+    """The picture options re-read the uploaded picture: size, threshold, colours; a bad option is a message."""
+    url, _ = studio
+    data = (SAMPLES / "images" / "landscape.jpg").read_bytes()
+    status, first = _api(url, "/api/picture?options=" + urllib.request.quote('{"width": 20, "mode": "bw"}'), data,
+                         {"X-File-Name": "landscape.jpg"}, raw=True)
+    assert status == 200 and len(first["grid"][0]) == 20 and first["quality"]["fill_share"] > 0
+    fills = []
+    for threshold in (60, 200):
+        status, again = _api(url, "/api/import", {"picture_id": first["picture_id"],
+                                                  "options": {"width": 20, "mode": "bw", "threshold": threshold}})
+        assert status == 200 and len(again["grid"][0]) == 20
+        fills.append(again["quality"]["fill_share"])
+    assert fills[0] != fills[1]
+    status, colour = _api(url, "/api/import", {"picture_id": first["picture_id"], "options": {"width": 12, "colors": 3}})
+    assert status == 200 and len(colour["palette"]) == 4 and len(colour["grid"][0]) == 12
+    status, answer = _api(url, "/api/import", {"picture_id": first["picture_id"], "options": {"width": 999}})
+    assert status == 422 and "width" in answer["error"]
+    status, answer = _api(url, "/api/import", {"picture_id": "gone", "options": {}})
+    assert status == 400 and "drop it again" in answer["error"]
+
+
 def test_studio_suggestions_reach_their_goal(studio):
     """Each suggestion, applied as the page applies it, gives what it promised (checked by nonogen.verify)."""
     import nonogen
