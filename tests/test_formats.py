@@ -812,3 +812,13 @@ def test_members_keep_the_neighbours_of_a_bad_line(tmp_path, name, good, bad_lin
                                fmt="taai" if opener.startswith("$") else "bracket")
         assert [r["status"] for r in recs] == ["error", "unique", "unique"], recs
         assert f"{name}:1:" in recs[0]["message"]
+
+
+@pytest.mark.parametrize("name,text", [
+    ("cnon", "1 2 2\nR #ff0000\n2001:R\n1:R\n1:R\n1:R\n"),
+    ("non", "width 2\nheight 1\nrows\n2001\ncolumns\n1\n1\n"),
+])
+def test_loads_refuses_a_block_longer_than_any_line(name, text):
+    """A .cnon clue of 2001 cells read fine, but its nonogen JSON could not be read back (the fuzz round trip)."""
+    with pytest.raises(LimitError, match="block of 2,001 cells"):
+        formats.loads(text, name)

@@ -215,6 +215,9 @@ def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line:
     check_size(len(cols), len(rows), line)
     check_fit(rows, len(cols), "row", line)
     check_fit(cols, len(rows), "column", line)
+    longest = max((n for clue in (*rows, *cols) for n, _ in clue), default=0)
+    if longest > MAX_SIDE:  # it fits no line of any puzzle nonogen reads, and the JSON formats could not hold it
+        raise FileLimitError(f"a block of {longest:,} cells; no line is longer than {MAX_SIDE}", line=line)
     try:
         puzzle = Puzzle(tuple(rows), tuple(cols), tuple(palette), goal=goal, givens=tuple(givens), meta=meta or {})
     except PuzzleError as exc:
