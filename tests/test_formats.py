@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 
 import nonogen.cli as cli
 from nonogen import formats
-from nonogen.clues import derive_clues, puzzle_from_grid, satisfies
+from nonogen.clues import derive_clues, puzzle3d_from_cells, puzzle_from_grid, satisfies
 from nonogen.errors import FormatError, LimitError
 from nonogen.formats import taai
 from nonogen.model import BW_PALETTE, Color, Puzzle, Puzzle3D
+from nonogen.solve import verify
+from conftest import SHARED_DATA, needs_shared
 
 # --- real files -------------------------------------------------------------------------------
 
@@ -137,7 +139,7 @@ def puzzles(draw, bw=False, square=False):
                      goal=grid if keep_goal else None)
 
 
-WRITABLE_2D = [name for name in formats.FORMATS if formats.writable(name) and name != "nonogen-3d"]
+WRITABLE_2D = [name for name in formats.FORMATS if formats.writable(name) and name not in formats.FORMATS_3D]
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -647,6 +649,136 @@ def test_many_tiny_puzzles_in_one_file_are_refused_while_reading():
     """A bundle of endlessly repeated tiny puzzles was read whole before any limit applied."""
     with pytest.raises(LimitError, match="10,000 puzzles"):
         formats.loads_all("GRID\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n" * 10_001, "bracket")
+
+
+# --- other people's Picross 3D levels ----------------------------------------------------------
+
+# A 3 wide, 2 high, 2 deep level in the nathsou/Picross3D game's JSON, written by hand from that project's
+# conventions: j counts up from the bottom, k towards the viewer. The bottom layer is full; on top of it one
+# cube at the left of the front row. Hints: [0][j][k] along i, [1][i][k] along j, [2][i][j] along k.
+NATHSOU_STEP = """{
+  "name": "Step",
+  "dims": [3, 2, 2],
+  "hints": [
+    [[{"num": 3, "type": 0}, {"num": 3, "type": 0}], [{"num": 0, "type": 0}, {"num": 1, "type": 0}]],
+    [[{"num": 1, "type": 0}, {"num": 2, "type": 0}], [null, {"num": 1, "type": 0}], [{"num": 1, "type": 0}, null]],
+    [[{"num": 2, "type": 0}, {"num": 1, "type": 0}], [{"num": 2, "type": 0}, null], [null, {"num": 0, "type": 0}]]
+  ]
+}
+"""
+
+# The same level in ytakata69/processing-picross3d's text: FRONT (rows top down, x across), SIDE (rows top
+# down, z from the front), TOP (rows from the back, x across), then the answer one slice at a time, front first.
+YTAKATA_STEP = """# LABEL Step
+
+# FRONT
+1 . 0
+2 2 .
+
+# SIDE
+1 0
+3 3
+
+# TOP
+1 1 1
+2 . 1
+
+# ANSWER
+1 . .
+1 1 1
+
+. . .
+1 1 1
+"""
+
+
+def step_cells() -> np.ndarray:
+    """The Step level's cubes in nonogen's axes: ``[x, y, z]``, y = 0 the top layer, z = 0 the front."""
+    cells = np.zeros((3, 2, 2), dtype=bool)
+    cells[:, 1, :] = True
+    cells[0, 0, 0] = True
+    return cells
+
+
+def test_picross3d_nathsou_loads_the_games_axes_as_nonogens():
+    """nathsou/Picross3D levels were 'skipped' by verify: no reader knew their JSON."""
+    level = formats.loads(NATHSOU_STEP, "picross3d-nathsou")
+    assert level.size == (3, 2, 2) and level.meta["title"] == "Step"
+    assert formats.sniff(NATHSOU_STEP) == "picross3d-nathsou"
+    result = verify(level)
+    assert result.status == "unique" and np.array_equal(result.solution, step_cells())
+    assert level.clues["y"][1][1] is None and level.clues["z"][2][1] is None  # the game's nulls stay hidden
+
+
+def test_picross3d_ytakata_loads_views_and_answer():
+    level = formats.loads(YTAKATA_STEP, "picross3d-ytakata")
+    assert formats.sniff(YTAKATA_STEP) == "picross3d-ytakata"
+    assert level.meta["title"] == "Step" and np.array_equal(level.goal, step_cells())
+    assert level.clues["y"][0][0] == (2, 1) and level.clues["y"][0][1] == (1, 1)  # TOP's last row is the front
+    assert verify(level).status == "unique"
+
+
+@pytest.mark.parametrize("name", ["picross3d-nathsou", "picross3d-ytakata"])
+def test_picross3d_formats_round_trip_random_levels(name):
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        size = tuple(int(v) for v in rng.integers(1, 6, size=3))
+        level = puzzle3d_from_cells(rng.random(size) < 0.5, title="Random")
+        hidden = {a: [[None if rng.random() < 0.3 else c for c in row] for row in level.clues[a]] for a in "xyz"}
+        level = Puzzle3D(level.size, hidden, goal=level.goal, meta=level.meta)
+        back = formats.loads(formats.dumps(level, name), name)
+        assert back.size == level.size and all(back.clues[a] == level.clues[a] for a in "xyz")
+        assert back.meta["title"] == "Random"
+        if name == "picross3d-ytakata":
+            assert np.array_equal(back.goal, level.goal)
+
+
+def test_picross3d_levels_are_verified_solved_converted_and_played_from_the_command_line(tmp_path, capsys):
+    (tmp_path / "step.json").write_text(NATHSOU_STEP)
+    (tmp_path / "step.txt").write_text(YTAKATA_STEP)
+    assert cli.main(["verify", str(tmp_path), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert sorted((r["format"], r["status"]) for r in records) == [("picross3d-nathsou", "unique"),
+                                                                   ("picross3d-ytakata", "unique")]
+    assert cli.main(["solve", str(tmp_path / "step.json")]) == 0
+    assert capsys.readouterr().out.startswith("y=0 (top)\n...\n#..\n")  # back row first, the front row last
+    assert cli.main(["convert", str(tmp_path / "step.json"), str(tmp_path / "step3d.json")]) == 0
+    assert formats.load(tmp_path / "step3d.json").clues == formats.load(tmp_path / "step.json").clues
+    assert cli.main(["convert", str(tmp_path / "step3d.json"), str(tmp_path / "back.txt"), "--to",
+                     "picross3d-ytakata"]) == 0
+    assert formats.sniff((tmp_path / "back.txt").read_text()) == "picross3d-ytakata"
+    assert cli.main(["render", str(tmp_path / "step.txt"), "-o", str(tmp_path / "step.html")]) == 0
+    assert '"size":[3,2,2]' in (tmp_path / "step.html").read_text() and '"title":"Step"' in (tmp_path / "step.html").read_text()
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("name,text,line,words", [
+    ("picross3d-nathsou", '{"dims": [2, 2],\n "hints": []}', 1, "three positive whole numbers"),
+    ("picross3d-nathsou", '{"dims": [1, 1, 1],\n "hints": [[[null]],\n [[{"num": 2, "type": 0}]], [[null]]]}', 3,
+     "hints[1][0][0]: 2 cubes"),
+    ("picross3d-nathsou", '{"dims": [1, 1, 1], "hints": [[[null]], [[null, null]],\n [[null]]]}', 1,
+     "hints[1][0] must be a list of 1 hints"),
+    ("picross3d-nathsou", '{"dims": [1, 1, 1],\n "hints": [[[{"num": 1, "type": 7}]], [[null]], [[null]]]}', 2,
+     "type\": 0, 1 or 2"),
+    ("picross3d-ytakata", "# FRONT\n1 1\n\n# SIDE\n1\n\n# TOP\n1 x\n", 8, "got 'x'"),
+    ("picross3d-ytakata", "# FRONT\n1 1\n\n# SIDE\n1\n\n# TOP\n1\n", 8, "TOP section must be 1 lines of 2"),
+    ("picross3d-ytakata", "# FRONT\n1\n\n# SIDE\n[1]\n\n# TOP\n1\n", 5, "[1] cannot be the clue of a line of 1"),
+    ("picross3d-ytakata", "# FRONT\n1\n\n# SIDE\n1\n", 1, "three sections"),
+])
+def test_picross3d_formats_refuse_bad_files_with_the_line(name, text, line, words):
+    with pytest.raises(FormatError) as caught:
+        formats.loads(text, name)
+    assert caught.value.line == line and words in caught.value.message, str(caught.value)
+
+
+@needs_shared
+def test_picross3d_ytakata_writes_the_published_kusano_example():
+    """The Kusano et al. example (transcribed from ytakata69's text) comes back as the same clues and answer."""
+    level = formats.load(SHARED_DATA / "picross3d" / "kusano2010.json")
+    text = formats.dumps(level, "picross3d-ytakata")
+    assert "(4) [3]   ." in text and "  . (3) (3)" in text  # rows of the paper's TOP and FRONT views
+    back = formats.loads(text, "picross3d-ytakata")
+    assert back.clues == level.clues and np.array_equal(back.goal, level.goal)
 
 
 # --- hostile text: lone surrogates and control characters (issue 26, item 2) ------------------------------

@@ -286,3 +286,13 @@ def test_mesh_refuses_a_size_the_memory_cannot_prove(tmp_path, capsys, monkeypat
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
     code, _, err = run_cli(["mesh", str(model), "--size", "12", "-o", str(tmp_path / "small")], capsys)
     assert code == 0, err  # 12x12x12 needs about 0.35 GB
+
+
+def test_mesh_command_names_the_playable_page_and_the_glb_it_writes(tmp_path, capsys):
+    """The summary listed level.json and the pictures but not level.html (to play) or level.glb (for engines)."""
+    out = tmp_path / "mushroom"
+    samples = Path(__file__).resolve().parents[1] / "samples" / "meshes"
+    code, stdout, err = run_cli(["mesh", str(samples / "mushroom.ply"), "-o", str(out), "--size", "6"], capsys)
+    assert code == 0, err
+    for name in ("level.html", "level.glb", "level.json"):
+        assert name in stdout and (out / name).stat().st_size > 0

@@ -72,11 +72,28 @@ def test_generate_writes_level_and_pictures_and_refuses_to_overwrite(capsys, tmp
 
 
 def test_render_level_and_solution(capsys, tmp_path):
-    code, _, _ = run(capsys, "pack", "render", str(SAMPLES / "random-10x10.pack"), "-o", str(tmp_path / "l.png"))
+    """`pack render` printed nothing: now it says what it wrote (and --json says it as JSON)."""
+    code, out, _ = run(capsys, "pack", "render", str(SAMPLES / "random-10x10.pack"), "-o", str(tmp_path / "l.png"))
     assert code == 0 and Image.open(tmp_path / "l.png").mode == "RGB"
-    code, _, _ = run(capsys, "pack", "render", str(SAMPLES / "starter-placed.pack"), "--solution",
-                     "-o", str(tmp_path / "s.svg"))
+    assert out.startswith(f"{tmp_path / 'l.png'}: the board of ") and "10x10 cells" in out
+    code, out, _ = run(capsys, "pack", "render", str(SAMPLES / "starter-placed.pack"), "--solution",
+                       "-o", str(tmp_path / "s.svg"), "--json")
     assert code == 0 and "<rect" in (tmp_path / "s.svg").read_text()
+    assert json.loads(out)["output"] == str(tmp_path / "s.svg") and json.loads(out)["picture"] == "solution"
+
+
+def test_count_and_generate_write_no_carriage_returns_into_a_log(tmp_path):
+    """Progress went to stderr with '\\r' even when stderr was a log file; it is for terminals only."""
+    import subprocess
+    import sys
+
+    log = tmp_path / "log.txt"
+    for argv in (["count", str(SAMPLES / "starter-placed.pack")],
+                 ["generate", "--size", "6x5", "--pieces", "6", "-o", str(tmp_path / "gen")]):
+        with log.open("wb") as err:
+            done = subprocess.run([sys.executable, "-m", "nonogen", "pack", *argv], stderr=err,
+                                  stdout=subprocess.PIPE, timeout=300)
+        assert done.returncode == 0 and b"\r" not in log.read_bytes() and b"\r" not in done.stdout
 
 
 @pytest.mark.parametrize(

@@ -28,11 +28,12 @@ from nonogen.model import Color, Puzzle3D
 from nonogen.palette import color_name
 from nonogen.render import encode, save
 from nonogen.render.book import Book, BookItem, layout_book
-from nonogen.render.canvas import PX_PER_MM, PX_PER_PT, Text, to_png
+from nonogen.render.canvas import PX_PER_MM, PX_PER_PT, Text, text_box, to_png
 from nonogen.render.iso3d import solution_picture
-from nonogen.render.page import MIN_TEXT_PT, PAPERS, sheet_page
+from nonogen.render.page import MIN_TEXT_PT, PAPERS, SMALLEST_TEXT_PT, sheet_page
 from nonogen.render.sheet2d import sheet_picture, sheet_size
 
+REPO = Path(__file__).resolve().parents[1]
 PDFTOPPM, PDFTOTEXT = shutil.which("pdftoppm"), shutil.which("pdftotext")
 needs_pdftoppm = pytest.mark.skipif(PDFTOPPM is None, reason="pdftoppm (Debian package poppler-utils) is not installed")
 needs_pdftotext = pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (Debian package poppler-utils) is not installed")
@@ -151,8 +152,31 @@ def test_a_wide_puzzle_turns_the_page_and_a_huge_one_is_refused_with_the_largest
     book = layout_book([BookItem(wide, wide.goal)], PAPERS["a4"], 15)
     assert book.pages[book.entries[0].puzzle.page].width > book.pages[0].width  # its page alone is landscape
     huge = random_puzzle(90, 90, 5)
-    with pytest.raises(LimitError, match=r"holds at most \d+x\d+ cells"):
+    with pytest.raises(LimitError, match=r"huge.non: .*holds at most \d+x\d+ cells"):
         layout_book([BookItem(huge, huge.goal, source="huge.non")], PAPERS["a4"], 15)
+
+
+def test_layout_book_skips_a_puzzle_no_page_holds_and_makes_the_rest():
+    """One 90x90 puzzle made `nonogen book` fail for a whole collection; now it is left out with the reason."""
+    huge, small = random_puzzle(90, 90, 5), random_puzzle(10, 10, 1)
+    book = layout_book([BookItem(small, small.goal, source="a.non"), BookItem(huge, huge.goal, source="huge.non"),
+                        BookItem(small, small.goal, source="b.non")], PAPERS["a4"], 15)
+    assert [e.source for e in book.entries] == ["a.non", "b.non"] and [e.number for e in book.entries] == [1, 2]
+    assert [(s.index, s.source) for s in book.skipped] == [(1, "huge.non")]
+    assert "holds at most" in book.skipped[0].reason and "6 pt" in book.skipped[0].reason
+
+
+def test_layout_book_fits_a_40x40_puzzle_on_a4_with_clues_at_least_6pt():
+    """A 40x40 puzzle (15 clue numbers in its longest line) could not be printed on A4 or Letter at all."""
+    big = random_puzzle(40, 40, 0)
+    assert max(len(c) for c in big.cols) >= 14
+    for paper in ("a4", "letter"):
+        book = layout_book([BookItem(big, big.goal)], PAPERS[paper], 15)
+        entry = book.entries[0]
+        assert not book.skipped and entry.min_text_pt >= SMALLEST_TEXT_PT
+        page = book.pages[entry.puzzle.page]
+        assert page.height > page.width  # portrait: the digits grew to fill their cells instead
+        assert min(s.size for s in page.shapes if isinstance(s, Text)) / PX_PER_PT >= SMALLEST_TEXT_PT - 1e-9
 
 
 def test_four_small_puzzles_share_a_page():
@@ -221,6 +245,56 @@ def test_pdf_text_has_one_puzzle_and_one_answer_per_number(book_pdf):
     assert sorted(map(int, found)) == sorted(2 * [e.number for e in book.entries])
 
 
+def clue_texts(page) -> list[Text]:
+    """The clue digits on a book page: the caption ("Puzzle 1") and page number ("– 2 –") are not all digits."""
+    return [s for s in page.shapes if isinstance(s, Text) and s.text.isdigit()]
+
+
+def words_in_pdf(path: Path, page: int) -> list[tuple[str, float, float, float, float]]:
+    """``(word, x0, y0, x1, y1)`` in points of every word pdftotext finds on page ``page`` (from 1)."""
+    html = subprocess.run([PDFTOTEXT, "-bbox", "-f", str(page), "-l", str(page), str(path), "-"],
+                          check=True, capture_output=True, text=True).stdout
+    pattern = r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>'
+    return [(w, float(a), float(b), float(c), float(d)) for a, b, c, d, w in re.findall(pattern, html)]
+
+
+@needs_pdftoppm
+@needs_pdftotext
+@pytest.mark.parametrize("paper,puzzle", [("a3", lambda: formats.load(REPO / "samples/puzzles/webpbn-00529.non")),
+                                          ("a5", lambda: random_puzzle(25, 25, 2)),
+                                          ("a5", colour_puzzle)], ids=["a3-45x45", "a5-25x25", "a5-colour"])
+def test_layout_book_pages_on_a3_and_a5_print_every_clue_unclipped(tmp_path, paper, puzzle):
+    """Read back as pixels and as text, every clue number of the page is inside the margins, inked, and present."""
+    puzzle = puzzle()
+    book = layout_book([BookItem(puzzle, puzzle.goal)], PAPERS[paper], 15)
+    path = tmp_path / "book.pdf"
+    save(list(book.pages), path)
+    entry = book.entries[0]
+    page = book.pages[entry.puzzle.page]
+    assert (page.width, page.height) == pytest.approx((PAPERS[paper].width, PAPERS[paper].height))
+    dpi = 150
+    k = dpi / 96
+    image = pdf_images(path, dpi)[entry.puzzle.page]
+    assert ink_outside(image, 15 / 25.4 * dpi) == 0
+    clues = clue_texts(page)
+    margin = 15 * PX_PER_MM
+    for t in clues:
+        x0, y0, x1, y1 = text_box(t)
+        assert margin - 1e-6 <= x0 and x1 <= page.width - margin + 1e-6
+        assert margin - 1e-6 <= y0 and y1 <= page.height - margin + 1e-6
+        ink = np.asarray(image.crop((int(x0 * k), int(y0 * k), int(x1 * k) + 1, int(y1 * k) + 1))).min()
+        assert ink < 128, f"clue {t.text} at ({t.x:.0f}, {t.y:.0f}) has no ink"
+    want = sorted(str(n) for line in (*puzzle.rows, *puzzle.cols) for n, _ in line)
+    want += ["0"] * sum(1 for line in (*puzzle.rows, *puzzle.cols) if not line)
+    assert len(clues) == len(want)
+    w_pt, h_pt = PAPERS[paper].width_mm / 25.4 * 72, PAPERS[paper].height_mm / 25.4 * 72
+    words = words_in_pdf(path, entry.puzzle.page + 1)
+    inside = [w for w, a, b, c, d in words if w.isdigit() and 0 <= a and c <= w_pt and 0 <= b and d <= h_pt]
+    want += [w for t in page.shapes if isinstance(t, Text) and not t.text.isdigit()  # "Puzzle 1", "– 2 –", legend
+             for w in t.text.split() if w.isdigit()]
+    assert sorted(inside) == sorted(want)
+
+
 # --- the commands ----------------------------------------------------------------------------
 
 
@@ -273,6 +347,25 @@ def test_book_command_sorts_by_the_engines_grade(tmp_path, puzzle_files, capsys,
     assert run_cli(["book", *map(str, puzzle_files), "-o", str(out), "--force", "--order", "input", "--json"]) == 0
     assert [Path(p["source"]).name for p in json.loads(capsys.readouterr().out)["puzzles"]] == \
         ["ten.non", "flag.json", "table.json"]
+
+
+def test_book_command_skips_a_puzzle_it_cannot_print_and_makes_the_rest(tmp_path, puzzle_files, capsys):
+    """An unsolvable or oversized puzzle failed the whole book; now each is named with its reason, exit 2."""
+    unsolvable = tmp_path / "bad.non"
+    unsolvable.write_text("width 2\nheight 2\nrows\n2\n0\ncolumns\n1\n0\n")
+    huge = tmp_path / "huge.non"
+    formats.dump(random_puzzle(90, 90, 5), huge)
+    out = tmp_path / "book.pdf"
+    argv = ["book", str(puzzle_files[0]), str(unsolvable), str(huge), "-o", str(out), "--paper", "a5", "--json"]
+    assert run_cli(argv) == 2
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert [p["source"] for p in report["puzzles"]] == [str(puzzle_files[0])]
+    assert [s["source"] for s in report["skipped"]] == [str(unsolvable), str(huge)]
+    err = captured.err.strip().splitlines()
+    assert err[0] == f"nonogen: skipped {unsolvable}: the puzzle has no solution, so it cannot go in a book"
+    assert err[1].startswith(f"nonogen: skipped {huge}: the sheet is") and "A5" in err[1] and "--paper a3" in err[1]
+    assert len(media_boxes(out.read_bytes())) == 3
 
 
 def test_book_command_refuses_bad_input(tmp_path, puzzle_files, capsys):
@@ -334,3 +427,12 @@ def test_save_picks_the_writer_by_suffix_and_sizes_pngs_by_dpi(tmp_path):
     save(picture, png, overwrite=True)
     with pytest.raises(Exception, match="exists"):
         save(picture, png, overwrite=False)
+
+
+def test_render_prints_a_45x45_puzzle_on_one_a4_page(tmp_path, capsys):
+    """`nonogen render big.non -o big.pdf` refused the 45x45 webpbn-00529 on A4; the book already took it."""
+    out = tmp_path / "big.pdf"
+    assert run_cli(["render", str(REPO / "samples/puzzles/webpbn-00529.non"), "-o", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["paper"].startswith("A4") and SMALLEST_TEXT_PT <= report["min_text_pt"] < MIN_TEXT_PT
+    assert media_boxes(out.read_bytes()) == [pytest.approx(A4_PT, abs=0.01)]

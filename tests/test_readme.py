@@ -4,7 +4,11 @@ as doctests, in a scratch folder.
 Eight of the README's 21 commands failed as written (files that did not
 exist, placeholders that looked like names). The rules the README states:
 a line with a ``<placeholder>`` is a template and is not run; the ``make``
-lines are the set-up that runs this very test, so they are not run either.
+lines are the set-up that runs this very test, so they are not run either;
+the set-up block's activation line (``. .venv/bin/activate``) is how the
+README puts ``nonogen`` on the PATH, so every command runs after it, in a
+folder whose ``.venv`` is the environment running this test (a README that
+forgot to say how to find ``nonogen`` printed "command not found").
 A command passes when its exit code says no error: 0, 1 (some puzzle is not
 unique; the shipped samples include unsolvable puzzles on purpose) or 3 (a
 timeout, which a busy machine may reach), and it prints no traceback. Commands run in README order in one folder, so a file
@@ -44,10 +48,13 @@ def readme_blocks() -> list[tuple[str, int, str]]:
     return out
 
 
+ACTIVATE = ". .venv/bin/activate"
+
+
 def skip_reason(code: str) -> str:
     if PLACEHOLDER.search(code):
         return "a template: <...> is for the reader to fill in"
-    if code.split()[0] == "make":
+    if code.split()[0] == "make" or code.split("#")[0].strip() == ACTIVATE:
         return "the set-up that runs this test"
     return ""
 
@@ -55,13 +62,29 @@ def skip_reason(code: str) -> str:
 BLOCKS = readme_blocks()
 
 
+def without_nonogen(path: str) -> str:
+    """PATH minus every folder holding a ``nonogen`` command, so only the README's own set-up can find it."""
+    return os.pathsep.join(p for p in path.split(os.pathsep) if p and not (Path(p) / "nonogen").exists())
+
+
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory) -> tuple[Path, dict]:
-    """A folder with the shipped samples, and an environment whose PATH finds this Python's `nonogen`."""
+    """A folder with the shipped samples and a ``.venv`` that is this test's environment, ``nonogen`` off the PATH."""
     folder = tmp_path_factory.mktemp("readme")
     (folder / "samples").symlink_to(REPO / "samples")
-    env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
+    venv = Path(sys.prefix)
+    if not (venv / "bin" / "activate").exists():
+        pytest.skip(f"{venv} is not a virtual environment: the README's set-up makes one with `make`")
+    (folder / ".venv").symlink_to(venv)
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
+    env["PATH"] = without_nonogen(os.environ.get("PATH", ""))
     return folder, env
+
+
+def test_readme_setup_puts_nonogen_on_the_path():
+    """The set-up block says how to find ``nonogen``: a new user got "command not found" from the first example."""
+    setup = [code for lang, _, code in BLOCKS if lang == "sh" and code.split("#")[0].strip() == ACTIVATE]
+    assert setup, f"README.md has no `{ACTIVATE}` line in an sh block"
 
 
 def test_the_readme_has_commands_to_run():
@@ -78,7 +101,8 @@ def test_readme_command_runs_as_written(scratch, lang, line, code):
     if lang == "pycon":
         _run_doctest(folder, env, line, code)
         return
-    argv = [sys.executable, "-c", code] if lang == "python" else ["bash", "-o", "pipefail", "-c", code]
+    argv = ([sys.executable, "-c", code] if lang == "python"
+            else ["bash", "-o", "pipefail", "-c", f"{ACTIVATE} && {code}"])
     done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True, timeout=600,
                           stdin=subprocess.DEVNULL)
     assert done.returncode in (0, 1, 3), f"README.md:{line}: exit {done.returncode}\n{code}\n{done.stderr[-3000:]}"

@@ -213,3 +213,11 @@ def test_verify_start_up_imports_no_other_command_and_no_sat_solver(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe, str(small)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip().endswith("[]"), done.stderr
+
+
+def test_verify_summary_of_an_empty_folder_is_not_interrupted(tmp_path, capsys):
+    """A folder with no puzzle files ended with a summary saying "interrupted", which nothing had been."""
+    code, _, err = run(capsys, "verify", str(tmp_path))
+    lines = err.strip().splitlines()
+    assert code == 2 and lines[0].startswith("0 puzzles:") and "interrupted" not in err
+    assert lines[1].startswith("nonogen: error: no puzzle files in")

@@ -98,6 +98,12 @@ class ProgressBar:
         self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {elapsed:6.1f}s")
         self.stream.flush()
 
+    def status(self, text: str) -> None:
+        """A line of free text in the bar's place (work with no known total), on a terminal only."""
+        if self.active:
+            self.stream.write(f"\r\033[K{self.label}: {text}")
+            self.stream.flush()
+
     def clear(self) -> None:
         if self.active:
             self.stream.write("\r\033[K")

@@ -74,7 +74,8 @@ def run_mesh(args: argparse.Namespace) -> int:
     print_report(report, args.json,
                  f"{Path(args.model).name}: {X}x{Y}x{Z}, {report['voxels']} cubes, {report['status']}{graded}; "
                  + "; ".join(notes)
-                 + f"\nwrote {out}/level.json, solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
+                 + f"\nwrote {out}/level.json, level.html (play in a browser), level.glb (for game engines), "
+                 f"solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
     if report["status"] != "unique":
         print(f"nonogen: warning: the level is {report['status']}", file=sys.stderr)
     return EXIT_CODES.get(report["status"], 1)

@@ -18,6 +18,7 @@ from ..render import encode
 from . import summary
 from .common import (
     EXIT_CODES,
+    ProgressBar,
     add_folder_options,
     combine,
     check_output_file,
@@ -76,6 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--solution", action="store_true", help="draw the solution (stored, or solved now)")
     r.add_argument("--cell", type=float, default=32, metavar="PX", help="cell size in pixels (default 32)")
     r.add_argument("--force", action="store_true", help="overwrite FILE")
+    r.add_argument("--json", action="store_true", help="say what was written as one JSON object")
     r.set_defaults(run=run_render)
 
 
@@ -166,18 +168,19 @@ def run_count(args) -> int:
     if args.limit is not None and args.limit < 1:
         raise LimitError("--limit must be at least 1")
     last = [0.0]
+    bar = ProgressBar("count")
 
     def on_progress(count: int, nodes: int) -> None:
         now = time.monotonic()
-        if not args.json and now - last[0] >= 0.5:
+        if now - last[0] >= 0.5:
             last[0] = now
-            sys.stderr.write(f"\rcount: {count} completions, {nodes} nodes")
-            sys.stderr.flush()
+            bar.status(f"{count} completions, {nodes} nodes")
 
-    result = count_solutions(level, limit=args.limit, timeout=args.timeout, method=args.method,
-                             on_progress=on_progress)
-    if last[0] and not args.json:
-        sys.stderr.write("\n")
+    try:
+        result = count_solutions(level, limit=args.limit, timeout=args.timeout, method=args.method,
+                                 on_progress=on_progress)
+    finally:
+        bar.clear()
     if args.json:
         record = _record(args.level, level, result)
         record.update(count=result.count, complete=result.complete)
@@ -191,16 +194,13 @@ def run_generate(args) -> int:
     width, height = (11, 5) if args.classic else parse_size(args.size, max_side=64)
     check_folder(args.output, args.force)  # fails fast, before the work
 
-    def on_step(message: str) -> None:
-        if not args.json:
-            sys.stderr.write(f"\rgenerate: {message}")
-            sys.stderr.flush()
-
-    level, report = generate_level(width, height, args.pieces, seed=args.seed, min_size=args.min_size,
-                                   max_size=args.max_size, distinct=args.distinct, classic=args.classic,
-                                   check_timeout=args.check_timeout, on_step=on_step)
-    if not args.json:
-        sys.stderr.write("\n")
+    bar = ProgressBar("generate")
+    try:
+        level, report = generate_level(width, height, args.pieces, seed=args.seed, min_size=args.min_size,
+                                       max_size=args.max_size, distinct=args.distinct, classic=args.classic,
+                                       check_timeout=args.check_timeout, on_step=bar.status)
+    finally:
+        bar.clear()
     check = verify_level(level, timeout=60.0)  # the generator proved it; this re-checks independently of it
     files: dict[str, str | bytes] = {"level.pack": text.dumps(level), "solution.txt": "\n".join(level.solution) + "\n"}
     for stem, picture in (("level", level_picture(level)), ("solution", solution_picture(level, level.solution))):
@@ -240,7 +240,15 @@ def run_render(args) -> int:
                 print(f"{args.level}: {result.status}: {result.message}", file=sys.stderr)
                 return EXIT_CODES[result.status]
             rows = result.solution
-        save(solution_picture(level, rows, cell=args.cell), target)
+        picture = solution_picture(level, rows, cell=args.cell)
     else:
-        save(level_picture(level, cell=args.cell), target)
+        picture = level_picture(level, cell=args.cell)
+    save(picture, target)
+    what = "solution" if args.solution else "board"
+    if args.json:
+        print_json({"file": args.level, "output": str(target), "picture": what,
+                    "width": picture.width, "height": picture.height})
+    else:
+        print(f"{target}: the {what} of {args.level}, {level.width}x{level.height} cells "
+              f"({picture.width:g}x{picture.height:g} px)")
     return 0

@@ -104,8 +104,8 @@ def run_verify(args) -> int:
             outputs.add(rec)
             summary.add(rec)
             code = combine(code, exit_flag(rec))
-    except BaseException:
-        summary.interrupted = True
+    except BaseException as exc:
+        summary.interrupted = not isinstance(exc, Exception)  # Ctrl-C or SIGTERM; not "no puzzle files here"
         raise
     finally:
         bar.clear()

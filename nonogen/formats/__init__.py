@@ -32,6 +32,7 @@ from ._common import MAX_FILE_BYTES, clean_puzzle
 
 __all__ = [
     "FORMATS",
+    "FORMATS_3D",
     "SUFFIXES",
     "load",
     "load_all",
@@ -86,6 +87,8 @@ FORMATS: Mapping[str, ModuleType] = _Formats({
     "counts": "counts",
     "rowscols": "rowscols",
     "bracket": "bracket",
+    "picross3d-nathsou": "picross3d_nathsou",
+    "picross3d-ytakata": "picross3d_ytakata",
 })
 """Format name -> module: the names users give to choose a format."""
 
@@ -97,14 +100,14 @@ SUFFIXES: dict[str, Optional[str]] = {
     ".pbn": "webpbn",
     ".nin": "nin",
     ".g": "g",
-    ".json": None,  # nonogen, nonogen-3d or rows/cols JSON: decided by content
-    ".txt": None,  # counts, TAAI or bracket text: decided by content
+    ".json": None,  # nonogen, nonogen-3d, rows/cols or nathsou/Picross3D JSON: decided by content
+    ".txt": None,  # counts, TAAI, bracket or ytakata69 Picross 3D text: decided by content
 }
 """File suffix -> format name; ``None`` means the suffix is shared and the content decides."""
 
 # Sniffing order: the most specific signatures first.
-_SNIFF_ORDER = ("nonogen", "nonogen-3d", "rowscols", "webpbn", "taai-solution", "taai", "non", "cnon",
-                "g", "bracket", "nin", "counts")
+_SNIFF_ORDER = ("nonogen", "nonogen-3d", "picross3d-nathsou", "picross3d-ytakata", "rowscols", "webpbn",
+                "taai-solution", "taai", "non", "cnon", "g", "bracket", "nin", "counts")
 
 # What a format becomes when a file with a shared suffix is written.
 _WRITE_DEFAULT = {".json": "nonogen", ".txt": "counts"}
@@ -266,14 +269,18 @@ def writable(format: str) -> bool:
     return hasattr(_module(format), "dumps")
 
 
+FORMATS_3D = ("nonogen-3d", "picross3d-nathsou", "picross3d-ytakata")
+"""The formats of Picross 3D levels; every other format holds 2D puzzles."""
+
+
 def _check_kind(puzzles: list[AnyPuzzle], format: str) -> None:
-    """2D puzzles go to 2D formats and Picross 3D levels to ``nonogen-3d`` only."""
+    """2D puzzles go to 2D formats and Picross 3D levels to the 3D formats only."""
     _module(format)
     is_3d = [isinstance(p, Puzzle3D) for p in puzzles]
-    if format == "nonogen-3d" and not all(is_3d):
-        raise FormatError("nonogen-3d holds Picross 3D levels, not 2D puzzles")
-    if format != "nonogen-3d" and any(is_3d):
-        raise FormatError(f"{format} holds 2D puzzles; write Picross 3D levels as nonogen-3d")
+    if format in FORMATS_3D and not all(is_3d):
+        raise FormatError(f"{format} holds Picross 3D levels, not 2D puzzles")
+    if format not in FORMATS_3D and any(is_3d):
+        raise FormatError(f"{format} holds 2D puzzles; write Picross 3D levels as {', '.join(FORMATS_3D)}")
     if not writable(format):
         raise FormatError(f"nonogen reads {format} but does not write it")
 

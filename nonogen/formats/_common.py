@@ -162,6 +162,41 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
     return tuple(item(n, 1) for n in numbers)
 
 
+BLANKS_AND_COMMAS = re.compile(r"[\s,]+")
+
+
+def parse_clue_line(text: str, line: Optional[int], what: str, pattern: re.Pattern, example: str,
+                    colour: Callable[[str], Optional[object]], separators: re.Pattern = BLANKS_AND_COMMAS) -> tuple:
+    r"""One coloured clue line: items ``pattern`` matches (group 1 the length, group 2 the colour code).
+
+    ``0`` alone, or nothing, is an empty line. ``colour(code)`` turns a code
+    into the item's colour, ``None`` for one the file never declared. The
+    formats differ only in the item's spelling (``3a``, ``3:R``, ``3r``), so
+    the limits and the messages are the same for all of them.
+
+    >>> parse_clue_line("2:R 1:G", 1, "row 1", re.compile(r"(\d+):(\S+)$"), "2:R", {"R": 1, "G": 2}.get)
+    ((2, 1), (1, 2))
+    """
+    check_line_chars(text, line, what)
+    tokens = [t for t in separators.split(text.strip()) if t]
+    if tokens in ([], ["0"]):
+        return ()
+    check_blocks(len(tokens), line, what)
+    items = []
+    for tok in tokens:
+        m = pattern.match(tok)
+        if not m:
+            raise FormatError(f"{what}: expected blocks like {example}, got {shorten(tok)}", line=line)
+        check_digits(m.group(1), line, f"a block length in {what}")
+        if int(m.group(1)) == 0:
+            raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
+        value = colour(m.group(2))
+        if value is None:
+            raise FormatError(f"{what}: colour {m.group(2)!r} is not declared", line=line)
+        items.append(item(int(m.group(1)), value))
+    return tuple(items)
+
+
 def check_line_chars(text: str, line: Optional[int], what: str) -> None:
     """Refuse a clue line longer than :data:`MAX_LINE_CHARS` before splitting it into tokens."""
     if len(text) > MAX_LINE_CHARS:

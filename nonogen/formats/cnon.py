@@ -10,18 +10,15 @@ from __future__ import annotations
 import re
 
 from ..errors import FormatError
-from ..model import Color, LineClue, Puzzle
+from ..model import Color, Puzzle
 from ..palette import WHITE, pick_char
 from ._common import (
     MAX_COLORS,
     build,
-    check_blocks,
     check_count,
-    check_digits,
-    check_line_chars,
     check_size,
     expand_rgb,
-    item,
+    parse_clue_line,
     parse_int,
     shorten,
     split_lines,
@@ -60,26 +57,6 @@ def _palette(lines: list[str], n: int) -> tuple[tuple[Color, ...], dict[str, int
     return (WHITE, *colors), index
 
 
-def _line(text: str, index: dict[str, int], line: int, what: str) -> LineClue:
-    check_line_chars(text, line, what)
-    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
-    if tokens in ([], ["0"]):
-        return ()
-    check_blocks(len(tokens), line, what)
-    items = []
-    for tok in tokens:
-        m = _ITEM.match(tok)
-        if not m:
-            raise FormatError(f"{what}: expected items LEN:COLOUR like 2:A, got {shorten(tok)}", line=line)
-        check_digits(m.group(1), line, f"a block length in {what}")
-        if m.group(2) not in index:
-            raise FormatError(f"{what}: unknown colour {m.group(2)!r} (declare it in the header)", line=line)
-        if int(m.group(1)) == 0:
-            raise FormatError(f"{what}: block length must be at least 1", line=line)
-        items.append(item(int(m.group(1)), index[m.group(2)]))
-    return tuple(items)
-
-
 def loads(text: str) -> Puzzle:
     """Read one puzzle.
 
@@ -105,7 +82,8 @@ def loads(text: str) -> Puzzle:
     if extra:
         raise FormatError(f"unexpected text after the last column clue: {shorten(lines[extra[0]])}", line=extra[0] + 1)
     clues = [
-        _line(t, index, start + k + 1, f"row {k + 1}" if k < height else f"column {k - height + 1}")
+        parse_clue_line(t, start + k + 1, f"row {k + 1}" if k < height else f"column {k - height + 1}", _ITEM, "2:A",
+                        index.get)
         for k, t in enumerate(body)
     ]
     return build(clues[:height], clues[height:], palette, line=len(lines))

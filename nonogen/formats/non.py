@@ -19,15 +19,13 @@ from ._common import (
     MAX_COLORS,
     MAX_PUZZLES,
     build,
-    check_blocks,
     check_count,
-    check_digits,
-    check_line_chars,
     check_side,
     cut_members,
     expand_rgb,
     goal_from_chars,
     item,
+    parse_clue_line,
     parse_int,
     shorten,
     split_lines,
@@ -41,7 +39,11 @@ MULTI = True
 _META = {"catalogue": "catalogue", "title": "title", "by": "author", "copyright": "copyright",
          "license": "license", "description": "description", "source": "source"}
 _ITEM = re.compile(r"(\d+)([A-Za-z]?)$")
-_SPLIT = re.compile(r"[\s,]+")
+
+
+def _code(letter: str) -> str:
+    """A block's colour code as written (resolved against the palette later); no letter is colour 1."""
+    return letter or "1"
 _SPDX = re.compile(r"[A-Za-z0-9.+-]+$")
 _GOAL_LINE = re.compile(r"[0-9A-Za-z\s]+$")
 _DEFAULT_RGBS = ("#000000", "#ff0000", "#00a000", "#0000ff", "#ffa500", "#a020f0", "#00c0c0", "#a52a2a")
@@ -112,25 +114,9 @@ class _Reader:
                 f"expected {need} {what} clue lines after '{key}', found {len(block)} before the end",
                 line=self.lineno(i + len(block)),
             )
-        self.clues[key] = [self.parse_line(t, self.lineno(i + 1 + k), f"{what} {k + 1}") for k, t in enumerate(block)]
+        self.clues[key] = [parse_clue_line(t, self.lineno(i + 1 + k), f"{what} {k + 1}", _ITEM, "3 or 3a", _code)
+                           for k, t in enumerate(block)]
         return i + 1 + need
-
-    def parse_line(self, text: str, line: int, what: str) -> tuple[tuple[int, str], ...]:
-        check_line_chars(text, line, what)
-        tokens = [t for t in _SPLIT.split(text.strip()) if t]
-        if tokens == ["0"]:
-            return ()
-        check_blocks(len(tokens), line, what)
-        items = []
-        for tok in tokens:
-            m = _ITEM.match(tok)
-            if not m:
-                raise FormatError(f"{what}: expected block lengths like 3 or 3a, got {shorten(tok)}", line=line)
-            check_digits(m.group(1), line, f"a block length in {what}")
-            if int(m.group(1)) == 0:
-                raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
-            items.append(item(int(m.group(1)), m.group(2) or "1"))
-        return tuple(items)
 
     def read_goal(self, i: int, rest: str) -> int:
         start = i

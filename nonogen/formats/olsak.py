@@ -21,12 +21,9 @@ from ._common import (
     MAX_COLORS,
     MAX_SIDE,
     build,
-    check_blocks,
     check_count,
-    check_digits,
-    check_line_chars,
     color_from_name,
-    item,
+    parse_clue_line,
     shorten,
     split_lines,
 )
@@ -35,6 +32,7 @@ NAME = "g"
 SUFFIXES = (".g",)
 _DECL = re.compile(r"\s*(\S):(\S?)\s+(\S+)")
 _ITEM = re.compile(r"(\d+)(\D?)$")
+_BLANKS = re.compile(r"\s+")
 
 
 def looks_like(text: str) -> bool:
@@ -81,26 +79,6 @@ def _palette(decls: list[tuple[str, str, str, int]]) -> tuple[tuple[Color, ...],
     return tuple(palette), {c[0]: k + 1 for k, c in enumerate(colors)}
 
 
-def _clue(text: str, codes: dict[str, int], line: int, what: str) -> tuple:
-    check_line_chars(text, line, what)
-    tokens = text.split()
-    if tokens == ["0"]:
-        return ()
-    check_blocks(len(tokens), line, what)
-    items = []
-    for tok in tokens:
-        m = _ITEM.match(tok)
-        if m:
-            check_digits(m.group(1), line, f"a block length in {what}")
-        if not m or int(m.group(1)) == 0:
-            raise FormatError(f"{what}: expected blocks like 3 or 3r, got {shorten(tok)}", line=line)
-        code = m.group(2) or "1"
-        if code not in codes:
-            raise FormatError(f"{what}: colour {code!r} is not declared", line=line)
-        items.append(item(int(m.group(1)), codes[code]))
-    return tuple(items)
-
-
 def _refuse_other_grids(lines: list[str], seps: list[int]) -> None:
     """Refuse a grid that is not square cells in rows and columns, instead of reading two of its sections.
 
@@ -116,6 +94,11 @@ def _refuse_other_grids(lines: list[str], seps: list[int]) -> None:
         raise FormatError(f"a fourth ':' section; a .g file has rows (line {seps[0] + 1}), columns "
                           f"(line {seps[1] + 1}) and an end (line {seps[2] + 1}) only (a triangular grid has six)",
                           line=seps[3] + 1)
+
+
+def _colour_of(codes: dict[str, int]):
+    """A block's colour index from its code; no code is colour ``1``."""
+    return lambda code: codes.get(code or "1")
 
 
 def loads(text: str) -> Puzzle:
@@ -138,7 +121,8 @@ def loads(text: str) -> Puzzle:
         body = [(i, lines[i]) for i in range(a + 1, b) if lines[i].strip()]
         if len(body) > MAX_SIDE:
             check_count(len(body), MAX_SIDE, f"{what} clue lines", body[MAX_SIDE][0] + 1)
-        sections.append([_clue(t, codes, i + 1, f"{what} {k + 1}") for k, (i, t) in enumerate(body)])
+        sections.append([parse_clue_line(t, i + 1, f"{what} {k + 1}", _ITEM, "3 or 3r", _colour_of(codes), _BLANKS)
+                         for k, (i, t) in enumerate(body)])
     preamble = [ln.strip() for ln in lines[: decl_start if decl_start is not None else seps[0]] if ln.strip()]
     meta = {}
     if len(preamble) == 1:

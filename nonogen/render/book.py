@@ -10,8 +10,10 @@ What a person solving the printout needs, and how the layout gives it:
 
 - Readable clues: a puzzle sits in a slot (1, 2 or 4 per page) only if its
   smallest digit stays at least 7 pt there; otherwise it gets a page of its
-  own, in landscape if need be (:func:`nonogen.render.page.sheet_page`), and
-  a puzzle that fits no page is an error naming it.
+  own, in landscape if need be (:func:`nonogen.render.page.orient`). A big
+  puzzle that cannot keep 7 pt even so is drawn with denser digits and may
+  shrink to 6 pt; one that fits no page even then is left out with the
+  reason (:attr:`Book.skipped`) and the rest of the book is made.
 - Numbers that match: puzzles are numbered in book order ("Puzzle 7", with
   the grade when known) and each answer key carries the same number. Titles
   often give the picture away, so they appear only with the answers.
@@ -30,9 +32,9 @@ from ..model import Puzzle, Puzzle3D
 from . import iso3d, sheet2d
 from .canvas import PX_PER_MM, PX_PER_PT, Picture, Shape, placed, trimmed, wrap_text
 from .canvas import text_width
-from .page import FOOTER_BAND, MAX_CELL_MM, Paper, fit, footer_text, orient, page_text, usable
+from .page import FOOTER_BAND, MAX_CELL_MM, Fit, Paper, fit, footer_text, orient_best, page_text, usable
 
-__all__ = ["BookItem", "Placement", "Entry", "Book", "layout_book", "book_order", "caption", "PER_PAGE"]
+__all__ = ["BookItem", "Placement", "Entry", "Skipped", "Book", "layout_book", "book_order", "caption", "PER_PAGE"]
 
 PER_PAGE = (1, 2, 4)
 CELL_2D, CELL_3D = 20.0, 24.0  # cell sizes the pictures are laid out at, in their own units
@@ -84,12 +86,22 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """A puzzle the book left out: its position in the input, its source and why (one line)."""
+
+    index: int
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Book:
-    """The pages (one picture each, page 0 the title page) and one entry per puzzle, in book order."""
+    """The pages (one picture each, page 0 the title page), one entry per puzzle in book order, and what was left out."""
 
     pages: tuple[Picture, ...]
     entries: tuple[Entry, ...]
     answers_page: Optional[int] = None  # index of the first answer page
+    skipped: tuple[Skipped, ...] = ()
 
 
 def book_order(items: Sequence[BookItem], order: str = "grade") -> list[int]:
@@ -123,7 +135,7 @@ def caption(number: Optional[int], grade: Optional[int] = None, grade_name: Opti
     return " · ".join(parts)
 
 
-def _puzzle_picture(puzzle: AnyPuzzle) -> tuple[Picture, float]:
+def _puzzle_picture(puzzle: AnyPuzzle, dense: bool = False) -> tuple[Picture, float]:
     """The clue sheet with its legend and no title, and the cell size it was laid out at.
 
     The caption is drawn by the book, at one size on every page, rather than
@@ -132,7 +144,17 @@ def _puzzle_picture(puzzle: AnyPuzzle) -> tuple[Picture, float]:
     """
     if isinstance(puzzle, Puzzle3D):
         return trimmed(iso3d.sheet_picture(puzzle, cell=CELL_3D, title="", legend=True)), CELL_3D
-    return trimmed(sheet2d.sheet_picture(puzzle, cell=CELL_2D, title="", legend=True)), CELL_2D
+    return trimmed(sheet2d.sheet_picture(puzzle, cell=CELL_2D, title="", legend=True, dense=dense)), CELL_2D
+
+
+def _own_page(puzzle: AnyPuzzle, paper: Paper, margin_mm: float) -> tuple[Picture, Paper, float, float, Fit]:
+    """The puzzle alone on a page: its usual sheet if that keeps 7 pt digits, else whichever of the usual and
+    the dense sheet prints larger digits (at least 6 pt); a LimitError when neither fits the paper."""
+    cell = CELL_3D if isinstance(puzzle, Puzzle3D) else CELL_2D
+    makers = [lambda: _puzzle_picture(puzzle)[0]]
+    if isinstance(puzzle, Puzzle):
+        makers.append(lambda: _puzzle_picture(puzzle, dense=True)[0])
+    return orient_best(makers, paper, margin_mm, cell, top=CAPTION_BAND, bottom=FOOTER_BAND)
 
 
 def _answer_picture(puzzle: AnyPuzzle, answer: np.ndarray) -> tuple[Picture, float]:
@@ -222,13 +244,16 @@ def _one_line(text: str, pt: float, width: float) -> str:
 
 
 def _puzzle_pages(pages: _Pages, items: Sequence[BookItem], order: list[int], paper: Paper, margin_mm: float,
-                  per_page: int) -> list[Entry]:
-    """Puzzles in slots, ``per_page`` to a page; one that would have digits under 7 pt there gets a page of its own."""
+                  per_page: int) -> tuple[list[Entry], list[Skipped]]:
+    """Puzzles in slots, ``per_page`` to a page; one that would have digits under 7 pt there gets a page of its own,
+    and one that fits no page is skipped (numbers stay consecutive over the puzzles printed)."""
     entries: list[Entry] = []
+    skipped: list[Skipped] = []
     slots: list[tuple[float, float, float, float]] = []
     current = -1
-    for number, index in enumerate(order, 1):
+    for index in order:
         item = items[index]
+        number = len(entries) + 1
         text = caption(number, item.grade, item.grade_name)
         picture, cell = _puzzle_picture(item.puzzle)
         slot_w, slot_h = _puzzle_slots(paper, margin_mm, per_page)[0][2:]
@@ -240,13 +265,14 @@ def _puzzle_pages(pages: _Pages, items: Sequence[BookItem], order: list[int], pa
             entries.append(Entry(number, index, item.source, item.grade, text, where, f.min_text_pt))
             continue
         try:
-            sheet, x, y, f = orient(picture, paper, margin_mm, cell, top=CAPTION_BAND, bottom=FOOTER_BAND)
+            picture, sheet, x, y, f = _own_page(item.puzzle, paper, margin_mm)
         except LimitError as exc:
-            raise LimitError(f"{item.source or 'puzzle'} (puzzle {number}): {exc}") from None
+            skipped.append(Skipped(index, item.source, str(exc)))
+            continue
         slots = []  # the next puzzle starts a new page
         where = pages.put(pages.new(sheet), picture, x, y, f.scale, text)
         entries.append(Entry(number, index, item.source, item.grade, text, where, f.min_text_pt))
-    return entries
+    return entries, skipped
 
 
 def _answer_label(entry: Entry, puzzle: AnyPuzzle) -> str:
@@ -314,9 +340,10 @@ def layout_book(
 ) -> Book:
     """The whole book: title page, puzzles in ``order`` (``"grade"`` or ``"input"``), then answers if asked.
 
-    Every item needs an ``answer`` when ``answers`` is true. Raises
-    :class:`~nonogen.errors.LimitError` for a puzzle no page holds with
-    7 pt digits, naming it.
+    Every item needs an ``answer`` when ``answers`` is true. A puzzle no
+    page holds with readable digits is left out and listed in
+    :attr:`Book.skipped` with the reason; when that leaves no puzzle at all,
+    :class:`~nonogen.errors.LimitError` says why, naming each.
     """
     if not items:
         raise InputError("no puzzles to put in a book")
@@ -324,12 +351,14 @@ def layout_book(
         raise InputError(f"{per_page} puzzles a page: expected 1, 2 or 4")
     pages = _Pages()
     pages.new(paper)  # the title page, written last: it says where the answers start
-    entries = _puzzle_pages(pages, items, book_order(items, order), paper, margin_mm, per_page)
-    about = _subtitle(items, order)
+    entries, skipped = _puzzle_pages(pages, items, book_order(items, order), paper, margin_mm, per_page)
+    if not entries:
+        raise LimitError("; ".join(f"{s.source or 'puzzle'}: {s.reason}" for s in skipped))
+    about = _subtitle([items[e.index] for e in entries], order)
     first_answer = None
     if answers:
         first_answer = len(pages.papers)
         entries = _answer_pages(pages, items, entries, paper, margin_mm)
         about.append(f"answers from page {first_answer + 1}")
     pages.shapes[0] = _title_page(paper, margin_mm, title, about)
-    return Book(pages.finish(margin_mm), tuple(entries), first_answer)
+    return Book(pages.finish(margin_mm), tuple(entries), first_answer, tuple(skipped))

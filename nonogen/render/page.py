@@ -1,12 +1,14 @@
 """Paper: sizes, margins, and fitting a picture on a page so that its smallest text stays readable.
 
 Print has two hard rules that screen pictures do not: everything stays inside
-the margins (printers cannot reach the paper's edge), and no text is smaller
-than :data:`MIN_TEXT_PT` (7 pt, about the smallest a clue digit can be and
-still be read at arm's length). A picture is scaled as a whole, so its
-smallest text decides how small it may get; :func:`fit` finds the scale and
-:func:`sheet_page` puts one picture on a page, turning the paper to landscape
-when portrait cannot meet the rules. Pages are plain pictures in CSS pixels
+the margins (printers cannot reach the paper's edge), and text stays
+readable. A picture is scaled as a whole, so its smallest text decides how
+small it may get: :data:`MIN_TEXT_PT` (7 pt, comfortable at arm's length) is
+what a layout aims at, and a big puzzle that cannot keep it shrinks further,
+down to :data:`SMALLEST_TEXT_PT` (6 pt, the fine print of a dense puzzle
+magazine, which still needs no magnifier), so a 40x40 puzzle prints on A4.
+:func:`fit` finds the scale and :func:`sheet_page` puts one picture on a page,
+turning the paper to landscape when that keeps the text larger. Pages are plain pictures in CSS pixels
 (1/96 inch), written by :func:`nonogen.render.save`.
 """
 from __future__ import annotations
@@ -14,17 +16,18 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional, Sequence
 
 from ..errors import InputError, LimitError
 from .canvas import PX_PER_MM, PX_PER_PT, Picture, Text, min_text_size, placed, trimmed
 
 __all__ = [
-    "Paper", "PAPERS", "MIN_TEXT_PT", "MAX_CELL_MM", "FOOTER_PT", "FOOTER_BAND", "paper_named", "parse_length",
-    "Fit", "fit", "usable", "orient", "SheetPage", "sheet_page", "page_text", "footer_text",
+    "Paper", "PAPERS", "MIN_TEXT_PT", "SMALLEST_TEXT_PT", "MAX_CELL_MM", "FOOTER_PT", "FOOTER_BAND", "paper_named", "parse_length",
+    "Fit", "fit", "usable", "orient", "orient_best", "SheetPage", "sheet_page", "page_text", "footer_text",
 ]
 
 MIN_TEXT_PT = 7.0
+SMALLEST_TEXT_PT = 6.0
 MAX_CELL_MM = 8.0  # a small puzzle is not blown up past this: big enough for a child's pencil
 FOOTER_PT = 8.0
 FOOTER_BAND = 2 * FOOTER_PT * PX_PER_PT  # room kept at the bottom of a page with a footer, in units
@@ -60,13 +63,16 @@ class Paper:
         return Paper(f"{self.name} landscape", self.height_mm, self.width_mm)
 
 
-PAPERS = {"a4": Paper("A4", 210, 297), "letter": Paper("Letter", 215.9, 279.4)}
+PAPERS = {
+    "a3": Paper("A3", 297, 420), "a4": Paper("A4", 210, 297), "a5": Paper("A5", 148, 210),
+    "letter": Paper("Letter", 215.9, 279.4), "legal": Paper("Legal", 215.9, 355.6),
+}
 
 _UNITS_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72}
 
 
 def paper_named(name: str) -> Paper:
-    """The paper called ``name`` (``a4`` or ``letter``, any case)."""
+    """The paper called ``name`` (``a3``, ``a4``, ``a5``, ``letter`` or ``legal``, any case)."""
     try:
         return PAPERS[name.lower()]
     except KeyError:
@@ -126,13 +132,13 @@ class SheetPage:
 
 def _too_small(picture: Picture, paper: Paper, margin_mm: float, cell: float, top: float, bottom: float) -> LimitError:
     """The error for a picture that no orientation of ``paper`` holds with readable text, with the largest that fits."""
-    scale = MIN_TEXT_PT * PX_PER_PT / (min_text_size(picture) or 1.0)  # the least scale keeping text at 7 pt
+    scale = SMALLEST_TEXT_PT * PX_PER_PT / (min_text_size(picture) or 1.0)  # the least scale keeping text readable
     step = cell * scale  # one cell on paper at that scale
     room = [(math.floor(w / step), math.floor((h - top - bottom) / step))
             for _, w, h in (usable(p, margin_mm) for p in (paper, paper.landscape))]
     need = f"{math.ceil(picture.width / cell - 0.05)}x{math.ceil(picture.height / cell - 0.05)}"
     return LimitError(
-        f"the sheet is {need} cells with its clues; with text at least {MIN_TEXT_PT:g} pt, {paper.name} with "
+        f"the sheet is {need} cells with its clues; with text at least {SMALLEST_TEXT_PT:g} pt, {paper.name} with "
         f"{margin_mm:g} mm margins holds at most {room[0][0]}x{room[0][1]} cells ({room[1][0]}x{room[1][1]} in landscape)"
     )
 
@@ -152,27 +158,56 @@ def orient(picture: Picture, paper: Paper, margin_mm: float, cell: float, top: f
     As large as fits, but with cells (``cell`` units in the picture) of at
     most :data:`MAX_CELL_MM`, so a 5x5 puzzle is not blown up to fill the
     page. Portrait first; landscape when portrait would make text smaller
-    than :data:`MIN_TEXT_PT`; a :class:`~nonogen.errors.LimitError` naming the
-    largest sheet that fits when neither does.
+    than :data:`MIN_TEXT_PT`; when neither keeps that, the orientation with
+    the larger text as long as it is at least :data:`SMALLEST_TEXT_PT`; else a
+    :class:`~nonogen.errors.LimitError` naming the largest sheet that fits.
     """
+    fits = []
     for sheet in (paper, paper.landscape):
         m, w, h = usable(sheet, margin_mm)
         f = fit(picture, w, h - top - bottom, MAX_CELL_MM * PX_PER_MM / cell)
+        x = m + (w - picture.width * f.scale) / 2
+        y = m + top + (h - top - bottom - picture.height * f.scale) / 2
         if f.readable():
-            x = m + (w - picture.width * f.scale) / 2
-            y = m + top + (h - top - bottom - picture.height * f.scale) / 2
             return sheet, x, y, f
+        fits.append((f.scale, sheet, x, y, f))
+    _, sheet, x, y, f = max(fits, key=lambda t: t[0])
+    if f.readable(SMALLEST_TEXT_PT):
+        return sheet, x, y, f
     raise _too_small(picture, paper, margin_mm, cell, top, bottom)
 
 
-def sheet_page(picture: Picture, paper: Paper, margin_mm: float, cell: float) -> SheetPage:
-    """``picture`` alone on a page, placed by :func:`orient`.
+def orient_best(makers: Sequence[Callable[[], Picture]], paper: Paper, margin_mm: float, cell: float,
+                top: float = 0.0, bottom: float = 0.0) -> tuple[Picture, Paper, float, float, Fit]:
+    """:func:`orient` for the first picture ``makers`` draws that keeps :data:`MIN_TEXT_PT`; when none does,
+    for the one whose text prints largest (a 2D sheet's dense variant, with digits filling more of their
+    cells, prints a big puzzle larger). The LimitError of the last picture when none fits at all."""
+    tried: list[tuple[Picture, Paper, float, float, Fit]] = []
+    error: Optional[LimitError] = None
+    for make in makers:
+        picture = make()
+        try:
+            sheet, x, y, f = orient(picture, paper, margin_mm, cell, top, bottom)
+        except LimitError as exc:
+            error = exc  # the last picture's error names the most the paper holds
+            continue
+        if f.readable():
+            return picture, sheet, x, y, f
+        tried.append((picture, sheet, x, y, f))
+    if not tried:
+        raise error or LimitError("nothing to place")
+    return max(tried, key=lambda t: t[4].min_text_pt or 0.0)
+
+
+def sheet_page(picture: Picture, paper: Paper, margin_mm: float, cell: float,
+               dense: Optional[Callable[[], Picture]] = None) -> SheetPage:
+    """``picture`` alone on a page, placed by :func:`orient`, or ``dense()`` when that prints larger text.
 
     The picture's own white margin is cut off first (the page has one), so
     ``x``/``y`` of the result are where its drawn content starts.
     """
-    picture = trimmed(picture)
-    sheet, x, y, f = orient(picture, paper, margin_mm, cell)
+    makers = [lambda: trimmed(picture)] + ([lambda: trimmed(dense())] if dense is not None else [])
+    picture, sheet, x, y, f = orient_best(makers, paper, margin_mm, cell)
     page = Picture(sheet.width, sheet.height, tuple(placed(picture, x, y, f.scale)), smooth=picture.smooth)
     return SheetPage(page, sheet, x, y, f.scale, f.min_text_pt)
 

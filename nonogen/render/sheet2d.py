@@ -14,7 +14,9 @@ colour-blind solver cannot tell the clue boxes apart by hue alone.
 
 Every length is a multiple of ``cell``, so the sheet scales as a whole; the
 smallest text is a 3-digit clue at 0.42 cell, which print layouts check
-against their minimum size.
+against their minimum size. A ``dense`` sheet, for a big puzzle on small
+paper, lets the digits fill more of their cell (two digits at 0.72 cell, three
+at 0.5), so the printed grid can shrink further before its clues get too small.
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from typing import Optional
 
 import numpy as np
 from ..model import Puzzle
-from ..palette import Color, color_name, ink_on
+from ..palette import ink_on, readable_names
 from .canvas import Line, Picture, Rect, Shape, Text, flow, text_width, wrap_text
 
 __all__ = [
@@ -66,23 +68,14 @@ class _Layout:
     legend_y: float
 
 
-def _legend_label(color: Color) -> str:
-    """A colour's name, with a readable one added when the file names colours by number or code.
-
-    >>> _legend_label(Color("1", "#ff0000", "a")), _legend_label(Color("sail", "#eedd99", "s"))
-    ('1 (red)', 'sail')
-    """
-    if sum(ch.isalpha() for ch in color.name) >= 3:
-        return color.name
-    return f"{color.name} ({color_name(color.rgb_tuple)})"
-
 
 def _legend_entries(puzzle: Puzzle) -> list[tuple[str, str]]:
     """``(rgb, label)`` of each colour a solver paints, and of the background when it is not white."""
-    entries = [(c.rgb, _legend_label(c)) for c in puzzle.palette[1:]]
+    names = readable_names(puzzle.palette)
+    entries = [(c.rgb, name) for c, name in zip(puzzle.palette[1:], names[1:])]
     bg = puzzle.palette[0]
     if bg.rgb != "#ffffff":
-        entries.append((bg.rgb, f"{_legend_label(bg)}, background"))
+        entries.append((bg.rgb, f"{names[0]}, background"))
     return entries
 
 
@@ -125,7 +118,10 @@ def sheet_size(puzzle: Puzzle, cell: float = 20, *, title: Optional[str] = None,
     >>> sheet_size(Puzzle(rows=[[(1, 1)], []], cols=[[(1, 1)], []]), cell=10)
     (40, 40)
     """
-    lay = _layout(puzzle, cell, title, caption, legend)
+    return _size(_layout(puzzle, cell, title, caption, legend))
+
+
+def _size(lay: _Layout) -> tuple[int, int]:
     return math.ceil(lay.width - 1e-9), math.ceil(lay.height - 1e-9)
 
 
@@ -146,12 +142,17 @@ def cell_center(puzzle: Puzzle, row: int, col: int, cell: float = 20, **options)
     return x + (col + 0.5) * cell, y + (row + 0.5) * cell
 
 
-def _font_size(number: int, cell: float) -> float:
-    """Clue font size: two digits at 0.6 cell still fit a cell, and decide how small a printed sheet may get."""
+def _font_size(number: int, cell: float, dense: bool = False) -> float:
+    """Clue font size: two digits at 0.6 cell still fit a cell, and decide how small a printed sheet may get.
+
+    Dense: "88" at 0.72 cell is 0.8 cell wide, still clear of the cell's sides.
+    """
+    if dense:
+        return cell * (0.72 if number < 100 else 0.5)
     return cell * (0.62 if number < 10 else 0.6 if number < 100 else 0.42)
 
 
-def _clue_shapes(puzzle: Puzzle, lay: _Layout) -> list[Shape]:
+def _clue_shapes(puzzle: Puzzle, lay: _Layout, dense: bool = False) -> list[Shape]:
     c = lay.cell
     shapes: list[Shape] = []
 
@@ -162,18 +163,18 @@ def _clue_shapes(puzzle: Puzzle, lay: _Layout) -> list[Shape]:
             ink = ink_on(fill, dark=INK)
         else:
             ink = INK
-        shapes.append(Text(x + c / 2, y + c / 2, str(length), _font_size(length, c), ink))
+        shapes.append(Text(x + c / 2, y + c / 2, str(length), _font_size(length, c, dense), ink))
 
     for r, clue in enumerate(puzzle.rows):
         y = lay.grid_y + r * c
         if not clue:
-            shapes.append(Text(lay.grid_x - c / 2, y + c / 2, "0", _font_size(0, c), INK))
+            shapes.append(Text(lay.grid_x - c / 2, y + c / 2, "0", _font_size(0, c, dense), INK))
         for i, (length, color) in enumerate(clue):
             item(lay.grid_x - (len(clue) - i) * c, y, length, color)
     for col, clue in enumerate(puzzle.cols):
         x = lay.grid_x + col * c
         if not clue:
-            shapes.append(Text(x + c / 2, lay.grid_y - c / 2, "0", _font_size(0, c), INK))
+            shapes.append(Text(x + c / 2, lay.grid_y - c / 2, "0", _font_size(0, c, dense), INK))
         for i, (length, color) in enumerate(clue):
             item(x, lay.grid_y - (len(clue) - i) * c, length, color)
     return shapes
@@ -246,29 +247,35 @@ def _legend_shapes(lay: _Layout) -> list[Shape]:
 
 
 def sheet_shapes(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20, *,
-                 title: Optional[str] = None, caption: str = "", legend: bool = False) -> list[Shape]:
+                 title: Optional[str] = None, caption: str = "", legend: bool = False,
+                 dense: bool = False) -> list[Shape]:
     """Everything on the sheet, back to front (on white): clues, cells, grid lines, header, legend.
 
     With ``solution`` (an ``H x W`` grid of colour indices) every cell is
     painted; without it the empty grid shows only the puzzle's givens.
-    ``title=None`` takes the puzzle's own title (``""``: none).
+    ``title=None`` takes the puzzle's own title (``""``: none); ``dense``
+    draws larger digits (see the module's note).
     """
-    lay = _layout(puzzle, cell, title, caption, legend)
-    shapes = _clue_shapes(puzzle, lay)
+    return _shapes(puzzle, _layout(puzzle, cell, title, caption, legend), solution, dense)
+
+
+def _shapes(puzzle: Puzzle, lay: _Layout, solution: Optional[np.ndarray], dense: bool) -> list[Shape]:
+    shapes = _clue_shapes(puzzle, lay, dense)
     shapes += _cell_shapes(puzzle, lay, solution)
-    shapes += _grid_lines(puzzle, lay.grid_x, lay.grid_y, cell)
+    shapes += _grid_lines(puzzle, lay.grid_x, lay.grid_y, lay.cell)
     return shapes + _header_shapes(lay) + _legend_shapes(lay)
 
 
 def sheet_picture(puzzle: Puzzle, solution: Optional[np.ndarray] = None, cell: float = 20, *,
-                  title: Optional[str] = None, caption: str = "", legend: bool = False) -> Picture:
+                  title: Optional[str] = None, caption: str = "", legend: bool = False,
+                  dense: bool = False) -> Picture:
     """The sheet (see :func:`sheet_shapes`) as a picture of ``sheet_size(puzzle, cell, ...)`` units.
 
     ``caption`` is a smaller line above the title, e.g. ``"Puzzle 7 · grade 2"``;
     ``legend`` adds the colour legend under the grid of a colour puzzle.
     """
-    size = sheet_size(puzzle, cell, title=title, caption=caption, legend=legend)
-    return Picture(*size, sheet_shapes(puzzle, solution, cell, title=title, caption=caption, legend=legend))
+    lay = _layout(puzzle, cell, title, caption, legend)  # once: laying out a big colour sheet measures every clue
+    return Picture(*_size(lay), _shapes(puzzle, lay, solution, dense))
 
 
 def answer_picture(puzzle: Puzzle, solution: np.ndarray, cell: float = 20) -> Picture:
