@@ -650,10 +650,21 @@ def env_outcome(kind: str, index: int, master_seed: int) -> Outcome:
     rng = random.Random(master_seed * 1_000_003 + index)
     _reset_peak()
     before, start = _rss_kb(), time.perf_counter()
+
+    def on_alarm(*_args):
+        raise CaseTimeout()
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(int(TIME_LIMIT * 12))  # a resume case runs two commands
     try:
         label, problem, detail = fuzz_hostile.env_case(kind, rng, lambda model, trick: check_case("mesh", model, trick))
+    except CaseTimeout:  # opening a FIFO nobody reads waits forever
+        label, problem, detail = kind, f"hang: stopped after {TIME_LIMIT * 12:.0f} s", ""
     except Exception as exc:  # the case itself broke: a failure too, with its traceback
         label, problem, detail = kind, f"{type(exc).__name__}: {exc}", traceback.format_exc(limit=-6)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
     seconds, grown = time.perf_counter() - start, max(0, _peak_kb() - before) / 1024
     if not problem and grown > MEMORY_LIMIT_MB:
         problem = f"memory: {grown:.0f} MB"

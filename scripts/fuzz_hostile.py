@@ -313,7 +313,13 @@ def resume_case(rng: random.Random, folder: Path) -> tuple[str, str]:
     argv = [sys.executable, "-m", "nonogen", "verify", str(puzzles), "--resume", str(resume)]
     runs = [subprocess.Popen(argv + (["--jobs", "2"] if rng.random() < 0.3 else []), stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
-    errors = [run.communicate(timeout=120)[1] for run in runs]
+    try:
+        errors = [run.communicate(timeout=50)[1] for run in runs]
+    finally:  # a hang (the campaign's alarm, or the timeout) must not leave the runs behind
+        for run in runs:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
     label = f"{count} puzzles, exits {[r.returncode for r in runs]}"
     for run, err in zip(runs, errors):
         if run.returncode not in (0, 2) or "Traceback" in err:
@@ -325,7 +331,7 @@ def resume_case(rng: random.Random, folder: Path) -> tuple[str, str]:
         return label, f"{len(files) - len(set(files))} records written twice"
     if len(set(files)) != count:
         return label, f"{count - len(set(files))} puzzles missing"
-    again = subprocess.run(argv + ["--summary-json", "-"], capture_output=True, text=True, timeout=120)
+    again = subprocess.run(argv + ["--summary-json", "-"], capture_output=True, text=True, timeout=50)
     summary = json.loads(again.stdout.strip().splitlines()[-1]) if again.returncode == 0 else {}
     if summary.get("puzzles") != count:
         return label, f"the resumed summary counts {summary.get('puzzles')} puzzles, not {count}"
