@@ -41,12 +41,17 @@ BIG_FILE_PUZZLES = 1000
 
 
 def _writers(puzzle) -> list[str]:
+    """Every format that writes puzzles of ``puzzle``'s kind (2D or Picross 3D)."""
     from nonogen import formats
-    from nonogen.model import Puzzle3D
 
-    if isinstance(puzzle, Puzzle3D):
-        return ["nonogen-3d"]
-    return [f for f in formats.FORMATS if f != "nonogen-3d" and formats.writable(f)]
+    out = []
+    for name in formats.FORMATS:
+        try:
+            formats.dropped(puzzle, name)  # refuses a format of the other kind, or one nonogen only reads
+        except Exception:
+            continue
+        out.append(name)
+    return out
 
 
 def writers_round_trip(puzzle, svg: bool = True) -> tuple[int, Optional[str]]:
