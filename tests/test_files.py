@@ -210,15 +210,16 @@ def test_sighup_stops_a_batch_like_sigterm_and_kill_leaves_no_temp_file(tmp_path
         out.mkdir()
         lines = out / "records.jsonl"
         proc = subprocess.Popen([sys.executable, "-m", "nonogen", "verify", str(folder), "--json", "--csv",
-                                 str(out / "t.csv")], cwd=REPO, stdout=lines.open("w"), stderr=subprocess.PIPE,
-                                text=True)
+                                 str(out / "t.csv"), "--jobs", "2"], cwd=REPO, stdout=lines.open("w"),
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
         wait_for_lines(lines, 2, proc, limit=LIMIT)
-        proc.send_signal(sig)
+        os.killpg(proc.pid, sig)  # to the whole group, workers too, as a closing terminal does
         _, err = proc.communicate(timeout=LIMIT)
         assert proc.returncode == code, err
         left = sorted(p.name for p in out.iterdir())
         if sig == signal.SIGHUP:
             assert "hung up" in err and left == ["records.jsonl", "t.csv"]  # what was written is complete
+            assert "SIGHUP" not in lines.read_text() + (out / "t.csv").read_text()  # no worker died of it
         else:
             assert left == ["records.jsonl"]  # a killed run leaves no temporary file and no half CSV
 
