@@ -103,7 +103,7 @@ def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
 
     >>> overlap(LineAutomaton(((3, 1),)), (3, 3, 3, 3))
     (3, 2, 2, 3)
-    >>> overlap(LineAutomaton(((1, 1), (1, 1))), (3, 3, 2, 3, 3))  # complete logic also empties the ends
+    >>> overlap(LineAutomaton(((1, 1), (1, 1))), (3, 3, 2, 3, 3))  # complete logic also empties cells 1 and 3
     (3, 3, 2, 3, 3)
     """
     result = automaton.live_states(domain)
@@ -314,9 +314,9 @@ SIZE_POINTS = 0.2  # per doubling of the cells beyond SIZE_BASE
 SIZE_BASE = 100
 WORK_POINTS = 0.4  # per doubling of the line reads per line beyond WORK_BASE
 WORK_BASE = 3.0
-HARD_POINTS = 0.15  # per doubling of 1 + the hard line deductions
+HARD_POINTS = 0.1  # per doubling of 1 + the hard line deductions
 LOOKAHEAD_POINTS = 1.0  # for needing lookahead at all
-SWEEP_POINTS = 0.3  # per doubling of the lookahead sweeps
+SWEEP_POINTS = 0.5  # per doubling of the lookahead sweeps
 DEPTH_POINTS = 0.3  # per pass of depth beyond MIN_DEPTH
 
 
@@ -334,7 +334,7 @@ def score(m: Measures) -> float:
     >>> score(Measures(110, 21, 5, 59, 0, 1, 69, 2, False))  # webpbn #23, 11x10, one short lookahead
     2.02
     >>> score(Measures(3025, 110, 202, 2029, 30, 0, 0, 0, False))  # webpbn #7604, 55x55, long chains
-    3.77
+    3.52
     """
     if m.search:
         return 5.0
