@@ -1,27 +1,34 @@
-"""Benchmark picture -> puzzle quality: the pipeline as it was at commit 75e881d beside today's, per picture.
+"""Benchmark picture -> puzzle quality: the previous pipeline beside today's, per picture and per style, in one run.
 
-Every picture of samples/images/ (photos with a subject, icons with outlines
-and soft shading, flat drawings, pixel art; see samples/images/SOURCES.md) is
-made into a puzzle twice per pipeline, black and white and with ``--colors 4``,
-both with ``--line-solvable``: photos 30 cells wide, icons and flat drawings at
-20x20, pixel art at its native size. Each run is its own process (so peak memory
-is that run's), and the old pipeline runs from ``git archive 75e881d``.
+The picture set is samples/images/ (credited in its SOURCES.md): public-domain
+and CC0 photos (scikit-image's sample photos) and Tango icons, the project's
+own drawn photos, icons and flat drawings, and pixel art. Photos are made 30
+cells wide, icons and flat drawings 20x20, pixel art at its native size, each
+with ``--line-solvable`` like the demo. Styles:
 
-Measured per run: status and line-solvability, givens + edits, fidelity
-(luminance SSIM of the solution painted in the picture's means against the
-picture area-averaged to the grid), the smallest CIEDE2000 distance between
-palette entries, the share of one-cell clue blocks, the fill share, seconds
-(in the process, after imports) and peak memory. Then a 24-megapixel JPEG at
-40x30, and the speed targets (32x32 B&W, 64x64 with 4 colours). A contact sheet
-(picture, old and new solutions) goes to outputs/picture-quality.png.
+* photos: ``colour`` (today's default; the previous pipeline with 4 colours)
+  and ``bw`` (``--mode bw``; the previous default);
+* icons: ``bw`` (the default), ``outline`` and ``fill`` (``--style``; the
+  previous pipeline had one black-and-white rendering) and ``colour`` (4);
+* flat drawings and pixel art: the default.
 
-Usage: .venv/bin/python scripts/bench_picture_quality.py [--quick]
+The previous pipeline is ``git archive PREVIOUS`` unpacked in the temp folder;
+each pipeline runs all its cases in one worker process. Every figure is
+measured here on the returned solution against the same reference: the
+picture laid on the grid as the puzzle lays it (padded, never stretched).
+
+Printed per run and as medians per category and style: recognisability
+((tone SSIM + Canny edge F) / 2), fidelity (tone SSIM, same geometry), one-cell
+block share, fill share, mean CIEDE2000 to the picture's colours, unique and
+line-solvable, givens + edits per cell, seconds. The issue's targets are
+checked at the end. A contact sheet goes to outputs/picture-quality.png.
+
+Usage: .venv/bin/python scripts/bench_picture_quality.py [--quick] [--previous REV]
 """
 from __future__ import annotations
 
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -33,242 +40,232 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 ROOT = Path(__file__).resolve().parents[1]
-if sys.argv[1:2] != ["--worker"]:  # a worker runs whichever nonogen PYTHONPATH names
-    sys.path.insert(0, str(ROOT))
-    from nonogen.importers.quality import fidelity, fill_share, speck_share
-    from nonogen.palette import Color, min_palette_distance
-
-OLD_COMMIT = "75e881d"
+PREVIOUS = "e121663"  # main when issue 24 (pictures that read at a glance) was taken up
 PICTURES = ROOT / "samples" / "images"
 SHEET = ROOT / "outputs" / "picture-quality.png"
+STYLES = {
+    "photo": {"colour": ({"colors": 4}, {}), "bw": ({}, {"mode": "bw"})},
+    "icon": {"bw": ({}, {}), "outline": ({}, {"style": "outline"}), "fill": ({}, {"style": "fill"}),
+             "colour": ({"colors": 4}, {"colors": 4})},
+    "flat": {"default": ({}, {})},
+    "pixel": {"default": ({}, {})},
+}
+"""Per category and style: (options for the previous pipeline, options for today's)."""
 
 
-def cases(quick: bool) -> list[tuple[str, str, dict]]:
-    """(category, file name, size options) for every benchmark picture."""
-    out: list[tuple[str, str, dict]] = []
-    for path in sorted(PICTURES.iterdir()):
-        name = path.name
-        if name.startswith("photo-") or name in ("landscape.jpg", "sphere-soft-alpha.png"):
-            with Image.open(path) as im:
-                square = im.width == im.height
-            out.append(("photo", name, {"size": [30, 30]} if square else {"width": 30}))
-        elif name.startswith("icon-") or name.startswith("tango_"):
-            out.append(("icon", name, {"size": [20, 20]}))
-        elif name.startswith("flat-"):
-            out.append(("flat", name, {"size": [20, 20]}))
-        elif path.suffix in (".png", ".gif"):
-            out.append(("pixel", name, {}))
-    return out[::4] if quick else out
+def category(path: Path) -> str:
+    name = path.name
+    if name.startswith("photo-") or name == "landscape.jpg":
+        return "photo"
+    if name.startswith(("icon-", "tango_")) or name == "sphere-soft-alpha.png":
+        return "icon"
+    return "flat" if name.startswith("flat-") else "pixel"
 
 
-# --- one run, in its own process ------------------------------------------------------------------
+def cases(quick: bool) -> list[dict]:
+    """One spec per picture and style: the path, the size options and both pipelines' options."""
+    out = []
+    paths = sorted(p for p in PICTURES.iterdir() if p.suffix in (".png", ".jpg", ".gif"))
+    for path in paths[::3] if quick else paths:
+        kind = category(path)
+        size: dict = {"width": 30} if kind == "photo" else {"size": [20, 20]} if kind in ("icon", "flat") else {}
+        for style, (old, new) in STYLES[kind].items():
+            out.append({"path": str(path), "name": path.name, "category": kind, "style": style, "size": size,
+                        "old": {**size, **old}, "new": {**size, **new}})
+    return out
 
 
-def worker(spec: dict) -> dict:
-    """Run ``from_image`` of whichever nonogen is on the path; print what the parent measures."""
+# --- the worker: one process per pipeline -----------------------------------------------------------
+
+
+def worker(specs: list[dict], which: str) -> list[dict]:
+    """Make every case with whichever nonogen is on the path; return what the parent measures."""
     from nonogen.importers.image import ImageOptions
     from nonogen.make.picture import from_image
 
-    options = dict(spec["options"])
-    for key in ("size",):
-        if key in options:
-            options[key] = tuple(options[key])
-    warm = time.perf_counter()  # the first picture pays for the lazy imports (scipy, scikit-image)
-    tiny = Image.new("RGB", (24, 24), "white")
-    ImageDraw.Draw(tiny).ellipse([4, 4, 20, 20], fill="red")
-    from_image(tiny, options=ImageOptions(size=(6, 6), **({"colors": 2} if "colors" in options else {})), timeout=10)
-    imports = time.perf_counter() - warm
-    start = time.perf_counter()
-    made = from_image(spec["path"], options=ImageOptions(**options), line_solvable=True, timeout=60)
-    seconds = time.perf_counter() - start
-    rep = made.report
-    return {
-        "status": rep["status"],
-        "line_solvable": rep["line_solvable"],
-        "givens": len(rep["givens"]),
-        "edits": len(rep["edits"]),
-        "grid": np.asarray(made.solution).tolist(),
-        "palette": [[c.name, c.rgb, c.char] for c in made.puzzle.palette],
-        "seconds": round(seconds, 3),
-        "import_seconds": round(imports, 3),
-        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "warnings": rep.get("warnings", []),
-    }
+    out = []
+    for spec in specs:
+        options = {k: tuple(v) if k == "size" else v for k, v in spec[which].items()}
+        start = time.perf_counter()
+        try:
+            made = from_image(spec["path"], options=ImageOptions(**options), line_solvable=True, timeout=60)
+        except Exception as exc:  # a failing case is a row, not a crash
+            out.append({"error": f"{type(exc).__name__}: {exc}"[:100]})
+            continue
+        rep = made.report
+        out.append({
+            "status": rep["status"], "line_solvable": rep["line_solvable"], "fixes": len(rep["givens"]) + len(rep["edits"]),
+            "grid": np.asarray(made.solution).tolist(), "palette": [list(c.rgb_tuple) for c in made.puzzle.palette],
+            "seconds": round(time.perf_counter() - start, 3), "warnings": rep.get("warnings", []),
+        })
+    return out
 
 
-def old_tree() -> Path:
-    """The nonogen package as it was at :data:`OLD_COMMIT`, unpacked once into the temp folder."""
-    where = Path(tempfile.gettempdir()) / f"nonogen-{OLD_COMMIT}"
+def previous_tree(rev: str) -> Path:
+    """The nonogen package as it was at ``rev``, unpacked once into the temp folder (C module copied when unchanged)."""
+    where = Path(tempfile.gettempdir()) / f"nonogen-{rev}"
     if not (where / "nonogen").is_dir():
         where.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", OLD_COMMIT, "nonogen"], check=True, capture_output=True).stdout
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "nonogen"], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
-        old_c = subprocess.run(["git", "-C", str(ROOT), "show", f"{OLD_COMMIT}:nonogen/solve/_linelogic.c"],
-                               capture_output=True).stdout
+        old_c = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:nonogen/solve/_linelogic.c"], capture_output=True).stdout
         built = list((ROOT / "nonogen" / "solve").glob("_linelogic*.so"))
         if built and old_c == (ROOT / "nonogen" / "solve" / "_linelogic.c").read_bytes():
             (where / "nonogen" / "solve" / built[0].name).write_bytes(built[0].read_bytes())
     return where
 
 
-def run(pipeline: str, path: Path, options: dict) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(old_tree() if pipeline == "old" else ROOT))
-    spec = json.dumps({"path": str(path), "options": options})
-    done = subprocess.run([sys.executable, __file__, "--worker", spec], env=env, capture_output=True, text=True, timeout=600)
+def run_pipeline(which: str, specs: list[dict], rev: str) -> list[dict]:
+    env = dict(os.environ, PYTHONPATH=str(previous_tree(rev) if which == "old" else ROOT))
+    done = subprocess.run([sys.executable, __file__, "--worker", which], input=json.dumps(specs), env=env,
+                          capture_output=True, text=True, timeout=3600)
     if done.returncode != 0:
-        return {"error": (done.stderr.strip().splitlines() or ["?"])[-1][:100]}
+        raise SystemExit(f"{which} pipeline failed: {done.stderr.strip()[-400:]}")
     return json.loads(done.stdout)
 
 
-# --- measuring --------------------------------------------------------------------------------------
+# --- measuring ----------------------------------------------------------------------------------------
 
 
-def reference(path: Path, rows: int, cols: int) -> np.ndarray:
-    """The picture over white, area-averaged (BOX) to the grid, as luma."""
-    with Image.open(path) as im:
-        rgba = im.convert("RGBA")
-    paper = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-    paper.alpha_composite(rgba)
-    return np.asarray(paper.convert("RGB").resize((cols, rows), Image.Resampling.BOX).convert("L"), dtype=np.float64)
+def references(spec: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The picture's luma and colour per cell, laid on the grid as the puzzle lays it (padded like it)."""
+    from nonogen.importers.image import ImageOptions, image_to_grid, load_image
+
+    size = {k: tuple(v) if k == "size" else v for k, v in spec["size"].items()}
+    imported = image_to_grid(load_image(spec["path"]), ImageOptions(**size))
+    return imported.reference, imported.reference_rgb
 
 
-def measure(result: dict, path: Path) -> dict:
+def measure(result: dict, ref: np.ndarray, ref_rgb: np.ndarray) -> dict:
+    from nonogen.importers.quality import edge_f, fidelity, fill_share, mean_delta_e, recognisability, speck_share
+    from nonogen.palette import Color, to_hex
+
     if "error" in result:
         return result
     grid = np.array(result["grid"])
-    palette = [Color(n, rgb, ch) for n, rgb, ch in result["palette"]]
-    dist = min_palette_distance(palette)
-    result.update(
-        fidelity=fidelity(grid, reference(path, *grid.shape)),
-        min_distance=dist,
-        bg_distance=_bg_distance(palette),
-        speck=speck_share(grid),
-        fill=fill_share(grid),
-        fixes=result["givens"] + result["edits"],
-        fix_share=(result["givens"] + result["edits"]) / grid.size,
-        ok=result["status"] == "unique" and result["line_solvable"],
-    )
-    return result
+    if grid.shape != ref.shape:
+        return {**result, "error": f"grid {grid.shape} vs reference {ref.shape}"}
+    palette = [Color(f"c{i}", to_hex(rgb), "x") for i, rgb in enumerate(result["palette"])]
+    return {**result, "recog": recognisability(grid, ref), "fidelity": fidelity(grid, ref), "edge": edge_f(grid, ref),
+            "speck": speck_share(grid), "fill": fill_share(grid), "de": mean_delta_e(grid, ref_rgb, palette),
+            "ok": result["status"] == "unique", "fix_share": result["fixes"] / grid.size}
 
 
-def _bg_distance(palette: list[Color]) -> float:
-    from nonogen.palette import distance_matrix
+# --- printing -----------------------------------------------------------------------------------------
 
-    return round(float(distance_matrix([c.rgb_tuple for c in palette])[0, 1:].min()), 2) if len(palette) > 1 else 100.0
-
-
-# --- the contact sheet ------------------------------------------------------------------------------
+FIELDS = ("recog", "fidelity", "speck", "fill", "de", "fix_share", "seconds")
 
 
-def grid_picture(result: dict, cell: int) -> Image.Image:
+def _fmt(res: dict) -> str:
+    if "error" in res:
+        return f"error: {res['error']}"[:52]
+    status = ("U" if res["ok"] else res["status"][:4]) + ("L" if res["line_solvable"] else "-")
+    return (f"{res['recog']:5.2f} {res['fidelity']:5.2f} {res['speck']:5.2f} {res['fill']:5.2f} {res['de']:5.1f} "
+            f"{res['fixes']:4d} {status:>3} {res['seconds']:5.2f}")
+
+
+def _median(rows: list[dict], which: str, field: str) -> float:
+    values = [r[which][field] for r in rows if "error" not in r[which] and r[which][field] is not None]
+    return statistics.median(values) if values else float("nan")
+
+
+def _share(rows: list[dict], which: str, key: str) -> float:
+    return sum(1 for r in rows if r[which].get(key)) / max(len(rows), 1)
+
+
+def summary(rows: list[dict]) -> list[str]:
+    lines = [f"{'medians':16} {'':4} " + " ".join(f"{f:>9}" for f in FIELDS) + "    unique  line-solv"]
+    groups = sorted({(r["category"], r["style"]) for r in rows}, key=lambda g: (list(STYLES).index(g[0]), g[1]))
+    for kind, style in groups:
+        sel = [r for r in rows if (r["category"], r["style"]) == (kind, style)]
+        for which in ("old", "new"):
+            vals = " ".join(f"{_median(sel, which, f):9.3f}" for f in FIELDS)
+            lines.append(f"{kind + ' ' + style:16} {which:4} {vals}    {_share(sel, which, 'ok'):6.0%} "
+                         f"{_share(sel, which, 'line_solvable'):9.0%}")
+    return lines
+
+
+def targets(rows: list[dict]) -> list[str]:
+    """The issue's targets, each with today's median and whether it is met."""
+    def med(kind: str, style: str, field: str) -> float:
+        return _median([r for r in rows if r["category"] == kind and r["style"] == style], "new", field)
+
+    checks = [("colour photos: specks <= 0.15", med("photo", "colour", "speck"), lambda v: v <= 0.15),
+              ("colour photos: SSIM (same geometry) >= 0.75", med("photo", "colour", "fidelity"), lambda v: v >= 0.75),
+              ("B&W photos: specks <= 0.05", med("photo", "bw", "speck"), lambda v: v <= 0.05),
+              ("colour icons: specks <= 0.25", med("icon", "colour", "speck"), lambda v: v <= 0.25),
+              ("all unique", _share(rows, "new", "ok"), lambda v: v == 1.0),
+              ("line-solvable >= 95 %", _share(rows, "new", "line_solvable"), lambda v: v >= 0.95)]
+    return [f"  {'met ' if ok(v) else 'MISS'} {name}: {v:.3f}" for name, v, ok in checks]
+
+
+# --- the contact sheet --------------------------------------------------------------------------------
+
+
+def grid_picture(result: dict, box: int) -> Image.Image:
     if "error" in result:
-        return Image.new("RGB", (cell * 10, cell * 10), (255, 200, 200))
+        return Image.new("RGB", (box, box), (255, 200, 200))
     grid = np.array(result["grid"])
-    colours = np.array([Color(n, rgb, ch).rgb_tuple for n, rgb, ch in result["palette"]], dtype=np.uint8)
-    if len(colours) == 2 and result["palette"][1][1] == "#000000":
-        colours[0] = (255, 255, 255)
+    colours = np.array(result["palette"], dtype=np.uint8)
+    cell = max(1, box // max(grid.shape))
     img = Image.fromarray(colours[grid], "RGB").resize((grid.shape[1] * cell, grid.shape[0] * cell), Image.Resampling.NEAREST)
     ImageDraw.Draw(img).rectangle([0, 0, img.width - 1, img.height - 1], outline=(160, 160, 160))
     return img
 
 
 def contact_sheet(rows: list[dict], out: Path) -> None:
-    """One row per picture: the picture, then old and new solutions for B&W and for 4 colours."""
-    box, cell, per_row = 120, 4, 2
-    head = 16
-    width = box * 5 + 20
-    lines = (len(rows) + per_row - 1) // per_row
-    sheet = Image.new("RGB", (width * per_row, head + (box + head) * lines), (255, 255, 255))
+    """One line per picture: the picture, then previous and today's solution for each of its styles."""
+    box, head = 128, 14
+    names = list(dict.fromkeys(r["name"] for r in rows))
+    most = max(len(STYLES[r["category"]]) for r in rows)
+    sheet = Image.new("RGB", (box * (1 + 2 * most) + 8, (box + 2 * head) * len(names)), "white")
     draw = ImageDraw.Draw(sheet)
-    for c in range(per_row):
-        for i, title in enumerate(["picture", "old B&W", "new B&W", "old 4 colours", "new 4 colours"]):
-            draw.text((c * width + i * box + 6, 2), title, fill=(0, 0, 0))
-    for r, row in enumerate(rows):
-        x0, y = (r % per_row) * width, head + (r // per_row) * (box + head)
-        draw.text((x0 + 6, y + 2), row["name"][:22], fill=(0, 0, 90))
-        with Image.open(row["path"]) as im:
+    for i, name in enumerate(names):
+        y = i * (box + 2 * head)
+        mine = [r for r in rows if r["name"] == name]
+        draw.text((4, y + 1), name[:16], fill=(0, 0, 90))
+        with Image.open(PICTURES / name) as im:
             pic = im.convert("RGBA")
-        pic.thumbnail((box - 12, box - 12))
+        pic.thumbnail((box - 8, box - 8))
         paper = Image.new("RGBA", pic.size, (255, 255, 255, 255))
         paper.alpha_composite(pic)
-        sheet.paste(paper.convert("RGB"), (x0 + 6, y + head))
-        for k, key in enumerate(["old bw", "new bw", "old colour", "new colour"]):
-            res = row[key]
-            if "error" not in res:
-                draw.text((x0 + (k + 1) * box + 6, y + 2), f"F{res['fidelity']:.2f} s{res['speck']:.2f} d{res['min_distance']:.0f}",
-                          fill=(0, 0, 0) if res["ok"] else (200, 0, 0))
-            picture = grid_picture(res, cell)
-            picture.thumbnail((box - 12, box - 12), Image.Resampling.NEAREST)
-            sheet.paste(picture, (x0 + (k + 1) * box + 6, y + head))
+        sheet.paste(paper.convert("RGB"), (4, y + head))
+        for k, row in enumerate(mine):
+            for j, which in enumerate(("old", "new")):
+                x = box * (1 + 2 * k + j)
+                res = row[which]
+                label = f"{which} {row['style']}"
+                if "error" not in res:
+                    label += f" R{res['recog']:.2f} s{res['speck']:.2f}"
+                draw.text((x + 2, y + 1), label, fill=(0, 0, 0) if res.get("ok") else (200, 0, 0))
+                sheet.paste(grid_picture(res, box - 8), (x + 2, y + head))
     out.parent.mkdir(parents=True, exist_ok=True)
     sheet.save(out)
 
 
-# --- the report ---------------------------------------------------------------------------------------
-
-
-def _fmt(res: dict) -> str:
-    if "error" in res:
-        return f"error: {res['error']}"[:58]
-    status = ("U" if res["status"] == "unique" else res["status"][:4]) + ("L" if res["line_solvable"] else "-")
-    return (f"{status:>5} {res['fixes']:>3} {res['fidelity'] if res['fidelity'] is not None else float('nan'):5.2f} "
-            f"{res['min_distance']:5.1f} {res['speck']:5.2f} {res['fill']:5.2f} {res['seconds']:5.2f} {res['peak_mb']:5.0f}")
-
-
-def _median(rows: list[dict], key: str, field: str, category: str | None = None) -> float:
-    values = [r[key][field] for r in rows if "error" not in r[key] and (category is None or r["category"] == category)
-              and r[key][field] is not None]
-    return statistics.median(values) if values else float("nan")
-
-
-def big_photo_check() -> list[str]:
-    """A 24-megapixel JPEG at 40x30: seconds and peak memory, old and new."""
-    from make_sample_images import landscape
-
-    path = Path(tempfile.gettempdir()) / "nonogen-bench-24mp.jpg"
-    if not path.is_file():
-        Image.fromarray(landscape(320, 240), "RGB").resize((6000, 4000), Image.Resampling.BICUBIC).save(path, quality=85)
-    lines = []
-    for pipeline in ("old", "new"):
-        res = run(pipeline, path, {"size": [40, 30]})
-        lines.append(f"24 MP JPEG -> 40x30, {pipeline}: " + (res.get("error") or f"{res['seconds']:.2f} s, peak {res['peak_mb']:.0f} MB"))
-    return lines
-
-
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--worker"]:
-        print(json.dumps(worker(json.loads(argv[1]))))
+        print(json.dumps(worker(json.loads(sys.stdin.read()), argv[1])))
         return 0
-    sys.path.insert(0, str(ROOT / "scripts"))
-    quick = "--quick" in argv
+    sys.path.insert(0, str(ROOT))
+    rev = argv[argv.index("--previous") + 1] if "--previous" in argv else PREVIOUS
+    specs = cases("--quick" in argv)
+    old, new = run_pipeline("old", specs, rev), run_pipeline("new", specs, rev)
     rows = []
-    print(f"{'picture':28} {'run':7} | {'old: stat fix  fid   dE2k speck  fill    s    MB':58} | new")
-    for category, name, size in cases(quick):
-        path = PICTURES / name
-        row = {"name": name, "category": category, "path": path}
-        for run_name, extra_old, extra_new in (("bw", {}, {"mode": "bw"}), ("colour", {"colors": 4}, {"colors": 4})):
-            row[f"old {run_name}"] = measure(run("old", path, {**size, **extra_old}), path)
-            row[f"new {run_name}"] = measure(run("new", path, {**size, **extra_new}), path)
-            print(f"{name[:28]:28} {run_name:7} | {_fmt(row[f'old {run_name}']):58} | {_fmt(row[f'new {run_name}'])}", flush=True)
+    print(f"{'picture':26} {'style':8}| {'previous ' + rev + ': recog   fid speck  fill    dE  fix  ok     s':52} | today")
+    for spec, o, n in zip(specs, old, new):
+        ref, ref_rgb = references(spec)
+        row = {**spec, "old": measure(o, ref, ref_rgb), "new": measure(n, ref, ref_rgb)}
         rows.append(row)
+        print(f"{spec['name'][:26]:26} {spec['style']:8}| {_fmt(row['old']):52} | {_fmt(row['new'])}")
     print()
-    fields = ("ok", "fix_share", "fidelity", "min_distance", "speck", "fill", "seconds", "peak_mb")
-    print(f"medians {'':22} " + " ".join(f"{f:>12}" for f in fields))
-    for category in (None, "photo", "icon", "flat", "pixel"):
-        for run_name in ("bw", "colour"):
-            for pipe in ("old", "new"):
-                key = f"{pipe} {run_name}"
-                vals = []
-                for f in fields:
-                    if f == "ok":
-                        sel = [r[key] for r in rows if category in (None, r["category"])]
-                        vals.append(f"{sum(1 for x in sel if x.get('ok')) / max(len(sel), 1):12.0%}")
-                    else:
-                        vals.append(f"{_median(rows, key, f, category):12.3f}")
-                print(f"{(category or 'all'):6} {key:22} " + " ".join(vals))
-    print()
-    for line in big_photo_check():
-        print(line)
+    print("\n".join(summary(rows)))
+    print("\ntargets (today, medians):")
+    print("\n".join(targets(rows)))
+    warned = [r for r in rows if "error" not in r["new"] and any("read" in w or "single cells" in w for w in r["new"]["warnings"])]
+    print(f"\nreadability warnings today: {len(warned)} of {len(rows)} runs "
+          f"(median recognisability warned {_median(warned, 'new', 'recog'):.2f}, "
+          f"not warned {_median([r for r in rows if r not in warned], 'new', 'recog'):.2f})")
     contact_sheet(rows, SHEET)
     print(f"contact sheet: {SHEET.relative_to(ROOT)}")
     return 0

@@ -24,6 +24,10 @@ from nonogen.importers.image import (
     otsu_threshold,
     pixel_art_scale,
 )
+from nonogen.importers.cells import thicken_outline
+from nonogen.importers.cleanup import clean, majority
+from nonogen.importers.quality import measure, speck_share
+from nonogen.palette import BW_PALETTE, min_palette_distance
 from nonogen.render.sheet2d import cell_center, sheet_size
 from nonogen.solve import verify
 
@@ -398,6 +402,93 @@ def test_mode_and_unique_take_their_own_choices(tmp_path, capsys):
     for mode in ("bw", "silhouette", "auto"):
         code = run_cli(["image", str(SAMPLES / "icon-play.png"), "-o", str(tmp_path / mode), "--mode", mode])
         assert code == 0, capsys.readouterr().err
+
+
+# --- pictures that read (issue 24) ------------------------------------------------------------------
+
+
+def test_image_to_grid_makes_photos_colour_by_default_and_bw_when_asked():
+    photo = load_image(SAMPLES / "photo-astronaut.jpg")
+    colour = image_to_grid(photo, ImageOptions(width=30))
+    assert colour.info["mode"] == "color" and 2 <= len(colour.palette) <= 5
+    assert colour.info["method"] == "superpixels + k-means"
+    assert min_palette_distance(colour.palette) >= 12  # near-identical shades are merged
+    bw = image_to_grid(photo, ImageOptions(width=30, mode="bw"))
+    assert bw.palette == BW_PALETTE and bw.info["method"] == "principal axis"
+    assert speck_share(bw.grid) <= 0.2 and speck_share(colour.grid) <= 0.3
+
+
+def test_clean_removes_noise_and_keeps_shapes():
+    grid = np.zeros((9, 9), dtype=np.int64)
+    grid[2:7, 2:7] = 1  # a square...
+    grid[4, 4] = 0  # ...with a one-cell hole
+    grid[0, 8] = 1  # and a lone speck
+    cost = np.zeros((9, 9, 2))
+    out, changed = clean(grid, cost)
+    expected = np.zeros((9, 9), dtype=np.int64)
+    expected[2:7, 2:7] = 1
+    assert np.array_equal(out, expected) and changed == 2
+
+
+def test_clean_keeps_a_feature_that_stands_out():
+    """An eye (a dark cell far from the skin around it) must survive the majority filter."""
+    grid = np.ones((7, 7), dtype=np.int64)
+    grid[3, 3] = 2
+    cost = np.zeros((7, 7, 3))
+    cost[3, 3] = (60.0, 60.0, 0.0)  # the eye's colour is far from the skin's
+    assert majority(grid, None)[3, 3] == 1  # plain majority erases it
+    out, _ = clean(grid, cost)
+    assert out[3, 3] == 2 and (out == 2).sum() >= 1
+
+
+def test_thicken_outline_makes_one_cell_outlines_two_cells():
+    grid = np.zeros((8, 8), dtype=np.int64)
+    grid[1:7, 1:7] = 1  # a dark outline...
+    grid[2:6, 2:6] = 2  # ...around a coloured inside
+    out, changed = thicken_outline(grid)
+    assert (out[2:6, 2:6] == 2).sum() == 4 and changed == 12  # the inside's ring took the outline's colour
+    page = np.zeros((8, 8), dtype=np.int64)
+    page[1:7, 1:7] = 1
+    page[2:6, 2:6] = 0  # an outline around background (a page)
+    assert thicken_outline(page)[0][2:6, 2:6].sum() == 12
+
+
+@pytest.mark.parametrize("name", ["tango_document-new.png", "tango_drive-harddisk.png", "icon-page.png"])
+def test_image_to_grid_draws_light_icons_as_outlines(name):
+    """Light icons (pages, drives) came out as solid black slabs."""
+    picture = load_image(SAMPLES / name)
+    outline = image_to_grid(picture, ImageOptions(size=(20, 20))).grid
+    filled = image_to_grid(picture, ImageOptions(size=(20, 20), style="fill")).grid
+    assert outline.mean() < 0.7 * filled.mean()
+    rows, cols = np.nonzero(filled)
+    inside = outline[rows.min() + 3 : rows.max() - 2, cols.min() + 3 : cols.max() - 2]
+    assert inside.mean() < 0.35  # the middle of the page is paper
+    with pytest.raises(InputError, match="style"):
+        ImageOptions(style="hatched")
+
+
+def test_readability_warnings_suggest_colours_or_a_larger_size():
+    noise = np.random.default_rng(3).integers(0, 256, size=(200, 200, 3)).astype(np.uint8)
+    from scipy.ndimage import gaussian_filter
+
+    busy = np.stack([gaussian_filter(noise[..., k], 3) for k in range(3)], axis=-1)
+    busy = ((busy - busy.min()) * (255.0 / max(1, np.ptp(busy)))).astype(np.uint8)
+    result = image_to_grid(Image.fromarray(busy, "RGB"), ImageOptions(size=(20, 20), mode="bw"))
+    assert any("try colours" in w and "larger size" in w for w in result.warnings), result.warnings
+    clean_picture = image_to_grid(load_image(SAMPLES / "photo-rocket-launch.jpg"), ImageOptions(size=(30, 30)))
+    assert not any("read" in w or "single cells" in w for w in clean_picture.warnings)
+
+
+def test_measure_compares_against_the_picture_padded_like_the_puzzle():
+    """The reference was the picture stretched to the grid although the puzzle pads it."""
+    wide = np.full((100, 200, 3), 255, dtype=np.uint8)
+    wide[30:70, 40:160] = 0  # a dark bar in the middle
+    result = image_to_grid(Image.fromarray(wide, "RGB"), ImageOptions(size=(10, 10), mode="bw"))
+    assert result.reference.shape == (10, 10) and result.reference_rgb.shape == (10, 10, 3)
+    assert np.all(result.reference[:2] == 255) and np.all(result.reference[-2:] == 255)  # the padding is paper
+    figures = measure(result.grid, result.reference, result.palette, result.reference_rgb)
+    assert figures["recognisability"] >= 0.9 and figures["edge_f"] >= 0.9
+    assert figures["mean_delta_e"] < 10 and figures["speck_share"] == 0.0
 
 
 def test_image_command_names_the_colour_of_a_one_colour_puzzle(tmp_path, capsys):

@@ -7,7 +7,8 @@ import time
 
 from ..render import check_cell
 from ..files import check_folder
-from ..importers.image import FITS, ImageOptions
+from ..importers.image import FITS, STYLES, ImageOptions
+from ..importers.photo import MERGE_DE
 from ..importers.image import MODES as IMAGE_MODES
 from ..palette import DEFAULT_MIN_DISTANCE
 from ..make.picture import from_image
@@ -34,15 +35,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                       "crop (keeps the subject) or stretch; a warning says which")
     look = p.add_argument_group("black and white / colour")
     look.add_argument("--mode", choices=IMAGE_MODES, default="auto",
-                      help="auto: a picture with a few exact colours (pixel art, flat drawings) keeps them, anything "
-                      "else is black and white; bw: always black and white; silhouette: opaque pixels are filled")
+                      help="auto: a picture with a few exact colours (pixel art, flat drawings) keeps them, a photo gets "
+                      "4 colours, anything else is black and white; bw: always black and white; "
+                      "silhouette: opaque pixels are filled")
     look.add_argument("--threshold", type=int, metavar="0-255", help="fill pixels darker than this (plain luminance rule)")
     look.add_argument("--fill", type=float, metavar="SHARE", help="black and white: fill this share of the cells (e.g. 0.45)")
     look.add_argument("--invert", action="store_true", help="swap filled and empty cells (black and white)")
     look.add_argument("--colors", type=int, metavar="K", help="colour puzzle with at most K colours (plus background)")
-    look.add_argument("--min-distance", type=float, default=DEFAULT_MIN_DISTANCE, metavar="DE",
+    look.add_argument("--min-distance", type=float, metavar="DE",
                       help=f"smallest CIEDE2000 distance between two palette colours, background included "
-                      f"(default {DEFAULT_MIN_DISTANCE:g}); closer colours are merged")
+                      f"(default {MERGE_DE:g} for photos, else {DEFAULT_MIN_DISTANCE:g}); closer colours are merged")
+    look.add_argument("--style", choices=STYLES, default="auto",
+                      help="outline: a subject cut out by transparency is drawn as a 2-cell outline plus its dark "
+                      "details, and colour outlines are 2 cells thick; fill: the subject is inked and colour "
+                      "outlines take the colour inside; auto (default): outline for light subjects (pages, drives)")
     look.add_argument("--background", metavar="COLOR",
                       help="background colour for --colors (name, #rrggbb or 'transparent'; default: from the border)")
     uniq = p.add_argument_group("uniqueness")
@@ -76,6 +82,7 @@ def _options(args: argparse.Namespace) -> ImageOptions:
         fit=args.fit,
         min_distance=args.min_distance,
         fill=args.fill,
+        style=args.style,
     )
 
 

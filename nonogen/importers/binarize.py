@@ -34,7 +34,8 @@ from typing import Any, Optional
 import numpy as np
 
 from ..palette import median_cut, to_lab
-from .cells import class_share, drop_specks, vote
+from .cells import class_share, vote
+from .cleanup import clean, share_cost
 from .frame import Frame, cell_mean, luma, over_white
 from .quality import fidelity, fill_share, speck_share
 
@@ -156,7 +157,7 @@ def _inking(pixels: np.ndarray, frame: Frame, name: str, tidy: bool = True) -> I
     winner, _, share = vote(pixels.astype(np.int64), 2, frame, keep_lines=tidy)
     grid = winner.reshape(frame.rows, frame.cols).astype(np.uint8)
     sure = share[np.arange(share.shape[0]), winner].reshape(grid.shape)
-    cleaned, changed = drop_specks(grid, sure) if tidy else (grid, 0)
+    cleaned, changed = clean(grid, share_cost(share, frame.rows, frame.cols), smooth=False) if tidy else (grid, 0)
     return Inking(cleaned, sure, name, {"specks_removed": changed})
 
 
@@ -193,8 +194,14 @@ def bw_cells(
     threshold: Optional[int] = None,
     fill: Optional[float] = None,
     invert: bool = False,
+    style: str = "auto",
 ) -> Inking:
-    """The B&W cells of a picture (see the module docstring); ``reference`` is the grid-sized luma."""
+    """The B&W cells of a picture (see the module docstring); ``reference`` is the grid-sized luma.
+
+    ``style`` (``auto``, ``outline``, ``fill``) says whether a subject cut out
+    by transparency is drawn as a two-cell outline plus its dark details; auto
+    does so for light subjects, which every filled inking turns into a slab.
+    """
     lum = luma(over_white(frame.rgba))
     if threshold is not None:
         chosen = _inking(lum < threshold, frame, "threshold", tidy=False)
@@ -206,6 +213,10 @@ def bw_cells(
         chosen.info["subject"] = how
         return _inverted(chosen) if invert else chosen
     alpha_art = frame.pixel_art and frame.background is None
+    if subject is not None and not alpha_art and _outlined(style, how, lum, subject):
+        chosen = _outline(frame, subject, lum)
+        chosen.info.update(subject=how, style="outline")
+        return _inverted(chosen) if invert else chosen
     candidates = _candidates(frame, subject, lum, alpha_art)
     scores = {c.name: round(_score(c, reference), 4) for c in candidates}
     low, high = FILL_RANGE
@@ -237,6 +248,32 @@ def _candidates(frame: Frame, subject: Optional[np.ndarray], lum: np.ndarray, al
     share = float(strong.sum()) / max(float(subject.sum()), 1.0)
     first = [stencil, hollow] if share >= STENCIL_SHARE else [hollow, stencil]
     return first + [silhouette, plain]
+
+
+LIGHT_SUBJECT = 170
+"""Median luma of a subject at and above which ``style="auto"`` draws it as an outline (a page, a drive)."""
+OUTLINE_CELLS = 2
+"""Thickness of a drawn outline: a one-cell outline is a one-cell clue block in every line that crosses it."""
+
+
+def _outlined(style: str, how: str, lum: np.ndarray, subject: np.ndarray) -> bool:
+    if style == "outline":
+        return True
+    return style == "auto" and how == "alpha" and float(np.median(lum[subject])) >= LIGHT_SUBJECT
+
+
+def _outline(frame: Frame, subject: np.ndarray, lum: np.ndarray) -> Inking:
+    """The silhouette's outer :data:`OUTLINE_CELLS` cells, plus the subject's strong dark parts inside."""
+    from scipy.ndimage import binary_erosion
+
+    silhouette = _inking(subject, frame, "silhouette")
+    inner = binary_erosion(silhouette.grid.astype(bool), iterations=OUTLINE_CELLS)
+    values = lum[subject]
+    t = otsu_threshold(values)
+    light = float(values[values >= t].mean()) if np.any(values >= t) else 255.0
+    details = _inking(subject & (lum < min(t, light - CONTRAST)), frame, "details")
+    grid = (silhouette.grid.astype(bool) & ~inner) | (details.grid.astype(bool) & inner)
+    return Inking(grid.astype(np.uint8), silhouette.sure, "outline", {"threshold": int(min(t, light - CONTRAST))})
 
 
 def _interior(grid: np.ndarray) -> np.ndarray:

@@ -125,6 +125,33 @@ def peel_outline(grid: np.ndarray) -> tuple[np.ndarray, int]:
     return new, int(np.count_nonzero(new != grid))
 
 
+def thicken_outline(grid: np.ndarray) -> tuple[np.ndarray, int]:
+    """Thicken one-cell outer outlines around coloured shapes to two cells (the opposite of :func:`peel_outline`).
+
+    A two-cell outline makes blocks of two where a one-cell one makes specks,
+    and keeps the outline that carries an icon's shape. Inside may be another
+    colour or background that the outline encloses (a page, an envelope).
+    Returns the grid and how many cells changed.
+    """
+    from scipy.ndimage import label
+
+    g = np.pad(grid.astype(np.int64), 2, constant_values=0)
+    parts, _ = label(g == 0)
+    g[(g == 0) & (parts != parts[0, 0])] = -1  # enclosed background: -1 while we look
+    out = g.copy()
+    core = g[2:-2, 2:-2]
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        outside = g[2 + dr : g.shape[0] - 2 + dr, 2 + dc : g.shape[1] - 2 + dc]
+        inside = g[2 - dr : g.shape[0] - 2 - dr, 2 - dc : g.shape[1] - 2 - dc]
+        beyond = g[2 - 2 * dr : g.shape[0] - 2 - 2 * dr, 2 - 2 * dc : g.shape[1] - 2 - 2 * dc]
+        thin = (core > 0) & (outside == 0) & (inside != 0) & (inside != core) & (beyond != core)
+        rows, cols = np.nonzero(thin)
+        out[rows + 2 - dr, cols + 2 - dc] = core[thin]
+    out[out == -1] = 0
+    new = out[2:-2, 2:-2].astype(grid.dtype)
+    return new, int(np.count_nonzero(new != grid))
+
+
 def class_share(mask: np.ndarray, frame: Frame) -> np.ndarray:
     """Share of each cell's pixels where ``mask`` holds (flat, cells)."""
     return cell_mean(mask.astype(np.float32), frame.labels, frame.n_cells)

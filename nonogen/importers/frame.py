@@ -16,7 +16,10 @@ from typing import Optional
 import numpy as np
 from PIL import Image
 
-__all__ = ["Frame", "FITS", "pixel_art_scale", "fit_to_aspect", "working_pixels", "cell_labels", "cell_mean", "over_white", "luma"]
+from ..errors import InputError
+
+__all__ = ["Frame", "FITS", "content_box", "border_background", "content_weight", "border_pixels", "pixel_art_scale",
+           "fit_to_aspect", "working_pixels", "cell_labels", "cell_mean", "over_white", "luma"]
 
 FITS = ("pad", "crop", "stretch")
 WORK_PX_PER_CELL = 8
@@ -159,3 +162,41 @@ def working_pixels(rgba: np.ndarray, rows: int, cols: int) -> np.ndarray:
         return np.asarray(img.resize(size, Image.Resampling.BOX).convert("RGBA"), dtype=np.uint8)
     k = max(math.ceil(rows / h), math.ceil(cols / w), 1)
     return rgba if k == 1 else rgba.repeat(k, axis=0).repeat(k, axis=1)
+
+
+# --- the background and the content ------------------------------------------------------------
+
+
+def content_box(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> tuple[int, int, int, int]:
+    """Bounding box ``(left, top, right, bottom)`` of pixels that differ from the background."""
+    if background_rgb is None:
+        content = rgba[..., 3] >= 128
+    else:
+        diff = np.abs(rgba[..., :3].astype(np.int16) - np.array(background_rgb, dtype=np.int16)).max(axis=2)
+        content = (diff > 24) & (rgba[..., 3] >= 128)
+    ys, xs = np.nonzero(content)
+    if not ys.size:
+        raise InputError("nothing to crop: the picture has no content apart from its background")
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+
+
+def border_pixels(rgba: np.ndarray) -> np.ndarray:
+    return np.concatenate([rgba[0], rgba[-1], rgba[1:-1, 0], rgba[1:-1, -1]])
+
+
+def border_background(rgba: np.ndarray) -> Optional[tuple[int, int, int]]:
+    """``None`` if most border pixels are transparent, else the most frequent opaque border colour."""
+    border = border_pixels(rgba)
+    if np.count_nonzero(border[:, 3] < 128) * 2 > len(border):
+        return None
+    opaque = border[border[:, 3] >= 128, :3]
+    values, counts = np.unique(opaque, axis=0, return_counts=True)
+    return tuple(int(v) for v in values[np.argmax(counts)])  # type: ignore[return-value]
+
+
+def content_weight(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> np.ndarray:
+    """Per pixel, how much it differs from the background (for a crop that keeps the subject)."""
+    if background_rgb is None:
+        return rgba[..., 3].astype(np.float32) / 255.0
+    diff = np.abs(rgba[..., :3].astype(np.int16) - np.array(background_rgb, dtype=np.int16)).max(axis=2)
+    return (diff > 24).astype(np.float32)

@@ -39,6 +39,9 @@ from ..palette import BW_PALETTE, DEFAULT_MIN_DISTANCE, Color, palette_from_rgb,
 from .binarize import bw_cells, otsu_threshold
 from .frame import (
     FITS,
+    border_background,
+    content_box,
+    content_weight,
     WORK_PX_PER_CELL,
     Frame,
     cell_labels,
@@ -49,6 +52,8 @@ from .frame import (
     pixel_art_scale,
     working_pixels,
 )
+from .photo import MERGE_DE, bw_photo, colour_photo
+from .quality import readability_warnings
 from .quantize import color_cells, exact_colours
 
 __all__ = [
@@ -57,6 +62,7 @@ __all__ = [
     "MAX_SIDE",
     "MAX_PIXELS",
     "MODES",
+    "STYLES",
     "FITS",
     "load_image",
     "draft_for",
@@ -78,6 +84,10 @@ PIXEL_ART_MAX_SIDE = 128
 AUTO_MAX_COLORS = 8
 """``mode="auto"`` keeps a picture's exact colours (pixel art, flat drawings) when it has at most this many."""
 MODES = ("auto", "bw", "silhouette")
+STYLES = ("auto", "outline", "fill")
+"""How a subject cut out by transparency is drawn in black and white, and what colour outlines become."""
+PHOTO_COLORS = 4
+"""Colours besides the background that a photo gets by default (``mode="auto"``)."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +95,14 @@ class ImageOptions:
     """What the user asked for; every field maps to one ``nonogen image`` option.
 
     ``mode`` ``"auto"`` makes a colour puzzle of a picture with a few exact
-    colours (pixel art, flat drawings) and black and white of anything else;
+    colours (pixel art, flat drawings) or of a photo (an opaque border, many
+    colours: :data:`PHOTO_COLORS`), and black and white of anything else;
     ``"bw"`` always black and white; ``"silhouette"`` uses transparency only.
+    ``style`` ``"outline"`` draws a subject cut out by transparency as a
+    two-cell outline plus its dark details and thickens colour outlines to two
+    cells; ``"fill"`` inks the subject and gives one-cell colour outlines the
+    colour inside; ``"auto"`` outlines light subjects (pages, drives,
+    envelopes), which would otherwise be a solid slab, and fills the others.
     ``fit`` says what happens when ``size`` has another aspect than the
     picture: ``pad`` (background margins), ``crop`` (keeps the subject) or
     ``stretch``. ``fill`` asks for that share of inked cells (black and white).
@@ -102,8 +118,9 @@ class ImageOptions:
     invert: bool = False
     background: Optional[str] = None  # colour spec; None -> detect from the border
     fit: str = "pad"
-    min_distance: float = DEFAULT_MIN_DISTANCE  # CIEDE2000 between palette entries
+    min_distance: Optional[float] = None  # CIEDE2000 between palette entries; None: 12 for photos, else 10
     fill: Optional[float] = None  # share of filled cells wanted (black and white)
+    style: str = "auto"  # outline | fill | auto (see above)
 
     def __post_init__(self) -> None:
         """Every option is checked here, once: a bad value fails before any pixel is read."""
@@ -116,6 +133,8 @@ class ImageOptions:
                 raise OptionError(name, value, "no size as well (give either a size or a width/height)")
         if self.mode not in MODES:
             raise OptionError("mode", self.mode, " or ".join(MODES))
+        if self.style not in STYLES:
+            raise OptionError("style", self.style, " or ".join(STYLES))
         if self.fit not in FITS:
             raise OptionError("fit", self.fit, " or ".join(FITS))
         if self.colors is not None and not 1 <= self.colors <= MAX_COLORS:
@@ -130,7 +149,7 @@ class ImageOptions:
             raise OptionError("threshold", self.threshold, "0 to 255")
         if self.fill is not None and not 0 < self.fill < 1:
             raise OptionError("fill", self.fill, "a share between 0 and 1")
-        if not 0 <= self.min_distance <= 100:
+        if self.min_distance is not None and not 0 <= self.min_distance <= 100:
             raise OptionError("min_distance", self.min_distance, "0 to 100 (CIEDE2000)")
 
 
@@ -157,6 +176,7 @@ class ImportResult:
     info: dict[str, Any] = field(default_factory=dict)
     reference: Optional[np.ndarray] = None
     warnings: tuple[str, ...] = ()
+    reference_rgb: Optional[np.ndarray] = None  # the picture's colour per cell (rows x cols x 3), as padded
 
 
 # --- I/O edge ---------------------------------------------------------------------------------
@@ -275,35 +295,6 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool) -> 
     return int(w), int(h)
 
 
-def _content_box(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> tuple[int, int, int, int]:
-    """Bounding box ``(left, top, right, bottom)`` of pixels that differ from the background."""
-    if background_rgb is None:
-        content = rgba[..., 3] >= 128
-    else:
-        diff = np.abs(rgba[..., :3].astype(np.int16) - np.array(background_rgb, dtype=np.int16)).max(axis=2)
-        content = (diff > 24) & (rgba[..., 3] >= 128)
-    ys, xs = np.nonzero(content)
-    if not ys.size:
-        raise InputError("nothing to crop: the picture has no content apart from its background")
-    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
-
-
-def _border(rgba: np.ndarray) -> np.ndarray:
-    return np.concatenate([rgba[0], rgba[-1], rgba[1:-1, 0], rgba[1:-1, -1]])
-
-
-def _border_background(rgba: np.ndarray) -> Optional[tuple[int, int, int]]:
-    """``None`` if most border pixels are transparent, else the most frequent opaque border colour."""
-    border = _border(rgba)
-    if np.count_nonzero(border[:, 3] < 128) * 2 > len(border):
-        return None
-    opaque = border[border[:, 3] >= 128, :3]
-    values, counts = np.unique(opaque, axis=0, return_counts=True)
-    return tuple(int(v) for v in values[np.argmax(counts)])  # type: ignore[return-value]
-
-
-
-
 # --- the importer -------------------------------------------------------------------------------
 
 
@@ -320,12 +311,12 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     notes: list[str] = []
     background_rgb = _background_rgb(rgba, options)
     if options.crop:
-        left, top, right, bottom = _content_box(rgba, background_rgb)
+        left, top, right, bottom = content_box(rgba, background_rgb)
         rgba = rgba[top:bottom, left:right]
         info["crop_box"] = [left, top, right, bottom]
     rgba, pixel_art = _pixel_art(rgba, info)
     cols, rows = target_size(rgba.shape[1], rgba.shape[0], options, native=pixel_art)
-    weight = _content_weight(rgba, background_rgb) if options.fit == "crop" else None
+    weight = content_weight(rgba, background_rgb) if options.fit == "crop" else None
     rgba, note = fit_to_aspect(rgba, cols, rows, options.fit, weight, background_rgb)
     if note:
         notes.append(note)
@@ -334,16 +325,26 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     if not (pixel_art and (cols, rows) == rgba.shape[1::-1]):
         rgba = working_pixels(rgba, rows, cols)
     frame = Frame(rgba, cell_labels(rgba.shape[0], rgba.shape[1], rows, cols), rows, cols, background_rgb, pixel_art)
-    reference = cell_mean(luma(over_white(rgba)), frame.labels, frame.n_cells).reshape(rows, cols)
+    paper = over_white(rgba)
+    reference = cell_mean(luma(paper), frame.labels, frame.n_cells).reshape(rows, cols)
+    reference_rgb = cell_mean(paper, frame.labels, frame.n_cells).reshape(rows, cols, 3)
+    photo = background_rgb is not None and not pixel_art and not few
     if options.mode == "silhouette":
         result = _silhouette(frame, options, info)
+    elif photo and (options.colors is not None or _auto_colour(options)):
+        result = _colour_photo(frame, options, info, notes)
     elif options.colors is not None or (_auto_colour(options) and few):
         result = _colour(frame, options, info, notes)
+    elif photo and options.threshold is None and options.fill is None:
+        result = _bw_photo(frame, options, info)
     else:
         result = _bw(frame, reference, options, info)
     if not np.any(result.grid):
         raise BlankPictureError(_blank_message(options))
-    return ImportResult(result.grid, result.palette, result.confidence, result.alternative, info, reference, tuple(notes))
+    if not pixel_art:
+        notes += readability_warnings(result.grid, reference, info["mode"] == "color")
+    return ImportResult(result.grid, result.palette, result.confidence, result.alternative, info, reference,
+                        tuple(notes), reference_rgb)
 
 
 def _check_picture(img: Image.Image) -> None:
@@ -366,14 +367,6 @@ def _pixel_art(rgba: np.ndarray, info: dict[str, Any]) -> tuple[np.ndarray, bool
     info["pixel_art"] = pixel_art
     info["pixel_scale"] = [sx, sy] if pixel_art else [1, 1]
     return (small if pixel_art else rgba), pixel_art
-
-
-def _content_weight(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> np.ndarray:
-    """Per pixel, how much it differs from the background (for a crop that keeps the subject)."""
-    if background_rgb is None:
-        return rgba[..., 3].astype(np.float32) / 255.0
-    diff = np.abs(rgba[..., :3].astype(np.int16) - np.array(background_rgb, dtype=np.int16)).max(axis=2)
-    return (diff > 24).astype(np.float32)
 
 
 def _few_colours(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]]) -> bool:
@@ -399,7 +392,7 @@ class _Cells:
 
 
 def _bw(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[str, Any]) -> _Cells:
-    inking = bw_cells(frame, reference, options.threshold, options.fill, options.invert)
+    inking = bw_cells(frame, reference, options.threshold, options.fill, options.invert, options.style)
     info.update(mode="bw", inking=inking.name, **inking.info)
     grid = inking.grid
     confidence = np.clip(2.0 * inking.sure - 1.0, 0.0, 1.0)
@@ -408,7 +401,8 @@ def _bw(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[s
 
 def _colour(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> _Cells:
     k = options.colors if options.colors is not None else AUTO_MAX_COLORS
-    colouring = color_cells(frame, k, options.min_distance, frame.background)
+    distance = DEFAULT_MIN_DISTANCE if options.min_distance is None else options.min_distance
+    colouring = color_cells(frame, k, distance, frame.background, options.style)
     info.update(mode="color", background="transparent" if frame.background is None else to_hex(frame.background))
     info.update(colouring.info)
     kept = len(colouring.rgbs) - 1
@@ -417,14 +411,36 @@ def _colour(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: li
         info["mode"] = "bw"
         grid = (colouring.grid > 0).astype(np.uint8)
         return _Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
-    if options.colors is not None and kept < options.colors:
-        notes.append(
-            f"{options.colors} colours asked for, {kept} kept: the others were within "
-            f"{options.min_distance:g} (CIEDE2000) of a kept colour or the background, or filled no cell"
-        )
+    notes += _merged_note(options.colors, kept, distance)
     info["colors"] = kept
     palette = palette_from_rgb(colouring.rgbs[0], colouring.rgbs[1:])
     return _Cells(colouring.grid, palette, confidence, colouring.alternative)
+
+
+def _merged_note(asked: Optional[int], kept: int, distance: float) -> list[str]:
+    if asked is None or kept >= asked:
+        return []
+    return [f"{asked} colours asked for, {kept} kept: the others were within {distance:g} (CIEDE2000) "
+            "of a kept colour or the background, or filled no cell"]
+
+
+def _colour_photo(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> _Cells:
+    k = options.colors if options.colors is not None else PHOTO_COLORS
+    distance = MERGE_DE if options.min_distance is None else options.min_distance
+    cells = colour_photo(frame, k, distance, frame.background if options.background else None)
+    info.update(mode="color", background=to_hex(cells.rgbs[0]), colors=len(cells.rgbs) - 1, **cells.info)
+    notes += _merged_note(options.colors, len(cells.rgbs) - 1, distance)
+    if len(cells.rgbs) == 2 and options.colors is None:  # one colour survived: plain black and white
+        info["mode"] = "bw"
+        return _Cells(cells.grid, BW_PALETTE, cells.sure, cells.alternative)
+    return _Cells(cells.grid, palette_from_rgb(cells.rgbs[0], cells.rgbs[1:]), cells.sure, cells.alternative)
+
+
+def _bw_photo(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _Cells:
+    cells = bw_photo(frame)
+    info.update(mode="bw", **cells.info)
+    grid = (1 - cells.grid if options.invert else cells.grid).astype(np.uint8)
+    return _Cells(grid, BW_PALETTE, cells.sure, (1 - grid).astype(np.uint8))
 
 
 def _silhouette(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _Cells:
@@ -445,7 +461,7 @@ def _silhouette(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _C
 
 def _background_rgb(rgba: np.ndarray, options: ImageOptions) -> Optional[tuple[int, int, int]]:
     if options.background is None:
-        return _border_background(rgba)
+        return border_background(rgba)
     if options.background.lower() in ("transparent", "none"):
         return None
     try:

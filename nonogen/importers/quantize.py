@@ -19,7 +19,8 @@ from typing import Any, Optional
 import numpy as np
 
 from ..palette import delta_e, from_lab, median_cut, to_lab
-from .cells import drop_specks, peel_outline, vote
+from .cells import peel_outline, thicken_outline, vote
+from .cleanup import clean, share_cost
 from .frame import Frame, over_white
 
 __all__ = ["Colouring", "color_cells", "exact_colours", "CANDIDATES"]
@@ -98,11 +99,15 @@ def _merge(lab: np.ndarray, counts: np.ndarray, fixed: int, k: int, min_distance
     return group, cols
 
 
-def color_cells(frame: Frame, k: int, min_distance: float, background: Optional[tuple[int, int, int]]) -> Colouring:
+def color_cells(
+    frame: Frame, k: int, min_distance: float, background: Optional[tuple[int, int, int]], style: str = "auto"
+) -> Colouring:
     """The colour cells of a picture with at most ``k`` foreground colours (see the module docstring).
 
     ``background`` is ``None`` for a transparent border (the paper, white, is
     the background and transparent pixels belong to it) or the background RGB.
+    ``style`` ``fill`` gives one-cell outer outlines the colour they enclose;
+    ``outline`` and ``auto`` thicken them to two cells.
     """
     h, w = frame.rgba.shape[:2]
     flat = frame.rgba.reshape(-1, 4)
@@ -124,20 +129,18 @@ def color_cells(frame: Frame, k: int, min_distance: float, background: Optional[
     pixel_class = np.zeros(h * w, dtype=np.int64)  # transparent pixels: background
     pixel_class[~clear] = klass[index]
     rgbs = [bg_rgb] + [tuple(int(round(v)) for v in from_lab(cols[g])) for g in roots]
-    return _to_cells(frame, pixel_class.reshape(h, w), rgbs, exact, len(cands) - 1)
+    return _to_cells(frame, pixel_class.reshape(h, w), rgbs, exact, len(cands) - 1, style)
 
 
-def _to_cells(frame: Frame, pixel_class: np.ndarray, rgbs: list, exact: bool, n_candidates: int) -> Colouring:
+def _to_cells(frame: Frame, pixel_class: np.ndarray, rgbs: list, exact: bool, n_candidates: int, style: str) -> Colouring:
     n_classes = len(rgbs)
     winner, runner, share = vote(pixel_class, n_classes, frame, keep_lines=not frame.pixel_art)
     grid = winner.reshape(frame.rows, frame.cols)
     sure = share[np.arange(share.shape[0]), winner].reshape(grid.shape)
-    peeled = 0
+    peeled = changed = 0
     if not frame.pixel_art:
-        grid, peeled = peel_outline(grid)
-        grid, changed = drop_specks(grid, sure)
-    else:
-        changed = 0
+        grid, peeled = (peel_outline if style == "fill" else thicken_outline)(grid)
+        grid, changed = clean(grid, share_cost(share, frame.rows, frame.cols), smooth=False)
     used = [0] + [c for c in range(1, n_classes) if np.any(grid == c)]
     used.sort(key=lambda c: (c != 0, -int(np.count_nonzero(grid == c)), c))
     remap = np.zeros(n_classes, dtype=np.int64)

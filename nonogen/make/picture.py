@@ -295,7 +295,7 @@ def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files
         "colors": final.n_colors,
         "palette": [{"name": c.name, "rgb": c.rgb, "char": c.char} for c in final.palette],
         **{key: rep[key] for key in REPAIR_KEYS},
-        **measure(result.grid, imported.reference, final.palette),
+        **measure(result.grid, imported.reference, final.palette, imported.reference_rgb),
         "repair_cells": changed,
         "repair_share": round(changed / result.grid.size, 4),
         "warnings": list(imported.warnings),
