@@ -157,7 +157,6 @@ class _Replay:
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
         self.hard: dict[int, int] = {}  # line -> cells complete logic finds there beyond the overlap
-        self.blank = [1 | sum(1 << c for c in {c for _, c in clue}) for clue in clues]  # a line's mask when nothing is known
 
     def _cross(self, cell: int, line: int) -> int:
         H, W = self.grid.height, self.grid.width
@@ -190,8 +189,7 @@ class _Replay:
                 if list(full) == current:
                     self.hard.pop(line, None)
                     continue
-                blank = self.blank[line]  # on a line where nothing is known, the overlap is all there is
-                seen = full if all(m == blank for m in current) else overlap(self.automata[line], current)
+                seen = overlap(self.automata[line], current)
                 gained = sum(a != b for a, b in zip(full, seen))
                 if gained:
                     self.hard[line] = gained
