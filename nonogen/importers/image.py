@@ -336,7 +336,7 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     elif options.colors is not None or (_auto_colour(options) and few):
         result = _colour(frame, options, info, notes)
     elif photo and options.threshold is None and options.fill is None:
-        result = _bw_photo(frame, options, info)
+        result = _bw_photo(frame, reference, options, info)
     else:
         result = _bw(frame, reference, options, info)
     if not np.any(result.grid):
@@ -436,8 +436,8 @@ def _colour_photo(frame: Frame, options: ImageOptions, info: dict[str, Any], not
     return _Cells(cells.grid, palette_from_rgb(cells.rgbs[0], cells.rgbs[1:]), cells.sure, cells.alternative)
 
 
-def _bw_photo(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _Cells:
-    cells = bw_photo(frame)
+def _bw_photo(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[str, Any]) -> _Cells:
+    cells = bw_photo(frame, reference)
     info.update(mode="bw", **cells.info)
     grid = (1 - cells.grid if options.invert else cells.grid).astype(np.uint8)
     return _Cells(grid, BW_PALETTE, cells.sure, (1 - grid).astype(np.uint8))
