@@ -263,6 +263,27 @@ def color_name(rgb: tuple[int, int, int]) -> str:
     return color_names(rgb)[0]
 
 
+def readable_names(colors: Sequence[Color]) -> list[str]:
+    """Each colour's name, with a readable one added when the file names colours by number or code.
+
+    Legends and play pages show them: "1" and "2" say nothing on paper or a phone. The added names are
+    distinct (the next-nearest CSS name when the nearest is taken), so two reds never read the same.
+
+    >>> readable_names([Color("1", "#ff0000", "a"), Color("2", "#f00a0a", "b"), Color("sail", "#eedd99", "s")])
+    ['1 (red)', '2 (orangered)', 'sail']
+    """
+    taken = {c.name for c in colors}
+    out = []
+    for color in colors:
+        if sum(ch.isalpha() for ch in color.name) >= 3:
+            out.append(color.name)
+            continue
+        css = next((n for n in color_names(color.rgb_tuple) if n not in taken), color_name(color.rgb_tuple))
+        taken.add(css)
+        out.append(f"{color.name} ({css})")
+    return out
+
+
 def palette_from_rgb(background: tuple[int, int, int], colors: list[tuple[int, int, int]]) -> tuple[Color, ...]:
     """Palette entries for colours found in a picture: distinct names, distinct one-character codes.
 

@@ -6,6 +6,7 @@ probing reach a unique fixpoint, so any difference is a bug in one of them.
 from __future__ import annotations
 
 import os
+from array import array
 
 import numpy as np
 import pytest
@@ -156,3 +157,69 @@ def test_verify_gives_the_same_answer_without_the_c_module(rows, colour):
     assert (fast.status, fast.difficulty) == (slow.status, slow.difficulty)
     if fast.status == "unique":
         assert (fast.solution == slow.solution).all()
+
+
+def _line_marginals(clue, allowed: list[list[int]], weights: list[list[float]]) -> list[list[float]]:
+    """Extrinsic marginals of one line by enumeration: each cell's colours over the placements,
+    each weighted by the other cells' weights, normalised per cell."""
+    import itertools
+
+    n, C = len(allowed), len(weights[0]) if weights else 0
+    out = [[0.0] * C for _ in range(n)]
+    for cells in itertools.product(*allowed):
+        if line_clue(list(cells)) != tuple(clue):
+            continue
+        for t in range(n):
+            product = 1.0
+            for u in range(n):
+                if u != t:
+                    product *= weights[u][cells[u]]
+            out[t][cells[t]] += product
+    return [[v / sum(row) for v in row] for row in out]
+
+
+@native
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids, st.booleans())
+def test_beliefs_are_exact_line_marginals(rows, colour):
+    """One round of Grid.beliefs without damping: each row's messages are its clue's marginals over
+    the cells' allowed colours, and each column's are its marginals weighted by the row messages."""
+    puzzle = _puzzle(rows, colour)
+    grid = Grid(puzzle, native=True)
+    masks = grid.masks[:]
+    grid.propagate(masks, range(grid.height + grid.width), Deadline(None))
+    H, W, C = grid.height, grid.width, len(puzzle.palette)
+    messages = array("d", bytes(16 * H * W * C))
+    likeliest = grid.beliefs(masks, messages, C, 1, 0.0, Deadline(None))
+    row_msg = [list(messages[i * C:(i + 1) * C]) for i in range(H * W)]
+    col_msg = [list(messages[(H * W + i) * C:(H * W + i + 1) * C]) for i in range(H * W)]
+    allowed = [[a for a in range(C) if masks[i] >> a & 1] for i in range(H * W)]
+    for line, cells in enumerate(grid.cells):
+        clue = (puzzle.rows + puzzle.cols)[line]
+        if all(len(allowed[i]) == 1 for i in cells):
+            continue  # a solved line sends nothing new
+        weights = [[1.0] * C for _ in cells] if line < H else [[v / max(row_msg[i]) for v in row_msg[i]] for i in cells]
+        expected = _line_marginals(clue, [allowed[i] for i in cells], weights)
+        got = [(row_msg if line < H else col_msg)[i] for i in cells]
+        assert np.allclose(got, expected, atol=1e-9), (line, got, expected)
+    for i in range(H * W):
+        product = [row_msg[i][a] * col_msg[i][a] for a in range(C)]
+        assert product[likeliest[i]] == max(product[a] for a in allowed[i])
+
+
+@native
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids, st.booleans())
+def test_probe_implications_hold_in_the_solution(rows, colour):
+    """Grid.probe's implications become SAT clauses, so each must hold in every solution: the grid
+    the clues were made from never has both the probed colour and the colour it rules out."""
+    puzzle = _puzzle(rows, colour)
+    grid = Grid(puzzle, native=True)
+    masks = grid.masks[:]
+    grid.propagate(masks, range(grid.height + grid.width), Deadline(None))
+    grid.probe(masks, Deadline(None))
+    solution = (np.array(rows) if colour else (np.array(rows) > 0)).ravel()
+    quads = array("i", grid.implications)
+    for j in range(0, len(quads), 4):
+        cell, a, other, b = quads[j:j + 4]
+        assert not (solution[cell] == a and solution[other] == b), (cell, a, other, b)

@@ -101,6 +101,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing: 
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
@@ -164,10 +165,20 @@ def open_page(driver, tmp_path):
         driver.get(path.as_uri())
         driver.execute_script("localStorage.clear()")
         driver.refresh()
-        WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.nonogenPlay"))
+        _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start")
         return path
 
     return go
+
+
+WAIT = 120
+"""Seconds a wait on a condition may take before the test fails: a safety net that a loaded machine never
+reaches; a wait ends as soon as its condition holds, so it costs nothing when the page is quick."""
+
+
+def _until(driver, condition, what: str):
+    """Wait for ``condition(driver)`` (never for a fixed time): pages answer late on a loaded machine."""
+    return WebDriverWait(driver, WAIT).until(condition, f"waited {WAIT} s for {what}")
 
 
 def _shot(driver, name: str) -> None:
@@ -248,35 +259,41 @@ def test_check_flags_mistakes(driver, open_page):
 
 
 def test_undo_redo_reload_reset_reveal(driver, open_page):
+    """Failed once under load: it read the grid and the alert right after clicks; now it waits for each state."""
     puzzle, grid = _bw_puzzle()
     open_page("bw-undo", page_2d(puzzle, grid))
     for c in (0, 2, 4):
         _cell(driver, 0, c).click()
     filled = lambda: int((_cells(driver) > 0).sum())  # noqa: E731
-    assert filled() == 4  # three clicks and the given
+
+    def expect(count: int) -> None:
+        _until(driver, lambda d: filled() == count, f"{count} filled cells (have {filled()})")
+
+    expect(4)  # three clicks and the given
     driver.find_element(By.ID, "undo").click()
-    assert filled() == 3
+    expect(3)
     ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
-    assert filled() == 2
+    expect(2)
     driver.find_element(By.ID, "redo").click()
     ActionChains(driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
-    assert filled() == 4
+    expect(4)
     driver.refresh()
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.nonogenPlay"))
-    assert filled() == 4 and list(_cells(driver)[0]) == [1, 0, 1, -1, 1]
-    assert "restored" in _status(driver)
+    _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start again")
+    expect(4)
+    assert list(_cells(driver)[0]) == [1, 0, 1, -1, 1]
+    _until(driver, lambda d: "restored" in _status(d), "the status to say the grid was restored")
     assert "done" in driver.find_element(By.CSS_SELECTOR, 'td.row-clue[data-row="0"]').get_attribute("class")
     _shot(driver, "2d-restored")
     driver.find_element(By.ID, "reset").click()
-    assert filled() == 1  # only the given is left
+    expect(1)  # only the given is left
     driver.find_element(By.ID, "undo").click()
-    assert filled() == 4
+    expect(4)
     driver.find_element(By.ID, "reveal").click()
-    driver.switch_to.alert.dismiss()
-    assert filled() == 4
+    _until(driver, EC.alert_is_present(), "the reveal question").dismiss()
+    expect(4)
     driver.find_element(By.ID, "reveal").click()
-    driver.switch_to.alert.accept()
-    assert "Solved" in _status(driver)
+    _until(driver, EC.alert_is_present(), "the reveal question").accept()
+    _until(driver, lambda d: "Solved" in _status(d), "the status to say solved")
     assert ((_cells(driver) > 0) == (grid > 0)).all()
 
 
@@ -343,7 +360,7 @@ def test_3d_solved_by_clicks(driver, open_page):
         _click_cube(driver, x, y, z)
         assert _cube(driver, x, y, z) == "broken", (x, y, z)
     assert "Solved" in _status(driver)
-    assert driver.find_element(By.ID, "strikes").text == "0"
+    assert driver.find_element(By.ID, "strikes").text == "0 / 5"
     image = _canvas_image(driver)
     red = (image[..., 0] > 150) & (image[..., 1] < 90) & (image[..., 2] < 90)
     green = (image[..., 1] > 110) & (image[..., 0] < 110) & (image[..., 2] < 130)
@@ -358,7 +375,7 @@ def test_3d_strikes_paint_and_givens(driver, open_page):
     open_page("level-strikes", page_3d(level, cells))
     assert _cube(driver, 1, 2, 0) == "painted" and _cube(driver, 2, 0, 0) == "broken"
     _click_cube(driver, 0, 0, 0)  # part of the shape: a strike, the cube stays
-    assert driver.find_element(By.ID, "strikes").text == "1"
+    assert driver.find_element(By.ID, "strikes").text == "1 / 5"
     assert _cube(driver, 0, 0, 0) == "intact" and "Strike" in _status(driver)
     _shot(driver, "3d-strike")
     driver.find_element(By.ID, "mode-paint").click()
@@ -379,8 +396,8 @@ def test_3d_strikes_paint_and_givens(driver, open_page):
     assert "2 painted cubes are not part" in _status(driver)
     _shot(driver, "3d-check")
     driver.refresh()
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return !!window.nonogenPlay"))
-    assert driver.find_element(By.ID, "strikes").text == "1" and _cube(driver, 1, 0, 0) == "painted"
+    _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start")
+    assert driver.find_element(By.ID, "strikes").text == "1 / 5" and _cube(driver, 1, 0, 0) == "painted"
 
 
 def test_3d_is_upright_and_not_mirrored(driver, open_page):
@@ -403,3 +420,198 @@ def test_3d_is_upright_and_not_mirrored(driver, open_page):
     # the box is centred on the canvas: its top-left-front corner cube lies left of and above the centre
     assert cols.mean() < w / 2 and rows.mean() < h / 2
     _shot(driver, "3d-corner-solved")
+
+
+# --- keyboard, hint, timer, crossed-off clues, phones ------------------------------------------------------------
+
+
+def _wait(driver, condition, timeout: float = 10):
+    """Wait until ``condition(driver)`` holds (never a fixed sleep)."""
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def _state(driver) -> dict:
+    return driver.execute_script("return nonogenPlay.state()")
+
+
+def test_keyboard_solves_the_grid_with_a_visible_cursor(driver, open_page):
+    """The page worked by mouse only: no cell cursor, no arrows, no space/x."""
+    puzzle, grid = _bw_puzzle()
+    open_page("bw-keys", page_2d(puzzle, grid))
+    board = driver.find_element(By.ID, "board")
+    board.send_keys(Keys.ARROW_RIGHT)  # send_keys focuses the grid first, as Tab would
+    assert driver.execute_script("return document.activeElement.id") == "board"
+    assert _state(driver)["cursor"] == [0, 1]
+    cursor = _cell(driver, 0, 1)
+    assert "cursor" in cursor.get_attribute("class") and cursor.value_of_css_property("box-shadow") != "none"
+    _shot(driver, "2d-keyboard-cursor")
+    board.send_keys("x")  # (0, 1) is given empty: it stays
+    assert _cells(driver)[0, 1] == 0 and "given" in _status(driver) and not _state(driver)["markMode"]
+    board.send_keys(Keys.ARROW_LEFT, Keys.SPACE, Keys.SPACE)  # fill, then the same key clears
+    assert _cells(driver)[0, 0] == -1
+    board.send_keys(Keys.SPACE, Keys.ARROW_DOWN, Keys.ARROW_DOWN, "x", Keys.DELETE, "x")
+    assert _cells(driver)[0, 0] == 1 and _cells(driver)[2, 0] == 0
+    keys = []
+    for r in range(5):  # walk the grid row by row from the top-left corner: fill, or mark empty
+        for c in range(5):
+            keys.append(Keys.SPACE if grid[r, c] and (r, c) not in ((0, 0), (4, 2)) else "")
+            keys.append(Keys.ARROW_RIGHT if c < 4 else "")
+        keys += [Keys.ARROW_DOWN] + [Keys.ARROW_LEFT] * 4
+    board.send_keys(Keys.ARROW_UP, Keys.ARROW_UP, *[k for k in keys if k])
+    _wait(driver, lambda d: d.execute_script("return nonogenPlay.solved()"))
+    assert "Solved" in _status(driver) and ((_cells(driver) > 0) == (grid > 0)).all()
+    _shot(driver, "2d-keyboard-solved")
+
+
+def _best_line(puzzle, cells: np.ndarray) -> tuple[str, int, int]:
+    """What the page's hint must pick, from the engine's own line solver: the line settling most cells."""
+    from nonogen.solve.line import LineAutomaton, solve_line
+
+    full = (1 << len(puzzle.palette)) - 1
+    best = None
+    for kind, clues, lines in (("row", puzzle.rows, cells), ("col", puzzle.cols, cells.T)):
+        for k, (clue, line) in enumerate(zip(clues, lines)):
+            masks = solve_line(LineAutomaton(clue), [full if v < 0 else 1 << int(v) for v in line])
+            assert masks is not None
+            settled = sum(1 for v, m in zip(line, masks) if v < 0 and m & (m - 1) == 0)
+            if settled and (best is None or settled > best[2]):
+                best = (kind, k, settled)
+    return best
+
+
+def test_hint_highlights_the_line_that_line_logic_advances(driver, open_page):
+    """A hint is the next line the engine's line logic advances on the player's marks, shown highlighted."""
+    puzzle, grid = _color_puzzle()
+    open_page("color-hint", page_2d(puzzle, grid))
+    driver.find_element(By.ID, "board").send_keys("h")
+    _wait(driver, lambda d: d.execute_script("return nonogenPlay.state().hint !== null"))
+    hint = _state(driver)["hint"]
+    kind, index, settled = _best_line(puzzle, np.full(grid.shape, -1))
+    assert (hint["kind"], hint["index"], len(hint["cells"])) == (kind, index, settled)
+    clue = driver.find_element(By.CSS_SELECTOR, f'td.{kind}-clue[data-{kind}="{index}"]')
+    assert "hint" in clue.get_attribute("class")
+    lit = driver.find_elements(By.CSS_SELECTOR, "td.cell.hint")
+    assert len(lit) == (puzzle.width if kind == "row" else puzzle.height)
+    assert f"{'Row' if kind == 'row' else 'Column'} {index + 1}" in _status(driver)
+    _shot(driver, "2d-hint")
+    # the player follows the hint: the settled cells take the solution's values; the next hint moves on
+    for t in hint["cells"]:
+        r, c = (index, t) if kind == "row" else (t, index)
+        driver.find_element(By.CSS_SELECTOR, f'#palette .swatch[data-color="{max(1, grid[r, c])}"]').click()
+        (_cell(driver, r, c).click() if grid[r, c] else ActionChains(driver).context_click(_cell(driver, r, c)).perform())
+    assert _state(driver)["hint"] is None  # a change clears the old hint
+    driver.find_element(By.ID, "hint").click()
+    _wait(driver, lambda d: d.execute_script("return nonogenPlay.state().hint !== null"))
+    second = _state(driver)["hint"]
+    want = _best_line(puzzle, np.array(_cells(driver)))
+    assert (second["kind"], second["index"], len(second["cells"])) == want
+    # a mark that breaks a clue: the hint names that line instead
+    driver.find_element(By.CSS_SELECTOR, '#palette .swatch[data-color="1"]').click()
+    wrong_cell = next((r, c) for r, c in zip(*np.nonzero(grid == 0)) if _cells(driver)[r, c] == -1)
+    _cell(driver, *wrong_cell).click()
+    driver.find_element(By.ID, "hint").click()
+    _wait(driver, lambda d: "cannot meet its clue" in d.find_element(By.ID, "status").text)
+    assert _state(driver)["hint"]["contradiction"]
+
+
+def test_page_line_solver_matches_the_engine_on_random_lines(driver, open_page):
+    """The hint's JavaScript line logic gives every cell exactly the colours nonogen's solver does."""
+    from nonogen.clues import line_clue
+    from nonogen.solve.line import LineAutomaton, solve_line
+
+    puzzle, grid = _color_puzzle()
+    open_page("color-lines", page_2d(puzzle, grid))
+    rng = np.random.default_rng(3)
+    cases = []
+    for _ in range(400):
+        n, colours = int(rng.integers(1, 13)), int(rng.integers(2, 5))
+        line = rng.integers(0, colours, size=n) * (rng.random(n) < 0.6)
+        clue = [list(item) for item in line_clue(line)]
+        full = (1 << colours) - 1
+        domain = [int(1 << v) if rng.random() < 0.3 else full for v in (line if rng.random() < 0.8 else
+                  rng.integers(0, colours, size=n))]
+        cases.append((clue, domain))
+    got = driver.execute_script("return arguments[0].map(([c, d]) => nonogenPlay.solveLine(c, d))", cases)
+    for (clue, domain), answer in zip(cases, got):
+        want = solve_line(LineAutomaton(tuple(map(tuple, clue))), domain)
+        assert answer == (None if want is None else list(want)), (clue, domain)
+    assert sum(a is None for a in got) > 10 and sum(a is not None for a in got) > 100  # both kinds met
+
+
+def test_clue_numbers_cross_off_by_hand_and_the_timer_keeps_time(driver, open_page):
+    puzzle, grid = _bw_puzzle()
+    open_page("bw-cross", page_2d(puzzle, grid))
+    timer = _state(driver)["timer"]
+    assert timer["running"] and re.fullmatch(r"\d+:\d\d", timer["text"])
+    number = driver.find_element(By.CSS_SELECTOR, 'td.row-clue[data-row="0"] .num[data-cross="row:0:1"]')
+    number.click()
+    assert "crossed" in number.get_attribute("class") and _state(driver)["crossed"] == ["row:0:1"]
+    assert "line-through" in number.value_of_css_property("text-decoration")
+    _shot(driver, "2d-crossed-clue")
+    driver.find_element(By.CSS_SELECTOR, '.num[data-cross="col:2:0"]').click()
+    driver.find_element(By.CSS_SELECTOR, '.num[data-cross="row:0:1"]').click()  # again: back
+    assert _state(driver)["crossed"] == ["col:2:0"]
+    played = _state(driver)["timer"]["ms"]
+    driver.refresh()
+    _wait(driver, lambda d: d.execute_script("return !!window.nonogenPlay"))
+    assert _state(driver)["crossed"] == ["col:2:0"] and _state(driver)["timer"]["ms"] >= played
+    driver.find_element(By.ID, "reveal").click()
+    driver.switch_to.alert.accept()
+    _wait(driver, lambda d: d.execute_script("return nonogenPlay.solved()"))
+    stopped = _state(driver)["timer"]
+    assert not stopped["running"] and _state(driver)["timer"]["ms"] == stopped["ms"]
+
+
+SIX = (Color("white", "#ffffff", "."), Color("1", "#d62828", "a"), Color("2", "#c81e3c", "b"),  # two reds
+       Color("3", "#2a7de1", "c"), Color("4", "#2bb24c", "d"), Color("5", "#f6d743", "e"), Color("6", "#7a4bc2", "f"))
+
+
+def test_six_colour_swatches_are_labelled_on_a_phone(driver, open_page):
+    """On a phone the swatches of a 6-colour puzzle were bare squares, and two reds looked alike."""
+    grid = np.arange(36).reshape(6, 6) % 7
+    puzzle = puzzle_from_grid(grid.astype(np.uint8), palette=SIX)
+    driver.set_window_size(390, 844)
+    try:
+        open_page("six-phone", page_2d(puzzle, grid))
+        swatches = driver.find_elements(By.CSS_SELECTOR, "#palette .swatch")
+        labels = [s.text.split("\n") for s in swatches]
+        assert [label[0] for label in labels] == ["1", "2", "3", "4", "5", "6"]
+        names = [label[1] for label in labels]
+        assert len(set(names)) == 6 and names[0] != names[1] and all(names)
+        for s in swatches:
+            assert s.is_displayed() and s.size["width"] >= 40 and s.size["height"] >= 40  # a finger's target
+        _shot(driver, "2d-six-colours-phone")
+    finally:
+        driver.set_window_size(1100, 900)
+
+
+def test_3d_undo_strike_limit_and_the_model_named_when_solved(driver, open_page):
+    """The 3D page had no undo, no strike limit, and never named the model."""
+    cells = _level_cells()
+    level = puzzle3d_from_cells(cells, title="Level 3x3x2", source="tiny_chair.stl")
+    open_page("level-undo", page_3d(level, cells))
+    heading = driver.find_element(By.TAG_NAME, "h1")
+    assert heading.text == "Picross 3D 3x3x2"  # the name would give the answer away
+    _click_cube(driver, 2, 0, 0)
+    assert _cube(driver, 2, 0, 0) == "broken"
+    driver.find_element(By.ID, "undo").click()
+    assert _cube(driver, 2, 0, 0) == "intact"
+    driver.execute_script("nonogenPlay.breakCube(2, 0, 0)")
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert _cube(driver, 2, 0, 0) == "intact" and _state(driver)["undo"] == 0
+    limit = _state(driver)["strikeLimit"]
+    assert limit == 5 and driver.find_element(By.ID, "strikes").text == "0 / 5"
+    for _ in range(limit):
+        assert driver.execute_script("return nonogenPlay.breakCube(0, 0, 0)") == "strike"
+    assert "Out of strikes" in _status(driver) and driver.find_element(By.ID, "strikes").text == "5 / 5"
+    assert driver.execute_script("return nonogenPlay.breakCube(2, 0, 0)") == "over"
+    assert _cube(driver, 2, 0, 0) == "intact"
+    _shot(driver, "3d-out-of-strikes")
+    driver.find_element(By.ID, "reset").click()
+    driver.switch_to.alert.accept()
+    assert _state(driver)["strikes"] == 0
+    for x, y, z in zip(*np.nonzero(~cells)):
+        driver.execute_script("nonogenPlay.breakCube(...arguments)", int(x), int(y), int(z))
+    _wait(driver, lambda d: d.execute_script("return nonogenPlay.solved()"))
+    assert "It is: Tiny chair." in _status(driver) and heading.text == "Tiny chair"
+    _shot(driver, "3d-named")

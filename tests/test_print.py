@@ -427,3 +427,12 @@ def test_save_picks_the_writer_by_suffix_and_sizes_pngs_by_dpi(tmp_path):
     save(picture, png, overwrite=True)
     with pytest.raises(Exception, match="exists"):
         save(picture, png, overwrite=False)
+
+
+def test_render_prints_a_45x45_puzzle_on_one_a4_page(tmp_path, capsys):
+    """`nonogen render big.non -o big.pdf` refused the 45x45 webpbn-00529 on A4; the book already took it."""
+    out = tmp_path / "big.pdf"
+    assert run_cli(["render", str(REPO / "samples/puzzles/webpbn-00529.non"), "-o", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["paper"].startswith("A4") and SMALLEST_TEXT_PT <= report["min_text_pt"] < MIN_TEXT_PT
+    assert media_boxes(out.read_bytes()) == [pytest.approx(A4_PT, abs=0.01)]

@@ -217,3 +217,30 @@ def test_render_writes_playable_pages_for_2d_and_3d(tmp_path, capsys):
         assert 'id="puzzle"' in page and "http://" not in page and "https://" not in page.replace("http://www.w3.org", "")
         assert "playable page" in capsys.readouterr().out
     assert run_cli(["render", str(SAMPLES / "lambda.txt"), "-o", str(tmp_path / "x.html"), "--paper", "a4"]) == 2
+
+
+def test_encode_refuses_a_png_over_the_pixel_cap(tmp_path):
+    """`image --size 256x256 --cell 100` died of a MemoryError traceback; `--cell 60` took 87 s and 1 GB.
+
+    A PNG sheet over MAX_SHEET_PIXELS is refused before a pixel is allocated,
+    by the library (LimitError) and by both commands that draw (exit 2, one line).
+    """
+    import resource
+
+    from nonogen.errors import LimitError
+    from nonogen.render import MAX_SHEET_PIXELS, encode
+    from nonogen.render.sheet2d import sheet_picture
+
+    grid = (np.random.default_rng(3).random((256, 256)) < 0.5).astype(np.uint8)
+    puzzle = puzzle_from_grid(grid)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(LimitError, match=r"megapixels"):
+        encode(sheet_picture(puzzle, None, 100), ".png")
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100 * 1024  # KB: nothing was drawn
+    small = Image.open(__import__("io").BytesIO(encode(sheet_picture(puzzle_from_grid(grid[:20, :20]), None, 20),
+                                                       ".png")))
+    assert small.size[0] * small.size[1] < MAX_SHEET_PIXELS
+    path = tmp_path / "big.non"
+    path.write_text(formats.dumps(puzzle, "non"))
+    code = run_cli(["render", str(path), "-o", str(tmp_path / "big.png"), "--cell", "100"])
+    assert code == 2 and not (tmp_path / "big.png").exists()

@@ -19,14 +19,20 @@ import functools
 import hashlib
 import html
 import json
+import re
+from collections.abc import Mapping
 from importlib import resources
+from pathlib import PurePath
 from typing import Any, Optional
 
 import numpy as np
 
 from ..model import AXES, Puzzle, Puzzle3D
+from ..palette import readable_names
 
-__all__ = ["page_2d", "page_3d"]
+__all__ = ["page_2d", "page_3d", "model_name", "STRIKE_LIMIT"]
+
+STRIKE_LIMIT = 5  # strikes that end a try on the 3D page
 
 # Solved cubes without a colour array: a warm orange that reads well on the page's light background.
 DEFAULT_CUBE_COLOR = "#e8913a"
@@ -51,14 +57,14 @@ def page_2d(puzzle: Puzzle, solution: np.ndarray, title: Optional[str] = None) -
     clues = {
         "width": puzzle.width,
         "height": puzzle.height,
-        "palette": [{"name": c.name, "rgb": c.rgb} for c in puzzle.palette],
+        "palette": [{"name": name, "rgb": c.rgb} for c, name in zip(puzzle.palette, readable_names(puzzle.palette))],
         "rows": [[list(item) for item in line] for line in puzzle.rows],
         "cols": [[list(item) for item in line] for line in puzzle.cols],
         "givens": [list(g) for g in puzzle.givens],
     }
     title = title or puzzle.meta.get("title") or f"Nonogram {puzzle.width}x{puzzle.height}"
     data = {**clues, "title": title, "key": "nonogen-2d-" + _digest(clues), "solution": grid.tolist()}
-    return _page(title, data, body=_BODY_2D, script=_asset("play2d.js"), module=False)
+    return _page(title, data, body=_BODY_2D, script=_asset("linesolve.js") + _asset("play2d.js"), module=False)
 
 
 def page_3d(
@@ -66,12 +72,15 @@ def page_3d(
     solution: np.ndarray,
     colors: Optional[np.ndarray] = None,
     title: Optional[str] = None,
+    strike_limit: int = STRIKE_LIMIT,
 ) -> str:
     """One self-contained HTML page that lets a person play the Picross 3D level ``puzzle``.
 
     ``solution`` is the boolean box ``cells[x, y, z]`` (needed to count strikes,
     as in the game); ``colors`` (``X x Y x Z x 3`` RGB) paints the finished
-    model, one colour for all cubes when absent.
+    model, one colour for all cubes when absent. As in the game, the model's
+    name (:func:`model_name`) is told only once the level is solved, so the
+    heading is ``title`` or the level's size; ``strike_limit`` strikes end a try.
     """
     cells = np.asarray(solution, dtype=bool)
     if cells.shape != puzzle.size:
@@ -81,16 +90,32 @@ def page_3d(
         "clues": {axis: [[None if c is None else list(c) for c in row] for row in puzzle.clues[axis]] for axis in AXES},
         "givens": [list(g) for g in puzzle.givens],
     }
-    title = title or puzzle.meta.get("title") or "Picross 3D {}x{}x{}".format(*puzzle.size)
+    title = title or "Picross 3D {}x{}x{}".format(*puzzle.size)
     data = {
         **clues,
         "title": title,
+        "name": model_name(puzzle.meta),
+        "strike_limit": strike_limit,
         "key": "nonogen-3d-" + _digest(clues),
         "solution": cells.astype(np.uint8).tolist(),
         "colors": _cube_colors(cells, colors),
     }
     head = '<script type="importmap">' + json.dumps({"imports": {"three": _three_data_url()}}) + "</script>\n"
     return _page(title, data, body=_BODY_3D, script=_asset("play3d.js"), module=True, head=head)
+
+
+def model_name(meta: Mapping[str, str]) -> Optional[str]:
+    """What the model is, for the solved page: the level's title, or its model file's name when the title
+    is only the size nonogen gave it ("Level 10x10x10").
+
+    >>> model_name({"title": "Level 8x8x8", "source": "red_mushroom.ply"}), model_name({"title": "Pyramid"})
+    ('Red mushroom', 'Pyramid')
+    """
+    title = str(meta.get("title", "")).strip()
+    if title and not re.fullmatch(r"Level \d+x\d+x\d+", title):
+        return title
+    stem = PurePath(str(meta.get("source", ""))).stem.replace("_", " ").replace("-", " ").strip()
+    return stem[:1].upper() + stem[1:] if stem else None
 
 
 def _cube_colors(cells: np.ndarray, colors: Optional[np.ndarray]) -> list[Any]:
@@ -167,14 +192,18 @@ _BODY_2D = """\
   <button id="mark-mode" type="button" aria-pressed="false" title="touch: paint dots (empty cells)">&#x2715; mark empty</button>
   <button id="undo" type="button" title="Ctrl+Z">Undo</button>
   <button id="redo" type="button" title="Ctrl+Y">Redo</button>
+  <button id="hint" type="button" title="H: the line that line logic advances next">Hint</button>
   <button id="check" type="button">Check</button>
   <button id="reveal" type="button">Reveal</button>
   <button id="reset" type="button">Reset</button>
+  <span class="timer" title="time played, paused while the page is hidden">time <b id="timer">0:00</b></span>
 </div>
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <div class="board-wrap"><table id="board" class="board"></table></div>
 <p class="help">Click or drag to fill; right-click or the &#x2715; mode marks a cell empty.
-Click a filled cell again to clear it. Progress is kept in this browser.</p>
+Click a filled cell again to clear it. Keyboard: Tab to the grid, arrows move, Space fills, X marks empty,
+Delete clears, 1&ndash;9 pick a colour, H asks for a hint. Click a clue number to cross it off.
+Progress is kept in this browser.</p>
 """
 
 _BODY_3D = """\
@@ -183,6 +212,7 @@ _BODY_3D = """\
     <button id="mode-break" type="button" class="mode" data-mode="break" aria-pressed="true">Break</button>
     <button id="mode-paint" type="button" class="mode" data-mode="paint" aria-pressed="false">Paint</button>
   </div>
+  <button id="undo" type="button" title="Ctrl+Z">Undo</button>
   <button id="check" type="button">Check</button>
   <button id="reset-view" type="button">Reset view</button>
   <button id="reset" type="button">Reset</button>
@@ -197,5 +227,6 @@ _BODY_3D = """\
 <div class="stage" id="stage"><canvas id="view"></canvas></div>
 <p class="help">Drag to turn, wheel or pinch to zoom. Break: click a cube that is not part of the shape.
 Paint: click to mark a cube you want to keep (painted cubes cannot be broken); right-click paints in any mode.
-The sliders hide outer layers so inner cubes can be reached.</p>
+The sliders hide outer layers so inner cubes can be reached. Undo (Ctrl+Z) takes back breaks and paints, not
+strikes; at the strike limit the try is over. Solve it to learn what the model is.</p>
 """

@@ -85,7 +85,7 @@ def loads(text: str) -> Puzzle3D:
 
     >>> level = loads('{"name": "Dot", "dims": [1, 1, 1], "hints": [[[{"num": 1, "type": 0}]], [[null]], [[null]]]}')
     >>> level.size, level.clues["x"], level.meta["title"]
-    ((1, 1, 1), ((1, 1),), 'Dot')
+    ((1, 1, 1), (((1, 1),),), 'Dot')
     """
     data = parse_json(text)
     if not isinstance(data, dict) or "hints" not in data:

@@ -81,7 +81,7 @@ def loads(text: str) -> Puzzle3D:
 
     >>> level = loads("# FRONT\\n1\\n\\n# SIDE\\n.\\n\\n# TOP\\n.\\n")
     >>> level.size, level.clues["z"]
-    ((1, 1, 1), ((((1, 1),),),))
+    ((1, 1, 1), (((1, 1),),))
     """
     sections, label = _sections(text)
     if len(sections) < 3:

@@ -157,8 +157,10 @@ def hide_to_grade(
     sequence = hiding.sequence
     lines = lines or LineIndex3D(puzzle)
 
+    cells = int(np.prod(puzzle.size))
+
     def grade_at(k: int) -> int:
-        return grade_of_score(score3d(*lines.passes(puzzle.givens, hidden=set(sequence[:k]))))
+        return grade_of_score(score3d(*lines.passes(puzzle.givens, hidden=set(sequence[:k])), cells))
 
     lo, hi = 0, len(sequence)  # the answer k: the largest with grade_at(k) <= grade
     if grade_at(0) > grade:

@@ -116,7 +116,10 @@ def _aim(
     says what was tried.
     """
     if grade == 1:
-        return make(imported, "givens", True), imported
+        result = _ease_to(make(imported, "givens", True), 1, clock)
+        if result.report["grade"] not in (None, 1):
+            notes.append(f"grade 1 not reached: line-solvable, but grade {result.report['grade']} for its size and work")
+        return result, imported
     tried = []
     reserve = LAST_SHARE * clock.remaining()
     best: Optional[tuple[int, Repair2D, ImportResult]] = None
@@ -125,7 +128,7 @@ def _aim(
             break
         result = _ease_to(make(candidate, "hard", False), grade, clock)
         got = result.report["grade"] if result.report["status"] == "unique" else None
-        label = "x".join(map(str, candidate.grid.shape[::-1])) + (" halftone" if candidate.info.get("halftone") else "")
+        label = "x".join(map(str, candidate.grid.shape[::-1])) + _variant_label(candidate.info)
         tried.append(f"{label}: {got}")
         if got is not None and (best is None or abs(got - grade) < abs(best[0] - grade)):
             best = (got, result, candidate)
@@ -138,19 +141,29 @@ def _aim(
         notes.append(f"grade {grade} not reached; closest is grade {best[0]} (tried {', '.join(tried)})")
     if best[2].info.get("halftone"):
         notes.append(f"drawn as a halftone (tones as dot density) to reach grade {best[0]}")
+    if best[2].info.get("redrawn"):
+        notes.append(f"{best[2].info['redrawn']} cells on uncertain edges drawn the other way to reach grade {best[0]}")
     return best[1], best[2]
 
 
-def _variants(img: Image.Image, imported: ImportResult, options: ImageOptions):
-    """The picture as imported, then at other sizes, then the same as halftones (black and white only).
+def _variant_label(info: dict) -> str:
+    if info.get("halftone"):
+        return " halftone"
+    return f" redrawn {info['redrawn']}" if info.get("redrawn") else ""
 
-    Halftones come last: they reach harder grades, but tones drawn as dots
-    look less like the picture.
+
+def _variants(img: Image.Image, imported: ImportResult, options: ImageOptions):
+    """The picture as imported, near-identical renderings of it, other sizes, then halftones (black and white only).
+
+    Each size comes with its near-identical renderings (:func:`_renderings`)
+    before the next size. Halftones come last: they reach harder grades, but
+    tones drawn as dots look less like the picture.
     """
     sizes = []
     for candidate in itertools.chain([imported], _other_sizes(img, imported, options)):
         sizes.append(candidate)  # made one at a time: the aim often stops at the first
         yield candidate
+        yield from _renderings(candidate)
     for candidate in sizes:
         if len(candidate.palette) != 2 or candidate.reference is None:
             continue
@@ -158,6 +171,32 @@ def _variants(img: Image.Image, imported: ImportResult, options: ImageOptions):
         if grid.any():
             yield replace(candidate, grid=grid, alternative=(1 - grid).astype(np.uint8),
                           confidence=np.full(grid.shape, 0.5), info={**candidate.info, "halftone": True})
+
+
+UNCERTAIN = 0.75
+"""Cells whose vote was closer than this (confidence below it) may be drawn the other way by :func:`_renderings`."""
+
+REDRAWN = (4, 8, 16)
+"""How many of the most uncertain cells each near-identical rendering draws the other way."""
+
+
+def _renderings(imported: ImportResult):
+    """The picture with its few most uncertain cells drawn as their runner-up: as close to it as the import allows.
+
+    Such cells sit on edges, where the picture itself cannot say which
+    colour wins; drawing them the other way changes the clues, and so the
+    reasoning the puzzle needs, without changing what it shows. Exact pixel
+    art has no uncertain cell and stays exact.
+    """
+    confidence = imported.confidence
+    order = np.argsort(confidence, axis=None, kind="stable")
+    uncertain = [int(i) for i in order if confidence.flat[i] < UNCERTAIN and imported.alternative.flat[i] != imported.grid.flat[i]]
+    for count in REDRAWN:
+        if count > len(uncertain):
+            break
+        grid = imported.grid.copy()
+        grid.flat[uncertain[:count]] = imported.alternative.flat[uncertain[:count]]
+        yield replace(imported, grid=grid, info={**imported.info, "redrawn": count})
 
 
 def _other_sizes(img: Image.Image, imported: ImportResult, options: ImageOptions):

@@ -7,9 +7,10 @@ from typing import Optional, Sequence, Union
 
 from ..errors import InputError, OptionError
 from ..files import write_file
-from .canvas import SCREEN_DPI, Circle, Line, Picture, Polygon, Rect, Shape, Text, to_png, to_svg
+from .canvas import MAX_SHEET_PIXELS, SCREEN_DPI, Circle, Line, Picture, Polygon, Rect, Shape, Text, to_png, to_svg
 
-__all__ = ["Picture", "Shape", "Rect", "Line", "Text", "Polygon", "Circle", "save", "encode", "check_cell", "SUFFIXES"]
+__all__ = ["Picture", "Shape", "Rect", "Line", "Text", "Polygon", "Circle", "save", "encode", "check_cell", "SUFFIXES",
+           "MAX_SHEET_PIXELS"]
 
 SUFFIXES = (".svg", ".png", ".pdf")
 Pages = Union[Picture, Sequence[Picture]]

@@ -32,7 +32,7 @@ from ..model import Puzzle, Puzzle3D
 from . import iso3d, sheet2d
 from .canvas import PX_PER_MM, PX_PER_PT, Picture, Shape, placed, trimmed, wrap_text
 from .canvas import text_width
-from .page import FOOTER_BAND, MAX_CELL_MM, Fit, Paper, fit, footer_text, orient, page_text, usable
+from .page import FOOTER_BAND, MAX_CELL_MM, Fit, Paper, fit, footer_text, orient_best, page_text, usable
 
 __all__ = ["BookItem", "Placement", "Entry", "Skipped", "Book", "layout_book", "book_order", "caption", "PER_PAGE"]
 
@@ -150,21 +150,11 @@ def _puzzle_picture(puzzle: AnyPuzzle, dense: bool = False) -> tuple[Picture, fl
 def _own_page(puzzle: AnyPuzzle, paper: Paper, margin_mm: float) -> tuple[Picture, Paper, float, float, Fit]:
     """The puzzle alone on a page: its usual sheet if that keeps 7 pt digits, else whichever of the usual and
     the dense sheet prints larger digits (at least 6 pt); a LimitError when neither fits the paper."""
-    tries: list[tuple[Picture, Paper, float, float, Fit]] = []
-    error: Optional[LimitError] = None
-    for dense in (False, True) if isinstance(puzzle, Puzzle) else (False,):
-        picture, cell = _puzzle_picture(puzzle, dense)
-        try:
-            sheet, x, y, f = orient(picture, paper, margin_mm, cell, top=CAPTION_BAND, bottom=FOOTER_BAND)
-        except LimitError as exc:
-            error = exc  # the dense sheet's error, when it too fails, names the most that fits
-            continue
-        if f.readable():
-            return picture, sheet, x, y, f
-        tries.append((picture, sheet, x, y, f))
-    if not tries:
-        raise error or LimitError("the puzzle fits no page")
-    return max(tries, key=lambda t: t[4].min_text_pt or 0.0)
+    cell = CELL_3D if isinstance(puzzle, Puzzle3D) else CELL_2D
+    makers = [lambda: _puzzle_picture(puzzle)[0]]
+    if isinstance(puzzle, Puzzle):
+        makers.append(lambda: _puzzle_picture(puzzle, dense=True)[0])
+    return orient_best(makers, paper, margin_mm, cell, top=CAPTION_BAND, bottom=FOOTER_BAND)
 
 
 def _answer_picture(puzzle: AnyPuzzle, answer: np.ndarray) -> tuple[Picture, float]:

@@ -21,6 +21,8 @@ from typing import Iterable, Literal, Optional, Sequence, Union
 import svgwrite
 from PIL import Image, ImageDraw, ImageFont
 
+from ..errors import LimitError
+
 __all__ = [
     "Rect", "Line", "Text", "Polygon", "Circle", "Shape", "Picture", "to_svg", "to_png",
     "text_width", "text_box", "wrap_text", "flow", "placed", "trimmed", "min_text_size", "shape_box", "content_box",
@@ -329,15 +331,26 @@ def _draw(draw: ImageDraw.ImageDraw, sh: Shape, s: float) -> None:
                   anchor=_PIL_ANCHOR[sh.anchor])
 
 
+MAX_SHEET_PIXELS = 64_000_000
+"""Most pixels one PNG may have (drawn supersampled or not): 64 megapixels take about 200 MB and a few
+seconds; a 256x256 puzzle at 20 pixels a cell is 28 megapixels, at 100 it would be 1,500 (a MemoryError)."""
+
+
 def to_png(picture: Picture, scale: float = 1, supersample: Optional[int] = None) -> Image.Image:
     """The picture as an RGB image of ``scale`` pixels per unit.
 
     ``supersample`` > 1 draws that many times larger and reduces, which
     smooths slanted edges and rings; by default a ``smooth`` picture gets 2
-    and any other 1, so square cells stay crisp.
+    and any other 1, so square cells stay crisp. A picture over
+    :data:`MAX_SHEET_PIXELS` is a :class:`LimitError`, before any pixel exists.
     """
     factor = supersample if supersample is not None else (2 if picture.smooth else 1)
     s = scale * factor
+    width, height = round(picture.width * s), round(picture.height * s)
+    if width * height > MAX_SHEET_PIXELS:
+        raise LimitError(f"the picture would be {width:,}x{height:,} pixels ({width * height / 1e6:,.0f} megapixels); "
+                         f"nonogen draws up to {MAX_SHEET_PIXELS // 1_000_000} megapixels: choose a smaller cell "
+                         "size or resolution")
     img = Image.new("RGB", (round(picture.width * s), round(picture.height * s)), "#ffffff")
     draw = ImageDraw.Draw(img)
     for sh in picture.shapes:

@@ -98,7 +98,12 @@ def draw(
     report: dict[str, Any] = {"output": None if path is None else str(path), "solution": solution,
                               "note": found.note if found else ""}
     if printing:
-        placed = sheet_page(picture, paper_named(paper or "a4"), DEFAULT_MARGIN_MM if margin is None else margin, size)
+        dense = None  # a big 2D sheet may draw its digits larger in their cells to stay readable
+        if isinstance(puzzle, Puzzle) and found is None:
+            dense = lambda: sheet2d.sheet_picture(puzzle, None, size, title=title, caption=caption,  # noqa: E731
+                                                  legend=True, dense=True)
+        placed = sheet_page(picture, paper_named(paper or "a4"), DEFAULT_MARGIN_MM if margin is None else margin, size,
+                            dense)
         picture = placed.page
         report.update(paper=placed.paper.name, cell_mm=round(size * placed.scale / PX_PER_MM, 2),
                       min_text_pt=placed.min_text_pt and round(placed.min_text_pt, 2))

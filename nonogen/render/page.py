@@ -16,14 +16,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional, Sequence
 
 from ..errors import InputError, LimitError
 from .canvas import PX_PER_MM, PX_PER_PT, Picture, Text, min_text_size, placed, trimmed
 
 __all__ = [
     "Paper", "PAPERS", "MIN_TEXT_PT", "SMALLEST_TEXT_PT", "MAX_CELL_MM", "FOOTER_PT", "FOOTER_BAND", "paper_named", "parse_length",
-    "Fit", "fit", "usable", "orient", "SheetPage", "sheet_page", "page_text", "footer_text",
+    "Fit", "fit", "usable", "orient", "orient_best", "SheetPage", "sheet_page", "page_text", "footer_text",
 ]
 
 MIN_TEXT_PT = 7.0
@@ -177,14 +177,37 @@ def orient(picture: Picture, paper: Paper, margin_mm: float, cell: float, top: f
     raise _too_small(picture, paper, margin_mm, cell, top, bottom)
 
 
-def sheet_page(picture: Picture, paper: Paper, margin_mm: float, cell: float) -> SheetPage:
-    """``picture`` alone on a page, placed by :func:`orient`.
+def orient_best(makers: Sequence[Callable[[], Picture]], paper: Paper, margin_mm: float, cell: float,
+                top: float = 0.0, bottom: float = 0.0) -> tuple[Picture, Paper, float, float, Fit]:
+    """:func:`orient` for the first picture ``makers`` draws that keeps :data:`MIN_TEXT_PT`; when none does,
+    for the one whose text prints largest (a 2D sheet's dense variant, with digits filling more of their
+    cells, prints a big puzzle larger). The LimitError of the last picture when none fits at all."""
+    tried: list[tuple[Picture, Paper, float, float, Fit]] = []
+    error: Optional[LimitError] = None
+    for make in makers:
+        picture = make()
+        try:
+            sheet, x, y, f = orient(picture, paper, margin_mm, cell, top, bottom)
+        except LimitError as exc:
+            error = exc  # the last picture's error names the most the paper holds
+            continue
+        if f.readable():
+            return picture, sheet, x, y, f
+        tried.append((picture, sheet, x, y, f))
+    if not tried:
+        raise error or LimitError("nothing to place")
+    return max(tried, key=lambda t: t[4].min_text_pt or 0.0)
+
+
+def sheet_page(picture: Picture, paper: Paper, margin_mm: float, cell: float,
+               dense: Optional[Callable[[], Picture]] = None) -> SheetPage:
+    """``picture`` alone on a page, placed by :func:`orient`, or ``dense()`` when that prints larger text.
 
     The picture's own white margin is cut off first (the page has one), so
     ``x``/``y`` of the result are where its drawn content starts.
     """
-    picture = trimmed(picture)
-    sheet, x, y, f = orient(picture, paper, margin_mm, cell)
+    makers = [lambda: trimmed(picture)] + ([lambda: trimmed(dense())] if dense is not None else [])
+    picture, sheet, x, y, f = orient_best(makers, paper, margin_mm, cell)
     page = Picture(sheet.width, sheet.height, tuple(placed(picture, x, y, f.scale)), smooth=picture.smooth)
     return SheetPage(page, sheet, x, y, f.scale, f.min_text_pt)
 

@@ -26,7 +26,7 @@ from typing import Optional
 
 import numpy as np
 from ..model import Puzzle
-from ..palette import Color, color_name, ink_on
+from ..palette import ink_on, readable_names
 from .canvas import Line, Picture, Rect, Shape, Text, flow, text_width, wrap_text
 
 __all__ = [
@@ -68,23 +68,14 @@ class _Layout:
     legend_y: float
 
 
-def _legend_label(color: Color) -> str:
-    """A colour's name, with a readable one added when the file names colours by number or code.
-
-    >>> _legend_label(Color("1", "#ff0000", "a")), _legend_label(Color("sail", "#eedd99", "s"))
-    ('1 (red)', 'sail')
-    """
-    if sum(ch.isalpha() for ch in color.name) >= 3:
-        return color.name
-    return f"{color.name} ({color_name(color.rgb_tuple)})"
-
 
 def _legend_entries(puzzle: Puzzle) -> list[tuple[str, str]]:
     """``(rgb, label)`` of each colour a solver paints, and of the background when it is not white."""
-    entries = [(c.rgb, _legend_label(c)) for c in puzzle.palette[1:]]
+    names = readable_names(puzzle.palette)
+    entries = [(c.rgb, name) for c, name in zip(puzzle.palette[1:], names[1:])]
     bg = puzzle.palette[0]
     if bg.rgb != "#ffffff":
-        entries.append((bg.rgb, f"{_legend_label(bg)}, background"))
+        entries.append((bg.rgb, f"{names[0]}, background"))
     return entries
 
 

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 
 typedef uint32_t mask_t;
 
@@ -309,6 +310,9 @@ typedef struct {
     int n_changed, cap_changed;
     double end;        /* CLOCK_MONOTONIC deadline, <0: none */
     unsigned long steps;
+    /* implications found by the last probing round: (cell, colour, other cell, colour ruled out) */
+    int *impl;
+    size_t n_impl, cap_impl;
 } Lines;
 
 static double now(void) {
@@ -414,15 +418,50 @@ static int cell_lines(const Lines *g, int cell, int *out) {
     return 2;
 }
 
+/* What a surviving probe branch implies: "cell has the colour tried" rules out, in every cell the
+ * branch narrowed, each colour it lost. They hold in every solution (the branch only used line
+ * logic), and SAT gets them as binary clauses: its unit propagation alone does not see them.
+ * Only the last round of probing is kept (earlier rounds are redone against narrower masks);
+ * at most IMPL_MAX of them. */
+#define IMPL_MAX (1u << 20)
+
+static void record_implications(Lines *g, const mask_t *masks, int cell, int mark, int *stamp, int branch) {
+    int colour = 31 - __builtin_clz(masks[cell]);
+    for (int j = mark; j < g->n_changed; j++) {
+        int other = g->changed[j];
+        if (stamp[other] == branch) continue; /* changed twice: its first record has the mask before */
+        stamp[other] = branch;
+        for (mask_t lost = g->old[j] & ~masks[other]; lost; lost &= lost - 1) {
+            if (g->n_impl + 4 > g->cap_impl) {
+                if (g->cap_impl >= 4 * (size_t)IMPL_MAX) return;
+                size_t cap = g->cap_impl ? 2 * g->cap_impl : 4096;
+                int *impl = PyMem_Realloc(g->impl, sizeof(int) * cap);
+                if (!impl) return; /* fewer clauses, same answers */
+                g->impl = impl;
+                g->cap_impl = cap;
+            }
+            int *q = g->impl + g->n_impl;
+            q[0] = cell;
+            q[1] = colour;
+            q[2] = other;
+            q[3] = __builtin_ctz(lost);
+            g->n_impl += 4;
+        }
+    }
+}
+
 /* Probing, as Grid.probe in propagate.py: contradictions and branch agreement narrow cells. */
 static int probe(Lines *g, mask_t *masks, int *solved) {
     mask_t *agreed = PyMem_Malloc(sizeof(mask_t) * (size_t)g->n_cells);
     int *cand = PyMem_Malloc(sizeof(int) * (size_t)g->n_cells);
     int *relines = PyMem_Malloc(sizeof(int) * (size_t)g->n_lines);
-    if (!agreed || !cand || !relines) {
-        PyMem_Free(agreed); PyMem_Free(cand); PyMem_Free(relines);
+    int *stamp = PyMem_Calloc((size_t)g->n_cells, sizeof(int));
+    if (!agreed || !cand || !relines || !stamp) {
+        PyMem_Free(agreed); PyMem_Free(cand); PyMem_Free(relines); PyMem_Free(stamp);
         return NOMEM;
     }
+    int branch = 0;
+    g->n_impl = 0;
     /* Cells are visited round and round; the fixpoint is reached once a whole
      * round since the last narrowing found nothing (the order does not change it). */
     int status = OK, quiet = 0;
@@ -440,6 +479,7 @@ static int probe(Lines *g, mask_t *masks, int *solved) {
             masks[cell] = rest & (~rest + 1);
             cell_lines(g, cell, lines);
             int st = propagate(g, masks, lines, 2);
+            if (st == OK) record_implications(g, masks, cell, mark, stamp, ++branch);
             if (st == OK && n_cand < 0) {
                 /* the first surviving branch: the cell and its changes are the candidates */
                 n_cand = 0;
@@ -484,11 +524,13 @@ static int probe(Lines *g, mask_t *masks, int *solved) {
             status = propagate(g, masks, relines, n_re);
             g->n_changed = mark; /* kept: these are facts now */
             quiet = 0;
+            g->n_impl = 0; /* the next round finds them again, against the narrower grid */
         }
     }
     PyMem_Free(agreed);
     PyMem_Free(cand);
     PyMem_Free(relines);
+    PyMem_Free(stamp);
     if (status == OK) {
         *solved = 1;
         for (int i = 0; i < g->n_cells; i++)
@@ -539,6 +581,7 @@ static void Lines_dealloc(Lines *g) {
     PyMem_Free(g->line_in);
     PyMem_Free(g->changed);
     PyMem_Free(g->old);
+    PyMem_Free(g->impl);
     work_free(&g->work);
     cache_free(&g->cache);
     Py_TYPE(g)->tp_free((PyObject *)g);
@@ -821,12 +864,29 @@ static int encode_line(Lines *g, Cnf *f, int line, Ladder *lad, unsigned char *p
     return f->failed ? NOMEM : OK;
 }
 
+/* The binary clauses of probing's implications (quadruples, see record_implications) that
+ * still say something under these masks. */
+static void add_implications(Cnf *f, const int *q, size_t n, int n_cells) {
+    for (size_t j = 0; j + 4 <= n && !f->failed; j += 4, q += 4) {
+        if (q[0] < 0 || q[0] >= n_cells || q[2] < 0 || q[2] >= n_cells || q[1] < 0 || q[1] > 31 || q[3] < 0 || q[3] > 31)
+            continue;
+        mask_t a = f->masks[q[0]], b = f->masks[q[2]];
+        if (!(a & (a - 1)) || !(b & (b - 1)) || !((a >> q[1]) & 1) || !((b >> q[3]) & 1)) continue;
+        int cl[2] = {-cell_lit(f, q[0], q[1]), -cell_lit(f, q[2], q[3])};
+        add_clause(f, cl, 2);
+    }
+}
+
 static PyObject *Lines_encode(Lines *g, PyObject *args) {
-    PyObject *mobj;
+    PyObject *mobj, *implobj = NULL;
     double end;
-    if (!PyArg_ParseTuple(args, "Od", &mobj, &end)) return NULL;
-    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "Od|O", &mobj, &end, &implobj)) return NULL;
+    Py_buffer view, iv = {0};
     if (get_masks(g, mobj, &view) < 0) return NULL;
+    if (implobj && implobj != Py_None && PyObject_GetBuffer(implobj, &iv, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
     const mask_t *masks = view.buf;
     int *cell_var = PyMem_Calloc(g->n_cells, sizeof(int));
     Ladder *lad = PyMem_Malloc(sizeof(Ladder) * (g->max_k + 1));
@@ -876,6 +936,11 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
         if (end >= 0 && now() > end) status = TIMEOUT;
         else status = encode_line(g, &f, line, lad, possible);
     }
+    if (status == OK && iv.buf) {
+        add_implications(&f, iv.buf, (size_t)iv.len / sizeof(int), g->n_cells);
+        if (f.failed) status = NOMEM;
+    }
+    if (iv.buf) PyBuffer_Release(&iv);
     PyBuffer_Release(&view);
     PyObject *result = NULL;
     if (status == OK) {
@@ -894,6 +959,263 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
     PyMem_Free(lad);
     PyMem_Free(possible);
     return result;
+}
+
+/* ---- belief propagation ------------------------------------------------------------------ */
+
+/* Each cell has two factors, its row and its column. A line's message to a cell is the
+ * distribution of the cell's colour over the line's placements, each placement weighted by
+ * the product of the crossing lines' messages to its other cells (the extrinsic marginal).
+ * It is computed exactly by the same forward/backward DP as solve_line, with weights:
+ * F[i][t] is the weight of cells [0, t) holding blocks 0..i-1, G[i][t] that of cells [t, n)
+ * holding blocks i..k-1. The beliefs are not a proof of anything: they only tell the SAT
+ * solver which colour to try first for each cell (its phases). */
+
+#define BP_EPS 1e-4
+
+typedef struct {
+    double *F, *G, *Pb, *lw, *w, *marg, *diff;
+    int *cnt;
+} BpWork;
+
+static void bp_free(BpWork *b) {
+    PyMem_Free(b->F); PyMem_Free(b->G); PyMem_Free(b->Pb); PyMem_Free(b->lw);
+    PyMem_Free(b->w); PyMem_Free(b->marg); PyMem_Free(b->diff); PyMem_Free(b->cnt);
+    memset(b, 0, sizeof(*b));
+}
+
+static int bp_alloc(BpWork *b, int n, int k, int C) {
+    size_t W = (size_t)n + 2;
+    b->F = PyMem_Malloc(sizeof(double) * (k + 1) * W);
+    b->G = PyMem_Malloc(sizeof(double) * (k + 1) * W);
+    b->Pb = PyMem_Malloc(sizeof(double) * (k + 1) * W);
+    b->lw = PyMem_Malloc(sizeof(double) * C * W);
+    b->w = PyMem_Malloc(sizeof(double) * C * W);
+    b->marg = PyMem_Malloc(sizeof(double) * C * W);
+    b->diff = PyMem_Malloc(sizeof(double) * C * W);
+    b->cnt = PyMem_Malloc(sizeof(int) * C * W);
+    if (!b->F || !b->G || !b->Pb || !b->lw || !b->w || !b->marg || !b->diff || !b->cnt) {
+        bp_free(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* One line's messages: `in` holds the crossing lines' messages to its cells (n*C), `own`
+ * this line's previous messages, replaced by the new ones (damped). Returns 0 when the
+ * weights leave no placement (nothing is changed then). */
+static int bp_line(const Clue *c, int n, const mask_t *d, const double *in, double *own, int C,
+                   double damping, BpWork *b) {
+    const int k = c->k, W = n + 1;
+    double *w = b->w, *lw = b->lw, *F = b->F, *G = b->G, *Pb = b->Pb;
+    int *cnt = b->cnt;
+    for (int t = 0; t < n; t++) {
+        double top = 0;
+        for (int a = 0; a < C; a++) {
+            double v = ((d[t] >> a) & 1) ? (in[t * C + a] > BP_EPS ? in[t * C + a] : BP_EPS) : 0;
+            w[t * C + a] = v;
+            if (v > top) top = v;
+        }
+        for (int a = 0; a < C; a++) w[t * C + a] /= top; /* the likeliest colour weighs 1: no underflow */
+    }
+    for (int a = 0; a < C; a++) {
+        lw[a * W] = 0;
+        cnt[a * W] = 0;
+        for (int t = 0; t < n; t++) {
+            double v = w[t * C + a];
+            lw[a * W + t + 1] = lw[a * W + t] + (v > 0 ? log(v) : 0);
+            cnt[a * W + t + 1] = cnt[a * W + t] + (v > 0);
+        }
+    }
+    for (int i = 0; i < k; i++) {
+        int len = c->len[i], a = c->col[i];
+        for (int s = 0; s < W; s++) {
+            int e = s + len;
+            Pb[i * W + s] = (e <= n && cnt[a * W + e] - cnt[a * W + s] == len) ? exp(lw[a * W + e] - lw[a * W + s]) : 0;
+        }
+    }
+#define BG(t) w[(t) * C]
+    F[0] = 1;
+    for (int t = 0; t < n; t++) F[t + 1] = F[t] * BG(t);
+    for (int i = 1; i <= k; i++) {
+        int bl = i - 1, len = c->len[bl], same = bl > 0 && c->col[bl - 1] == c->col[bl];
+        double *f = F + i * W;
+        const double *prev = F + bl * W;
+        f[0] = 0;
+        for (int t = 1; t <= n; t++) {
+            double v = f[t - 1] * BG(t - 1);
+            int s = t - len;
+            if (s >= 0 && Pb[bl * W + s] > 0) {
+                double left = same ? (s >= 1 ? prev[s - 1] * BG(s - 1) : 0) : prev[s];
+                v += left * Pb[bl * W + s];
+            }
+            f[t] = v;
+        }
+    }
+    double Z = F[k * W + n];
+    if (!(Z > 1e-280) || !isfinite(Z)) return 0;
+    double *last = G + k * W;
+    last[n] = 1;
+    for (int t = n - 1; t >= 0; t--) last[t] = last[t + 1] * BG(t);
+    for (int i = k - 1; i >= 0; i--) {
+        int len = c->len[i], same = i + 1 < k && c->col[i + 1] == c->col[i];
+        double *gg = G + i * W;
+        const double *next = G + (i + 1) * W;
+        gg[n] = 0;
+        for (int t = n - 1; t >= 0; t--) {
+            double v = BG(t) * gg[t + 1];
+            int e = t + len;
+            if (e <= n && Pb[i * W + t] > 0) {
+                double right = same ? (e < n ? BG(e) * next[e + 1] : 0) : next[e];
+                v += Pb[i * W + t] * right;
+            }
+            gg[t] = v;
+        }
+    }
+    double *marg = b->marg, *diff = b->diff;
+    memset(marg, 0, sizeof(double) * n * C);
+    memset(diff, 0, sizeof(double) * C * W);
+    for (int t = 0; t < n; t++) {
+        double v = 0;
+        for (int i = 0; i <= k; i++) v += F[i * W + t] * G[i * W + t + 1];
+        marg[t * C] = v * BG(t); /* cell t is background between blocks i-1 and i */
+    }
+    for (int i = 0; i < k; i++) {
+        int len = c->len[i], a = c->col[i];
+        int same_prev = i > 0 && c->col[i - 1] == a, same_next = i + 1 < k && c->col[i + 1] == a;
+        for (int s = 0; s + len <= n; s++) {
+            double p = Pb[i * W + s];
+            if (p <= 0) continue;
+            int e = s + len;
+            double left = same_prev ? (s >= 1 ? F[i * W + s - 1] * BG(s - 1) : 0) : F[i * W + s];
+            double right = same_next ? (e < n ? BG(e) * G[(i + 1) * W + e + 1] : 0) : G[(i + 1) * W + e];
+            p *= left * right;
+            diff[a * W + s] += p;
+            diff[a * W + e] -= p;
+        }
+    }
+#undef BG
+    for (int a = 1; a < C; a++) {
+        double acc = 0;
+        for (int t = 0; t < n; t++) {
+            acc += diff[a * W + t];
+            marg[t * C + a] = acc > 0 ? acc : 0;
+        }
+    }
+    for (int t = 0; t < n; t++) {
+        double total = 0;
+        for (int a = 0; a < C; a++) {
+            double v = w[t * C + a] > 0 ? marg[t * C + a] / w[t * C + a] : 0; /* extrinsic: without the cell's own weight */
+            marg[t * C + a] = v;
+            total += v;
+        }
+        if (!(total > 0)) continue;
+        for (int a = 0; a < C; a++)
+            own[t * C + a] = (1 - damping) * marg[t * C + a] / total + damping * own[t * C + a];
+    }
+    return 1;
+}
+
+/* bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour.
+ * `messages` (array('d') of 2 * cells * colours, zeros at first) keeps the row then the column
+ * messages, so a later call goes on from where this one stopped. */
+static PyObject *Lines_bp(Lines *g, PyObject *args) {
+    PyObject *mobj, *msgobj;
+    int C, rounds;
+    double damping, end;
+    if (!PyArg_ParseTuple(args, "OOiidd", &mobj, &msgobj, &C, &rounds, &damping, &end)) return NULL;
+    if (C < 2 || C > 32) {
+        PyErr_SetString(PyExc_ValueError, "colours must be 2..32");
+        return NULL;
+    }
+    Py_buffer view, mv;
+    if (get_masks(g, mobj, &view) < 0) return NULL;
+    if (PyObject_GetBuffer(msgobj, &mv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    size_t per = (size_t)g->n_cells * C;
+    if (mv.len != (Py_ssize_t)(2 * per * sizeof(double))) {
+        PyBuffer_Release(&view);
+        PyBuffer_Release(&mv);
+        PyErr_SetString(PyExc_ValueError, "messages must be an array('d') of 2 * cells * colours");
+        return NULL;
+    }
+    const mask_t *masks = view.buf;
+    double *rowmsg = mv.buf, *colmsg = rowmsg + per;
+    int n_max = g->max_len;
+    BpWork b = {0};
+    double *in = PyMem_Malloc(sizeof(double) * (n_max + 1) * C), *own = PyMem_Malloc(sizeof(double) * (n_max + 1) * C);
+    unsigned char *open = PyMem_Calloc(g->n_lines, 1);
+    int status = (!in || !own || !open || bp_alloc(&b, n_max, g->max_k, C) < 0) ? NOMEM : OK;
+    for (int cell = 0; status == OK && cell < g->n_cells; cell++) {
+        mask_t m = masks[cell];
+        if (m & (m - 1)) {
+            open[cell / g->width] = 1;
+            open[g->height + cell % g->width] = 1;
+        }
+        double total = 0;
+        for (int a = 0; a < C; a++) total += rowmsg[cell * C + a];
+        if (total > 0) continue;
+        for (int a = 0; a < C; a++) /* a fresh start: every allowed colour alike */
+            rowmsg[cell * C + a] = colmsg[cell * C + a] = ((m >> a) & 1) ? 1.0 / __builtin_popcount(m) : 0;
+    }
+    for (int r = 0; status == OK && r < rounds; r++) {
+        for (int line = 0; line < g->n_lines; line++) {
+            if (!open[line]) continue;
+            if (end >= 0 && (line & 15) == 0 && now() > end) {
+                status = TIMEOUT;
+                break;
+            }
+            int n = line_len(g, line);
+            int rows = line < g->height;
+            const double *cross = rows ? colmsg : rowmsg;
+            double *mine = rows ? rowmsg : colmsg;
+            for (int t = 0; t < n; t++) {
+                int cell = line_cell(g, line, t);
+                g->line_in[t] = masks[cell];
+                memcpy(in + t * C, cross + (size_t)cell * C, sizeof(double) * C);
+                memcpy(own + t * C, mine + (size_t)cell * C, sizeof(double) * C);
+            }
+            Clue c = line_clue(g, line);
+            if (!bp_line(&c, n, g->line_in, in, own, C, damping, &b)) continue;
+            for (int t = 0; t < n; t++)
+                memcpy(mine + (size_t)line_cell(g, line, t) * C, own + t * C, sizeof(double) * C);
+        }
+    }
+    PyObject *result = NULL;
+    if (status == OK) {
+        result = PyBytes_FromStringAndSize(NULL, g->n_cells);
+        char *out = result ? PyBytes_AS_STRING(result) : NULL;
+        for (int cell = 0; out && cell < g->n_cells; cell++) {
+            int best = 0;
+            double top = -1;
+            for (int a = 0; a < C; a++) {
+                if (!((masks[cell] >> a) & 1)) continue;
+                double v = rowmsg[cell * C + a] * colmsg[cell * C + a];
+                if (v > top) {
+                    top = v;
+                    best = a;
+                }
+            }
+            out[cell] = (char)best;
+        }
+    } else {
+        raise_status(status);
+    }
+    bp_free(&b);
+    PyMem_Free(in);
+    PyMem_Free(own);
+    PyMem_Free(open);
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&mv);
+    return result;
+}
+
+/* implications() -> bytes of int32 quadruples found by the last probe (see record_implications). */
+static PyObject *Lines_implications(Lines *g, PyObject *unused) {
+    (void)unused;
+    return PyBytes_FromStringAndSize((const char *)g->impl, (Py_ssize_t)(g->n_impl * sizeof(int)));
 }
 
 static PyObject *Lines_get_runs(Lines *g, void *closure) {
@@ -955,7 +1277,11 @@ static PyMethodDef Lines_methods[] = {
     {"probe", (PyCFunction)Lines_probe, METH_VARARGS,
      "probe(masks, end) -> True if solved, False if not, None on a contradiction; TimeoutError after end"},
     {"encode", (PyCFunction)Lines_encode, METH_VARARGS,
-     "encode(masks, end) -> (n_vars, clauses, first variable of each cell), or None on a contradiction"},
+     "encode(masks, end[, implications]) -> (n_vars, clauses, first variable of each cell), or None on a contradiction"},
+    {"implications", (PyCFunction)Lines_implications, METH_NOARGS,
+     "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
+    {"bp", (PyCFunction)Lines_bp, METH_VARARGS,
+     "bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour after more rounds"},
     {NULL}};
 
 static PyGetSetDef Lines_getset[] = {{"line_runs", (getter)Lines_get_runs, NULL, "line-solver runs so far", NULL},

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Optional, Sequence
 if TYPE_CHECKING:  # the SAT solver loads on first use: a line-solvable puzzle never needs it
     from pysat.solvers import Solver
 
-__all__ = ["Deadline", "Timeout", "Clock", "solve_limited"]
+__all__ = ["Deadline", "Timeout", "Clock", "solve_limited", "solve_budgeted"]
 
 
 class Timeout(Exception):
@@ -97,6 +97,24 @@ def solve_limited(solver: Solver, deadline: Deadline, assumptions: Sequence[int]
         solver.clear_interrupt()
         raise Timeout()
     return bool(result)
+
+
+def solve_budgeted(solver: Solver, deadline: Deadline, conflicts: int) -> Optional[bool]:
+    """:func:`solve_limited` for at most ``conflicts`` conflicts: ``None`` when they are spent first.
+
+    Learned clauses stay with the solver, so a search cut into slices (to
+    change its phases between them) loses little. The budget is lifted
+    afterwards: a later plain call must not inherit it.
+    """
+    solver.conf_budget(conflicts)
+    try:
+        return solve_limited(solver, deadline)
+    except Timeout:
+        if deadline.expired():
+            raise
+        return None  # the budget ran out, not the time
+    finally:
+        solver.conf_budget(-1)
 
 
 def _solve_in_slices(solver: Solver, deadline: Deadline, assumptions: list[int]) -> bool:

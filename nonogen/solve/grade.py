@@ -1,22 +1,28 @@
 """A difficulty grade people understand (1 very easy ... 5 needs search), from how a person would solve it.
 
-The grade replays the puzzle the way a careful human solver works, with the
-engine's exact line logic standing in for the human's:
+The grade replays the puzzle the way a careful human solver works, always
+with the easiest reasoning that still makes progress:
 
-1. **Line passes.** Every line is read once per pass; a pass reads only the
-   lines whose cells changed in the pass before. Many passes mean long
-   chains where each line unlocks the next.
-2. **Lookahead sweeps.** When no line says more, the solver tries each value
-   of each open cell and follows the lines from it; a value that leads to a
-   contradiction is ruled out. One sweep collects every such deduction, then
-   line passes resume. Each sweep is a moment a person must reason over
-   several lines at once.
-3. **Search.** When a whole sweep finds nothing, only guessing (SAT search)
-   goes on: grade 5.
+1. **Overlap passes.** What a person sees on one line: the cells every
+   placement of a block covers, between its leftmost and rightmost
+   placement, and the cells no block reaches (pbnsolve's left-right overlap
+   line solver). A pass reads the lines whose cells changed in the pass
+   before; many passes mean long chains where each line unlocks the next.
+2. **Hard line deductions.** When overlaps stall, a line where complete line
+   logic (every placement at once) finds more: one at a time, the line that
+   gives most, then overlap passes resume.
+3. **Lookahead sweeps.** When no line says more, each value of each open
+   cell is followed through the lines; a value that meets a contradiction is
+   ruled out. The depth of a sweep is the passes its easiest contradiction
+   took. When no value contradicts, what both values of a cell agree on.
+4. **Search.** When lookahead finds nothing, only guessing goes on: grade 5.
 
-The measures are counts of logical steps, never of cache misses or seconds,
-so the grade of a puzzle is the same whatever the engine did before.
-Each harder step can only raise the score (see :func:`score`).
+:func:`score` turns the counts into grade points: size and work (line reads
+per line, pbnsolve's work figure) add a fraction of a grade per doubling,
+hard line deductions a little, needing lookahead a whole grade, more sweeps
+and deeper ones more. The measures are counts of logical steps, never of
+cache misses or seconds, so a puzzle always gets the same grade, and more of
+any step never lowers the score.
 """
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Optional
 
+import numpy as np
 
 from ..model import Puzzle, Puzzle3D
 from .deadline import Deadline, Timeout
@@ -33,22 +40,27 @@ from .result import VerifyResult
 
 __all__ = ["Grade", "Measures", "GRADE_NAMES", "grade2d", "measure2d", "score", "grade_of_score", "rate", "rate3d", "score3d"]
 
+GRADE_NAMES = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "needs search"}
+
 MIN_DEPTH = 2
 """The shallowest lookahead: the cell's row or column, read once more, meets the other (line logic is at a fixpoint)."""
 
-BOTH_WAYS_DEPTH = 6
-"""Depth given to deductions only the agreement of both branches finds (see :meth:`_Replay.both_ways`)."""
+DEEP = 6
+"""Lookahead depth from which deductions all count as deep (their depth is not measured further)."""
 
-GRADE_NAMES = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "needs search"}
+BOTH_WAYS_DEPTH = 7
+"""Depth given to deductions only the agreement of both branches finds (see :meth:`_Replay.both_ways`)."""
 
 
 @dataclass(frozen=True)
 class Measures:
-    """What a human-style solve of one puzzle took."""
+    """What a human-style solve of one puzzle took (see the module docstring)."""
 
     cells: int
-    passes: int  # line passes in all (before, between and after lookahead sweeps)
+    lines: int  # rows and columns
+    passes: int  # line passes in all: the length of the chains
     line_reads: int  # lines read in all passes
+    hard_lines: int  # line deductions the overlap of the extreme placements does not make
     sweeps: int  # lookahead sweeps that found something
     deductions: int  # values ruled out by lookahead
     depth: int  # the deepest sweep: passes its easiest contradiction took (0: no lookahead)
@@ -68,7 +80,7 @@ class Grade:
         return {"grade": self.grade, "grade_name": self.name, "score": self.score, "measures": asdict(self.measures)}
 
 
-def _line_solver(clue, native: bool):
+def _complete_solver(clue, native: bool):
     if native:
         return lambda domain: _linelogic.solve_line(clue, domain)
     automaton = LineAutomaton(clue)
@@ -80,64 +92,137 @@ def _line_solver(clue, native: bool):
     return solve
 
 
+def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
+    """What a person sees on a line: the overlap of each block's leftmost and rightmost placement.
+
+    A block's earliest and latest start (given the cells already known) bound
+    it: the cells every placement of it covers take its colour, and cells no
+    block can reach are background. This is the classic left-right overlap
+    line solver (pbnsolve's); complete line logic sometimes finds more, and
+    those deductions are the hard ones. ``None`` when no placement fits.
+
+    >>> overlap(LineAutomaton(((3, 1),)), (3, 3, 3, 3))
+    (3, 2, 2, 3)
+    >>> overlap(LineAutomaton(((1, 1), (1, 1))), (3, 3, 2, 3, 3))  # complete logic also empties the ends
+    (3, 3, 2, 3, 3)
+    """
+    result = automaton.live_states(domain)
+    if result is None:
+        return None
+    live, n = result[0], len(domain)
+    clue, starts = automaton.clue, automaton.starts
+    first = _earliest_starts(live, range(n), clue, starts, domain)
+    last = _earliest_starts(live, range(n - 1, -1, -1), clue, starts, domain)
+    out = [1] * n  # background wherever no block reaches
+    for (length, color), a, b in zip(clue, first, last):
+        bit = 1 << color
+        out[a : b + length] = [m | bit for m in out[a : b + length]]
+    for (length, color), a, b in zip(clue, first, last):
+        if b < a + length:  # every placement of the block covers b .. a + length - 1
+            out[b : a + length] = [1 << color] * (a + length - b)
+    return tuple(m & d for m, d in zip(out, domain))
+
+
+def _earliest_starts(live: list[int], order, clue, starts: list[int], domain) -> list[int]:
+    """For each block, the first position in ``order`` where some valid placement starts it."""
+    found = [0] * len(clue)
+    block_of = {1 << s: i for i, s in enumerate(starts)}
+    waiting = sum(block_of)
+    for t in order:
+        starting = live[t] & (live[t + 1] >> 1) & waiting
+        while starting:
+            low = starting & -starting
+            i = block_of[low]
+            if domain[t] >> clue[i][1] & 1:
+                found[i] = t
+                waiting ^= low
+            starting ^= low
+        if not waiting:
+            break
+    return found
+
+
 class _Replay:
-    """The human-style solve: synchronous line passes and lookahead sweeps over one puzzle's masks."""
+    """The human-style solve: overlap passes, hard line deductions, lookahead, over one puzzle's masks."""
 
     def __init__(self, puzzle: Puzzle, deadline: Deadline, grid: Optional[Grid] = None):
         self.grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
         self.deadline = deadline
         native = _linelogic is not None and self.grid.native
+        clues = puzzle.rows + puzzle.cols
         solvers: dict = {}
-        self.solvers = [solvers.setdefault(c, _line_solver(c, native)) for c in puzzle.rows + puzzle.cols]
+        self.complete = [solvers.setdefault(c, _complete_solver(c, native)) for c in clues]
+        automata: dict = {}
+        self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in clues]
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
-        self.passes = self.line_reads = self.sweeps = self.deductions = 0
-        self.depths: list[int] = []
+        self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
+        self.hard: dict[int, int] = {}  # line -> cells complete logic finds there beyond the overlap
+        self.blank = [1 | sum(1 << c for c in {c for _, c in clue}) for clue in clues]  # a line's mask when nothing is known
 
-    def line_passes(self, lines: set[int], masks=None, limit: Optional[int] = None) -> int:
-        """Passes until no line changes (or ``limit`` passes): each pass reads the lines the previous one touched.
-
-        Works on the replay's masks (counted) or on ``masks`` (a trial, not
-        counted); returns the number of passes. Contradiction when a line has
-        no placement left.
-        """
+    def _cross(self, cell: int, line: int) -> int:
         H, W = self.grid.height, self.grid.width
-        counted = masks is None
-        masks = self.masks if masks is None else masks
-        passes = 0
-        while lines and (limit is None or passes < limit):
+        return H + cell % W if line < H else cell // W
+
+    def _apply(self, line: int, current, narrowed, touched: set[int]) -> None:
+        for cell, old, new in zip(self.grid.cells[line], current, narrowed):
+            if old != new:
+                if not new:
+                    raise Contradiction(0)
+                self.masks[cell] = new
+                touched.add(self._cross(cell, line))
+
+    def overlap_passes(self, lines: set[int]) -> None:
+        """Passes of the overlap rule until no line changes: each pass reads the lines the one before touched.
+
+        A line where complete line logic would find more is remembered
+        (with how many cells more) for :meth:`line_logic`.
+        """
+        while lines:
             self.deadline.check()
-            passes += 1
+            self.passes += 1
             touched: set[int] = set()
             for line in sorted(lines):
-                cells = self.grid.cells[line]
-                current = [masks[i] for i in cells]
-                narrowed = self.solvers[line](current)
-                if narrowed is None:
-                    raise Contradiction(passes)
-                for cell, old, new in zip(cells, current, narrowed):
-                    if old != new:
-                        if not new:
-                            raise Contradiction(passes)
-                        masks[cell] = new
-                        touched.add(H + cell % W if line < H else cell // W)
-                if counted:
-                    self.line_reads += 1
+                self.line_reads += 1
+                current = [self.masks[i] for i in self.grid.cells[line]]
+                full = self.complete[line](current)
+                if full is None:
+                    raise Contradiction(0)
+                if list(full) == current:
+                    self.hard.pop(line, None)
+                    continue
+                blank = self.blank[line]  # on a line where nothing is known, the overlap is all there is
+                seen = full if all(m == blank for m in current) else overlap(self.automata[line], current)
+                gained = sum(a != b for a, b in zip(full, seen))
+                if gained:
+                    self.hard[line] = gained
+                else:
+                    self.hard.pop(line, None)
+                self._apply(line, current, seen, touched)
             lines = touched
-        if counted:
-            self.passes += passes
-        return passes
+
+    def line_logic(self, lines: set[int]) -> None:
+        """Overlap passes; when they stall, the hard line deduction that gives most, then overlap again."""
+        self.overlap_passes(lines)
+        while self.hard:
+            line = max(self.hard, key=lambda ln: (self.hard[ln], -ln))
+            del self.hard[line]
+            current = [self.masks[i] for i in self.grid.cells[line]]
+            touched: set[int] = set()
+            self._apply(line, current, self.complete[line](current), touched)
+            self.hard_lines += 1
+            self.overlap_passes(touched | {line})
 
     def sweep(self) -> bool:
         """One lookahead sweep: every value of every open cell followed through the lines.
 
         Values that lead to a contradiction are ruled out, all at once (each
-        is a valid deduction on its own), then line passes resume. The depth
+        is a valid deduction on its own), then line logic resumes. The depth
         of a sweep is the fewest passes any of its contradictions took: the
         easiest lookahead a person could have found at that moment.
         """
         H, W = self.grid.height, self.grid.width
         ruled_out: dict[int, int] = {}
-        depth = None
+        depth = DEEP
         for cell in self.grid.undecided(self.masks):
             for value in _bits(self.masks[cell]):
                 self.deadline.check()
@@ -148,16 +233,16 @@ class _Replay:
                     continue
                 except Contradiction:
                     ruled_out[cell] = ruled_out.get(cell, 0) | value
-                if depth is None or depth > MIN_DEPTH:
-                    depth = min(depth or 10**9, self._depth(cell, value, depth))
+                if depth > MIN_DEPTH:
+                    depth = min(depth, self._depth(cell, value, depth))
         if not ruled_out:
             return False
         self.sweeps += 1
-        self.depths.append(depth)
+        self.depth = max(self.depth, depth)
         for cell, values in ruled_out.items():
             self.deductions += bin(values).count("1")
             self.masks[cell] &= ~values
-        self.line_passes({c // W for c in ruled_out} | {H + c % W for c in ruled_out})
+        self.line_logic({c // W for c in ruled_out} | {H + c % W for c in ruled_out})
         return True
 
     def both_ways(self) -> bool:
@@ -168,24 +253,34 @@ class _Replay:
         """
         before = self.masks[:]
         self.grid.probe(self.masks, self.deadline)
-        changed = [i for i, (a, b) in enumerate(zip(before, self.masks)) if a != b]
-        if not changed:
+        if before == self.masks:
             return False
         self.sweeps += 1
-        self.depths.append(BOTH_WAYS_DEPTH)
-        self.deductions += len(changed)
+        self.deductions += sum(a != b for a, b in zip(before, self.masks))
+        self.depth = max(self.depth, BOTH_WAYS_DEPTH)
         return True
 
-    def _depth(self, cell: int, value: int, limit: Optional[int]) -> int:
-        """Passes from assuming ``value`` in ``cell`` to the contradiction (at most ``limit``)."""
+    def _depth(self, cell: int, value: int, limit: int = DEEP) -> int:
+        """Synchronous passes of line logic from assuming ``value`` in ``cell`` to its contradiction (at most ``limit``)."""
         H, W = self.grid.height, self.grid.width
         trial = self.masks[:]
         trial[cell] = value
-        try:
-            self.line_passes({cell // W, H + cell % W}, trial, limit)
-        except Contradiction as exc:
-            return int(exc.args[0])
-        return limit or 10**9
+        lines = {cell // W, H + cell % W}
+        slices, cells_of = self.grid.slices, self.grid.cells
+        for passes in range(1, limit):
+            touched: set[int] = set()
+            for line in lines:
+                current = trial[slices[line]]
+                narrowed = self.complete[line](current)
+                if narrowed is None:
+                    return passes
+                cells = cells_of[line]
+                for k, (old, new) in enumerate(zip(current, narrowed)):
+                    if old != new:
+                        trial[cells[k]] = new
+                        touched.add(H + cells[k] % W if line < H else cells[k] // W)
+            lines = touched
+        return limit
 
 
 def measure2d(puzzle: Puzzle, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Measures:
@@ -194,55 +289,61 @@ def measure2d(puzzle: Puzzle, deadline: Optional[Deadline] = None, grid: Optiona
     Raises :class:`~nonogen.solve.deadline.Timeout` at the deadline.
     """
     replay = _Replay(puzzle, deadline or Deadline(None), grid)
-    replay.line_passes(set(range(puzzle.height + puzzle.width)))
+    replay.line_logic(set(range(puzzle.height + puzzle.width)))
     search = False
     while replay.grid.undecided(replay.masks):
         if not replay.sweep() and not replay.both_ways():
             search = True
             break
-    cells = puzzle.height * puzzle.width
     return Measures(
-        cells=cells,
+        cells=puzzle.height * puzzle.width,
+        lines=puzzle.height + puzzle.width,
         passes=replay.passes,
         line_reads=replay.line_reads,
+        hard_lines=replay.hard_lines,
         sweeps=replay.sweeps,
         deductions=replay.deductions,
-        depth=max(replay.depths, default=0),
+        depth=replay.depth,
         search=search,
     )
 
 
-SWEEPS_PER_BAND = 12
-"""Lookahead moments that weigh as much as one more step of depth."""
+# Grade points of each measure (see :func:`score`), calibrated on the shared collections so that no
+# grade holds more than half of a collection's unique puzzles (scripts/bench_grade.py prints the spread).
+SIZE_POINTS = 0.2  # per doubling of the cells beyond SIZE_BASE
+SIZE_BASE = 100
+WORK_POINTS = 0.4  # per doubling of the line reads per line beyond WORK_BASE
+WORK_BASE = 3.0
+HARD_POINTS = 0.15  # per doubling of 1 + the hard line deductions
+LOOKAHEAD_POINTS = 1.0  # for needing lookahead at all
+SWEEP_POINTS = 0.3  # per doubling of the lookahead sweeps
+DEPTH_POINTS = 0.3  # per pass of depth beyond MIN_DEPTH
 
 
 def score(m: Measures) -> float:
-    """The numeric difficulty, 1.0 to 5.0; no measure can lower it by growing.
+    """The numeric difficulty, 1.0 to 5.0: 1 plus grade points for each measure; 5 when search is needed.
 
-    ============  ==============================================================
-    score         what the solve needed
-    ============  ==============================================================
-    1.00 - 1.99   line logic only; higher for longer chains of passes for the size
-    2.00 - 2.99   lookahead that meets a contradiction within 2-3 passes
-    3.00 - 3.99   lookahead of 4-5 passes, or 13+ separate lookahead moments
-    4.00 - 4.99   lookahead of 6+ passes, or 25+ moments
-    5.00          lookahead ran dry: only search (guessing) goes on
-    ============  ==============================================================
+    Every term grows with its measure and none can fall, so more of any step
+    never lowers the score. Lookahead adds a whole grade at once; size and
+    work add a fraction per doubling, so a big puzzle line logic solves can
+    outrank a small one that needs a short lookahead. Below 5 the score stops
+    at 4.99: only search makes a 5.
 
-    Within a band the score rises with the lookahead moments and the chain
-    length; every band starts above the highest score of the band below.
+    >>> score(Measures(50, 15, 6, 47, 0, 0, 0, 0, False))  # webpbn #1, 10x5, overlaps only
+    1.02
+    >>> score(Measures(110, 21, 5, 59, 0, 1, 69, 2, False))  # webpbn #23, 11x10, one short lookahead
+    2.02
+    >>> score(Measures(3025, 110, 202, 2029, 30, 0, 0, 0, False))  # webpbn #7604, 55x55, long chains
+    3.77
     """
     if m.search:
         return 5.0
-    chains = min(1.0, m.passes / (2.0 * math.sqrt(m.cells) + 8.0))
-    if not m.sweeps:
-        return round(1.0 + 0.99 * chains, 2)
-    band = 2 if m.depth <= 3 else 3 if m.depth <= 5 else 4
-    band += (m.sweeps - 1) // SWEEPS_PER_BAND
-    if band >= 5:
-        return 4.99
-    within = 0.5 * ((m.sweeps - 1) % SWEEPS_PER_BAND) / SWEEPS_PER_BAND + 0.49 * chains
-    return round(band + within, 2)
+    size = math.log2(max(1.0, m.cells / SIZE_BASE))
+    work = math.log2(max(1.0, m.line_reads / max(1, m.lines) / WORK_BASE))
+    value = 1.0 + SIZE_POINTS * size + WORK_POINTS * work + HARD_POINTS * math.log2(1 + m.hard_lines)
+    if m.sweeps:
+        value += LOOKAHEAD_POINTS + SWEEP_POINTS * math.log2(m.sweeps) + DEPTH_POINTS * max(0, m.depth - MIN_DEPTH)
+    return math.floor(min(value, 4.99) * 100) / 100  # floored: the grade is the floor of the exact value
 
 
 def grade_of_score(value: float) -> int:
@@ -293,23 +394,28 @@ def line_passes3d(puzzle: Puzzle3D, deadline: Optional[Deadline] = None) -> tupl
 
 
 PASSES_PER_GRADE_3D = 3
-"""Line passes that make one grade of a Picross 3D level (2 passes: grade 1.0)."""
+"""Line passes that make one grade of a Picross 3D level (2 passes on a level of SIZE_BASE_3D cubes: grade 1.0)."""
+
+SIZE_BASE_3D = 125
+"""Cubes of the smallest level that gets no size points (5x5x5); each doubling beyond adds SIZE_POINTS, as in 2D."""
 
 
-def score3d(passes: int, solved: bool) -> float:
-    """The numeric difficulty of a Picross 3D level, 1.0 to 5.0 (see :func:`rate3d`).
+def score3d(passes: int, solved: bool, cells: int) -> float:
+    """The numeric difficulty of a Picross 3D level of ``cells`` cubes, 1.0 to 5.0 (see :func:`rate3d`).
 
-    Line logic alone scores 1.00-3.99 by the length of its chains: every
-    :data:`PASSES_PER_GRADE_3D` passes beyond the first two add a grade. A
-    level line logic does not finish is 5 (nonogen does not replay
-    lookahead in 3D, so it cannot tell lookahead from search there).
+    Line logic alone scores 1.00-3.99: :data:`SIZE_POINTS` per doubling of
+    the cubes beyond :data:`SIZE_BASE_3D`, and a grade for every
+    :data:`PASSES_PER_GRADE_3D` passes beyond the first two (long chains). A
+    level line logic does not finish is 5 (nonogen does not replay lookahead
+    in 3D, so it cannot tell lookahead from search there).
 
-    >>> score3d(2, True), score3d(6, True), score3d(40, True), score3d(2, False)
-    (1.0, 2.33, 3.99, 5.0)
+    >>> score3d(2, True, 125), score3d(6, True, 125), score3d(6, True, 1000), score3d(40, True, 125), score3d(2, False, 125)
+    (1.0, 2.33, 2.93, 3.99, 5.0)
     """
     if not solved:
         return 5.0
-    return round(1.0 + min(2.99, max(0, passes - 2) / PASSES_PER_GRADE_3D), 2)
+    value = 1.0 + SIZE_POINTS * math.log2(max(1.0, cells / SIZE_BASE_3D)) + max(0, passes - 2) / PASSES_PER_GRADE_3D
+    return math.floor(min(value, 3.99) * 100) / 100
 
 
 def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=None, hidden=()) -> VerifyResult:
@@ -329,7 +435,7 @@ def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=Non
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result
-        value = score3d(passes, solved)
+        value = score3d(passes, solved, int(np.prod(puzzle.size)))
         grade = grade_of_score(value)
         result.grade, result.grade_name, result.score = grade, GRADE_NAMES[grade], value
         result.stats["grade_measures"] = {"passes": passes, "line_solvable": solved}

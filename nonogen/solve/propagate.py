@@ -56,6 +56,9 @@ class Grid:
         self.cells = [range(H * W)[s] for s in self.slices]
         self.cache: dict = {}
         self._runs = 0
+        #: What the last probe learned, for the encoder: "cell has colour a" rules out colour b of
+        #: another cell (int32 quadruples; C module only, see record_implications in _linelogic.c).
+        self.implications = b""
         self._native = self._native_lines(puzzle) if (NATIVE if native is None else native) else None
         automata: dict = {}  # the Python line logic's automata, shared by equal clues
         if self._native is None:
@@ -150,9 +153,20 @@ class Grid:
     def undecided(self, masks: Sequence[int]) -> list[int]:
         return [i for i, m in enumerate(masks) if m & (m - 1)]
 
-    def encode_native(self, masks, deadline: Optional[Deadline]) -> tuple[int, list[list[int]], list[int]]:
-        """The C module's CNF of the residue: ``(n_vars, clauses, first variable of each cell)``."""
-        return _native_call(self._native.encode, masks, _end(deadline))
+    def encode_native(self, masks, deadline: Optional[Deadline], implications: bytes = b"") -> tuple[int, list[list[int]], list[int]]:
+        """The C module's CNF of the residue: ``(n_vars, clauses, first variable of each cell)``.
+
+        ``implications`` (from :attr:`implications` after :meth:`probe`) become binary clauses.
+        """
+        return _native_call(self._native.encode, masks, _end(deadline), implications)
+
+    def beliefs(self, masks, messages, colours: int, rounds: int, damping: float, deadline: Deadline) -> bytes:
+        """Each cell's likeliest colour after ``rounds`` more rounds of belief propagation (C module only).
+
+        ``messages`` (an ``array('d')`` of ``2 * cells * colours``, zeros at first) carries the
+        state from one call to the next. See :mod:`nonogen.solve.search`.
+        """
+        return _native_call(self._native.bp, masks, messages, colours, rounds, damping, _end(deadline))
 
     def block_starts(self, masks: Sequence[int], line: int) -> list[list[int]]:
         """The cells where each block of ``line`` can still start, for the Python encoder (no C module)."""
@@ -183,7 +197,10 @@ class Grid:
         branches are compared on those cells alone.
         """
         if self._native is not None:
-            return _native_call(self._native.probe, masks, _end(deadline))
+            try:
+                return _native_call(self._native.probe, masks, _end(deadline))
+            finally:
+                self.implications = self._native.implications()
         H, W = self.height, self.width
         progress = True
         while progress:

@@ -29,6 +29,7 @@ from ..model import Puzzle
 from .cnf import Encoding
 from .deadline import Deadline, Timeout, solve_limited
 from .propagate import Contradiction, Grid
+from .search import first_solution
 from .result import VerifyResult
 
 __all__ = ["Session", "Given", "STRATEGIES"]
@@ -44,6 +45,8 @@ STRATEGIES = ("full", "line", "sat")
 PROBE_SHARE = 0.25
 PROBE_MAX_SECONDS = 3.0
 
+PROBE_CLAUSES = True  # give SAT probing's implications as binary clauses
+
 _KEPT_STATES = 8  # probed states and encodings kept for the latest sets of givens
 
 
@@ -55,6 +58,7 @@ class _State:
     open_after_line: int
     probed: Optional[str] = None  # None (not yet), "complete" or "cut short"
     encoding: Optional[Encoding] = None  # of ``masks`` as they are now
+    implications: bytes = b""  # what probing learned, as binary clauses for the encoding
 
 
 class Session:
@@ -179,6 +183,8 @@ class Session:
                 state.probed = "complete"
             except Timeout:
                 state.probed = "cut short"
+            finally:
+                state.implications = self.grid.implications if PROBE_CLAUSES else b""
             stats["probe_seconds"] = round(time.monotonic() - start, 4)
         stats["probing"] = state.probed
         stats["undecided_after_probe"] = _open_count(state.masks)
@@ -188,7 +194,7 @@ class Session:
         if state.encoding is None:
             start = time.monotonic()
             self.counts["encodings"] += 1
-            state.encoding = Encoding(self.grid, state.masks, deadline)
+            state.encoding = Encoding(self.grid, state.masks, deadline, state.implications)
             stats["encode_seconds"] = round(time.monotonic() - start, 4)
         stats["sat_vars"] = state.encoding.n_vars
         stats["sat_clauses"] = len(state.encoding.clauses)
@@ -280,7 +286,7 @@ class Session:
                 if not solve_limited(solver, deadline):
                     return "unique", reference, None
                 return "multiple", reference, enc.decode(solver.get_model())
-            if not solve_limited(solver, deadline):
+            if not first_solution(solver, enc, deadline, stats):
                 return "unsolvable", None, None
             model = solver.get_model()
             first = enc.decode(model)

@@ -16,6 +16,10 @@
   let tool = 1;                                // the colour a left click paints
   let markMode = false;                        // touch-friendly stand-in for the right button
   let wrong = new Set();                       // cells flagged by the last Check
+  let cursor = 0;                              // the keyboard's cell
+  let hint = null;                             // the line the last Hint pointed at
+  const crossed = new Set();                   // clue numbers crossed off by hand: "row:3:1", "col:0:2"
+  const timer = { before: 0, since: null };    // ms played in earlier visits, and when this stretch began
 
   const solution = P.solution.flat();
   const at = (r, c) => cells[r * W + c];
@@ -82,10 +86,15 @@
     return span;
   }
 
-  function clueStack(items) {
+  function clueStack(items, kind, line) {
     const stack = document.createElement("div");
     stack.className = "stack";
-    for (const [length, color] of items) stack.appendChild(clueNumber(length, color));
+    items.forEach(([length, color], k) => {
+      const num = clueNumber(length, color);
+      num.dataset.cross = `${kind}:${line}:${k}`;
+      num.title = (num.title ? num.title + "; " : "") + "click to cross off";
+      stack.appendChild(num);
+    });
     if (items.length === 0) {              // an empty line: a plain 0, never a coloured box
       const zero = document.createElement("span");
       zero.className = "num";
@@ -96,13 +105,16 @@
   }
 
   function buildBoard() {
+    board.tabIndex = 0;
+    board.setAttribute("role", "grid");
+    board.setAttribute("aria-label", "puzzle grid: arrows move, space fills, x marks empty, Delete clears");
     const head = board.insertRow();
     head.insertCell().className = "corner";
     for (let c = 0; c < W; c++) {
       const td = head.insertCell();
       td.className = "clue col-clue";
       td.dataset.col = c;
-      td.appendChild(clueStack(P.cols[c]));
+      td.appendChild(clueStack(P.cols[c], "col", c));
       colClueEls.push(td);
     }
     for (let r = 0; r < H; r++) {
@@ -110,7 +122,7 @@
       const clue = tr.insertCell();
       clue.className = "clue row-clue";
       clue.dataset.row = r;
-      clue.appendChild(clueStack(P.rows[r]));
+      clue.appendChild(clueStack(P.rows[r], "row", r));
       rowClueEls.push(clue);
       for (let c = 0; c < W; c++) {
         const td = tr.insertCell();
@@ -121,6 +133,7 @@
         if (r === H - 1) td.classList.add("last-row");
         td.dataset.row = r;
         td.dataset.col = c;
+        td.id = `cell-${r}-${c}`;
         if (given[r * W + c] !== NOT_GIVEN) td.classList.add("given");
         cellEls[r * W + c] = td;
       }
@@ -136,7 +149,14 @@
       b.type = "button";
       b.className = "swatch";
       b.style.background = color.rgb;
+      b.style.color = inkOn(color.rgb);
+      b.textContent = String(index);           // the key that picks it; hues alone can look alike
+      const name = document.createElement("span");
+      name.className = "swatch-name";
+      name.textContent = color.name.replace(/^\S+ \((.+)\)$/, "$1");  // "1 (red)": the key shows the "1"
+      b.appendChild(name);
       b.title = `${color.name} (key ${index})`;
+      b.setAttribute("aria-label", `${color.name}, key ${index}`);
       b.dataset.color = index;
       b.setAttribute("role", "radio");
       b.addEventListener("click", () => selectTool(index));
@@ -173,11 +193,17 @@
     td.style.background = v > 0 ? P.palette[v].rgb : "";
     td.classList.toggle("marked", v === EMPTY);
     td.classList.toggle("wrong", wrong.has(i));
+    td.classList.toggle("cursor", i === cursor);
+    td.classList.toggle("hint", hint !== null && (hint.kind === "row" ? Math.floor(i / W) : i % W) === hint.index);
   }
 
   function refreshClues() {
     for (let r = 0; r < H; r++) rowClueEls[r].classList.toggle("done", rowDone(r));
     for (let c = 0; c < W; c++) colClueEls[c].classList.toggle("done", colDone(c));
+    for (const [els, kind] of [[rowClueEls, "row"], [colClueEls, "col"]]) {
+      els.forEach((el, k) => el.classList.toggle("hint", hint !== null && hint.kind === kind && hint.index === k));
+    }
+    for (const num of board.querySelectorAll(".num[data-cross]")) num.classList.toggle("crossed", crossed.has(num.dataset.cross));
   }
 
   function refreshAll() {
@@ -207,6 +233,8 @@
   }
 
   function afterChange() {
+    hint = null;                             // the marks changed: the old hint may no longer hold
+    if (isSolved()) stopTimer();
     save();
     refreshAll();
     if (!announceIfSolved()) say("");        // an old message would be stale now
@@ -240,7 +268,9 @@
 
   function save() {
     try {
-      localStorage.setItem(P.key, JSON.stringify({ version: 1, cells: Array.from(cells) }));
+      localStorage.setItem(P.key, JSON.stringify({
+        version: 1, cells: Array.from(cells), crossed: Array.from(crossed), ms: elapsed(),
+      }));
     } catch (err) { /* storage full or disabled (private mode): play on without saving */ }
   }
 
@@ -253,6 +283,8 @@
       cells[i] = ok ? v : UNKNOWN;
     });
     applyGivens();                       // givens always win over whatever was stored
+    if (Array.isArray(saved.crossed)) saved.crossed.forEach((key) => crossed.add(String(key)));
+    if (Number.isFinite(saved.ms) && saved.ms > 0) timer.before = saved.ms;
     return saved.cells.some((v, i) => v !== UNKNOWN && given[i] === NOT_GIVEN);
   }
 
@@ -298,7 +330,10 @@
     e.preventDefault();
     if (td.hasPointerCapture && td.hasPointerCapture(e.pointerId)) td.releasePointerCapture(e.pointerId);
     const i = Number(td.dataset.row) * W + Number(td.dataset.col);
-    if (given[i] !== NOT_GIVEN) { say("That cell is given and cannot be changed."); return; }
+    const before = cursor;
+    cursor = i;                              // the keyboard carries on from the last cell touched
+    paintCell(before);
+    if (given[i] !== NOT_GIVEN) { say("That cell is given and cannot be changed."); paintCell(i); return; }
     const target = e.button === 2 || markMode ? EMPTY : tool;
     const clearing = cells[i] === target;
     stroke = {
@@ -346,6 +381,38 @@
     say(n ? "Grid cleared. Undo brings it back." : "Nothing to clear.");
   }
 
+  // --- keyboard play: a cell cursor on the focused board -------------------------------------------------------
+  const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+  function moveCursor(dr, dc) {
+    const r = Math.min(H - 1, Math.max(0, Math.floor(cursor / W) + dr));
+    const c = Math.min(W - 1, Math.max(0, (cursor % W) + dc));
+    const before = cursor;
+    cursor = r * W + c;
+    paintCell(before);
+    paintCell(cursor);
+    board.setAttribute("aria-activedescendant", cellEls[cursor].id);
+  }
+
+  // Space/Enter fills with the tool, x (or .) marks empty, Delete/Backspace clears; again on the same value clears.
+  function keyAct(target) {
+    if (given[cursor] !== NOT_GIVEN) { say("That cell is given and cannot be changed."); return; }
+    const to = target === UNKNOWN || cells[cursor] === target ? UNKNOWN : target;
+    if (to === cells[cursor]) return;
+    const change = [cursor, cells[cursor], to];
+    cells[cursor] = to;
+    wrong.delete(cursor);
+    commit([change]);
+  }
+
+  function onBoardKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (MOVES[e.key]) { e.preventDefault(); moveCursor(...MOVES[e.key]); }
+    else if (e.key === " " || e.key === "Enter") { e.preventDefault(); keyAct(markMode ? EMPTY : tool); }
+    else if (e.key === "x" || e.key === "X" || e.key === ".") { e.preventDefault(); e.stopPropagation(); keyAct(EMPTY); }
+    else if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); keyAct(UNKNOWN); }
+  }
+
   function onKey(e) {
     const mod = e.ctrlKey || e.metaKey;
     const key = e.key.toLowerCase();
@@ -353,6 +420,34 @@
     else if (mod && (key === "y" || (key === "z" && e.shiftKey))) { e.preventDefault(); redo(); }
     else if (!mod && /^[1-9]$/.test(e.key) && Number(e.key) < P.palette.length) selectTool(Number(e.key));
     else if (!mod && key === "x") setMarkMode(!markMode);
+    else if (!mod && key === "h") showHint();
+  }
+
+  // --- hint: the line that nonogen's line logic advances on the player's own marks ---------------------------
+  function showHint() {
+    if (isSolved()) { say("Solved already!", "solved"); return; }
+    hint = window.nonogenLine.nextLine(P.rows, P.cols, Array.from(cells), P.palette.length);
+    refreshAll();
+    if (!hint) { say("No single line tells more from your marks: try what two crossing lines allow, or Check."); return; }
+    const name = `${hint.kind === "row" ? "Row" : "Column"} ${hint.index + 1}`;
+    if (hint.contradiction) say(`${name} cannot meet its clue with your marks: look for a mistake there.`, "bad");
+    else say(`Hint: ${name}. Line logic settles ${hint.cells.length} more cell${hint.cells.length === 1 ? "" : "s"} there.`);
+  }
+
+  // --- timer: time spent on the page until solved, kept with the progress -----------------------------------------
+  const elapsed = () => timer.before + (timer.since === null ? 0 : Date.now() - timer.since);
+  const clock = (ms) => { const t = Math.floor(ms / 1000); return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`; };
+  function tick() { document.getElementById("timer").textContent = clock(elapsed()); }
+  function startTimer() { if (timer.since === null && !isSolved()) timer.since = Date.now(); tick(); }
+  function stopTimer() { timer.before = elapsed(); timer.since = null; tick(); }
+
+  function onClueClick(e) {
+    const num = e.target.closest(".num[data-cross]");
+    if (!num) return;
+    if (crossed.has(num.dataset.cross)) crossed.delete(num.dataset.cross);
+    else crossed.add(num.dataset.cross);
+    save();
+    refreshClues();
   }
 
   function wire() {
@@ -361,7 +456,13 @@
     document.addEventListener("pointerup", onPointerUp);
     document.addEventListener("pointercancel", onPointerUp);
     board.addEventListener("contextmenu", (e) => e.preventDefault());
+    board.addEventListener("click", onClueClick);
+    board.addEventListener("keydown", onBoardKey);
+    board.addEventListener("focus", () => paintCell(cursor));
     document.addEventListener("keydown", onKey);
+    document.getElementById("hint").addEventListener("click", showHint);
+    document.addEventListener("visibilitychange", () => (document.hidden ? stopTimer() : startTimer()));
+    setInterval(() => { if (timer.since !== null) tick(); }, 1000);
     document.getElementById("mark-mode").addEventListener("click", () => setMarkMode(!markMode));
     document.getElementById("undo").addEventListener("click", undo);
     document.getElementById("redo").addEventListener("click", redo);
@@ -380,6 +481,7 @@
   fitCellSize();
   wire();
   refreshAll();
+  startTimer();
   if (!announceIfSolved() && restored) say("Progress restored.");
 
   // For tests and scripts: read-only views of the game.
@@ -389,7 +491,11 @@
       cells: Array.from({ length: H }, (_, r) => rowValues(r)),
       wrong: Array.from(wrong).sort((a, b) => a - b).map((i) => [Math.floor(i / W), i % W]),
       undo: undoStack.length, redo: redoStack.length,
+      cursor: [Math.floor(cursor / W), cursor % W],
+      hint: hint && { ...hint }, crossed: Array.from(crossed).sort(),
+      timer: { ms: elapsed(), running: timer.since !== null, text: document.getElementById("timer").textContent },
     }),
     solved: isSolved,
+    solveLine: window.nonogenLine.solveLine,
   };
 })();

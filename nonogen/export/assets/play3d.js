@@ -46,8 +46,11 @@ const state = new Uint8Array(N);             // INTACT / BROKEN / PAINTED
 const locked = new Uint8Array(N);            // givens: the player cannot change them
 const wrong = new Set();                     // painted cubes the last Check flagged
 let strikes = 0;
+const STRIKE_LIMIT = P.strike_limit || 5;    // this many strikes end a try, as in the game
 let mode = "break";
 let solved = false;
+const history = [];                          // undo: [index, state before, state after] per action
+const outOfStrikes = () => strikes >= STRIKE_LIMIT;
 const slice = { x: 0, y: 0, z: 0 };          // layers hidden: x from the right, y from the top, z from the front
 
 function applyGivens() {
@@ -199,7 +202,8 @@ function refreshScene() {
     meshes[i].visible = show;
     if (show) { setMaterials(i, variantOf(i)); pickable.push(meshes[i]); }
   }
-  document.getElementById("strikes").textContent = String(strikes);
+  document.getElementById("strikes").textContent = `${strikes} / ${STRIKE_LIMIT}`;
+  document.getElementById("undo").disabled = history.length === 0 || solved;
   requestRender();
 }
 
@@ -327,29 +331,52 @@ function act(i, how) {
 // Break a cube: only cubes outside the shape go; breaking part of the shape costs a strike instead.
 function smash(i) {
   if (solved) return "solved";
+  if (outOfStrikes()) { sayOut(); return "over"; }
   if (state[i] === BROKEN) return "broken";
   if (state[i] === PAINTED) { say("Painted cubes cannot be broken. Unpaint it first (Paint mode)."); return "painted"; }
   if (solution[i]) {
     strikes += 1;
-    say(`Strike ${strikes}! That cube is part of the shape.`, "bad");
+    if (outOfStrikes()) sayOut();
+    else say(`Strike ${strikes} of ${STRIKE_LIMIT}! That cube is part of the shape.`, "bad");
     flash(i);
     save();
     refreshScene();
     return "strike";
   }
-  state[i] = BROKEN;
+  record(i, BROKEN);
   afterChange();
   return "broken";
 }
 
 function paint(i) {
   if (solved) return "solved";
+  if (outOfStrikes()) { sayOut(); return "over"; }
   if (locked[i]) { say("That cube is given and cannot be changed."); return "locked"; }
   if (state[i] === BROKEN) return "broken";
-  state[i] = state[i] === PAINTED ? INTACT : PAINTED;
+  record(i, state[i] === PAINTED ? INTACT : PAINTED);
   wrong.delete(i);
   afterChange();
   return state[i] === PAINTED ? "painted" : "intact";
+}
+
+function sayOut() {
+  say(`Out of strikes (${STRIKE_LIMIT} of ${STRIKE_LIMIT}): this try is over. Reset starts the level again.`, "bad");
+}
+
+function record(i, after) {
+  history.push([i, state[i], after]);
+  state[i] = after;
+}
+
+// Undo takes back breaks and paints, one at a time; strikes stay counted, as in the game.
+function undo() {
+  if (solved || !history.length) return;
+  const [i, before] = history.pop();
+  state[i] = before;
+  wrong.delete(i);
+  save();
+  refreshScene();
+  say(outOfStrikes() ? "Undone; the strikes stay." : "Undone.");
 }
 
 function flash(i) {
@@ -370,7 +397,9 @@ function finish() {
   solved = true;
   for (const axis of AXES) setSlice(axis, 0, false);
   wrong.clear();
-  say(strikes ? `Solved! (${strikes} strike${strikes === 1 ? "" : "s"})` : "Solved! Not a single strike.", "solved");
+  const it = P.name ? ` It is: ${P.name}.` : "";
+  if (P.name) document.querySelector("h1").textContent = P.name;
+  say((strikes ? `Solved! (${strikes} strike${strikes === 1 ? "" : "s"})` : "Solved! Not a single strike.") + it, "solved");
   refreshScene();
 }
 
@@ -407,6 +436,7 @@ function reset() {
   applyGivens();
   strikes = 0;
   solved = false;
+  history.length = 0;
   wrong.clear();
   save();
   refreshScene();
@@ -470,7 +500,7 @@ function project(x, y, z) {
 const NAMES = ["intact", "broken", "painted"];
 window.nonogenPlay = {
   state: () => ({
-    size: [X, Y, Z], mode, strikes, solved, slice: { ...slice },
+    size: [X, Y, Z], mode, strikes, strikeLimit: STRIKE_LIMIT, solved, slice: { ...slice }, undo: history.length,
     cubes: Array.from({ length: X }, (_, x) => Array.from({ length: Y }, (_, y) =>
       Array.from({ length: Z }, (_, z) => NAMES[state[idx(x, y, z)]]))),
   }),
@@ -500,11 +530,13 @@ function wire() {
     input.addEventListener("input", () => setSlice(axis, Number(input.value)));
   }
   document.getElementById("check").addEventListener("click", check);
+  document.getElementById("undo").addEventListener("click", undo);
   document.getElementById("reset").addEventListener("click", reset);
   document.getElementById("reset-view").addEventListener("click", resetView);
   window.addEventListener("keydown", (e) => {
-    if (e.key === "b") setMode("break");
-    if (e.key === "p") setMode("paint");
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); undo(); }
+    else if (e.key === "b") setMode("break");
+    else if (e.key === "p") setMode("paint");
   });
   new ResizeObserver(resize).observe(stage);
 }
@@ -515,6 +547,7 @@ wire();
 resize();
 resetView();
 if (isSolved()) finish();
+else if (outOfStrikes()) sayOut();
 else if (restored) say("Progress restored.");
 refreshScene();
 renderer.render(scene, camera);
