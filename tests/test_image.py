@@ -371,7 +371,8 @@ def test_default_title_does_not_give_the_answer_away(tmp_path):
     puzzle = formats.load(tmp_path / "out" / "puzzle.json")
     assert puzzle.meta["title"] == f"Puzzle {report['width']}x{report['height']}"
     assert report["image"].endswith("icon-heart.png")
-    for key in ("fidelity", "min_palette_distance", "speck_share", "fill_share", "repair_cells", "warnings"):
+    for key in ("recognisability", "fidelity", "edge_f", "mean_delta_e", "min_palette_distance", "speck_share",
+                "fill_share", "repair_cells", "warnings"):
         assert key in report
 
 

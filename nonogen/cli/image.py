@@ -127,8 +127,8 @@ def _summary(report: dict, out_dir: str) -> str:
         parts.append(f"{added} given{'s' if added != 1 else ''}")
     if report["edits"]:
         parts.append(f"{len(report['edits'])} cell{'s' if len(report['edits']) != 1 else ''} edited")
-    if report.get("fidelity") is not None:
-        parts.append(f"fidelity {report['fidelity']:.2f}")
+    if report.get("recognisability") is not None:
+        parts.append(f"recognisability {report['recognisability']:.2f}")
     parts.append(f"{report['speck_share']:.0%} one-cell blocks")
     if report["message"]:
         parts.append(report["message"])
