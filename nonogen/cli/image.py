@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     look.add_argument("--style", choices=STYLES, default="auto",
                       help="outline: a subject cut out by transparency is drawn as a 2-cell outline plus its dark "
                       "details, and colour outlines are 2 cells thick; fill: the subject is inked and colour "
-                      "outlines take the colour inside; auto (default): outline for light subjects (pages, drives)")
+                      "outlines take the colour inside; auto (default): the outline where it reads better (pages, drives)")
     look.add_argument("--background", metavar="COLOR",
                       help="background colour for --colors (name, #rrggbb or 'transparent'; default: from the border)")
     uniq = p.add_argument_group("uniqueness")

@@ -108,8 +108,9 @@ class ImageOptions:
     ``style`` ``"outline"`` draws a subject cut out by transparency as a
     two-cell outline plus its dark details and thickens colour outlines to two
     cells; ``"fill"`` inks the subject and gives one-cell colour outlines the
-    colour inside; ``"auto"`` outlines light subjects (pages, drives,
-    envelopes), which would otherwise be a solid slab, and fills the others.
+    colour inside; ``"auto"`` draws the outline where it reads better than
+    the filled inking (light subjects: pages, drives, envelopes, which would
+    otherwise be a solid slab) and thickens colour outlines.
     ``fit`` says what happens when ``size`` has another aspect than the
     picture: ``pad`` (background margins), ``crop`` (keeps the subject) or
     ``stretch``. ``fill`` asks for that share of inked cells (black and white).
