@@ -305,6 +305,7 @@ class LineFile:
         except OSError as exc:
             raise _named(exc, self.path) from None
         finally:
+            _LOCKED.discard(self.fd)
             os.close(self.fd)
             self.fd = -1
 
@@ -313,6 +314,29 @@ class LineFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+_LOCKED: set[int] = set()
+"""The descriptors holding a lock on a file being appended to (``--resume``), in this process."""
+
+
+def _drop_locks_in_child() -> None:
+    """A forked worker closes its copies of the parent's locked files.
+
+    A lock taken with ``flock`` belongs to the open file, which a fork
+    shares: a worker still running after its parent was killed would keep
+    the ``--resume`` file locked, and the rerun the user starts would be
+    refused. The parent's own copy keeps the lock while it lives.
+    """
+    for fd in _LOCKED:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _LOCKED.clear()
+
+
+os.register_at_fork(after_in_child=_drop_locks_in_child)
 
 
 def _open_locked(path: Path) -> int:
@@ -337,6 +361,7 @@ def _open_locked(path: Path) -> int:
     except BaseException:
         os.close(fd)
         raise
+    _LOCKED.add(fd)
     return fd
 
 
