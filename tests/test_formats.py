@@ -748,7 +748,7 @@ def test_picross3d_levels_are_verified_solved_converted_and_played_from_the_comm
                      "picross3d-ytakata"]) == 0
     assert formats.sniff((tmp_path / "back.txt").read_text()) == "picross3d-ytakata"
     assert cli.main(["render", str(tmp_path / "step.txt"), "-o", str(tmp_path / "step.html")]) == 0
-    assert '"size":[3,2,2]' in (tmp_path / "step.html").read_text() and '"title":"Step"' in (tmp_path / "step.html").read_text()
+    assert '"size":[3,2,2]' in (tmp_path / "step.html").read_text() and '"name":"Step"' in (tmp_path / "step.html").read_text()
     capsys.readouterr()
 
 
