@@ -44,12 +44,12 @@ LOCAL_SIGMA = 4.0
 FLAT_SPREAD = 12.0
 """Standard deviation (CIELAB units) along the first axis under which a picture is flat: CLAHE first."""
 SEGMENTS_PER_CELL = 2.0
-"""SLIC superpixels per cell: about one, so a superpixel's edge is where a cell's colour may change."""
+"""SLIC superpixels per cell: small enough that few straddle an edge (one per cell read slightly worse)."""
 KMEANS_ROUNDS = 30
 SPECK_PENALTY = 2.0
-"""Measured on the bench set: 1.0 keeps more detail (recognisability 0.68) but 6.5 % one-cell blocks; 2.0 gives
-0.66 with 4.8 %."""
-"""How much a black-and-white cut's share of one-cell blocks counts against its recognisability."""
+"""How much a black-and-white cut's share of one-cell blocks counts against its recognisability. Measured on
+the bench photos: 1.0 keeps more detail (recognisability 0.68) but 6.5 % one-cell blocks; 2.0 gives 0.66 with
+4.8 %."""
 BLEND_SHARE = 0.1
 BLEND_DISTANCE = 6.0
 """A cluster with under BLEND_SHARE of the pixels within BLEND_DISTANCE (CIELAB) of the line between two
@@ -96,17 +96,30 @@ def _kmeans(points: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     k = min(k, len(np.unique(points.round(1), axis=0)))
     centres = [points[np.argmin(np.linalg.norm(points - points.mean(axis=0), axis=1))]]
     for _ in range(1, k):
-        d2 = np.min(((points[:, None] - np.array(centres)[None]) ** 2).sum(-1), axis=1)
+        d2 = _nearest(points, np.array(centres))[1]
         centres.append(points[rng.choice(len(points), p=d2 / d2.sum())] if d2.sum() > 0 else points[0])
     c = np.array(centres, dtype=np.float64)
     which = np.zeros(len(points), dtype=np.int64)
     for _ in range(KMEANS_ROUNDS):
-        which = np.argmin(((points[:, None] - c[None]) ** 2).sum(-1), axis=1)
-        new = np.array([points[which == j].mean(axis=0) if np.any(which == j) else c[j] for j in range(len(c))])
+        which = _nearest(points, c)[0]
+        counts = np.bincount(which, minlength=len(c))
+        sums = np.stack([np.bincount(which, weights=points[:, j], minlength=len(c)) for j in range(3)], axis=1)
+        new = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None], c)
         if np.allclose(new, c):
             break
         c = new
     return c, which
+
+
+def _nearest(points: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each point's nearest centre and the squared distance to it, one centre at a time (no n x k x 3 array)."""
+    best = np.full(len(points), np.inf)
+    which = np.zeros(len(points), dtype=np.int64)
+    for j, c in enumerate(centres):
+        d2 = ((points - c) ** 2).sum(axis=1)
+        closer = d2 < best
+        best[closer], which[closer] = d2[closer], j
+    return which, best
 
 
 def _blends(centres: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -169,11 +182,12 @@ def colour_photo(frame: Frame, k: int, min_distance: float, background: Optional
     is the background instead of the one holding most border cells.
     """
     smooth = _smoothed_lab(frame)
-    step = max(1, int(np.sqrt(smooth.shape[0] * smooth.shape[1] / SAMPLE_PIXELS)))
-    centres, sample_which = _kmeans(smooth[::step, ::step].reshape(-1, 3), k + 1 + EXTRA_CLUSTERS)
+    step = max(1, int(np.ceil(np.sqrt(smooth.shape[0] * smooth.shape[1] / SAMPLE_PIXELS))))
+    sample = np.ascontiguousarray(smooth[::step, ::step].reshape(-1, 3))
+    centres, sample_which = _kmeans(sample, k + 1 + EXTRA_CLUSTERS)
     centres = centres[~_blends(centres, np.bincount(sample_which, minlength=len(centres)))]
     lab = cell_mean(smooth, frame.labels, frame.n_cells)
-    which = np.argmin(((lab[:, None] - centres[None]) ** 2).sum(-1), axis=1)
+    which = _nearest(lab, centres)[0]
     border = _border_cells(frame.rows, frame.cols)
     if background is not None:
         bg = int(np.argmin(np.linalg.norm(centres - to_lab(np.array(background, dtype=np.float64)), axis=1)))
