@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .made import Made
     from .make.level3d import from_mesh, make_level
     from .make.picture import from_image
-    from .render.draw import draw
+    from .render.draw import book, draw
     from .solve import verify
 
 __version__ = "0.1.0"
@@ -68,6 +68,7 @@ __all__ = [
     "Made",
     "ImageOptions",
     "draw",
+    "book",
     "BACKGROUND",
     "BW_PALETTE",
     "Color",
@@ -104,6 +105,7 @@ _LAZY = {
     "Made": ("made", "Made"),
     "ImageOptions": ("importers.image", "ImageOptions"),
     "draw": ("render.draw", "draw"),
+    "book": ("render.draw", "book"),
 }
 
 

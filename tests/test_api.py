@@ -180,3 +180,16 @@ def test_pack_dump_goes_through_the_safe_writer(tmp_path):
     assert target.read_text() == "mine"
     pack.dump(level, target, force=True)
     assert pack.load(target).width == level.width
+
+
+def test_book_puts_puzzles_in_a_pdf_and_says_what_it_left_out(tmp_path):
+    """``nonogen book`` had no Python equivalent; nonogen.book takes puzzles and reports what went where."""
+    heart = nonogen.load(ROOT / "samples" / "puzzles" / "heart.non")
+    broken = nonogen.Puzzle(rows=[[(2, 1)], []], cols=[[(1, 1)], []])  # a row of 2 in a 2x2 with one column clue
+    report = nonogen.book([("heart", heart), ("broken", broken)], tmp_path / "b.pdf", paper="a5")
+    assert [p["source"] for p in report["puzzles"]] == ["heart"] and report["paper"] == "A5"
+    assert report["skipped"] == [{"source": "broken", "kind": "unsolvable",
+                                  "reason": "the puzzle has no solution, so it cannot go in a book"}]
+    assert (tmp_path / "b.pdf").read_bytes().startswith(b"%PDF")
+    with pytest.raises(nonogen.OutputExistsError):
+        nonogen.book([heart], tmp_path / "b.pdf")

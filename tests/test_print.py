@@ -327,9 +327,9 @@ def test_book_command_writes_atomically_and_never_over_a_file(tmp_path, puzzle_f
 
 
 def test_book_command_sorts_by_the_engines_grade(tmp_path, puzzle_files, capsys, monkeypatch):
-    import nonogen.cli.book as book_cli
+    import nonogen.solve as engine
 
-    real = book_cli.verify
+    real = engine.verify
     grades = {10: (4, "hard"), 9: None, 4: (1, "easy")}  # by width: ten.non, flag.json, table.json
 
     def graded(puzzle, timeout=None):
@@ -338,7 +338,7 @@ def test_book_command_sorts_by_the_engines_grade(tmp_path, puzzle_files, capsys,
         result.grade, result.grade_name = grades[width] or (None, None)
         return result
 
-    monkeypatch.setattr(book_cli, "verify", graded)
+    monkeypatch.setattr(engine, "verify", graded)  # nonogen.book asks the engine for each puzzle
     out = tmp_path / "graded.pdf"
     assert run_cli(["book", *map(str, puzzle_files), "-o", str(out), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

@@ -17,15 +17,13 @@ from pathlib import Path
 from typing import Optional
 
 from .. import formats
-from ..clues import valid_goal
-from ..errors import InputError, PuzzleError
+from ..errors import InputError
 from ..model import Puzzle, Puzzle3D
-from ..render import save
-from ..render.book import PER_PAGE, Book, BookItem, layout_book
-from ..render.page import PAPERS, paper_named, parse_length
-from ..solve import verify
+from ..render.book import PER_PAGE
+from ..render.draw import book
+from ..render.page import PAPERS, parse_length
 from . import summary
-from .common import EXIT_CODES, check_output_file, positive_float, print_json, progress
+from .common import EXIT_CODES, ProgressBar, check_output_file, positive_float, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -61,71 +59,33 @@ def _load(paths: list[str], fmt: Optional[str]) -> list[tuple[str, Puzzle | Puzz
     return loaded
 
 
-def _item(source: str, puzzle: Puzzle | Puzzle3D, timeout: float, need_answer: bool) -> tuple[BookItem, dict]:
-    """The book item of one puzzle (answer and grade) and its line in the JSON report; a PuzzleError says why
-    the puzzle cannot go in the book."""
-    result = verify(puzzle, timeout=timeout)
-    answer = valid_goal(puzzle)
-    if answer is None:
-        answer = result.solution
-    if result.status == "unsolvable":
-        raise PuzzleError("the puzzle has no solution, so it cannot go in a book")
-    if need_answer and answer is None:
-        raise PuzzleError(f"no solution found within {timeout:g} s (try a larger --timeout)")
-    grade, grade_name = getattr(result, "grade", None), getattr(result, "grade_name", None)
-    item = BookItem(puzzle, answer if need_answer else None, grade, grade_name, source)
-    return item, {"source": source, "status": result.status, "grade": grade, "grade_name": grade_name}
-
-
-def _report(book: Book, lines: list[dict], args: argparse.Namespace, margin: float,
-            skipped: list[dict]) -> dict:
-    puzzles = []
-    for entry in book.entries:
-        line = dict(lines[entry.index], number=entry.number, page=entry.puzzle.page + 1,
-                    min_text_pt=entry.min_text_pt and round(entry.min_text_pt, 2))
-        line["answer_page"] = entry.answer.page + 1 if entry.answer else None
-        puzzles.append(line)
-    return {"output": args.output, "pages": len(book.pages), "paper": paper_named(args.paper).name,
-            "margin_mm": margin, "answers_page": None if book.answers_page is None else book.answers_page + 1,
-            "puzzles": puzzles, "skipped": skipped}
-
-
 def run_book(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.suffix.lower() != ".pdf":
         raise InputError(f"{out}: a book is written as .pdf")
     margin = parse_length(args.margin)
     check_output_file(out, args.force)
-    loaded = _load(args.puzzles, args.format)
-    need_answer = args.answers == "end"
-    items, lines, skipped = [], [], []
-    for source, puzzle in progress(loaded, len(loaded), "verify"):
-        try:
-            item, line = _item(source, puzzle, args.timeout, need_answer)
-        except PuzzleError as exc:
-            skipped.append({"source": source, "reason": str(exc)})
-            continue
-        items.append(item)
-        lines.append(line)
-    if not items:
-        raise PuzzleError("; ".join(f"{s['source']}: {s['reason']}" for s in skipped))
-    book = layout_book(items, paper_named(args.paper), margin, title=args.title, per_page=args.per_page,
-                       answers=need_answer, order=args.order)
-    save(list(book.pages), out, title=args.title, overwrite=args.force)
-    bigger = "" if args.paper == "a3" else "; a larger paper (--paper a3) may hold it"
-    skipped += [{"source": s.source, "reason": s.reason + bigger} for s in book.skipped]
-    for s in skipped:
+    bar = ProgressBar("verify")
+    try:
+        report = book(_load(args.puzzles, args.format), out, title=args.title, paper=args.paper, margin=margin,
+                      per_page=args.per_page, answers=args.answers == "end", order=args.order,
+                      timeout=args.timeout, force=True, on_progress=bar)
+    finally:
+        bar.clear()
+    hints = {"paper": "" if args.paper == "a3" else "; a larger paper (--paper a3) may hold it",
+             "timeout": " (try a larger --timeout)"}
+    for s in report["skipped"]:
+        s["reason"] += hints.get(s["kind"], "")
         print(f"nonogen: skipped {s['source']}: {s['reason']}", file=sys.stderr)
-    for line in lines:
+    for line in report["puzzles"]:
         if line["status"] == "multiple":
             print(f"nonogen: note: {line['source']} has more than one solution; its answer shows one", file=sys.stderr)
-    report = _report(book, lines, args, margin, skipped)
     if args.json:
         print_json(report)
     else:
         answers = f", answers from page {report['answers_page']}" if report["answers_page"] else ""
-        count = len(book.entries)
-        left_out = f"; {len(skipped)} left out (see above)" if skipped else ""
-        print(f"{out}: {count} puzzle{'s' if count > 1 else ''} on {len(book.pages)} {report['paper']} pages"
+        count = len(report["puzzles"])
+        left_out = f"; {len(report['skipped'])} left out (see above)" if report["skipped"] else ""
+        print(f"{out}: {count} puzzle{'s' if count > 1 else ''} on {report['pages']} {report['paper']} pages"
               f"{answers}{left_out}")
-    return EXIT_CODES["error"] if skipped else 0
+    return EXIT_CODES["error"] if report["skipped"] else 0
