@@ -80,11 +80,13 @@ fuzz: $(STAMP)
 # Each capability has its own benchmark script; every one prints a table and a baseline comparison.
 bench: $(STAMP)
 	$(PY) scripts/bench_verify.py
+	$(PY) scripts/bench_grade.py
 	$(PY) scripts/bench_batch.py
 	$(PY) scripts/bench_image.py
 	$(PY) scripts/bench_picture_quality.py
 	$(PY) scripts/bench_mesh.py
 	$(PY) scripts/bench_pack.py
+	$(PY) scripts/bench_studio.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

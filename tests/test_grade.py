@@ -169,3 +169,13 @@ def test_pictures_aim_at_a_grade_or_say_why_not():
     hard = from_image("samples/images/icon-play.png", grade=4, timeout=20)
     assert hard.report["status"] == "unique"
     assert hard.report["grade"] == 4 or any("grade 4 not reached" in w for w in hard.report["warnings"])
+
+
+def test_from_image_reaches_grade_two_by_redrawing_uncertain_edges():
+    """A clean drawing is line-solvable at every size; drawing a few edge cells the other way makes it grade 2."""
+    from nonogen.make.picture import from_image
+
+    made = from_image("samples/images/flat-fish.png", grade=2, timeout=60)
+    assert made.report["status"] == "unique" and made.report["grade"] == 2
+    assert any("cells on uncertain edges drawn the other way to reach grade 2" in w for w in made.report["warnings"])
+    assert not any("halftone" in w for w in made.report["warnings"])

@@ -56,8 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="givens: reveal cells (default); edit: change picture cells; off: report only")
     uniq.add_argument("--line-solvable", action="store_true", help="repair until line logic alone solves it")
     uniq.add_argument("--grade", type=int, choices=range(1, 6), metavar="G",
-                      help="aim at difficulty grade G, 1 (very easy) to 5 (needs search): givens lower it, "
-                      "another size may raise it (replaces --unique and --line-solvable)")
+                      help="aim at difficulty grade G, 1 (very easy) to 5 (needs search): givens lower it; "
+                      "redrawn uncertain edges, another size or a halftone may raise it (replaces --unique and "
+                      "--line-solvable)")
     uniq.add_argument("--max-edits", type=int, metavar="N", help="edit budget for --unique edit (default 5%% of cells)")
     uniq.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds for verify + repair (default 60)")
     out = p.add_argument_group("output")

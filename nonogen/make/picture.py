@@ -139,6 +139,9 @@ def _aim(
         return make(imported, "givens", False), imported
     if best[0] != grade:
         notes.append(f"grade {grade} not reached; closest is grade {best[0]} (tried {', '.join(tried)})")
+        if best[0] < grade and len(imported.palette) > 2:
+            notes.append(f"colour clues tell more than black and white: in black and white (mode bw) the picture "
+                         f"may reach grade {grade}")
     if best[2].info.get("halftone"):
         notes.append(f"drawn as a halftone (tones as dot density) to reach grade {best[0]}")
     if best[2].info.get("redrawn"):
