@@ -86,6 +86,7 @@ bench: $(STAMP)
 	$(PY) scripts/bench_picture_quality.py
 	$(PY) scripts/bench_mesh.py
 	$(PY) scripts/bench_pack.py
+	$(PY) scripts/bench_studio.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

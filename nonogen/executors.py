@@ -84,15 +84,41 @@ def _die_with_parent() -> None:
         pass
 
 
+WORKER_MEMORY_SHARE = 0.5  # of physical memory a worker's address space may take
+
+
+def _limit_memory() -> None:
+    """Cap the worker's address space, so a runaway puzzle fails with MemoryError instead of swapping.
+
+    The engine estimates an encoding's size before building it and refuses one over a share
+    of this limit (:func:`nonogen.solve.session.memory_budget`); the cap catches what the
+    estimate misses. A stricter limit already set is kept.
+    """
+    import resource
+
+    try:
+        cap = int(WORKER_MEMORY_SHARE * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ValueError, OSError):  # pragma: no cover - no such limit on this system
+        pass
+
+
 def _worker(conn, fn: Fn, parent: Optional[int]) -> None:
     """A worker's life: take a task, send back its result, until told to stop or the batch goes away.
 
-    Ctrl-C reaches every process of the terminal's group; the batch process
-    alone decides what to do about it, so workers ignore SIGINT.
+    Ctrl-C, and SIGHUP when the terminal closes, reach every process of the
+    terminal's group; the batch process alone decides what to do about them,
+    so workers ignore both (a worker dying of them would become an error record).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
+    _limit_memory()
     if parent is not None and os.getppid() != parent:  # the batch died before the death signal was armed
         return
     while True:

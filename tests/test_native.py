@@ -223,3 +223,27 @@ def test_probe_implications_hold_in_the_solution(rows, colour):
     for j in range(0, len(quads), 4):
         cell, a, other, b = quads[j:j + 4]
         assert not (solution[cell] == a and solution[other] == b), (cell, a, other, b)
+
+
+@native
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids, st.booleans())
+def test_ladder_phases_of_a_certain_belief_spell_out_its_grid(rows, colour):
+    """Grid.ladder_phases: when the messages are certain of a solution, the block-start phases are that
+    solution's block starts, so with its cell phases they satisfy every clause of the encoding."""
+    puzzle = _puzzle(rows, colour)
+    grid = Grid(puzzle, native=True)
+    masks = grid.masks[:]
+    grid.propagate(masks, range(grid.height + grid.width), Deadline(None))
+    solution = (np.array(rows) if colour else (np.array(rows) > 0)).astype(np.uint8)
+    enc = Encoding(grid, masks)
+    C = len(puzzle.palette)
+    messages = array("d", bytes(16 * grid.height * grid.width * C))
+    for i, value in enumerate(solution.ravel()):
+        for side in (0, grid.height * grid.width):
+            messages[(side + i) * C + int(value)] = 1.0
+    phases = enc.phases(solution) + array("i", grid.ladder_phases(masks, messages, C, enc.ladders)).tolist()
+    truth = {abs(lit): lit > 0 for lit in phases}
+    truth[enc.TRUE] = True
+    for clause in enc.clauses:
+        assert any(truth.get(abs(lit)) == (lit > 0) for lit in clause), clause

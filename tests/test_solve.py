@@ -211,3 +211,31 @@ def test_every_small_grid_gets_the_verdict_of_an_exhaustive_count():
             for (rows, cols), members in groups.items():
                 result = verify(Puzzle(rows, cols))
                 assert result.status == ("unique" if len(members) == 1 else "multiple"), (rows, cols)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 8).flatmap(lambda n: st.lists(st.lists(st.integers(0, 2), min_size=n, max_size=n), min_size=1, max_size=8)),
+       st.booleans())
+def test_estimated_clauses_bounds_the_encoding(rows, colour):
+    """The memory check trusts estimated_clauses to be an upper bound of what Encoding builds."""
+    from nonogen.solve.cnf import Encoding, estimated_clauses
+    from nonogen.solve.session import Session
+
+    grid = np.array(rows, dtype=np.uint8)
+    puzzle = puzzle_from_grid(grid if colour else (grid > 0).astype(np.uint8),
+                              PALETTE3 if colour else None).replace(goal=None)
+    session = Session(puzzle)
+    masks = session.line_masks()
+    assert Encoding(session.grid, masks).n_clauses <= max(1, estimated_clauses(session.grid, masks))
+
+
+def test_verify_refuses_an_encoding_over_the_memory_budget(monkeypatch):
+    """A 1000x1000 puzzle of 1 1 clues made a 16 M-clause encoding; past the budget it is refused at once."""
+    from nonogen.solve import session
+
+    monkeypatch.setattr(session, "MEMORY_SHARE", 1e-9)
+    n = 60
+    puzzle = Puzzle(rows=[((1, 1), (1, 1))] * n, cols=[((1, 1), (1, 1))] * n)
+    result = verify(puzzle, timeout=30, grade=False)
+    assert result.status == "timeout"
+    assert "the SAT encoding would need about" in result.message and "clauses" in result.message

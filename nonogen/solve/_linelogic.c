@@ -425,6 +425,18 @@ static int cell_lines(const Lines *g, int cell, int *out) {
  * at most IMPL_MAX of them. */
 #define IMPL_MAX (1u << 20)
 
+/* Room for `need` ints in a growable buffer (doubling); -1 when memory runs out. */
+static int grow_ints(int **buf, size_t *cap, size_t need) {
+    if (need <= *cap) return 0;
+    size_t size = *cap ? 2 * *cap : 4096;
+    while (size < need) size *= 2;
+    int *grown = PyMem_Realloc(*buf, size * sizeof(int));
+    if (!grown) return -1;
+    *buf = grown;
+    *cap = size;
+    return 0;
+}
+
 static void record_implications(Lines *g, const mask_t *masks, int cell, int mark, int *stamp, int branch) {
     int colour = 31 - __builtin_clz(masks[cell]);
     for (int j = mark; j < g->n_changed; j++) {
@@ -432,14 +444,8 @@ static void record_implications(Lines *g, const mask_t *masks, int cell, int mar
         if (stamp[other] == branch) continue; /* changed twice: its first record has the mask before */
         stamp[other] = branch;
         for (mask_t lost = g->old[j] & ~masks[other]; lost; lost &= lost - 1) {
-            if (g->n_impl + 4 > g->cap_impl) {
-                if (g->cap_impl >= 4 * (size_t)IMPL_MAX) return;
-                size_t cap = g->cap_impl ? 2 * g->cap_impl : 4096;
-                int *impl = PyMem_Realloc(g->impl, sizeof(int) * cap);
-                if (!impl) return; /* fewer clauses, same answers */
-                g->impl = impl;
-                g->cap_impl = cap;
-            }
+            if (g->n_impl + 4 > 4 * (size_t)IMPL_MAX || grow_ints(&g->impl, &g->cap_impl, g->n_impl + 4) < 0)
+                return; /* fewer clauses, same answers */
             int *q = g->impl + g->n_impl;
             q[0] = cell;
             q[1] = colour;
@@ -746,8 +752,13 @@ static PyObject *Lines_probe(Lines *g, PyObject *args) {
 
 /* ---- the SAT encoding (the same CNF as Encoding in cnf.py, variable for variable) ------- */
 
+/* Clauses are kept flat, each one's literals followed by a 0: 4 bytes a literal where a Python
+ * list of ints takes about 210 bytes a clause (a huge residue has tens of millions of clauses). */
 typedef struct {
-    PyObject *clauses;  /* list of lists of ints */
+    int *lits;
+    size_t n_lits, cap_lits, n_clauses;
+    int *ladders;  /* (line, block, lo, hi, first variable) of every ladder with a variable */
+    size_t n_ladders, cap_ladders;
     int n_vars;
     const mask_t *masks;
     const int *cell_var;
@@ -777,23 +788,14 @@ static void add_clause(Cnf *f, const int *lits, int n) {
         if (lits[j] == TRUE_LIT) return;
         if (lits[j] != -TRUE_LIT) keep++;
     }
-    PyObject *clause = PyList_New(keep);
-    if (!clause) {
+    if (grow_ints(&f->lits, &f->cap_lits, f->n_lits + keep + 1) < 0) {
         f->failed = 1;
         return;
     }
-    for (int j = 0, at = 0; j < n; j++) {
-        if (lits[j] == -TRUE_LIT) continue;
-        PyObject *v = PyLong_FromLong(lits[j]);
-        if (!v) {
-            Py_DECREF(clause);
-            f->failed = 1;
-            return;
-        }
-        PyList_SET_ITEM(clause, at++, v);
-    }
-    if (PyList_Append(f->clauses, clause) < 0) f->failed = 1;
-    Py_DECREF(clause);
+    for (int j = 0; j < n; j++)
+        if (lits[j] != -TRUE_LIT) f->lits[f->n_lits++] = lits[j];
+    f->lits[f->n_lits++] = 0;
+    f->n_clauses++;
 }
 
 typedef struct {
@@ -825,6 +827,16 @@ static int encode_line(Lines *g, Cnf *f, int line, Ladder *lad, unsigned char *p
         lad[i].hi = hi;
         lad[i].base = f->n_vars + 1;
         f->n_vars += hi - lo;
+        if (hi > lo) {
+            if (grow_ints(&f->ladders, &f->cap_ladders, f->n_ladders + 5) < 0) return NOMEM;
+            int *row = f->ladders + f->n_ladders;
+            row[0] = line;
+            row[1] = i;
+            row[2] = lo;
+            row[3] = hi;
+            row[4] = lad[i].base;
+            f->n_ladders += 5;
+        }
         for (int k = lo + 1; k < hi; k++) {
             if (!possible[k]) {
                 int cl[2] = {-(lad[i].base + k - lo - 1), lad[i].base + k - lo};
@@ -891,16 +903,20 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
     int *cell_var = PyMem_Calloc(g->n_cells, sizeof(int));
     Ladder *lad = PyMem_Malloc(sizeof(Ladder) * (g->max_k + 1));
     unsigned char *possible = PyMem_Malloc(g->max_len + 1);
-    PyObject *clauses = PyList_New(0);
-    Cnf f = {clauses, 1, masks, cell_var, 0};
+    Cnf f = {NULL, 0, 0, 0, NULL, 0, 0, 1, masks, cell_var, 0};
     int status = OK;
-    if (!cell_var || !lad || !possible || !clauses) status = NOMEM;
+    if (!cell_var || !lad || !possible) status = NOMEM;
     if (status == OK) {
-        int one[1] = {TRUE_LIT};
         /* a clause holding TRUE is dropped, so the unit [TRUE] goes in directly */
-        PyObject *unit = Py_BuildValue("[i]", one[0]);
-        if (!unit || PyList_Append(clauses, unit) < 0) status = NOMEM;
-        Py_XDECREF(unit);
+        f.cap_lits = 65536;
+        f.lits = PyMem_Malloc(f.cap_lits * sizeof(int));
+        if (!f.lits) status = NOMEM;
+        else {
+            f.lits[0] = TRUE_LIT;
+            f.lits[1] = 0;
+            f.n_lits = 2;
+            f.n_clauses = 1;
+        }
     }
     for (int cell = 0; status == OK && cell < g->n_cells; cell++) {
         mask_t m = masks[cell];
@@ -946,15 +962,21 @@ static PyObject *Lines_encode(Lines *g, PyObject *args) {
     if (status == OK) {
         PyObject *vars = PyList_New(g->n_cells);
         for (int cell = 0; vars && cell < g->n_cells; cell++) PyList_SET_ITEM(vars, cell, PyLong_FromLong(cell_var[cell]));
-        if (vars) result = Py_BuildValue("(iOO)", f.n_vars, clauses, vars);
+        PyObject *flat = PyBytes_FromStringAndSize((const char *)f.lits, (Py_ssize_t)(f.n_lits * sizeof(int)));
+        PyObject *ladders = PyBytes_FromStringAndSize((const char *)f.ladders, (Py_ssize_t)(f.n_ladders * sizeof(int)));
+        if (vars && flat && ladders)
+            result = Py_BuildValue("(iOnOO)", f.n_vars, flat, (Py_ssize_t)f.n_clauses, vars, ladders);
         Py_XDECREF(vars);
+        Py_XDECREF(flat);
+        Py_XDECREF(ladders);
     } else if (status == CONTRADICTION) {
         result = Py_None;
         Py_INCREF(result);
     } else {
         raise_status(status);
     }
-    Py_XDECREF(clauses);
+    PyMem_Free(f.lits);
+    PyMem_Free(f.ladders);
     PyMem_Free(cell_var);
     PyMem_Free(lad);
     PyMem_Free(possible);
@@ -1005,7 +1027,7 @@ static int bp_alloc(BpWork *b, int n, int k, int C) {
  * this line's previous messages, replaced by the new ones (damped). Returns 0 when the
  * weights leave no placement (nothing is changed then). */
 static int bp_line(const Clue *c, int n, const mask_t *d, const double *in, double *own, int C,
-                   double damping, BpWork *b) {
+                   double damping, BpWork *b, double *starts) {
     const int k = c->k, W = n + 1;
     double *w = b->w, *lw = b->lw, *F = b->F, *G = b->G, *Pb = b->Pb;
     int *cnt = b->cnt;
@@ -1090,6 +1112,7 @@ static int bp_line(const Clue *c, int n, const mask_t *d, const double *in, doub
             double left = same_prev ? (s >= 1 ? F[i * W + s - 1] * BG(s - 1) : 0) : F[i * W + s];
             double right = same_next ? (e < n ? BG(e) * G[(i + 1) * W + e + 1] : 0) : G[(i + 1) * W + e];
             p *= left * right;
+            if (starts) starts[i * W + s] = p / Z;
             diff[a * W + s] += p;
             diff[a * W + e] -= p;
         }
@@ -1178,7 +1201,7 @@ static PyObject *Lines_bp(Lines *g, PyObject *args) {
                 memcpy(own + t * C, mine + (size_t)cell * C, sizeof(double) * C);
             }
             Clue c = line_clue(g, line);
-            if (!bp_line(&c, n, g->line_in, in, own, C, damping, &b)) continue;
+            if (!bp_line(&c, n, g->line_in, in, own, C, damping, &b, NULL)) continue;
             for (int t = 0; t < n; t++)
                 memcpy(mine + (size_t)line_cell(g, line, t) * C, own + t * C, sizeof(double) * C);
         }
@@ -1209,6 +1232,83 @@ static PyObject *Lines_bp(Lines *g, PyObject *args) {
     PyMem_Free(open);
     PyBuffer_Release(&view);
     PyBuffer_Release(&mv);
+    return result;
+}
+
+/* ladder_phases(masks, messages, colours, ladders) -> bytes of int32 literals: the phase of every
+ * "block i starts at or after k" variable of the encoding, true when the beliefs give it at least
+ * even odds. `ladders` is the encoder's table (line, block, lo, hi, first variable), grouped by line;
+ * each of its lines is passed once more with the current messages (which stay as they are). */
+static PyObject *Lines_ladder_phases(Lines *g, PyObject *args) {
+    PyObject *mobj, *msgobj;
+    Py_buffer view, mv, lv;
+    int C;
+    if (!PyArg_ParseTuple(args, "OOiy*", &mobj, &msgobj, &C, &lv)) return NULL;
+    if (C < 2 || C > 32 || get_masks(g, mobj, &view) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "colours must be 2..32");
+        PyBuffer_Release(&lv);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(msgobj, &mv, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&view);
+        PyBuffer_Release(&lv);
+        return NULL;
+    }
+    size_t per = (size_t)g->n_cells * C, n_rows = (size_t)lv.len / (5 * sizeof(int));
+    const int *table = lv.buf;
+    int status = mv.len == (Py_ssize_t)(2 * per * sizeof(double)) ? OK : -1;
+    const double *rowmsg = mv.buf, *colmsg = rowmsg + per;
+    const mask_t *masks = view.buf;
+    int n_max = g->max_len;
+    BpWork b = {0};
+    double *in = PyMem_Malloc(sizeof(double) * (n_max + 1) * C), *own = PyMem_Malloc(sizeof(double) * (n_max + 1) * C);
+    double *starts = PyMem_Malloc(sizeof(double) * (g->max_k + 1) * (n_max + 2));
+    size_t n_out = 0;
+    for (size_t r = 0; r < n_rows; r++) n_out += (size_t)(table[5 * r + 3] - table[5 * r + 2]);
+    int *out = PyMem_Malloc(sizeof(int) * (n_out + 1));
+    if (status == OK && (!in || !own || !starts || !out || bp_alloc(&b, n_max, g->max_k, C) < 0)) status = NOMEM;
+    size_t at = 0;
+    for (size_t r = 0; status == OK && r < n_rows;) {
+        int line = table[5 * r];
+        size_t next = r;
+        while (next < n_rows && table[5 * next] == line) next++;
+        if (line < 0 || line >= g->n_lines) break;
+        int n = line_len(g, line), rows = line < g->height, ok = 1;
+        const double *cross = rows ? colmsg : rowmsg, *mine = rows ? rowmsg : colmsg;
+        for (int t = 0; t < n; t++) {
+            int cell = line_cell(g, line, t);
+            g->line_in[t] = masks[cell];
+            memcpy(in + t * C, cross + (size_t)cell * C, sizeof(double) * C);
+            memcpy(own + t * C, mine + (size_t)cell * C, sizeof(double) * C);
+        }
+        Clue c = line_clue(g, line);
+        memset(starts, 0, sizeof(double) * (g->max_k + 1) * (n_max + 2));
+        ok = bp_line(&c, n, g->line_in, in, own, C, 0.0, &b, starts);
+        for (; r < next; r++) {
+            const int *row = table + 5 * r;
+            int i = row[1], lo = row[2], hi = row[3], base = row[4];
+            if (i < 0 || i >= c.k || lo < 0 || hi > n || lo > hi) continue;
+            double tail = 0; /* P(start >= k), summed from the right */
+            for (int s = n; s > hi; s--) tail += starts[i * (n + 1) + s];
+            for (int k = hi; k > lo; k--) {
+                tail += starts[i * (n + 1) + k];
+                int lit = base + k - lo - 1;
+                out[at++] = (ok && tail >= 0.5) ? lit : -lit;
+            }
+        }
+    }
+    PyObject *result = NULL;
+    if (status == OK) result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(at * sizeof(int)));
+    else if (status == NOMEM) PyErr_NoMemory();
+    else PyErr_SetString(PyExc_ValueError, "messages must be an array('d') of 2 * cells * colours");
+    bp_free(&b);
+    PyMem_Free(in);
+    PyMem_Free(own);
+    PyMem_Free(starts);
+    PyMem_Free(out);
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&mv);
+    PyBuffer_Release(&lv);
     return result;
 }
 
@@ -1267,7 +1367,40 @@ done:
     return result;
 }
 
+/* clause_lists(flat, start, count) -> (clauses, next): up to count clauses of a flat encoding
+ * (literals, 0 after each clause) from literal offset start, as lists for the SAT solver. */
+static PyObject *module_clause_lists(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer view;
+    Py_ssize_t start, count;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &start, &count)) return NULL;
+    const int *lits = view.buf;
+    Py_ssize_t n = view.len / (Py_ssize_t)sizeof(int), at = start < 0 ? 0 : start;
+    PyObject *out = PyList_New(0);
+    while (out && at < n && PyList_GET_SIZE(out) < count) {
+        Py_ssize_t end = at;
+        while (end < n && lits[end]) end++;
+        PyObject *clause = PyList_New(end - at);
+        for (Py_ssize_t j = at; clause && j < end; j++) {
+            PyObject *v = PyLong_FromLong(lits[j]);
+            if (!v) {
+                Py_CLEAR(clause);
+                break;
+            }
+            PyList_SET_ITEM(clause, j - at, v);
+        }
+        if (!clause || PyList_Append(out, clause) < 0) Py_CLEAR(out);
+        Py_XDECREF(clause);
+        at = end + 1;
+    }
+    PyBuffer_Release(&view);
+    if (!out) return NULL;
+    return Py_BuildValue("(Nn)", out, at < n ? at : n);
+}
+
 static PyMethodDef module_methods[] = {
+    {"clause_lists", module_clause_lists, METH_VARARGS,
+     "clause_lists(flat, start, count) -> (up to count clauses as lists, offset of the next)"},
     {"solve_line", module_solve_line, METH_VARARGS, "solve_line(clue, domain) -> narrowed masks, or None"},
     {NULL}};
 
@@ -1277,9 +1410,11 @@ static PyMethodDef Lines_methods[] = {
     {"probe", (PyCFunction)Lines_probe, METH_VARARGS,
      "probe(masks, end) -> True if solved, False if not, None on a contradiction; TimeoutError after end"},
     {"encode", (PyCFunction)Lines_encode, METH_VARARGS,
-     "encode(masks, end[, implications]) -> (n_vars, clauses, first variable of each cell), or None on a contradiction"},
+     "encode(masks, end[, implications]) -> (n_vars, flat clauses (int32, 0 after each), clause count, first variable of each cell), or None on a contradiction"},
     {"implications", (PyCFunction)Lines_implications, METH_NOARGS,
      "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
+    {"ladder_phases", (PyCFunction)Lines_ladder_phases, METH_VARARGS,
+     "ladder_phases(masks, messages, colours, ladders) -> bytes: int32 phase literals of the ladder variables"},
     {"bp", (PyCFunction)Lines_bp, METH_VARARGS,
      "bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour after more rounds"},
     {NULL}};

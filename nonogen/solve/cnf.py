@@ -83,14 +83,17 @@ class Encoding:
         self.grid = grid
         self.masks = list(masks)
         self.n_vars = 0
-        self.clauses: list[list[int]] = []
+        self._lists: list[list[int]] = []  # the Python encoder's clauses
+        self._flat = b""  # the C encoder's: int32 literals, 0 after each clause
+        self.ladders = b""  # the C encoder's block-start ladders: int32 (line, block, lo, hi, first variable)
+        self.n_clauses = 0
         self.TRUE = 1
         self.undecided = grid.undecided(self.masks)
         if grid.native:
             self._encode_native(deadline, implications)
             return
         self.TRUE = self._new()
-        self.clauses.append([self.TRUE])
+        self._lists.append([self.TRUE])
         self.cell_lits: dict[int, dict[int, int]] = {}
         for cell, mask in enumerate(self.masks):
             self.cell_lits[cell] = self._cell_literals(mask)
@@ -99,16 +102,19 @@ class Encoding:
                 if deadline is not None:
                     deadline.check()  # a huge residue takes seconds to encode in Python
                 self._encode_line(line)
+        self.n_clauses = len(self._lists)
 
     def _encode_native(self, deadline: Optional[Deadline], implications: bytes) -> None:
         """The same CNF, variable for variable, built by the C module (ten times faster), plus the
         binary clauses of probing's ``implications`` (on every 4th TAAI 2011 puzzle, MiniSat needs
         fewer conflicts with them)."""
-        self.n_vars, self.clauses, first_var = self.grid.encode_native(array("I", self.masks), deadline, implications)
-        self.cell_lits = {
-            cell: _literals(all_values(mask), var, self.TRUE)
-            for cell, (mask, var) in enumerate(zip(self.masks, first_var))
-        }
+        self.n_vars, self._flat, self.n_clauses, first_var, self.ladders = self.grid.encode_native(
+            array("I", self.masks), deadline, implications)
+        self.cell_lits = {}
+        for cell, (mask, var) in enumerate(zip(self.masks, first_var)):
+            if deadline is not None and not cell & 0xFFFF:
+                deadline.check()  # a million cells take a second here
+            self.cell_lits[cell] = _literals(all_values(mask), var, self.TRUE)
 
     def _new(self) -> int:
         self.n_vars += 1
@@ -121,7 +127,7 @@ class Encoding:
         T = self.TRUE
         if T in clause:
             return
-        self.clauses.append([x for x in clause if x != -T])
+        self._lists.append([x for x in clause if x != -T])
 
     def _cell_literals(self, mask: int) -> dict[int, int]:
         values = all_values(mask)
@@ -131,8 +137,8 @@ class Encoding:
         elif len(values) > 2:
             self.n_vars += len(values)
             vs = list(lits.values())
-            self.clauses.append(vs)
-            self.clauses.extend([-a, -b] for i, a in enumerate(vs) for b in vs[i + 1 :])
+            self._lists.append(vs)
+            self._lists.extend([-a, -b] for i, a in enumerate(vs) for b in vs[i + 1 :])
         return lits
 
     def _encode_line(self, line: int) -> None:
@@ -220,8 +226,68 @@ class Encoding:
         cells = self.undecided if cells is None else cells
         return [-self.lit(i, int(flat[i])) for i in cells]
 
-    def new_solver(self) -> "Solver":
+    def new_solver(self, deadline: Optional[Deadline] = None) -> "Solver":
+        """A SAT solver loaded with the clauses, in chunks so that the deadline holds.
+
+        Loading is slow next to everything else on a huge residue: 1.4 M clauses take 2-5 s.
+        """
         from pysat.solvers import Solver  # loaded on first use: most puzzles never reach SAT
 
-        solver = Solver(name=SOLVER_NAME, bootstrap_with=self.clauses)
+        solver = Solver(name=SOLVER_NAME)
+        try:
+            for chunk in self._chunks():
+                if deadline is not None:
+                    deadline.check()
+                solver.append_formula(chunk)
+        except BaseException:
+            solver.delete()
+            raise
         return solver
+
+    @property
+    def clauses(self) -> list[list[int]]:
+        """Every clause as a list of literals (the C encoder's are unpacked on each call)."""
+        return [clause for chunk in self._chunks() for clause in chunk]
+
+    def _chunks(self):
+        """The clauses, ``_LOAD_CHUNK`` at a time: only one chunk of the C encoder's is ever a Python list."""
+        if not self._flat:
+            for start in range(0, len(self._lists), _LOAD_CHUNK):
+                yield self._lists[start : start + _LOAD_CHUNK]
+            return
+        from . import _linelogic
+
+        at = 0
+        while at < len(self._flat) // 4:
+            chunk, at = _linelogic.clause_lists(self._flat, at, _LOAD_CHUNK)
+            yield chunk
+
+
+_LOAD_CHUNK = 50_000  # clauses given to the solver between two looks at the clock
+
+# What one clause costs in memory: inside MiniSat about 70 bytes (measured on a 300x300 residue),
+# plus the C encoder's flat copy (2-4 literals of 4 bytes) and the chunk being loaded.
+BYTES_PER_CLAUSE = 100
+
+
+def estimated_clauses(grid: Grid, masks: Sequence[int]) -> int:
+    """An upper bound on the clauses :class:`Encoding` makes of ``masks``, without making them.
+
+    Per open line of ``n`` cells and ``k`` blocks: ``1 + 2k`` clauses per cell and three per
+    possible start of each block (the slack of the clue); a cell with ``c > 2`` colours adds
+    ``1 + c(c-1)/2``. On a 300x300 residue the bound is 1.4x the real count.
+    """
+    clues = grid.puzzle.rows + grid.puzzle.cols
+    total = 0
+    for line, cells in enumerate(grid.cells):
+        if not any(masks[i] & (masks[i] - 1) for i in cells):
+            continue
+        clue = clues[line]
+        k, n = len(clue), len(cells)
+        slack = n - sum(length for length, _ in clue) - (k - 1) + 1
+        total += n * (1 + 2 * k) + 3 * k * max(slack, 1)
+    for mask in masks:
+        colours = bin(mask).count("1")
+        if colours > 2:
+            total += 1 + colours * (colours - 1) // 2
+    return total

@@ -153,8 +153,11 @@ class Grid:
     def undecided(self, masks: Sequence[int]) -> list[int]:
         return [i for i, m in enumerate(masks) if m & (m - 1)]
 
-    def encode_native(self, masks, deadline: Optional[Deadline], implications: bytes = b"") -> tuple[int, list[list[int]], list[int]]:
-        """The C module's CNF of the residue: ``(n_vars, clauses, first variable of each cell)``.
+    def encode_native(self, masks, deadline: Optional[Deadline], implications: bytes = b"") -> tuple[int, bytes, int, list[int], bytes]:
+        """The C module's CNF of the residue: ``(n_vars, flat clauses, clause count, first variable of each cell, ladders)``.
+
+        The flat clauses are int32 literals with a 0 after each clause; the ladders, int32
+        ``(line, block, lo, hi, first variable)`` of each block's "starts at or after k" variables.
 
         ``implications`` (from :attr:`implications` after :meth:`probe`) become binary clauses.
         """
@@ -167,6 +170,10 @@ class Grid:
         state from one call to the next. See :mod:`nonogen.solve.search`.
         """
         return _native_call(self._native.bp, masks, messages, colours, rounds, damping, _end(deadline))
+
+    def ladder_phases(self, masks, messages, colours: int, ladders: bytes) -> bytes:
+        """Phases (int32 literals) of the encoding's block-start variables from the beliefs in ``messages``."""
+        return self._native.ladder_phases(masks, messages, colours, ladders)
 
     def block_starts(self, masks: Sequence[int], line: int) -> list[list[int]]:
         """The cells where each block of ``line`` can still start, for the Python encoder (no C module)."""

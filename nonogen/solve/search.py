@@ -35,6 +35,7 @@ ROUNDS = (20, 40, 80, 160)  # belief-propagation rounds of the snapshots, in the
 DAMPING = 0.5  # share of a line's previous message kept in the new one: without it beliefs oscillate
 FIRST_SLICE = 2000  # conflicts; most tournament puzzles need fewer and never see a second snapshot
 GROWTH = 1.5
+LADDER_PHASES = True  # also phase each block's "starts at or after k" variables by the beliefs
 
 
 class BeliefPhases:
@@ -56,13 +57,18 @@ class BeliefPhases:
             likeliest = self.grid.beliefs(self.masks, self.messages, self.colours, more, DAMPING, self.deadline)
             self.rounds = ROUNDS[index]
             self.snapshots[index] = self._phases(likeliest)
+            if LADDER_PHASES:
+                ladders = self.grid.ladder_phases(self.masks, self.messages, self.colours, self.enc.ladders)
+                self.snapshots[index] += array("i", ladders).tolist()
             self.seconds += time.monotonic() - start
         return self.snapshots[index]
 
     def _phases(self, likeliest: bytes) -> list[int]:
         """Every literal of every open cell: true for its likeliest colour, false for the others."""
         out = []
-        for cell in self.enc.undecided:
+        for n, cell in enumerate(self.enc.undecided):
+            if not n & 0xFFFF:
+                self.deadline.check()  # a million open cells take a second here
             best = likeliest[cell]
             out.extend(lit if value == best else -lit for value, lit in self.enc.cell_lits[cell].items())
         return out

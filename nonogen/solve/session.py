@@ -26,7 +26,7 @@ import numpy as np
 from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
 from ..model import Puzzle
-from .cnf import Encoding
+from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
 from .deadline import Deadline, Timeout, solve_limited
 from .propagate import Contradiction, Grid
 from .search import first_solution
@@ -192,12 +192,13 @@ class Session:
 
     def _encoding(self, state: _State, deadline: Deadline, stats: dict) -> Encoding:
         if state.encoding is None:
+            _check_memory(self.grid, state.masks, len(state.implications) // 16)
             start = time.monotonic()
             self.counts["encodings"] += 1
             state.encoding = Encoding(self.grid, state.masks, deadline, state.implications)
             stats["encode_seconds"] = round(time.monotonic() - start, 4)
         stats["sat_vars"] = state.encoding.n_vars
-        stats["sat_clauses"] = len(state.encoding.clauses)
+        stats["sat_clauses"] = state.encoding.n_clauses
         return state.encoding
 
     # -- questions --------------------------------------------------------------------------
@@ -263,6 +264,8 @@ class Session:
             status, first, second = self._search(state, reference, deadline, stats)
         except Timeout:
             return VerifyResult("timeout", message="gave up during SAT search", stats=stats)
+        except TooBig as exc:
+            return VerifyResult("timeout", message=str(exc), stats=stats)
         except Contradiction:  # a line the encoder finds impossible: probing was cut short, or "sat" skipped line logic
             difficulty = "probe" if strategy == "full" else None
             return VerifyResult("unsolvable", difficulty=difficulty, message="some line cannot be filled", stats=stats)
@@ -279,11 +282,10 @@ class Session:
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
         """SAT on the residue: returns (status, first solution, second solution)."""
         enc = self._encoding(state, deadline, stats)
-        with enc.new_solver() as solver:
+        with enc.new_solver(deadline) as solver:
             if reference is not None:
                 solver.add_clause(enc.blocking_clause(reference))
-                solver.set_phases(enc.phases(reference))
-                if not solve_limited(solver, deadline):
+                if not first_solution(solver, enc, deadline, stats):
                     return "unique", reference, None
                 return "multiple", reference, enc.decode(solver.get_model())
             if not first_solution(solver, enc, deadline, stats):
@@ -328,12 +330,12 @@ class Session:
                 return ambiguous.reshape(shape), True
             enc = self._encoding(state, deadline, {})
             self._scan(enc, reference.ravel(), candidates, ambiguous, deadline)
-        except Timeout:
+        except (Timeout, TooBig):
             return ambiguous.reshape(shape), False
         return ambiguous.reshape(shape), True
 
     def _scan(self, enc: Encoding, flat: np.ndarray, candidates: list[int], ambiguous: np.ndarray, deadline: Deadline) -> None:
-        with enc.new_solver() as solver:
+        with enc.new_solver(deadline) as solver:
             solver.set_phases(enc.phases(flat))
             while candidates:
                 cell, candidates = candidates[0], candidates[1:]
@@ -345,6 +347,37 @@ class Session:
                     candidates = [i for i in candidates if not ambiguous[i]]
                 else:
                     solver.add_clause([same])
+
+
+class TooBig(Exception):
+    """The SAT encoding would not fit in the memory a puzzle may take: a verdict out of reach."""
+
+
+MEMORY_SHARE = 0.25  # of the machine's memory (or of the address-space limit) one encoding may take
+
+
+def memory_budget() -> float:
+    """Bytes one puzzle's SAT encoding may take: a share of physical memory, or of RLIMIT_AS when set."""
+    import os
+    import resource
+
+    total = float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit != resource.RLIM_INFINITY:
+        total = min(total, 2.0 * limit)  # the limit is for the whole process: half of it for the encoding
+    return MEMORY_SHARE * total
+
+
+def _check_memory(grid: Grid, masks, extra: int) -> None:
+    """Refuse an encoding that would swap (or hit the worker's limit) before building any of it.
+
+    ``extra`` clauses come on top of the lines' (probing's implications, one clause each at most).
+    """
+    clauses = estimated_clauses(grid, masks) + extra
+    need, budget = clauses * BYTES_PER_CLAUSE, memory_budget()
+    if need > budget:
+        raise TooBig(f"the SAT encoding would need about {need / 1e9:.1f} GB ({clauses:,} clauses), "
+                     f"more than the {budget / 1e9:.1f} GB one puzzle may take")
 
 
 def _open_count(masks) -> int:
