@@ -110,10 +110,12 @@ def _limit_memory() -> None:
 def _worker(conn, fn: Fn, parent: Optional[int]) -> None:
     """A worker's life: take a task, send back its result, until told to stop or the batch goes away.
 
-    Ctrl-C reaches every process of the terminal's group; the batch process
-    alone decides what to do about it, so workers ignore SIGINT.
+    Ctrl-C, and SIGHUP when the terminal closes, reach every process of the
+    terminal's group; the batch process alone decides what to do about them,
+    so workers ignore both (a worker dying of them would become an error record).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
     _limit_memory()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -74,6 +75,8 @@ def check_file(path: Path, force: bool) -> bool:
         mode = None
     except OSError as exc:
         raise _named(exc, path) from None
+    if mode is not None and stat.S_ISREG(mode) and _names_an_open_file(path):
+        return True  # /dev/stdout redirected to a file: the shell's file, written where the shell left it
     if mode is not None and not stat.S_ISREG(mode):
         if stat.S_ISDIR(mode):
             raise InputError(f"{path}: is a folder; name a file to write")
@@ -187,10 +190,27 @@ def _link_unnamed(fd: int, target: Path) -> Path:
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
 
 
+def _names_an_open_file(path: Path) -> bool:
+    """Whether ``path`` leads through ``/dev/stdout``, ``/dev/fd/N`` or ``/proc/PID/fd/N`` to an open file.
+
+    Such a file belongs to whoever opened it (``> out.txt``, ``>> log``):
+    replacing it by a rename would cut the shell's descriptor off from it.
+    """
+    seen = str(path)
+    for _ in range(8):
+        if re.match(r"/(proc/(self|\d+)|dev)/fd/\d+$|/dev/std(out|err)$", os.path.abspath(seen)):
+            return True
+        if not os.path.islink(seen):
+            return False
+        seen = os.path.join(os.path.dirname(seen), os.readlink(seen))
+    return False
+
+
 def _open_stream(path: Path) -> int:
-    """Open a FIFO or character device for writing in place; a FIFO nobody reads is refused, not waited on."""
+    """Open a FIFO, character device or shell-opened file for writing in place (appending, so ``>>`` keeps
+    what it had); a FIFO nobody reads is refused, not waited on."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         if exc.errno == errno.ENXIO and stat.S_ISFIFO(os.stat(path).st_mode):
             raise InputError(f"{path}: a named pipe with no reader; start the reader first") from None
@@ -236,6 +256,7 @@ def write_folder(
     unknown = sorted(set(files) - OWN_NAMES)
     if unknown:
         raise ValueError(f"not an output file name of nonogen: {', '.join(unknown)}")
+    made = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
     pending: list[_Pending] = []
     try:
@@ -249,6 +270,8 @@ def write_folder(
     finally:
         for out in pending:
             out.discard()
+        if made and not any(folder.iterdir()):
+            folder.rmdir()  # a failed run leaves no trace, not even an empty folder
     return folder
 
 

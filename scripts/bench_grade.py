@@ -76,7 +76,8 @@ def grade_one(path: Path, index: int, timeout: float) -> dict:
     if result.status == "unique":
         rate(result, puzzle, Deadline(timeout), session.grid)
     return {"puzzle": f"{path.name}#{index}", "status": result.status, "grade": result.grade, "score": result.score,
-            "verify_s": verified - start, "grade_s": time.process_time() - verified}
+            "measures": result.stats.get("grade_measures"), "verify_s": verified - start,
+            "grade_s": time.process_time() - verified}
 
 
 def measure(name: str, quick: bool, timeout: float) -> list[dict]:

@@ -53,9 +53,9 @@ def cases(quick: bool) -> list[tuple[str, Image.Image, ImageOptions]]:
     busy = Image.fromarray(blobs(), "RGB")
     smile = ICONS / "tango_emotes-face-smile.png"
     out = [
-        ("blobs 512px -> 32x32 B&W", busy, ImageOptions(size=(32, 32))),
+        ("blobs 512px -> 32x32 B&W", busy, ImageOptions(size=(32, 32), mode="bw")),
         ("blobs 512px -> 64x64 4 colours", busy, ImageOptions(size=(64, 64), colors=4)),
-        ("landscape 512px -> 32x32 B&W", photo, ImageOptions(size=(32, 32))),
+        ("landscape 512px -> 32x32 B&W", photo, ImageOptions(size=(32, 32), mode="bw")),
         ("sphere 512px -> 32x32 B&W", ball, ImageOptions(size=(32, 32))),
         ("landscape 512px -> 64x64 4 colours", photo, ImageOptions(size=(64, 64), colors=4)),
         ("sphere 512px -> 64x64 4 colours", ball, ImageOptions(size=(64, 64), colors=4)),

@@ -13,8 +13,17 @@ verdict or in a :class:`NonogenError` whose message is one line naming the
 file, within the time and memory bounds. Anything else is a failure; with
 ``--save`` the file is kept as a reproducer.
 
-Printed per kind (12 puzzle formats, ``pack``, ``image``, ``mesh``): cases
-run, failures, the largest memory growth of one case, the slowest case.
+Every puzzle a case reads also goes through every writer and must read back
+with the same clues (a ``round trip`` failure). Besides mutated files, the
+kinds ``target`` (writing into FIFOs, device nodes, sockets, symlinks made
+in a temp folder), ``gltf`` (models naming huge, FIFO or missing external
+buffers) and ``resume`` (two runs resuming one file at once) build hostile
+situations (``scripts/fuzz_hostile.py``).
+
+Printed per kind (12 puzzle formats, ``pack``, ``image``, ``mesh`` and the
+three situations): cases run, failures, the largest memory growth of one
+case, the slowest case. ``--round-trip`` instead sends every sample and held
+puzzle through every writer.
 
 The same machinery drives ``tests/test_fuzz.py`` (a few hundred cases).
 """
@@ -45,7 +54,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 PUZZLE_FORMATS = ("nonogen", "nonogen-3d", "non", "cnon", "webpbn", "nin", "g", "taai", "taai-solution", "counts",
                   "rowscols", "bracket")
-KINDS = PUZZLE_FORMATS + ("pack", "image", "mesh")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fuzz_hostile  # noqa: E402  (scripts/ is no package)
+
+KINDS = PUZZLE_FORMATS + ("pack", "image", "mesh") + fuzz_hostile.ENV_KINDS
 SUFFIX = {"nonogen": ".json", "nonogen-3d": ".json", "rowscols": ".json", "non": ".non", "cnon": ".cnon",
           "webpbn": ".xml", "nin": ".nin", "g": ".g", "taai": ".txt", "taai-solution": ".txt", "counts": ".txt",
           "bracket": ".txt", "pack": ".pack"}
@@ -409,8 +421,26 @@ def m_splice(rng, data, other: bytes = b""):
     return data[:a] + other[b:]
 
 
+_ESCAPES = ("\\ud800", "\\udfff", "\\u0000", "\\u000c", "\\u001b", "\\u0085", "\\ufffe", "\\ud83d")
+_CONTROLS = (b"\x0c", b"\x0b", b"\x1c", b"\x1f", b"\r", b"\xc2\x85", b"\xc2\x9b", b"\xef\xbf\xbe", b"&#12;",
+             b"&#xD800;", b"\xed\xa0\x80")
+
+
+def m_escape(rng, data):
+    """A JSON escape of a lone surrogate or a control character just inside a string."""
+    quotes = [m.start() for m in re.finditer(rb'"', data)]
+    at = rng.choice(quotes) + 1 if quotes else rng.randrange(len(data) + 1)
+    return data[:at] + rng.choice(_ESCAPES).encode() + data[at:]
+
+
+def m_control(rng, data):
+    """A raw control character (form feed, C1, U+FFFE, a CESU surrogate, an XML reference) inside a line."""
+    at = rng.randrange(len(data) + 1)
+    return data[:at] + rng.choice(_CONTROLS) + data[at:]
+
+
 TEXT_MUTATIONS: list[Callable] = [m_flip, m_insert, m_delete, m_truncate, m_dup_line, m_del_line, m_swap_lines,
-                                  m_number, m_number, m_bom, m_crlf, m_nul, m_long_line, m_text]
+                                  m_number, m_number, m_bom, m_crlf, m_nul, m_long_line, m_text, m_escape, m_control]
 BINARY_MUTATIONS: list[Callable] = [m_flip, m_flip, m_insert, m_delete, m_truncate]
 
 
@@ -422,6 +452,8 @@ def mutate(rng: random.Random, seed: Seed, pool: list[Seed]) -> tuple[bytes, lis
     for _ in range(rng.choice([1, 1, 2, 3])):
         if seed.suffix == ".json" and rng.random() < 0.45:
             op = m_json
+        elif seed.suffix == ".json" and rng.random() < 0.2:
+            op = m_escape
         elif rng.random() < 0.05:
             other = rng.choice(pool).data
             data, names = m_splice(rng, data, other), names + ["splice"]
@@ -503,8 +535,17 @@ def read_and_verify(kind: str, path: Path, stage: Optional[list] = None) -> str:
     from nonogen.solve import verify
 
     puzzles = formats.load_all(path)
+    stage[0] = "write"
+    for puzzle in puzzles[:3]:  # whatever is read can be written in every format and read back
+        _, problem = fuzz_hostile.writers_round_trip(puzzle)
+        if problem:
+            raise WriterFailure(problem)
     stage[0] = "verify"
     return " ".join(verify(p, timeout=VERIFY_TIMEOUT).status for p in puzzles[:3])
+
+
+class WriterFailure(Exception):
+    """A puzzle that read fine could not be written in some format, or did not read back the same."""
 
 
 def check_case(kind: str, path: Path, label: str, time_limit: float = TIME_LIMIT,
@@ -527,6 +568,8 @@ def check_case(kind: str, path: Path, label: str, time_limit: float = TIME_LIMIT
         detail = read_and_verify(kind, path, stage)
     except CaseTimeout:
         problem = f"hang: stopped after {time_limit * 6:.0f} s"
+    except WriterFailure as exc:
+        problem = f"round trip: {exc}"
     except NonogenError as exc:
         detail = str(exc)
         if "\n" in detail:
@@ -551,8 +594,10 @@ def check_case(kind: str, path: Path, label: str, time_limit: float = TIME_LIMIT
 def make_case(index: int, master_seed: int, kinds: tuple[str, ...] = KINDS) -> tuple[Seed, bytes, list[str]]:
     """Case ``index`` of a campaign: the same seed file and mutations every time."""
     rng = random.Random(master_seed * 1_000_003 + index)
-    pool = seeds()
     kind = kinds[index % len(kinds)]
+    if kind in fuzz_hostile.ENV_KINDS:  # a situation, built by fuzz_hostile from the same rng
+        return Seed(kind, "", b"", kind), b"", [kind]
+    pool = seeds()
     seed = rng.choice(pool[kind])
     if rng.random() < 0.04:
         return seed, seed.data, ["none"]
@@ -585,6 +630,8 @@ def run_index(args: tuple[int, int, Optional[str]]) -> Outcome:
         _WORKDIR = Path(tempfile.mkdtemp(prefix="nonogen-fuzz-"))
         warm_up()
     seed, data, names = make_case(index, master_seed)
+    if seed.kind in fuzz_hostile.ENV_KINDS:
+        return env_outcome(seed.kind, index, master_seed)
     path = _WORKDIR / f"case{index}{seed.suffix}"
     path.write_bytes(data)
     label = f"#{index} {seed.name} [{'+'.join(names)}]"
@@ -596,6 +643,32 @@ def run_index(args: tuple[int, int, Optional[str]]) -> Outcome:
     finally:
         path.unlink(missing_ok=True)
     return outcome
+
+
+def env_outcome(kind: str, index: int, master_seed: int) -> Outcome:
+    """Case ``index`` of an :data:`fuzz_hostile.ENV_KINDS` kind, judged like a file: no crash, fast, small."""
+    rng = random.Random(master_seed * 1_000_003 + index)
+    _reset_peak()
+    before, start = _rss_kb(), time.perf_counter()
+
+    def on_alarm(*_args):
+        raise CaseTimeout()
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(int(TIME_LIMIT * 12))  # a resume case runs two commands
+    try:
+        label, problem, detail = fuzz_hostile.env_case(kind, rng, lambda model, trick: check_case("mesh", model, trick))
+    except CaseTimeout:  # opening a FIFO nobody reads waits forever
+        label, problem, detail = kind, f"hang: stopped after {TIME_LIMIT * 12:.0f} s", ""
+    except Exception as exc:  # the case itself broke: a failure too, with its traceback
+        label, problem, detail = kind, f"{type(exc).__name__}: {exc}", traceback.format_exc(limit=-6)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    seconds, grown = time.perf_counter() - start, max(0, _peak_kb() - before) / 1024
+    if not problem and grown > MEMORY_LIMIT_MB:
+        problem = f"memory: {grown:.0f} MB"
+    return Outcome(kind, f"#{index} {label}", not problem, problem, seconds, grown, detail, "write")
 
 
 # --- the campaign -------------------------------------------------------------------------------------
@@ -626,7 +699,7 @@ def _collect(results, stats: dict, total: int) -> None:
         if out.seconds > s["slowest"][0]:
             s["slowest"] = (out.seconds, out.case)
         if not out.ok:
-            s["failures" if out.stage == "read" else "outside"] += 1
+            s["outside" if out.stage == "verify" else "failures"] += 1
             s["problems"].append((out.case, f"[{out.stage}] {out.problem}", out.detail))
         done += 1
         if done % 1000 == 0:
@@ -655,8 +728,18 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes")
     parser.add_argument("--save", metavar="DIR", help="keep failing cases here as reproducers")
+    parser.add_argument("--round-trip", nargs="*", metavar="FOLDER",
+                        help="instead: every puzzle in these folders (default: samples and ../shared/data/puzzles) "
+                             "through every writer, read back")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    if args.round_trip is not None:
+        folders = args.round_trip or [ROOT / "samples" / "puzzles", ROOT.parent / "shared" / "data" / "puzzles"]
+        stats = fuzz_hostile.round_trip([f for f in map(Path, folders) if f.is_dir()])
+        print(f"round trip: {stats['files']} files, {stats['puzzles']} distinct puzzles, {stats['round_trips']} "
+              f"round trips, {len(stats['failed'])} failed ({time.perf_counter() - start:.0f} s)")
+        print("\n".join(stats["failed"][:40]))
+        return 1 if stats["failed"] else 0
     stats = campaign(args.cases, args.seed, args.jobs, args.save)
     print(report(stats, time.perf_counter() - start))
     return 1 if any(s["failures"] or s["outside"] for s in stats.values()) else 0

@@ -176,6 +176,11 @@ def test_a_full_disk_is_one_error_line_and_leaves_no_temp_file(tmp_path):
         assert str(argv[-1]) in last and ("too large" in last or "No space" in last), last
     assert not [p.name for p in out.iterdir() if p.name.startswith(".")]
     assert not (out / "t.csv").exists() and not (out / "big.json").exists()  # a failed run leaves no half file
+    picture = REPO / "samples" / "images" / "icon-heart.png"
+    done = nonogen("image", picture, "-o", out / "made", preexec_fn=_limit_file_size(20000))
+    last = done.stderr.strip().splitlines()[-1]  # warnings about the puzzle may come first
+    assert done.returncode == 2 and last.startswith(f"nonogen: error: {out / 'made'}/"), done.stderr
+    assert not (out / "made").exists()  # not even an empty folder
 
 
 def test_os_errors_name_the_path_and_exit_2(tmp_path):
@@ -206,15 +211,16 @@ def test_sighup_stops_a_batch_like_sigterm_and_kill_leaves_no_temp_file(tmp_path
         out.mkdir()
         lines = out / "records.jsonl"
         proc = subprocess.Popen([sys.executable, "-m", "nonogen", "verify", str(folder), "--json", "--csv",
-                                 str(out / "t.csv")], cwd=REPO, stdout=lines.open("w"), stderr=subprocess.PIPE,
-                                text=True)
+                                 str(out / "t.csv"), "--jobs", "2"], cwd=REPO, stdout=lines.open("w"),
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
         wait_for_lines(lines, 2, proc, limit=LIMIT)
-        proc.send_signal(sig)
+        os.killpg(proc.pid, sig)  # to the whole group, workers too, as a closing terminal does
         _, err = proc.communicate(timeout=LIMIT)
         assert proc.returncode == code, err
         left = sorted(p.name for p in out.iterdir())
         if sig == signal.SIGHUP:
             assert "hung up" in err and left == ["records.jsonl", "t.csv"]  # what was written is complete
+            assert "SIGHUP" not in lines.read_text() + (out / "t.csv").read_text()  # no worker died of it
         else:
             assert left == ["records.jsonl"]  # a killed run leaves no temporary file and no half CSV
 
@@ -258,3 +264,15 @@ def test_read_resume_keeps_one_record_per_file(tmp_path, capsys):
                  "--summary-json", str(tmp_path / "s.json")]) == 0
     summary = __import__("json").loads((tmp_path / "s.json").read_text())
     assert summary["resumed"] == 1 and summary["puzzles"] == 2, summary
+
+
+def test_write_file_appends_to_a_redirected_stdout(tmp_path):
+    """`convert x /dev/stdout --force >> log` replaced the log by a rename (losing what it had) and needed --force."""
+    (tmp_path / "a.non").write_text(OK)
+    log = tmp_path / "log.txt"
+    log.write_text("kept\n")
+    with log.open("a") as out:
+        done = subprocess.run([sys.executable, "-m", "nonogen", "convert", str(tmp_path / "a.non"), "/dev/stdout",
+                               "--to", "nin"], cwd=REPO, stdout=out, stderr=subprocess.PIPE, text=True, timeout=LIMIT)
+    assert done.returncode == 0, done.stderr
+    assert log.read_text() == "kept\n2 2\n2\n1\n2\n1\n"

@@ -944,3 +944,31 @@ def test_members_keep_the_neighbours_of_a_bad_line(tmp_path, name, good, bad_lin
                                fmt="taai" if opener.startswith("$") else "bracket")
         assert [r["status"] for r in recs] == ["error", "unique", "unique"], recs
         assert f"{name}:1:" in recs[0]["message"]
+
+
+@pytest.mark.parametrize("name,text", [
+    ("cnon", "1 2 2\nR #ff0000\n2001:R\n1:R\n1:R\n1:R\n"),
+    ("non", "width 2\nheight 1\nrows\n2001\ncolumns\n1\n1\n"),
+])
+def test_loads_refuses_a_block_longer_than_any_line(name, text):
+    """A .cnon clue of 2001 cells read fine, but its nonogen JSON could not be read back (the fuzz round trip)."""
+    with pytest.raises(LimitError, match="block of 2,001 cells"):
+        formats.loads(text, name)
+
+
+@pytest.mark.parametrize("name", ["g", "non", "nonogen"])
+def test_loads_cuts_metadata_so_every_writer_reads_back(name):
+    """A .g whose title was a 100,000-character line wrote a .non (and a bracket file) that was no longer
+    recognised by its content: the clues came after the part sniffing reads (the fuzz round trip)."""
+    from nonogen.batch import clue_hash
+
+    long = "T" * 100_000
+    text = {"g": f"{long}\n: rows\n1\n: columns\n1\n: end\n",
+            "non": f'title "{long}"\nwidth 1\nheight 1\nrows\n1\ncolumns\n1\n',
+            "nonogen": json.dumps({"format": "nonogen-2d", "version": 1, "width": 1, "height": 1, "rows": [[1]],
+                                   "cols": [[1]], "title": long})}[name]
+    puzzle = formats.loads(text, name)
+    assert len(puzzle.meta["title"]) == 2000 and puzzle.meta["title"].endswith("\u2026")
+    for fmt in ("non", "bracket", "webpbn", "nonogen"):
+        written = formats.dumps(puzzle, fmt)
+        assert formats.sniff(written) == fmt and clue_hash(formats.loads(written, fmt)) == clue_hash(puzzle)

@@ -61,7 +61,10 @@ def _run(seed, data: bytes, label: str):
 EXAMPLES = {kind: 40 for kind in fuzz.PUZZLE_FORMATS} | {"pack": 30, "image": 30, "mesh": 16}
 
 
-@pytest.mark.parametrize("kind", fuzz.KINDS)
+FILE_KINDS = [k for k in fuzz.KINDS if k not in fuzz.fuzz_hostile.ENV_KINDS]
+
+
+@pytest.mark.parametrize("kind", FILE_KINDS)
 def test_mutated_files_end_in_a_verdict_or_one_error_line(kind):
     seeds = fuzz.seeds()[kind]
 
@@ -74,6 +77,17 @@ def test_mutated_files_end_in_a_verdict_or_one_error_line(kind):
         _judge(_run(seed, data, f"{seed.name} [{'+'.join(names)}]"))
 
     case()
+
+
+SITUATIONS = {"target": 60, "gltf": 24, "resume": 3}
+
+
+@pytest.mark.parametrize("kind", fuzz.fuzz_hostile.ENV_KINDS)
+def test_hostile_situations_end_cleanly(kind):
+    """Device nodes, FIFOs and symlinks as targets, glTF models naming huge or FIFO buffers, two runs resuming
+    one file: before issue 26 these replaced device nodes, read gigabytes and wrote records twice."""
+    for index in range(SITUATIONS[kind]):
+        _judge(fuzz.env_outcome(kind, index * len(fuzz.KINDS) + fuzz.KINDS.index(kind), master_seed=5))
 
 
 @pytest.mark.parametrize("seed", fuzz.seeds()["image"] + fuzz.seeds()["mesh"], ids=lambda s: f"{s.kind}-{s.name}")

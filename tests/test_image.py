@@ -24,7 +24,7 @@ from nonogen.importers.image import (
     otsu_threshold,
     pixel_art_scale,
 )
-from nonogen.importers.cells import thicken_outline
+from nonogen.importers.cells import peel_outline, thicken_outline
 from nonogen.importers.cleanup import clean, majority
 from nonogen.importers.quality import measure, speck_share
 from nonogen.palette import BW_PALETTE, min_palette_distance
@@ -371,7 +371,8 @@ def test_default_title_does_not_give_the_answer_away(tmp_path):
     puzzle = formats.load(tmp_path / "out" / "puzzle.json")
     assert puzzle.meta["title"] == f"Puzzle {report['width']}x{report['height']}"
     assert report["image"].endswith("icon-heart.png")
-    for key in ("fidelity", "min_palette_distance", "speck_share", "fill_share", "repair_cells", "warnings"):
+    for key in ("recognisability", "fidelity", "edge_f", "mean_delta_e", "min_palette_distance", "speck_share",
+                "fill_share", "repair_cells", "warnings"):
         assert key in report
 
 
@@ -414,7 +415,7 @@ def test_image_to_grid_makes_photos_colour_by_default_and_bw_when_asked():
     assert colour.info["method"] == "superpixels + k-means"
     assert min_palette_distance(colour.palette) >= 12  # near-identical shades are merged
     bw = image_to_grid(photo, ImageOptions(width=30, mode="bw"))
-    assert bw.palette == BW_PALETTE and bw.info["method"] == "principal axis"
+    assert bw.palette == BW_PALETTE and bw.info["method"] == "tone cut" and bw.info["tone"] in bw.info["scores"]
     assert speck_share(bw.grid) <= 0.2 and speck_share(colour.grid) <= 0.3
 
 
@@ -451,6 +452,20 @@ def test_thicken_outline_makes_one_cell_outlines_two_cells():
     page[1:7, 1:7] = 1
     page[2:6, 2:6] = 0  # an outline around background (a page)
     assert thicken_outline(page)[0][2:6, 2:6].sum() == 12
+    lightness = np.array([100.0, 30.0, 60.0])  # background, dark outline, lighter inside
+    assert thicken_outline(grid, lightness)[1] == 12
+    assert thicken_outline(grid, lightness[[0, 2, 1]])[1] == 0  # a rim lighter than its inside is a blend
+
+
+def test_peel_outline_takes_away_light_rims_only_when_told_lightness():
+    """A flat drawing's grass got a pale two-cell band: the blend of its reduced edge, thickened as an outline."""
+    grid = np.zeros((6, 8), dtype=np.int64)
+    grid[2, :] = 2  # a pale rim...
+    grid[3:, :] = 1  # ...on top of the grass
+    lightness = np.array([100.0, 60.0, 80.0])
+    out, changed = peel_outline(grid, lightness)
+    assert changed == 8 and not (out == 2).any()
+    assert peel_outline(grid, lightness[[0, 2, 1]])[1] == 0  # a darker rim is an outline: it stays
 
 
 @pytest.mark.parametrize("name", ["tango_document-new.png", "tango_drive-harddisk.png", "icon-page.png"])

@@ -27,6 +27,7 @@ COMMANDS = {
     "book": ("book", "put puzzle files into one printable PDF booklet with answers at the back"),
     "mesh": ("mesh", "turn a 3D model (STL, OBJ, PLY, GLB/GLTF, OFF) into a unique Picross 3D level"),
     "pack": ("pack", "polyomino packing levels (IQ Puzzler Pro style)"),
+    "studio": ("studio", "edit a puzzle made from a picture in the browser, the engine proving it as you edit"),
 }
 
 

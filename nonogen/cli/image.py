@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     look.add_argument("--style", choices=STYLES, default="auto",
                       help="outline: a subject cut out by transparency is drawn as a 2-cell outline plus its dark "
                       "details, and colour outlines are 2 cells thick; fill: the subject is inked and colour "
-                      "outlines take the colour inside; auto (default): outline for light subjects (pages, drives)")
+                      "outlines take the colour inside; auto (default): the outline where it reads better (pages, drives)")
     look.add_argument("--background", metavar="COLOR",
                       help="background colour for --colors (name, #rrggbb or 'transparent'; default: from the border)")
     uniq = p.add_argument_group("uniqueness")
@@ -56,8 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="givens: reveal cells (default); edit: change picture cells; off: report only")
     uniq.add_argument("--line-solvable", action="store_true", help="repair until line logic alone solves it")
     uniq.add_argument("--grade", type=int, choices=range(1, 6), metavar="G",
-                      help="aim at difficulty grade G, 1 (very easy) to 5 (needs search): givens lower it, "
-                      "another size may raise it (replaces --unique and --line-solvable)")
+                      help="aim at difficulty grade G, 1 (very easy) to 5 (needs search): givens lower it; "
+                      "redrawn uncertain edges, another size or a halftone may raise it (replaces --unique and "
+                      "--line-solvable)")
     uniq.add_argument("--max-edits", type=int, metavar="N", help="edit budget for --unique edit (default 5%% of cells)")
     uniq.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds for verify + repair (default 60)")
     out = p.add_argument_group("output")
@@ -127,8 +128,8 @@ def _summary(report: dict, out_dir: str) -> str:
         parts.append(f"{added} given{'s' if added != 1 else ''}")
     if report["edits"]:
         parts.append(f"{len(report['edits'])} cell{'s' if len(report['edits']) != 1 else ''} edited")
-    if report.get("fidelity") is not None:
-        parts.append(f"fidelity {report['fidelity']:.2f}")
+    if report.get("recognisability") is not None:
+        parts.append(f"recognisability {report['recognisability']:.2f}")
     parts.append(f"{report['speck_share']:.0%} one-cell blocks")
     if report["message"]:
         parts.append(report["message"])

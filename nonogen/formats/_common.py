@@ -250,6 +250,9 @@ def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line:
     check_size(len(cols), len(rows), line)
     check_fit(rows, len(cols), "row", line)
     check_fit(cols, len(rows), "column", line)
+    longest = max((n for clue in (*rows, *cols) for n, _ in clue), default=0)
+    if longest > MAX_SIDE:  # it fits no line of any puzzle nonogen reads, and the JSON formats could not hold it
+        raise FileLimitError(f"a block of {longest:,} cells; no line is longer than {MAX_SIDE}", line=line)
     try:
         puzzle = Puzzle(tuple(rows), tuple(cols), tuple(palette), goal=goal, givens=tuple(givens), meta=meta or {})
     except PuzzleError as exc:
@@ -297,8 +300,14 @@ cannot encode a lone surrogate, and a form feed or NUL in a ``.non`` title
 makes a file nonogen cannot read back."""
 
 
+MAX_META_CHARS = 2000
+"""Longest title, name or other metadata value kept (longer ones are cut, ending in an ellipsis): a
+100,000-character title pushed a written file's clues past the part of it content sniffing looks at."""
+
+
 def clean_text(text: str) -> str:
-    """``text`` with each control character made a space and each lone surrogate or non-character U+FFFD.
+    """``text`` with each control character made a space and each lone surrogate or non-character U+FFFD,
+    cut to :data:`MAX_META_CHARS`.
 
     Readers apply it to every title, name and colour name, so whatever is
     read can be written in every format and read back.
@@ -306,6 +315,8 @@ def clean_text(text: str) -> str:
     >>> clean_text("T\\ud800it\\x0cle") == "T\\ufffdit le"
     True
     """
+    if len(text) > MAX_META_CHARS:
+        text = text[: MAX_META_CHARS - 1] + "\u2026"
     if text.isascii() and text.isprintable():
         return text
     return _UNWRITABLE.sub(lambda m: " " if m.group() < "\ud800" else "\ufffd", text.replace("\r\n", "\n"))

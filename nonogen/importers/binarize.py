@@ -37,7 +37,7 @@ from ..palette import median_cut, to_lab
 from .cells import class_share, vote
 from .cleanup import clean, share_cost
 from .frame import Frame, cell_mean, luma, over_white
-from .quality import fidelity, fill_share, speck_share
+from .quality import fidelity, fill_share, recognisability, speck_share
 
 __all__ = ["Inking", "bw_cells", "subject_mask", "otsu_threshold", "halftone"]
 
@@ -200,7 +200,9 @@ def bw_cells(
 
     ``style`` (``auto``, ``outline``, ``fill``) says whether a subject cut out
     by transparency is drawn as a two-cell outline plus its dark details; auto
-    does so for light subjects, which every filled inking turns into a slab.
+    does so when the outline reads better (recognisability less half the
+    one-cell block share) than the inking chosen otherwise: light subjects,
+    which every filled inking turns into a slab.
     """
     lum = luma(over_white(frame.rgba))
     if threshold is not None:
@@ -213,10 +215,10 @@ def bw_cells(
         chosen.info["subject"] = how
         return _inverted(chosen) if invert else chosen
     alpha_art = frame.pixel_art and frame.background is None
-    if subject is not None and not alpha_art and _outlined(style, how, lum, subject):
-        chosen = _outline(frame, subject, lum)
-        chosen.info.update(subject=how, style="outline")
-        return _inverted(chosen) if invert else chosen
+    outline = _outline(frame, subject, lum) if subject is not None and not alpha_art and style != "fill" else None
+    if outline is not None and style == "outline":
+        outline.info.update(subject=how, style="outline")
+        return _inverted(outline) if invert else outline
     candidates = _candidates(frame, subject, lum, alpha_art)
     scores = {c.name: round(_score(c, reference), 4) for c in candidates}
     low, high = FILL_RANGE
@@ -225,8 +227,15 @@ def bw_cells(
         chosen = fit[0]
     else:
         chosen = max(candidates, key=lambda c: scores[c.name])
+    if outline is not None and how == "alpha" and _reads(outline, reference) > _reads(chosen, reference):
+        chosen = outline  # style auto: the outline reads better (a light page, a green bin)
     chosen.info.update(subject=how, scores=scores)
     return _inverted(chosen) if invert else chosen
+
+
+def _reads(inking: Inking, reference: np.ndarray) -> float:
+    """Recognisability less half the one-cell block share: how :func:`bw_cells` compares outline and fill."""
+    return (recognisability(inking.grid, reference) or 0.0) - SPECK_WEIGHT * speck_share(inking.grid)
 
 
 def _candidates(frame: Frame, subject: Optional[np.ndarray], lum: np.ndarray, alpha_art: bool) -> list[Inking]:
@@ -250,16 +259,8 @@ def _candidates(frame: Frame, subject: Optional[np.ndarray], lum: np.ndarray, al
     return first + [silhouette, plain]
 
 
-LIGHT_SUBJECT = 170
-"""Median luma of a subject at and above which ``style="auto"`` draws it as an outline (a page, a drive)."""
 OUTLINE_CELLS = 2
 """Thickness of a drawn outline: a one-cell outline is a one-cell clue block in every line that crosses it."""
-
-
-def _outlined(style: str, how: str, lum: np.ndarray, subject: np.ndarray) -> bool:
-    if style == "outline":
-        return True
-    return style == "auto" and how == "alpha" and float(np.median(lum[subject])) >= LIGHT_SUBJECT
 
 
 def _outline(frame: Frame, subject: np.ndarray, lum: np.ndarray) -> Inking:

@@ -14,6 +14,8 @@ unless the picture is sure of them.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from .frame import Frame, cell_mean
@@ -103,8 +105,11 @@ def drop_specks(grid: np.ndarray, share: np.ndarray) -> tuple[np.ndarray, int]:
     return out, int(np.count_nonzero(out != grid))
 
 
-def peel_outline(grid: np.ndarray) -> tuple[np.ndarray, int]:
+def peel_outline(grid: np.ndarray, lightness: Optional[np.ndarray] = None) -> tuple[np.ndarray, int]:
     """Give one-cell-thick outer outlines the colour of what they enclose, when that is not background.
+
+    With ``lightness`` (L* per class) only rims lighter than what they
+    enclose go: the blend a reduced edge leaves, a highlight.
 
     A cell next to the background whose opposite neighbour (further in) has
     another foreground colour is a line one cell thick around a coloured
@@ -120,17 +125,21 @@ def peel_outline(grid: np.ndarray) -> tuple[np.ndarray, int]:
         outside = g[1 + dr : g.shape[0] - 1 + dr, 1 + dc : g.shape[1] - 1 + dc]
         inside = np.pad(g, 1, constant_values=0)[2 - dr : g.shape[0] - dr, 2 - dc : g.shape[1] - dc]
         peel = (core > 0) & (outside == 0) & (inside > 0) & (inside != core)
+        if lightness is not None:
+            peel &= lightness[core] > lightness[inside]
         out[1:-1, 1:-1][peel] = inside[peel]
     new = out[1:-1, 1:-1].astype(grid.dtype)
     return new, int(np.count_nonzero(new != grid))
 
 
-def thicken_outline(grid: np.ndarray) -> tuple[np.ndarray, int]:
+def thicken_outline(grid: np.ndarray, lightness: Optional[np.ndarray] = None) -> tuple[np.ndarray, int]:
     """Thicken one-cell outer outlines around coloured shapes to two cells (the opposite of :func:`peel_outline`).
 
     A two-cell outline makes blocks of two where a one-cell one makes specks,
     and keeps the outline that carries an icon's shape. Inside may be another
     colour or background that the outline encloses (a page, an envelope).
+    With ``lightness`` (L* per class) only outlines darker than what they
+    enclose thicken (a lighter rim is a blend or a highlight, not an outline).
     Returns the grid and how many cells changed.
     """
     from scipy.ndimage import label
@@ -145,6 +154,8 @@ def thicken_outline(grid: np.ndarray) -> tuple[np.ndarray, int]:
         inside = g[2 - dr : g.shape[0] - 2 - dr, 2 - dc : g.shape[1] - 2 - dc]
         beyond = g[2 - 2 * dr : g.shape[0] - 2 - 2 * dr, 2 - 2 * dc : g.shape[1] - 2 - 2 * dc]
         thin = (core > 0) & (outside == 0) & (inside != 0) & (inside != core) & (beyond != core)
+        if lightness is not None:
+            thin &= lightness[core] < lightness[np.maximum(inside, 0)]
         rows, cols = np.nonzero(thin)
         out[rows + 2 - dr, cols + 2 - dc] = core[thin]
     out[out == -1] = 0

@@ -15,8 +15,12 @@ The steps, each in its own module:
   dark parts, whichever scores better.
 * :mod:`.quantize` picks a palette in CIELAB whose entries are all at least
   ``min_distance`` CIEDE2000 apart, the background included.
-* :mod:`.cells` turns pixel classes into cells: a vote that keeps thin lines,
-  and a cleanup that removes specks.
+* :mod:`.photo` makes photos (an opaque border, many colours): superpixels
+  and k-means in CIELAB for colour, a tone cut for black and white.
+* :mod:`.cells` turns pixel classes into cells: a vote that keeps thin lines;
+  :mod:`.cleanup` removes specks, small parts and holes at grid scale.
+* :mod:`.pipelines` runs the one that fits the picture and the options;
+  :mod:`.quality` measures the result and says when it will not read.
 
 Quantizing (or thresholding) at working resolution and *then* voting per cell
 keeps the picture's real colours; downsampling to the grid first would invent
@@ -35,26 +39,33 @@ import numpy as np
 from PIL import Image, ImageColor, ImageOps
 
 from ..errors import BlankPictureError, InputError, LimitError, OptionError
-from ..palette import BW_PALETTE, DEFAULT_MIN_DISTANCE, Color, palette_from_rgb, to_hex
-from .binarize import bw_cells, otsu_threshold
+from ..palette import Color
+from .binarize import otsu_threshold
 from .frame import (
     FITS,
-    border_background,
-    content_box,
-    content_weight,
     WORK_PX_PER_CELL,
     Frame,
+    border_background,
     cell_labels,
     cell_mean,
+    content_box,
+    content_weight,
     fit_to_aspect,
     luma,
     over_white,
     pixel_art_scale,
     working_pixels,
 )
-from .photo import MERGE_DE, bw_photo, colour_photo
+from .pipelines import (
+    AUTO_MAX_COLORS,
+    bw_photo_cells,
+    bw_picture_cells,
+    colour_cells,
+    colour_photo_cells,
+    silhouette,
+)
 from .quality import readability_warnings
-from .quantize import color_cells, exact_colours
+from .quantize import exact_colours
 
 __all__ = [
     "ImageOptions",
@@ -81,13 +92,9 @@ MAX_PIXELS = 40_000_000
 DEFAULT_LONG_SIDE = 20
 PIXEL_ART_MAX_COLORS = 32
 PIXEL_ART_MAX_SIDE = 128
-AUTO_MAX_COLORS = 8
-"""``mode="auto"`` keeps a picture's exact colours (pixel art, flat drawings) when it has at most this many."""
 MODES = ("auto", "bw", "silhouette")
 STYLES = ("auto", "outline", "fill")
 """How a subject cut out by transparency is drawn in black and white, and what colour outlines become."""
-PHOTO_COLORS = 4
-"""Colours besides the background that a photo gets by default (``mode="auto"``)."""
 
 
 @dataclass(frozen=True)
@@ -96,13 +103,14 @@ class ImageOptions:
 
     ``mode`` ``"auto"`` makes a colour puzzle of a picture with a few exact
     colours (pixel art, flat drawings) or of a photo (an opaque border, many
-    colours: :data:`PHOTO_COLORS`), and black and white of anything else;
+    colours: :data:`.pipelines.PHOTO_COLORS`), and black and white of anything else;
     ``"bw"`` always black and white; ``"silhouette"`` uses transparency only.
     ``style`` ``"outline"`` draws a subject cut out by transparency as a
     two-cell outline plus its dark details and thickens colour outlines to two
     cells; ``"fill"`` inks the subject and gives one-cell colour outlines the
-    colour inside; ``"auto"`` outlines light subjects (pages, drives,
-    envelopes), which would otherwise be a solid slab, and fills the others.
+    colour inside; ``"auto"`` draws the outline where it reads better than
+    the filled inking (light subjects: pages, drives, envelopes, which would
+    otherwise be a solid slab) and thickens colour outlines.
     ``fit`` says what happens when ``size`` has another aspect than the
     picture: ``pad`` (background margins), ``crop`` (keeps the subject) or
     ``stretch``. ``fill`` asks for that share of inked cells (black and white).
@@ -330,15 +338,15 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     reference_rgb = cell_mean(paper, frame.labels, frame.n_cells).reshape(rows, cols, 3)
     photo = background_rgb is not None and not pixel_art and not few
     if options.mode == "silhouette":
-        result = _silhouette(frame, options, info)
+        result = silhouette(frame, options, info)
     elif photo and (options.colors is not None or _auto_colour(options)):
-        result = _colour_photo(frame, options, info, notes)
+        result = colour_photo_cells(frame, options, info, notes)
     elif options.colors is not None or (_auto_colour(options) and few):
-        result = _colour(frame, options, info, notes)
+        result = colour_cells(frame, options, info, notes)
     elif photo and options.threshold is None and options.fill is None:
-        result = _bw_photo(frame, options, info)
+        result = bw_photo_cells(frame, reference, options, info)
     else:
-        result = _bw(frame, reference, options, info)
+        result = bw_picture_cells(frame, reference, options, info)
     if not np.any(result.grid):
         raise BlankPictureError(_blank_message(options))
     if not pixel_art:
@@ -381,82 +389,6 @@ def _few_colours(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]
 
 def _auto_colour(options: ImageOptions) -> bool:
     return options.mode == "auto" and options.threshold is None and options.fill is None and not options.invert
-
-
-@dataclass(frozen=True)
-class _Cells:
-    grid: np.ndarray
-    palette: tuple[Color, ...]
-    confidence: np.ndarray
-    alternative: np.ndarray
-
-
-def _bw(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[str, Any]) -> _Cells:
-    inking = bw_cells(frame, reference, options.threshold, options.fill, options.invert, options.style)
-    info.update(mode="bw", inking=inking.name, **inking.info)
-    grid = inking.grid
-    confidence = np.clip(2.0 * inking.sure - 1.0, 0.0, 1.0)
-    return _Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
-
-
-def _colour(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> _Cells:
-    k = options.colors if options.colors is not None else AUTO_MAX_COLORS
-    distance = DEFAULT_MIN_DISTANCE if options.min_distance is None else options.min_distance
-    colouring = color_cells(frame, k, distance, frame.background, options.style)
-    info.update(mode="color", background="transparent" if frame.background is None else to_hex(frame.background))
-    info.update(colouring.info)
-    kept = len(colouring.rgbs) - 1
-    confidence = np.clip(2.0 * colouring.sure - 1.0, 0.0, 1.0)
-    if options.colors is None and kept <= 1:  # one exact colour: a plain black-and-white puzzle
-        info["mode"] = "bw"
-        grid = (colouring.grid > 0).astype(np.uint8)
-        return _Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
-    notes += _merged_note(options.colors, kept, distance)
-    info["colors"] = kept
-    palette = palette_from_rgb(colouring.rgbs[0], colouring.rgbs[1:])
-    return _Cells(colouring.grid, palette, confidence, colouring.alternative)
-
-
-def _merged_note(asked: Optional[int], kept: int, distance: float) -> list[str]:
-    if asked is None or kept >= asked:
-        return []
-    return [f"{asked} colours asked for, {kept} kept: the others were within {distance:g} (CIEDE2000) "
-            "of a kept colour or the background, or filled no cell"]
-
-
-def _colour_photo(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> _Cells:
-    k = options.colors if options.colors is not None else PHOTO_COLORS
-    distance = MERGE_DE if options.min_distance is None else options.min_distance
-    cells = colour_photo(frame, k, distance, frame.background if options.background else None)
-    info.update(mode="color", background=to_hex(cells.rgbs[0]), colors=len(cells.rgbs) - 1, **cells.info)
-    notes += _merged_note(options.colors, len(cells.rgbs) - 1, distance)
-    if len(cells.rgbs) == 2 and options.colors is None:  # one colour survived: plain black and white
-        info["mode"] = "bw"
-        return _Cells(cells.grid, BW_PALETTE, cells.sure, cells.alternative)
-    return _Cells(cells.grid, palette_from_rgb(cells.rgbs[0], cells.rgbs[1:]), cells.sure, cells.alternative)
-
-
-def _bw_photo(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _Cells:
-    cells = bw_photo(frame)
-    info.update(mode="bw", **cells.info)
-    grid = (1 - cells.grid if options.invert else cells.grid).astype(np.uint8)
-    return _Cells(grid, BW_PALETTE, cells.sure, (1 - grid).astype(np.uint8))
-
-
-def _silhouette(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> _Cells:
-    """Alpha coverage only: a cell is filled when its pixels are opaque enough on average."""
-    alpha = frame.rgba[..., 3]
-    if np.all(alpha >= 250):
-        raise InputError("the picture has no transparency: silhouette mode needs an alpha channel")
-    threshold = 128 if options.threshold is None else options.threshold
-    coverage = cell_mean(alpha.astype(np.float64) / 255.0, frame.labels, frame.n_cells)
-    filled = coverage * 255.0 >= threshold
-    if options.invert:
-        filled = ~filled
-    info.update(mode="silhouette", threshold=threshold)
-    grid = filled.reshape(frame.rows, frame.cols).astype(np.uint8)
-    confidence = np.clip(np.abs(coverage * 255.0 - threshold) / 128.0, 0, 1).reshape(grid.shape)
-    return _Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
 
 
 def _background_rgb(rgba: np.ndarray, options: ImageOptions) -> Optional[tuple[int, int, int]]:

@@ -169,8 +169,9 @@ busy photo's blobs, so a grid with many specks must also keep this much tone SSI
 (few specks) may not, since SSIM punishes outlines that people read well (see bench_picture_quality)."""
 BLOBBY = 0.15
 """Share of one-cell blocks over which the tone SSIM must hold too."""
-SPECKY = 0.3
-"""Share of one-cell clue blocks over which a puzzle is tedious and its picture noisy."""
+SPECKY = {False: 0.2, True: 0.3}
+"""Share of one-cell clue blocks over which a black-and-white (False) or colour (True) puzzle is tedious and its
+picture noise: four times the bench set's median of black-and-white photos, twice that of colour photos."""
 
 
 def readability_warnings(grid: np.ndarray, reference: np.ndarray, colour: bool) -> list[str]:
@@ -183,6 +184,6 @@ def readability_warnings(grid: np.ndarray, reference: np.ndarray, colour: bool) 
     if score is not None and tone is not None and (score < READABLE or (tone < READABLE and specks > BLOBBY)):
         return [f"the picture may not read in {kind} at {cols}x{rows} (recognisability {score:.2f}, "
                 f"tone {tone:.2f} of 1): {advice}"]
-    if specks > SPECKY:
+    if specks > SPECKY[colour]:
         return [f"{specks:.0%} of the clue blocks are single cells, so the picture is noisy and tedious: {advice}"]
     return []

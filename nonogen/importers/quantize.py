@@ -139,7 +139,13 @@ def _to_cells(frame: Frame, pixel_class: np.ndarray, rgbs: list, exact: bool, n_
     sure = share[np.arange(share.shape[0]), winner].reshape(grid.shape)
     peeled = changed = 0
     if not frame.pixel_art:
-        grid, peeled = (peel_outline if style == "fill" else thicken_outline)(grid)
+        if style == "fill":
+            grid, peeled = peel_outline(grid)
+        else:  # light rims go, dark outlines are drawn two cells thick
+            lightness = to_lab(np.array(rgbs, dtype=np.float64))[:, 0]
+            grid, peeled = peel_outline(grid, lightness)
+            grid, thickened = thicken_outline(grid, lightness)
+            peeled += thickened
         grid, changed = clean(grid, share_cost(share, frame.rows, frame.cols), smooth=False)
     used = [0] + [c for c in range(1, n_classes) if np.any(grid == c)]
     used.sort(key=lambda c: (c != 0, -int(np.count_nonzero(grid == c)), c))

@@ -103,7 +103,7 @@ def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
 
     >>> overlap(LineAutomaton(((3, 1),)), (3, 3, 3, 3))
     (3, 2, 2, 3)
-    >>> overlap(LineAutomaton(((1, 1), (1, 1))), (3, 3, 2, 3, 3))  # complete logic also empties the ends
+    >>> overlap(LineAutomaton(((1, 1), (1, 1))), (3, 3, 2, 3, 3))  # complete logic also empties cells 1 and 3
     (3, 3, 2, 3, 3)
     """
     result = automaton.live_states(domain)
@@ -157,7 +157,6 @@ class _Replay:
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
         self.hard: dict[int, int] = {}  # line -> cells complete logic finds there beyond the overlap
-        self.blank = [1 | sum(1 << c for c in {c for _, c in clue}) for clue in clues]  # a line's mask when nothing is known
 
     def _cross(self, cell: int, line: int) -> int:
         H, W = self.grid.height, self.grid.width
@@ -190,8 +189,7 @@ class _Replay:
                 if list(full) == current:
                     self.hard.pop(line, None)
                     continue
-                blank = self.blank[line]  # on a line where nothing is known, the overlap is all there is
-                seen = full if all(m == blank for m in current) else overlap(self.automata[line], current)
+                seen = overlap(self.automata[line], current)
                 gained = sum(a != b for a, b in zip(full, seen))
                 if gained:
                     self.hard[line] = gained
@@ -314,9 +312,9 @@ SIZE_POINTS = 0.2  # per doubling of the cells beyond SIZE_BASE
 SIZE_BASE = 100
 WORK_POINTS = 0.4  # per doubling of the line reads per line beyond WORK_BASE
 WORK_BASE = 3.0
-HARD_POINTS = 0.15  # per doubling of 1 + the hard line deductions
+HARD_POINTS = 0.1  # per doubling of 1 + the hard line deductions
 LOOKAHEAD_POINTS = 1.0  # for needing lookahead at all
-SWEEP_POINTS = 0.3  # per doubling of the lookahead sweeps
+SWEEP_POINTS = 0.5  # per doubling of the lookahead sweeps
 DEPTH_POINTS = 0.3  # per pass of depth beyond MIN_DEPTH
 
 
@@ -334,7 +332,7 @@ def score(m: Measures) -> float:
     >>> score(Measures(110, 21, 5, 59, 0, 1, 69, 2, False))  # webpbn #23, 11x10, one short lookahead
     2.02
     >>> score(Measures(3025, 110, 202, 2029, 30, 0, 0, 0, False))  # webpbn #7604, 55x55, long chains
-    3.77
+    3.52
     """
     if m.search:
         return 5.0

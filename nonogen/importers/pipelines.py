@@ -1,0 +1,115 @@
+"""The pipelines behind :func:`~nonogen.importers.image.image_to_grid`, one per kind of picture and mode.
+
+Each takes the :class:`~nonogen.importers.frame.Frame` and the user's options,
+records what it did in ``info`` (and sentences for the user in ``notes``) and
+hands back :class:`Cells`. Which one runs is decided by ``image_to_grid``:
+exact pixel art and flat drawings keep their colours, photos (an opaque
+border, many colours) get :mod:`.photo`, everything else the subject-aware
+black and white of :mod:`.binarize` or the colours of :mod:`.quantize`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+
+from ..errors import InputError
+from ..palette import BW_PALETTE, DEFAULT_MIN_DISTANCE, Color, palette_from_rgb, to_hex
+from .binarize import bw_cells
+from .frame import Frame, cell_mean
+from .photo import MERGE_DE, bw_photo, colour_photo
+from .quantize import color_cells
+
+if TYPE_CHECKING:
+    from .image import ImageOptions
+
+__all__ = ["Cells", "AUTO_MAX_COLORS", "PHOTO_COLORS", "bw_picture_cells", "colour_cells", "colour_photo_cells",
+           "bw_photo_cells", "silhouette"]
+
+AUTO_MAX_COLORS = 8
+"""``mode="auto"`` keeps a picture's exact colours (pixel art, flat drawings) when it has at most this many."""
+PHOTO_COLORS = 4
+"""Colours besides the background that a photo gets by default (``mode="auto"``)."""
+
+
+@dataclass(frozen=True)
+class Cells:
+    """What every pipeline hands back: the grid, its palette, per-cell confidence (0..1) and runner-up value."""
+
+    grid: np.ndarray
+    palette: tuple[Color, ...]
+    confidence: np.ndarray
+    alternative: np.ndarray
+
+
+def bw_picture_cells(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[str, Any]) -> Cells:
+    """Black and white of anything but a photo: the subject's inkings (:mod:`.binarize`)."""
+    inking = bw_cells(frame, reference, options.threshold, options.fill, options.invert, options.style)
+    info.update(mode="bw", inking=inking.name, **inking.info)
+    grid = inking.grid
+    confidence = np.clip(2.0 * inking.sure - 1.0, 0.0, 1.0)
+    return Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
+
+
+def colour_cells(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> Cells:
+    """Colours of anything but a photo: merged candidates, a vote per cell (:mod:`.quantize`)."""
+    k = options.colors if options.colors is not None else AUTO_MAX_COLORS
+    distance = DEFAULT_MIN_DISTANCE if options.min_distance is None else options.min_distance
+    colouring = color_cells(frame, k, distance, frame.background, options.style)
+    info.update(mode="color", background="transparent" if frame.background is None else to_hex(frame.background))
+    info.update(colouring.info)
+    kept = len(colouring.rgbs) - 1
+    confidence = np.clip(2.0 * colouring.sure - 1.0, 0.0, 1.0)
+    if options.colors is None and kept <= 1:  # one exact colour: a plain black-and-white puzzle
+        info["mode"] = "bw"
+        grid = (colouring.grid > 0).astype(np.uint8)
+        return Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))
+    notes += _merged_note(options.colors, kept, distance)
+    info["colors"] = kept
+    palette = palette_from_rgb(colouring.rgbs[0], colouring.rgbs[1:])
+    return Cells(colouring.grid, palette, confidence, colouring.alternative)
+
+
+def _merged_note(asked: Optional[int], kept: int, distance: float) -> list[str]:
+    if asked is None or kept >= asked:
+        return []
+    return [f"{asked} colours asked for, {kept} kept: the others were within {distance:g} (CIEDE2000) "
+            "of a kept colour or the background, or filled no cell"]
+
+
+def colour_photo_cells(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> Cells:
+    """Colours of a photo: superpixels and k-means (:mod:`.photo`); one colour left is black and white."""
+    k = options.colors if options.colors is not None else PHOTO_COLORS
+    distance = MERGE_DE if options.min_distance is None else options.min_distance
+    cells = colour_photo(frame, k, distance, frame.background if options.background else None)
+    info.update(mode="color", background=to_hex(cells.rgbs[0]), colors=len(cells.rgbs) - 1, **cells.info)
+    notes += _merged_note(options.colors, len(cells.rgbs) - 1, distance)
+    if len(cells.rgbs) == 2 and options.colors is None:  # one colour survived: plain black and white
+        info["mode"] = "bw"
+        return Cells(cells.grid, BW_PALETTE, cells.sure, cells.alternative)
+    return Cells(cells.grid, palette_from_rgb(cells.rgbs[0], cells.rgbs[1:]), cells.sure, cells.alternative)
+
+
+def bw_photo_cells(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[str, Any]) -> Cells:
+    """Black and white of a photo: the tone cut that reads best (:mod:`.photo`)."""
+    cells = bw_photo(frame, reference)
+    info.update(mode="bw", **cells.info)
+    grid = (1 - cells.grid if options.invert else cells.grid).astype(np.uint8)
+    return Cells(grid, BW_PALETTE, cells.sure, (1 - grid).astype(np.uint8))
+
+
+def silhouette(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> Cells:
+    """Alpha coverage only: a cell is filled when its pixels are opaque enough on average."""
+    alpha = frame.rgba[..., 3]
+    if np.all(alpha >= 250):
+        raise InputError("the picture has no transparency: silhouette mode needs an alpha channel")
+    threshold = 128 if options.threshold is None else options.threshold
+    coverage = cell_mean(alpha.astype(np.float64) / 255.0, frame.labels, frame.n_cells)
+    filled = coverage * 255.0 >= threshold
+    if options.invert:
+        filled = ~filled
+    info.update(mode="silhouette", threshold=threshold)
+    grid = filled.reshape(frame.rows, frame.cols).astype(np.uint8)
+    confidence = np.clip(np.abs(coverage * 255.0 - threshold) / 128.0, 0, 1).reshape(grid.shape)
+    return Cells(grid, BW_PALETTE, confidence, (1 - grid).astype(np.uint8))

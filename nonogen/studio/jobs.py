@@ -1,0 +1,274 @@
+"""The studio's engine work, run in a worker process: import a picture, check a grid, suggest repairs, make a level.
+
+Each job is a generator of JSON-ready messages, so the page sees the verdict
+as soon as it is known and the grade and ambiguous cells when they follow.
+Jobs only call the public API (:func:`nonogen.from_mesh`, the importer, the
+engine :class:`~nonogen.solve.session.Session`, the repair); they print
+nothing and write nothing.
+"""
+from __future__ import annotations
+
+import base64
+import time
+from typing import Any, Iterator, Optional
+
+import numpy as np
+
+from ..errors import InputError, NonogenError
+from ..importers.image import ImageOptions, image_to_grid, load_image, pixels_wanted
+from ..importers.quality import measure
+from ..make.repair2d import ease, repair
+from ..model import Puzzle
+from ..solve.deadline import Deadline, Timeout
+from ..solve.grade import rate
+from ..solve.line import LineAutomaton
+from ..solve.propagate import Contradiction, Grid, _linelogic
+from ..solve.session import Session
+from .document import palette_json, puzzle_of
+
+__all__ = ["run", "import_picture", "check", "suggest", "replay", "CHECK_SECONDS", "SUGGEST_SECONDS"]
+
+CHECK_SECONDS = 30.0
+"""How long one check may take: a hard grid keeps its worker busy at most this long (a new edit stops it sooner)."""
+
+SUGGEST_SECONDS = 30.0
+"""How long a suggestion may search."""
+
+MESH_SECONDS = 120.0
+
+Message = dict[str, Any]
+
+
+def run(job: dict[str, Any]) -> Iterator[Message]:
+    """The messages of one job; a nonogen error becomes an ``error`` message (the worker lives on)."""
+    try:
+        yield from JOBS[job["kind"]](job)
+    except NonogenError as exc:
+        yield {"error": str(exc)}
+
+
+# --- picture -> grid ---------------------------------------------------------------------------------
+
+
+_last_picture: dict[str, Any] = {}  # the decoded picture of the last import: a slider moves, the picture stays
+
+
+def import_picture(job: dict[str, Any]) -> Iterator[Message]:
+    """The picture read into cells with the page's options, and how much it still looks like the picture."""
+    options = ImageOptions(**_image_options(job.get("options") or {}))
+    key = (job["picture_id"], pixels_wanted(options))
+    if _last_picture.get("key") != key:
+        _last_picture.clear()
+        _last_picture.update(key=key, image=_picture(job["data"], str(job.get("name") or "the picture"), key[1]))
+    imported = image_to_grid(_last_picture["image"], options)
+    quality = measure(imported.grid, imported.reference, imported.palette)
+    yield {
+        "grid": imported.grid.tolist(),
+        "palette": palette_json(imported.palette),
+        "givens": [],
+        "quality": quality,
+        "reference": None if imported.reference is None else np.rint(imported.reference).astype(int).tolist(),
+        "warnings": list(imported.warnings),
+        "import": {k: v for k, v in imported.info.items() if isinstance(v, (int, float, str, bool, list))},
+    }
+
+
+def _picture(data: bytes, name: str, reduce_for: tuple[int, int]) -> Any:
+    """The decoded picture; a file Pillow cannot read is named by the name the author knows it by."""
+    try:
+        return load_image(data, reduce_for=reduce_for)
+    except NonogenError as exc:
+        if "not a readable picture" in str(exc):
+            raise InputError(f"{name}: not a picture nonogen can read (PNG, JPEG, GIF, BMP, WebP or TIFF)") from None
+        raise type(exc)(str(exc).replace("<bytes>", name, 1)) from None
+
+
+OPTION_TYPES = {"width": int, "height": int, "colors": int, "threshold": int, "mode": str, "fit": str,
+                "invert": bool, "fill": float, "background": str}
+"""The picture options the page can set, with their types (the rest of ImageOptions keeps its defaults)."""
+
+
+def _image_options(given: dict[str, Any]) -> dict[str, Any]:
+    options = {}
+    for name, kind in OPTION_TYPES.items():
+        value = given.get(name)
+        if value is None or value == "":
+            continue
+        try:
+            options[name] = kind(value)
+        except (TypeError, ValueError):
+            raise NonogenError(f"{name}: expected {kind.__name__}, got {value!r}") from None
+    if "width" in options and "height" in options:
+        options["size"] = (options.pop("width"), options.pop("height"))
+    return options
+
+
+# --- check -------------------------------------------------------------------------------------------
+
+
+def check(job: dict[str, Any]) -> Iterator[Message]:
+    """Verdict, then ambiguous cells, then grade and the line-logic replay of the page's grid."""
+    started = time.monotonic()
+    puzzle, grid = puzzle_of(job["doc"])
+    clock = Deadline(float(job.get("timeout") or CHECK_SECONDS))
+    session = Session(puzzle)
+    result = session.verify(grid, timeout=clock.left())
+    yield {"verdict": result.status, "difficulty": result.difficulty, "message": result.message,
+           "seconds": round(time.monotonic() - started, 4)}
+    if result.status == "multiple":
+        ambiguous, complete = session.ambiguity(grid, timeout=clock.left())
+        yield {"ambiguous": np.argwhere(ambiguous).tolist(), "complete": complete}
+    else:
+        yield {"ambiguous": [], "complete": result.status == "unique"}
+    rate(result, puzzle, clock, session.grid)
+    yield {"grade": result.grade, "grade_name": result.grade_name, "score": result.score,
+           "replay": replay(puzzle, clock, session.grid), "quality": measure(grid, _reference(job["doc"], grid), puzzle.palette),
+           "seconds": round(time.monotonic() - started, 4)}
+
+
+def _reference(doc: dict[str, Any], grid: np.ndarray) -> Optional[np.ndarray]:
+    """The picture's luma per cell that the page keeps from the import (None when absent or of another size)."""
+    try:
+        reference = np.asarray(doc.get("reference"), dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    return reference if reference.shape == grid.shape else None
+
+
+def replay(puzzle: Puzzle, clock: Deadline, grid: Optional[Grid] = None) -> dict[str, Any]:
+    """Which cells a careful solver fixes in which step: ``step[r][c]`` (0: known at the start, -1: never) and each step's kind.
+
+    A "line" step is one pass of complete line logic over the lines the
+    pass before changed (all lines at first), each line reading the grid as
+    the pass found it, so a step shows what follows from the step before
+    and nothing further; when the lines say nothing
+    more, a "lookahead" step is the engine's probing (what every value of a
+    cell agrees on). The grade rates a replay of its own; this one only
+    shows the author where the solver's progress comes from and where it stops.
+    """
+    grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
+    solve = _line_solver(puzzle, grid)
+    H, W = puzzle.height, puzzle.width
+    masks = grid.masks[:]
+    step = np.full(H * W, -1, dtype=np.int32)
+    step[[i for i in range(H * W) if _decided(masks[i])]] = 0
+    kinds: list[str] = ["start"]  # givens, and cells an empty line or a colour no crossing line has settles
+    lines = set(range(H + W))
+    try:
+        while True:
+            before = masks[:]
+            if lines:
+                for line in sorted(lines):  # every line reads the grid as the pass found it
+                    clock.check()
+                    cells = grid.cells[line]
+                    narrowed = solve(line, [before[i] for i in cells])
+                    if narrowed is None:
+                        raise Contradiction()
+                    for i, m in zip(cells, narrowed):
+                        masks[i] &= m
+                kind = "line"
+            else:
+                if grid.undecided(masks):
+                    grid.probe(masks, clock)
+                if masks == before:
+                    break
+                kind = "lookahead"
+            changed = [i for i in range(H * W) if masks[i] != before[i]]
+            fixed = [i for i in changed if _decided(masks[i]) and step[i] < 0]
+            if fixed:
+                kinds.append(kind)
+                step[fixed] = len(kinds) - 1
+            lines = {i // W for i in changed} | {H + i % W for i in changed}
+    except (Timeout, Contradiction):
+        pass
+    return {"step": step.reshape(H, W).tolist(), "kinds": kinds}
+
+
+def _line_solver(puzzle: Puzzle, grid: Grid):
+    """Complete line logic for one line: the C module's when the grid uses it, else the Python automaton."""
+    clues = puzzle.rows + puzzle.cols
+    if grid.native and _linelogic is not None:
+        return lambda line, domain: _linelogic.solve_line(clues[line], domain)
+    automata = [LineAutomaton(clue) for clue in clues]
+
+    def solve(line: int, domain: list[int]):
+        found = automata[line].live_states(domain)
+        return None if found is None else found[1]
+
+    return solve
+
+
+def _decided(mask: int) -> bool:
+    return mask != 0 and not mask & (mask - 1)
+
+
+# --- suggestions -------------------------------------------------------------------------------------
+
+
+GOALS = ("unique", "line", "edit", "grade")
+
+
+def suggest(job: dict[str, Any]) -> Iterator[Message]:
+    """Givens (or cell changes) that make the grid unique, line-solvable, or bring it down to a grade.
+
+    The page's own givens stay; what is suggested comes on top.
+    """
+    puzzle, grid = puzzle_of(job["doc"])
+    goal = job.get("goal")
+    timeout = float(job.get("timeout") or SUGGEST_SECONDS)
+    if goal == "grade":
+        yield _ease_to_grade(puzzle, grid, int(job.get("grade") or 1), Deadline(timeout))
+        return
+    if goal not in GOALS:
+        raise NonogenError(f"goal: expected one of {', '.join(GOALS)}, got {goal!r}")
+    fixed = repair(puzzle, grid, mode="edit" if goal == "edit" else "givens", line_solvable=goal == "line",
+                   timeout=timeout, grade=True)
+    new = [[r, c] for r, c, _ in fixed.puzzle.givens if (r, c, int(fixed.grid[r, c])) not in puzzle.givens]
+    yield {"goal": goal, "status": fixed.report["status"], "line_solvable": fixed.report["line_solvable"],
+           "grade": fixed.report["grade"], "givens": new,
+           "edits": [[e["row"], e["col"], e["to"]] for e in fixed.report["edits"]],
+           "message": fixed.report["message"]}
+
+
+def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline) -> Message:
+    """Givens that make the puzzle unique (when it is not), then one at a time until the grade is at most ``grade``.
+
+    Each further given is the one that helps line logic most (the repair's
+    own :func:`~nonogen.make.repair2d.ease`), so few are needed.
+    """
+    fixed = repair(puzzle, grid, mode="givens", timeout=clock.left(), grade=True)
+    session = fixed.session or Session(puzzle)
+    added = tuple(sorted(g for g in fixed.puzzle.givens if g not in puzzle.givens))
+    result = session.verify(grid, added, timeout=clock.left(), grade=True)
+    while result.status == "unique" and result.grade is not None and result.grade > grade and not clock.expired():
+        given: Optional[tuple] = ease(session, added, grid)
+        if given is None:
+            break
+        added = tuple(sorted(added + (given,)))
+        result = session.verify(grid, added, timeout=clock.left(), grade=True)
+    reached = result.status == "unique" and result.grade is not None and result.grade <= grade
+    return {"goal": "grade", "status": result.status, "grade": result.grade, "givens": [[r, c] for r, c, _ in added],
+            "edits": [], "message": "" if reached else f"grade {grade} not reached (grade {result.grade})"}
+
+
+# --- mesh --------------------------------------------------------------------------------------------
+
+
+def make_mesh(job: dict[str, Any]) -> Iterator[Message]:
+    """A Picross 3D level from a model file, its verdict and the play page that shows it in 3D."""
+    from .. import from_mesh
+    from ..export.html import page_3d
+    from ..render import encode
+    from ..render.iso3d import solution_picture
+
+    options = job.get("options") or {}
+    hide = options.get("hide")
+    made = from_mesh(job["path"], size=int(options.get("size") or 10), hide=None if hide in (None, "") else float(hide),
+                     line_solvable=bool(options.get("line_solvable")), timeout=MESH_SECONDS)
+    colors = made.puzzle.rgb() if made.puzzle.colors is not None else None
+    shape = encode(solution_picture(made.puzzle.goal, colors), ".png")
+    yield {"report": made.report, "page": page_3d(made.puzzle, made.solution, colors), "made": made,
+           "solution_png": "data:image/png;base64," + base64.b64encode(shape).decode("ascii")}
+
+
+JOBS = {"import": import_picture, "check": check, "suggest": suggest, "mesh": make_mesh}

@@ -1,0 +1,162 @@
+/* The studio's board: the grid with its clues, painted by click and drag, with the engine's findings on top.
+ * It knows nothing about the server: it draws a document and calls onEdit() after every change. */
+"use strict";
+
+function lineClue(values) {
+  const clue = [];
+  let run = 0, color = 0;
+  for (const v of values.concat([0])) {
+    if (v === color && v !== 0) { run++; continue; }
+    if (color !== 0) clue.push([run, color]);
+    color = v; run = 1;
+  }
+  return clue;
+}
+
+function inkOn(rgb) {
+  const n = parseInt(rgb.slice(1), 16);
+  const luma = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
+  return luma > 150 ? "#111111" : "#ffffff";
+}
+
+class Board {
+  constructor(table, onEdit) {
+    this.table = table;
+    this.onEdit = onEdit;
+    this.doc = null;
+    this.active = 1;          // palette index painted
+    this.tool = "paint";      // or "given"
+    this.painting = null;     // the value a drag paints, while the button is down
+    table.addEventListener("mousedown", (e) => this.down(e));
+    table.addEventListener("mouseover", (e) => this.over(e));
+    table.addEventListener("contextmenu", (e) => { if (e.target.closest("td.cell")) e.preventDefault(); });
+    document.addEventListener("mouseup", () => { this.painting = null; });
+  }
+
+  /* A new document (or a new size): rebuild the table. */
+  load(doc) {
+    this.doc = doc;
+    const H = doc.grid.length, W = doc.grid[0].length;
+    this.table.innerHTML = "";
+    const head = this.table.insertRow();
+    head.insertCell().className = "corner";
+    this.colClues = [];
+    for (let c = 0; c < W; c++) {
+      const td = head.insertCell();
+      td.className = "col-clue";
+      td.dataset.col = c;
+      this.colClues.push(td);
+    }
+    this.cells = [];
+    this.rowClues = [];
+    for (let r = 0; r < H; r++) {
+      const tr = this.table.insertRow();
+      const clue = tr.insertCell();
+      clue.className = "row-clue";
+      clue.dataset.row = r;
+      this.rowClues.push(clue);
+      const row = [];
+      for (let c = 0; c < W; c++) {
+        const td = tr.insertCell();
+        td.className = "cell";
+        td.dataset.r = r;
+        td.dataset.c = c;
+        if (c % 5 === 4 && c !== W - 1) td.classList.add("edge-right");
+        if (r % 5 === 4 && r !== H - 1) td.classList.add("edge-bottom");
+        row.push(td);
+      }
+      this.cells.push(row);
+    }
+    this.refresh();
+  }
+
+  /* Colours, givens and every clue drawn again from the document (after a palette change, say). */
+  refresh() {
+    const grid = this.doc.grid;
+    this.givens = new Set(this.doc.givens.map(([r, c]) => r + "," + c));
+    grid.forEach((row, r) => row.forEach((_, c) => this.paintCell(r, c)));
+    grid.forEach((_, r) => this.drawClue(this.rowClues[r], lineClue(grid[r]), false));
+    grid[0].forEach((_, c) => this.drawClue(this.colClues[c], lineClue(grid.map((row) => row[c])), true));
+  }
+
+  paintCell(r, c) {
+    const td = this.cells[r][c];
+    td.style.background = this.doc.palette[this.doc.grid[r][c]].rgb;
+    td.classList.toggle("given", this.givens.has(r + "," + c));
+  }
+
+  drawClue(td, clue, vertical) {
+    td.innerHTML = "";
+    const palette = this.doc.palette, colored = palette.length > 2;
+    for (const [length, color] of clue) {
+      const span = document.createElement("span");
+      span.className = "num";
+      span.textContent = length;
+      if (colored) {
+        span.style.background = palette[color].rgb;
+        span.style.color = inkOn(palette[color].rgb);
+      }
+      td.appendChild(span);
+      if (vertical) td.appendChild(document.createElement("br"));
+    }
+  }
+
+  cellOf(e) {
+    const td = e.target.closest("td.cell");
+    return td ? [Number(td.dataset.r), Number(td.dataset.c)] : null;
+  }
+
+  down(e) {
+    const at = this.cellOf(e);
+    if (!at) return;
+    e.preventDefault();
+    const [r, c] = at;
+    if (this.tool === "given") {
+      const key = r + "," + c;
+      this.doc.givens = this.givens.has(key)
+        ? this.doc.givens.filter(([gr, gc]) => gr !== r || gc !== c) : this.doc.givens.concat([[r, c]]);
+      this.givens = new Set(this.doc.givens.map(([gr, gc]) => gr + "," + gc));
+      this.paintCell(r, c);
+      this.onEdit();
+      return;
+    }
+    const now = this.doc.grid[r][c];
+    this.painting = e.button === 2 || now === this.active ? 0 : this.active;
+    this.set(r, c, this.painting);
+  }
+
+  over(e) {
+    if (this.painting === null) return;
+    const at = this.cellOf(e);
+    if (at) this.set(at[0], at[1], this.painting);
+  }
+
+  /* One cell changed by hand: its colour, its row's and column's clues, then the engine is asked again. */
+  set(r, c, value) {
+    const grid = this.doc.grid;
+    if (grid[r][c] === value) return;
+    grid[r][c] = value;
+    this.paintCell(r, c);
+    this.drawClue(this.rowClues[r], lineClue(grid[r]), false);
+    this.drawClue(this.colClues[c], lineClue(grid.map((row) => row[c])), true);
+    this.onEdit();
+  }
+
+  /* The engine's findings: ambiguous cells, and how far the line-logic replay has come at step `upTo`. */
+  mark(ambiguous, replay, upTo, suggested) {
+    const amb = new Set((ambiguous || []).map(([r, c]) => r + "," + c));
+    const hint = new Set((suggested || []).map(([r, c]) => r + "," + c));
+    this.cells.forEach((row, r) => row.forEach((td, c) => {
+      const key = r + "," + c;
+      td.classList.toggle("amb", amb.has(key));
+      td.classList.toggle("suggested", hint.has(key));
+      const step = replay ? replay.step[r][c] : 0;
+      // faded: not yet fixed at this step of the replay; cells never fixed fade only before the last step
+      const last = replay ? replay.kinds.length - 1 : 0;
+      td.classList.toggle("later", replay !== null && upTo !== null && (step < 0 ? upTo < last : step > upTo));
+      td.classList.toggle("open", replay !== null && step < 0);
+    }));
+  }
+}
+
+window.StudioBoard = { Board, lineClue, inkOn };
