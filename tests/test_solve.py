@@ -239,3 +239,23 @@ def test_verify_refuses_an_encoding_over_the_memory_budget(monkeypatch):
     result = verify(puzzle, timeout=30, grade=False)
     assert result.status == "timeout"
     assert "the SAT encoding would need about" in result.message and "clauses" in result.message
+
+
+def _address_space_limit(_task) -> int:
+    import resource
+
+    return resource.getrlimit(resource.RLIMIT_AS)[0]
+
+
+def test_local_pool_workers_cap_their_address_space():
+    """Verify workers used to grow without bound (4.4 GB on a 1000x1000 puzzle) and could make the
+    machine swap; each now runs under an RLIMIT_AS of half the physical memory."""
+    import os
+    import resource
+
+    from nonogen.executors import LocalPool
+
+    fail = lambda task, message, status: (status, message)  # noqa: E731
+    (limit,) = list(LocalPool(1).run(_address_space_limit, [0], fail))
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert limit != resource.RLIM_INFINITY and limit <= physical // 2 + 1
