@@ -37,6 +37,7 @@ demo-images: $(STAMP)
 	$(NONOGEN) image samples/images/landscape.jpg -o outputs/images/landscape --width 30 --line-solvable --force
 	$(NONOGEN) image samples/images/photo-rocket-launch.jpg -o outputs/images/rocket-launch --size 30x30 --line-solvable --force
 	$(NONOGEN) image samples/images/icon-mail.png -o outputs/images/mail --colors 4 --force
+	$(NONOGEN) image samples/images/flat-fish.png -o outputs/images/fish-grade2 --grade 2 --force
 
 demo-meshes: $(STAMP)
 	$(NONOGEN) mesh samples/meshes/rocket.stl -o outputs/meshes/rocket --force

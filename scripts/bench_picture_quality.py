@@ -21,7 +21,8 @@ Printed per run and as medians per category and style: recognisability
 ((tone SSIM + Canny edge F) / 2), fidelity (tone SSIM, same geometry), one-cell
 block share, fill share, mean CIEDE2000 to the picture's colours, unique and
 line-solvable, givens + edits per cell, seconds. The issue's targets are
-checked at the end. A contact sheet goes to outputs/picture-quality.png.
+checked at the end; then a 24-megapixel JPEG at 40x30 (seconds and peak
+memory). A contact sheet goes to outputs/picture-quality.png.
 
 Usage: .venv/bin/python scripts/bench_picture_quality.py [--quick] [--previous REV]
 """
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -97,6 +99,7 @@ def worker(specs: list[dict], which: str) -> list[dict]:
             "status": rep["status"], "line_solvable": rep["line_solvable"], "fixes": len(rep["givens"]) + len(rep["edits"]),
             "grid": np.asarray(made.solution).tolist(), "palette": [list(c.rgb_tuple) for c in made.puzzle.palette],
             "seconds": round(time.perf_counter() - start, 3), "warnings": rep.get("warnings", []),
+            "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         })
     return out
 
@@ -243,6 +246,24 @@ def contact_sheet(rows: list[dict], out: Path) -> None:
     sheet.save(out)
 
 
+def big_photo_check(rev: str) -> list[str]:
+    """A 24-megapixel JPEG at 40x30 (the default: colour today, black and white before): seconds and peak
+    memory of a process that makes only that puzzle, previous and today."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from make_sample_images import landscape
+
+    path = Path(tempfile.gettempdir()) / "nonogen-bench-24mp.jpg"
+    if not path.is_file():
+        Image.fromarray(landscape(320, 240), "RGB").resize((6000, 4000), Image.Resampling.BICUBIC).save(path, quality=85)
+    spec = {"path": str(path), "old": {"size": [40, 30]}, "new": {"size": [40, 30]}}
+    lines = []
+    for which in ("old", "new"):
+        res = run_pipeline(which, [spec], rev)[0]
+        lines.append(f"24 MP JPEG -> 40x30, {'previous' if which == 'old' else 'today'}: "
+                     + (res.get("error") or f"{res['seconds']:.2f} s, peak {res['peak_mb']:.0f} MB"))
+    return lines
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--worker"]:
         print(json.dumps(worker(json.loads(sys.stdin.read()), argv[1])))
@@ -266,6 +287,8 @@ def main(argv: list[str]) -> int:
     print(f"\nreadability warnings today: {len(warned)} of {len(rows)} runs "
           f"(median recognisability warned {_median(warned, 'new', 'recog'):.2f}, "
           f"not warned {_median([r for r in rows if r not in warned], 'new', 'recog'):.2f})")
+    print()
+    print("\n".join(big_photo_check(rev)))
     contact_sheet(rows, SHEET)
     print(f"contact sheet: {SHEET.relative_to(ROOT)}")
     return 0

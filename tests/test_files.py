@@ -178,7 +178,7 @@ def test_a_full_disk_is_one_error_line_and_leaves_no_temp_file(tmp_path):
     assert not (out / "t.csv").exists() and not (out / "big.json").exists()  # a failed run leaves no half file
     picture = REPO / "samples" / "images" / "icon-heart.png"
     done = nonogen("image", picture, "-o", out / "made", preexec_fn=_limit_file_size(20000))
-    last = done.stderr.strip().splitlines()[-1]  # a warning about the picture may come first
+    last = done.stderr.strip().splitlines()[-1]  # warnings about the puzzle may come first
     assert done.returncode == 2 and last.startswith(f"nonogen: error: {out / 'made'}/"), done.stderr
     assert not (out / "made").exists()  # not even an empty folder
 

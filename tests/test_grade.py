@@ -179,3 +179,15 @@ def test_from_image_reaches_grade_two_by_redrawing_uncertain_edges():
     assert made.report["status"] == "unique" and made.report["grade"] == 2
     assert any("cells on uncertain edges drawn the other way to reach grade 2" in w for w in made.report["warnings"])
     assert not any("halftone" in w for w in made.report["warnings"])
+
+
+def test_from_image_draws_a_colour_photo_in_black_and_white_when_colour_cannot_reach_the_grade():
+    """A photo the mode left to nonogen is drawn in colour, whose puzzles stay grade 1; black and white reaches 2, and says so."""
+    from nonogen.make.picture import from_image
+
+    made = from_image("samples/images/photo-cat.jpg", grade=2, timeout=60)
+    assert made.report["grade"] == 2 and made.puzzle.n_colors == 1
+    assert any(w.startswith("drawn in black and white to reach grade 2") for w in made.report["warnings"])
+    kept = from_image("samples/images/photo-cat.jpg", grade=2, timeout=60, colors=4)  # colour asked for: it stays
+    assert kept.puzzle.n_colors > 1 and kept.report["grade"] == 1
+    assert any("in black and white (mode bw) the picture may reach grade 2" in w for w in kept.report["warnings"])

@@ -139,9 +139,12 @@ def _aim(
         return make(imported, "givens", False), imported
     if best[0] != grade:
         notes.append(f"grade {grade} not reached; closest is grade {best[0]} (tried {', '.join(tried)})")
-        if best[0] < grade and len(imported.palette) > 2:
+        if best[0] < grade and len(imported.palette) > 2 and not _colour_left_free(options):
             notes.append(f"colour clues tell more than black and white: in black and white (mode bw) the picture "
                          f"may reach grade {grade}")
+    if best[2].info.get("black_and_white"):
+        notes.append(f"drawn in black and white to reach grade {best[0]}: colour clues tell more, and in colour "
+                     f"this picture stays easier")
     if best[2].info.get("halftone"):
         notes.append(f"drawn as a halftone (tones as dot density) to reach grade {best[0]}")
     if best[2].info.get("redrawn"):
@@ -150,23 +153,36 @@ def _aim(
 
 
 def _variant_label(info: dict) -> str:
+    label = " bw" if info.get("black_and_white") else ""
     if info.get("halftone"):
-        return " halftone"
-    return f" redrawn {info['redrawn']}" if info.get("redrawn") else ""
+        return label + " halftone"
+    return label + (f" redrawn {info['redrawn']}" if info.get("redrawn") else "")
 
 
 def _variants(img: Image.Image, imported: ImportResult, options: ImageOptions):
     """The picture as imported, near-identical renderings of it, other sizes, then halftones (black and white only).
 
     Each size comes with its near-identical renderings (:func:`_renderings`)
-    before the next size. Halftones come last: they reach harder grades, but
-    tones drawn as dots look less like the picture.
+    before the next size. A picture drawn in colour because the mode was
+    left to nonogen is then tried in black and white: colour clues tell
+    more, so colour puzzles stay easier. Halftones come last: they reach
+    harder grades, but tones drawn as dots look less like the picture.
     """
     sizes = []
     for candidate in itertools.chain([imported], _other_sizes(img, imported, options)):
         sizes.append(candidate)  # made one at a time: the aim often stops at the first
         yield candidate
         yield from _renderings(candidate)
+    if _colour_left_free(options) and len(imported.palette) > 2:
+        try:
+            bw = image_to_grid(img, replace(options, mode="bw"))
+        except NonogenError:
+            bw = None
+        if bw is not None:
+            bw = replace(bw, info={**bw.info, "black_and_white": True})
+            sizes.append(bw)
+            yield bw
+            yield from _renderings(bw)
     for candidate in sizes:
         if len(candidate.palette) != 2 or candidate.reference is None:
             continue
@@ -174,6 +190,11 @@ def _variants(img: Image.Image, imported: ImportResult, options: ImageOptions):
         if grid.any():
             yield replace(candidate, grid=grid, alternative=(1 - grid).astype(np.uint8),
                           confidence=np.full(grid.shape, 0.5), info={**candidate.info, "halftone": True})
+
+
+def _colour_left_free(options: ImageOptions) -> bool:
+    """Whether nonogen chose colour or black and white (the user set neither a mode nor a number of colours)."""
+    return options.mode == "auto" and options.colors is None
 
 
 UNCERTAIN = 0.75
