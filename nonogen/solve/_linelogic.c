@@ -1324,18 +1324,40 @@ static PyObject *Lines_get_runs(Lines *g, void *closure) {
 }
 
 /* solve_line(clue, domain): the narrowed masks of one line, or None. For tests against line.py. */
-static PyObject *module_solve_line(PyObject *self, PyObject *args) {
-    (void)self;
+/* The left-right overlap a person sees on a line, into out: each block lies between its first and
+ * its last possible start (placeable() after solve_line has filled the tables); the cells every
+ * placement covers take its colour, cells no block reaches are background. The grade (grade.py)
+ * counts what this rule finds apart from complete line logic. */
+static void overlap_rule(const Clue *c, const Work *w, int n, const mask_t *d, mask_t *out) {
+    for (int t = 0; t < n; t++) out[t] = 1;
+    for (int pass = 0; pass < 2; pass++) { /* where each block reaches, then what all its placements cover */
+        for (int i = 0; i < c->k; i++) {
+            int len = c->len[i], first = 0, last = n - len;
+            while (first <= last && !placeable(c, w, n, d, i, first)) first++;
+            while (last > first && !placeable(c, w, n, d, i, last)) last--;
+            mask_t bit = (mask_t)1 << c->col[i];
+            if (pass == 0)
+                for (int t = first; t < last + len; t++) out[t] |= bit;
+            else
+                for (int t = last; t < first + len; t++) out[t] = bit;
+        }
+    }
+    for (int t = 0; t < n; t++) out[t] &= d[t];
+}
+
+/* solve_line(clue, domain) and overlap(clue, domain): one line from Python, complete logic or the
+ * overlap rule; None when no placement fits. */
+static PyObject *line_query(PyObject *args, int overlap) {
     PyObject *clue_obj, *domain_obj;
     if (!PyArg_ParseTuple(args, "OO", &clue_obj, &domain_obj)) return NULL;
     PyObject *fast = PySequence_Fast(domain_obj, "domain must be a sequence of masks");
     if (!fast) return NULL;
     int n = (int)PySequence_Fast_GET_SIZE(fast);
-    mask_t *d = PyMem_Malloc(sizeof(mask_t) * (n + 1));
+    mask_t *d = PyMem_Malloc(sizeof(mask_t) * (n + 1)), *seen = PyMem_Malloc(sizeof(mask_t) * (n + 1));
     int *len = PyMem_Malloc(sizeof(int) * (n + 1)), *col = PyMem_Malloc(sizeof(int) * (n + 1));
     Work w = {0};
     PyObject *result = NULL;
-    if (!d || !len || !col) {
+    if (!d || !seen || !len || !col) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1356,15 +1378,31 @@ static PyObject *module_solve_line(PyObject *self, PyObject *args) {
         Py_INCREF(result);
         goto done;
     }
+    const mask_t *out = w.out;
+    if (overlap) {
+        overlap_rule(&c, &w, n, d, seen);
+        out = seen;
+    }
     result = PyTuple_New(n);
-    for (int t = 0; result && t < n; t++) PyTuple_SET_ITEM(result, t, PyLong_FromUnsignedLong(w.out[t]));
+    for (int t = 0; result && t < n; t++) PyTuple_SET_ITEM(result, t, PyLong_FromUnsignedLong(out[t]));
 done:
     Py_DECREF(fast);
     PyMem_Free(d);
+    PyMem_Free(seen);
     PyMem_Free(len);
     PyMem_Free(col);
     work_free(&w);
     return result;
+}
+
+static PyObject *module_solve_line(PyObject *self, PyObject *args) {
+    (void)self;
+    return line_query(args, 0);
+}
+
+static PyObject *module_overlap(PyObject *self, PyObject *args) {
+    (void)self;
+    return line_query(args, 1);
 }
 
 /* clause_lists(flat, start, count) -> (clauses, next): up to count clauses of a flat encoding
@@ -1402,6 +1440,7 @@ static PyMethodDef module_methods[] = {
     {"clause_lists", module_clause_lists, METH_VARARGS,
      "clause_lists(flat, start, count) -> (up to count clauses as lists, offset of the next)"},
     {"solve_line", module_solve_line, METH_VARARGS, "solve_line(clue, domain) -> narrowed masks, or None"},
+    {"overlap", module_overlap, METH_VARARGS, "overlap(clue, domain) -> the left-right overlap's masks, or None"},
     {NULL}};
 
 static PyMethodDef Lines_methods[] = {

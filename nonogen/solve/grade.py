@@ -106,6 +106,13 @@ def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
     >>> overlap(LineAutomaton(((1, 1), (1, 1))), (3, 3, 2, 3, 3))  # complete logic also empties cells 1 and 3
     (3, 3, 2, 3, 3)
     """
+    if _linelogic is not None:  # the same rule in C: the Python below was 60 % of grading's time
+        return _linelogic.overlap(automaton.clue, domain)
+    return overlap_py(automaton, domain)
+
+
+def overlap_py(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
+    """:func:`overlap` in Python: the reference the C module is checked against (and the fallback without it)."""
     result = automaton.live_states(domain)
     if result is None:
         return None
