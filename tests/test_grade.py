@@ -185,9 +185,10 @@ def test_from_image_draws_a_colour_photo_in_black_and_white_when_colour_cannot_r
     """A photo the mode left to nonogen is drawn in colour, whose puzzles stay grade 1; black and white reaches 2, and says so."""
     from nonogen.make.picture import from_image
 
-    made = from_image("samples/images/photo-cat.jpg", grade=2, timeout=60)
+    # the width held: at the default 30 cells, colour would reach grade 2 at another size (60x60) first
+    made = from_image("samples/images/photo-cat.jpg", grade=2, timeout=60, width=30)
     assert made.report["grade"] == 2 and made.puzzle.n_colors == 1
     assert any(w.startswith("drawn in black and white to reach grade 2") for w in made.report["warnings"])
-    kept = from_image("samples/images/photo-cat.jpg", grade=2, timeout=60, colors=4)  # colour asked for: it stays
+    kept = from_image("samples/images/photo-cat.jpg", grade=2, timeout=60, colors=4, width=30)  # colour asked for
     assert kept.puzzle.n_colors > 1 and kept.report["grade"] == 1
     assert any("in black and white (mode bw) the picture may reach grade 2" in w for w in kept.report["warnings"])

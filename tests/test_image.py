@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from conftest import SHARED_DATA  # ../shared, or NONOGEN_SHARED
 from nonogen import formats
@@ -122,12 +122,16 @@ def test_soft_alpha_counts_by_coverage_in_silhouette_mode():
         image_to_grid(Image.new("RGB", (8, 8), "red"), ImageOptions(mode="silhouette"))
 
 
-def test_default_size_is_twenty_on_the_long_side_and_width_keeps_aspect():
+def test_default_size_is_thirty_for_photos_twenty_else_and_width_keeps_aspect():
+    """At the old default of 20 cells a photo of a face or an animal was a few blobs."""
     y, x = np.mgrid[0:300, 0:600]
     photo = Image.fromarray(((x + y) % 256).astype(np.uint8), "L")  # many grey levels: not pixel art
-    assert image_to_grid(photo).grid.shape == (10, 20)
-    assert image_to_grid(photo, ImageOptions(width=30)).grid.shape == (15, 30)
+    assert image_to_grid(photo).grid.shape == (15, 30)
+    assert image_to_grid(photo, ImageOptions(width=24)).grid.shape == (12, 24)
     assert image_to_grid(photo, ImageOptions(height=7)).grid.shape == (7, 14)
+    drawing = Image.new("RGB", (600, 300), "white")
+    ImageDraw.Draw(drawing).ellipse((100, 50, 500, 250), fill=(200, 0, 0))  # two flat colours: a drawing
+    assert image_to_grid(drawing).grid.shape == (10, 20)
 
 
 def test_crop_to_content():

@@ -90,6 +90,8 @@ MAX_PIXELS = 40_000_000
 """Largest picture nonogen reads (pixels); keeps the full-resolution arrays within memory."""
 
 DEFAULT_LONG_SIDE = 20
+PHOTO_LONG_SIDE = 30
+"""Photos get more cells by default: at 20 a face or an animal is a few blobs; the picture benchmark's photos are 30."""
 PIXEL_ART_MAX_COLORS = 32
 PIXEL_ART_MAX_SIDE = 128
 MODES = ("auto", "bw", "silhouette")
@@ -270,10 +272,11 @@ def to_rgba_array(img: Image.Image) -> np.ndarray:
     return np.asarray(img.convert("RGBA"), dtype=np.uint8)
 
 
-def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool) -> tuple[int, int]:
+def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool,
+                long_side: int = DEFAULT_LONG_SIDE) -> tuple[int, int]:
     """Puzzle size in cells: explicit ``size``, or one side with the aspect ratio kept, or the default.
 
-    The default is the native size for pixel art, else 20 cells on the long side.
+    The default is the native size for pixel art, else ``long_side`` cells on the long side (20; photos 30).
 
     >>> target_size(400, 200, ImageOptions(), native=False)
     (20, 10)
@@ -293,7 +296,6 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool) -> 
     elif native:
         w, h = src_w, src_h
     else:
-        long_side = DEFAULT_LONG_SIDE
         if src_w >= src_h:
             w, h = long_side, max(1, round(long_side * src_h / src_w))
         else:
@@ -323,7 +325,9 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
         rgba = rgba[top:bottom, left:right]
         info["crop_box"] = [left, top, right, bottom]
     rgba, pixel_art = _pixel_art(rgba, info)
-    cols, rows = target_size(rgba.shape[1], rgba.shape[0], options, native=pixel_art)
+    looks_like_photo = background_rgb is not None and not pixel_art and not _few_colours(rgba, background_rgb)
+    cols, rows = target_size(rgba.shape[1], rgba.shape[0], options, native=pixel_art,
+                             long_side=PHOTO_LONG_SIDE if looks_like_photo else DEFAULT_LONG_SIDE)
     weight = content_weight(rgba, background_rgb) if options.fit == "crop" else None
     rgba, note = fit_to_aspect(rgba, cols, rows, options.fit, weight, background_rgb)
     if note:
