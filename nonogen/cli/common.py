@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator, TypeVar
 
@@ -119,6 +122,25 @@ def progress(items: Iterable[T], total: int, label: str = "", stream=None) -> It
         yield item
         bar(done, total)
     bar.clear()
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP wait until the block is done, then act as usual.
+
+    A record goes to several places (the resume file, CSV, stdout, the
+    summary); a signal between two of them left the CSV a row ahead of the
+    JSON lines. Held signals are delivered when the block ends.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def json_line(value: Any) -> str:

@@ -21,6 +21,7 @@ from .common import (
     positive_float,
     positive_int,
     read_stdin,
+    signals_held,
 )
 from .records import Outputs, Summary, read_resume
 
@@ -101,8 +102,9 @@ def run_verify(args) -> int:
     try:
         for rec in records(args, bar, earlier):
             bar.clear()
-            outputs.add(rec)
-            summary.add(rec)
+            with signals_held():  # every output and the summary get the record, or none does
+                outputs.add(rec)
+                summary.add(rec)
             code = combine(code, exit_flag(rec))
     except BaseException as exc:
         summary.interrupted = not isinstance(exc, Exception)  # Ctrl-C or SIGTERM; not "no puzzle files here"
