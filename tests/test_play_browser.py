@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -164,11 +165,28 @@ def open_page(driver, tmp_path):
         path.write_text(text, encoding="utf-8")
         driver.get(path.as_uri())
         driver.execute_script("localStorage.clear()")
-        driver.refresh()
-        _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start")
+        reload(driver)
         return path
 
     return go
+
+
+def reload(driver) -> None:
+    """Reload the page once everything it stored has reached the browser, and wait for the game to start.
+
+    A reload can start the page in another renderer process, which reads the storage before the old page's
+    last writes have arrived: a cleared storage came back empty after a later save (1 run in 8). The old
+    page's final write is a mark; once a fresh page sees the mark, every earlier write has landed (writes
+    arrive in order), and one more reload starts the game from all of them.
+    """
+    mark = f"mark-{time.monotonic_ns()}"
+    driver.execute_script("localStorage.setItem('nonogen-test-mark', arguments[0])", mark)
+    driver.refresh()
+    _until(driver, lambda d: d.execute_script("return localStorage.getItem('nonogen-test-mark')") == mark,
+           "the page's writes to reach the browser")
+    driver.execute_script("localStorage.removeItem('nonogen-test-mark')")
+    driver.refresh()
+    _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start")
 
 
 WAIT = 120
@@ -277,8 +295,7 @@ def test_undo_redo_reload_reset_reveal(driver, open_page):
     driver.find_element(By.ID, "redo").click()
     ActionChains(driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
     expect(4)
-    driver.refresh()
-    _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start again")
+    reload(driver)
     expect(4)
     assert list(_cells(driver)[0]) == [1, 0, 1, -1, 1]
     _until(driver, lambda d: "restored" in _status(d), "the status to say the grid was restored")
@@ -395,8 +412,7 @@ def test_3d_strikes_paint_and_givens(driver, open_page):
     driver.find_element(By.ID, "check").click()
     assert "2 painted cubes are not part" in _status(driver)
     _shot(driver, "3d-check")
-    driver.refresh()
-    _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start")
+    reload(driver)
     assert driver.find_element(By.ID, "strikes").text == "1 / 5" and _cube(driver, 1, 0, 0) == "painted"
 
 
@@ -552,8 +568,7 @@ def test_clue_numbers_cross_off_by_hand_and_the_timer_keeps_time(driver, open_pa
     driver.find_element(By.CSS_SELECTOR, '.num[data-cross="row:0:1"]').click()  # again: back
     assert _state(driver)["crossed"] == ["col:2:0"]
     played = _state(driver)["timer"]["ms"]
-    driver.refresh()
-    _wait(driver, lambda d: d.execute_script("return !!window.nonogenPlay"))
+    reload(driver)
     assert _state(driver)["crossed"] == ["col:2:0"] and _state(driver)["timer"]["ms"] >= played
     driver.find_element(By.ID, "reveal").click()
     driver.switch_to.alert.accept()
