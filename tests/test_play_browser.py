@@ -12,7 +12,6 @@ import json
 import re
 import shutil
 import tempfile
-import time
 from pathlib import Path
 from typing import Iterator
 
@@ -171,21 +170,29 @@ def open_page(driver, tmp_path):
     return go
 
 
-def reload(driver) -> None:
-    """Reload the page once everything it stored has reached the browser, and wait for the game to start.
+STORED = "return JSON.stringify(Object.entries(localStorage).sort())"
 
-    A reload can start the page in another renderer process, which reads the storage before the old page's
-    last writes have arrived: a cleared storage came back empty after a later save (1 run in 8). The old
-    page's final write is a mark; once a fresh page sees the mark, every earlier write has landed (writes
-    arrive in order), and one more reload starts the game from all of them.
+
+def reload(driver) -> None:
+    """Open the page afresh once what it stored has reached the browser, and wait for the game to start.
+
+    The page's storage writes travel to the browser in the background; a reload right after them could
+    start the new page without them, and the saved progress came back empty (1 run in 8). So the page is
+    loaded again in a new tab, as often as it takes, while the old one stays open until that fresh
+    document reads exactly what the old one stored; the test goes on in the new tab.
     """
-    mark = f"mark-{time.monotonic_ns()}"
-    driver.execute_script("localStorage.setItem('nonogen-test-mark', arguments[0])", mark)
-    driver.refresh()
-    _until(driver, lambda d: d.execute_script("return localStorage.getItem('nonogen-test-mark')") == mark,
-           "the page's writes to reach the browser")
-    driver.execute_script("localStorage.removeItem('nonogen-test-mark')")
-    driver.refresh()
+    stored, page, old = driver.execute_script(STORED), driver.current_url, driver.current_window_handle
+    driver.switch_to.new_window("tab")
+
+    def fresh_copy(d) -> bool:
+        d.get(page)
+        return d.execute_script(STORED) == stored
+
+    _until(driver, fresh_copy, "the page's saved progress to reach a fresh copy of the page")
+    new = driver.current_window_handle
+    driver.switch_to.window(old)
+    driver.close()
+    driver.switch_to.window(new)
     _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the page to start")
 
 
