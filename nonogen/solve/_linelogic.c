@@ -1142,6 +1142,17 @@ static int bp_line(const Clue *c, int n, const mask_t *d, const double *in, doub
 /* bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour.
  * `messages` (array('d') of 2 * cells * colours, zeros at first) keeps the row then the column
  * messages, so a later call goes on from where this one stopped. */
+/* One line's masks (into g->line_in) and its cells' messages: from the crossing lines and its own last ones. */
+static void bp_gather(Lines *g, int line, const mask_t *masks, const double *cross, const double *mine, double *in,
+                      double *own, int C) {
+    for (int t = 0; t < line_len(g, line); t++) {
+        int cell = line_cell(g, line, t);
+        g->line_in[t] = masks[cell];
+        memcpy(in + t * C, cross + (size_t)cell * C, sizeof(double) * C);
+        memcpy(own + t * C, mine + (size_t)cell * C, sizeof(double) * C);
+    }
+}
+
 static PyObject *Lines_bp(Lines *g, PyObject *args) {
     PyObject *mobj, *msgobj;
     int C, rounds;
@@ -1191,15 +1202,8 @@ static PyObject *Lines_bp(Lines *g, PyObject *args) {
                 break;
             }
             int n = line_len(g, line);
-            int rows = line < g->height;
-            const double *cross = rows ? colmsg : rowmsg;
-            double *mine = rows ? rowmsg : colmsg;
-            for (int t = 0; t < n; t++) {
-                int cell = line_cell(g, line, t);
-                g->line_in[t] = masks[cell];
-                memcpy(in + t * C, cross + (size_t)cell * C, sizeof(double) * C);
-                memcpy(own + t * C, mine + (size_t)cell * C, sizeof(double) * C);
-            }
+            double *mine = line < g->height ? rowmsg : colmsg;
+            bp_gather(g, line, masks, line < g->height ? colmsg : rowmsg, mine, in, own, C);
             Clue c = line_clue(g, line);
             if (!bp_line(&c, n, g->line_in, in, own, C, damping, &b, NULL)) continue;
             for (int t = 0; t < n; t++)
@@ -1273,14 +1277,8 @@ static PyObject *Lines_ladder_phases(Lines *g, PyObject *args) {
         size_t next = r;
         while (next < n_rows && table[5 * next] == line) next++;
         if (line < 0 || line >= g->n_lines) break;
-        int n = line_len(g, line), rows = line < g->height, ok = 1;
-        const double *cross = rows ? colmsg : rowmsg, *mine = rows ? rowmsg : colmsg;
-        for (int t = 0; t < n; t++) {
-            int cell = line_cell(g, line, t);
-            g->line_in[t] = masks[cell];
-            memcpy(in + t * C, cross + (size_t)cell * C, sizeof(double) * C);
-            memcpy(own + t * C, mine + (size_t)cell * C, sizeof(double) * C);
-        }
+        int n = line_len(g, line), ok = 1;
+        bp_gather(g, line, masks, line < g->height ? colmsg : rowmsg, line < g->height ? rowmsg : colmsg, in, own, C);
         Clue c = line_clue(g, line);
         memset(starts, 0, sizeof(double) * (g->max_k + 1) * (n_max + 2));
         ok = bp_line(&c, n, g->line_in, in, own, C, 0.0, &b, starts);
