@@ -78,9 +78,10 @@ def make_level(
     puzzle = puzzle3d_from_cells(cells, **meta)
     if palette is not None:
         puzzle = puzzle.replace(palette=tuple(palette), colors=colors)
+    line_solvable = line_solvable or (grade is not None and grade <= 3)  # grades 1-3 are line-solvable levels
     level = _Level(puzzle, clock, seed)
-    level.check_and_repair(unique, line_solvable or (grade is not None and grade <= 3))
-    level.hide(hide, grade, line_solvable or (grade is not None and grade <= 3), on_progress)
+    level.check_and_repair(unique, line_solvable)
+    level.hide(hide, grade, line_solvable, on_progress)
     return Made(level.puzzle, np.asarray(level.puzzle.goal, dtype=bool), level.report())
 
 
@@ -155,9 +156,12 @@ class _Level:
     def report(self) -> dict[str, Any]:
         """The level's facts, in the order ``report.json`` lists them."""
         unique = self.status == "unique"
-        rated = None
+        rated, by_lines = None, False
         if unique:  # proved above; the grade needs only the line passes, no second SAT run
             rated = rate3d(VerifyResult("unique"), self.puzzle, Deadline(self.clock.left(0.5)), self.lines, self.hidden)
+            measures = rated.stats.get("grade_measures")  # the passes also say whether line logic solves it
+            by_lines = measures["line_solvable"] if measures else self.lines.fixpoint(
+                self.puzzle.givens, hidden=set(self.hidden))[1]
         return {
             "status": self.status,
             "size": list(self.puzzle.size),
@@ -166,7 +170,7 @@ class _Level:
             "clues_hidden": len(self.hidden),
             "hidden_share": round(len(self.hidden) / self.total, 4) if self.total else 0.0,
             "full_clues_status": self.full_status,
-            "line_solvable": bool(unique and self.lines.fixpoint(self.puzzle.givens, hidden=set(self.hidden))[1]),
+            "line_solvable": bool(by_lines),
             "grade": rated.grade if rated else None,
             "grade_name": rated.grade_name if rated else None,
             "score": rated.score if rated else None,

@@ -35,6 +35,7 @@ import numpy as np
 from ..model import Puzzle, Puzzle3D
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton
+from .line3d import LineIndex3D
 from .propagate import Contradiction, Grid, _bits, _linelogic
 from .result import VerifyResult
 
@@ -388,16 +389,6 @@ def rate(result: VerifyResult, puzzle: Puzzle, deadline: Deadline, grid: Optiona
 # --- Picross 3D ----------------------------------------------------------------------------------
 
 
-def line_passes3d(puzzle: Puzzle3D, deadline: Optional[Deadline] = None) -> tuple[int, bool]:
-    """Synchronous line passes over a level's shown clues: (passes, whether they solve it).
-
-    As in 2D, a pass reads the lines whose cells the pass before changed.
-    """
-    from .line3d import LineIndex3D
-
-    return LineIndex3D(puzzle).passes(puzzle.givens, deadline=deadline)
-
-
 PASSES_PER_GRADE_3D = 3
 """Line passes that make one grade of a Picross 3D level (2 passes on a level of SIZE_BASE_3D cubes: grade 1.0)."""
 
@@ -433,10 +424,7 @@ def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=Non
         result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
     elif result.status == "unique":
         try:
-            if lines is None:
-                passes, solved = line_passes3d(puzzle, deadline)
-            else:
-                passes, solved = lines.passes(puzzle.givens, hidden=set(hidden), deadline=deadline)
+            passes, solved = (lines or LineIndex3D(puzzle)).passes(puzzle.givens, hidden=set(hidden), deadline=deadline)
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result
