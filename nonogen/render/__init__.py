@@ -54,7 +54,7 @@ def encode(picture_or_pages: Pages, suffix: str, dpi: Optional[float] = None, ti
         return to_svg(pages[0]).encode("utf-8")
     dpi = SCREEN_DPI if dpi is None else float(dpi)
     if not 10 <= dpi <= 2400:
-        raise InputError(f"{dpi:g} dpi: expected 10 to 2400")
+        raise OptionError("dpi", f"{dpi:g}", "10 to 2400")
     buffer = io.BytesIO()
     to_png(pages[0], scale=dpi / SCREEN_DPI).save(buffer, format="PNG", dpi=(dpi, dpi))
     return buffer.getvalue()

@@ -118,7 +118,7 @@ def draw(
 
 def _check(printing: bool, cell: Optional[float], margin: Optional[float], dpi: Optional[float], suffix: str,
            in_memory: bool) -> None:
-    """Refuse option mixes that would be silently ignored."""
+    """Refuse option mixes that would be silently ignored (the dpi's range is :func:`~nonogen.render.encode`'s)."""
     if printing and cell is not None:
         raise OptionError("cell", cell, "no cell size for a page (a page is sized by its paper and margin)")
     if not printing and margin is not None:
@@ -127,8 +127,6 @@ def _check(printing: bool, cell: Optional[float], margin: Optional[float], dpi: 
         check_cell(cell)
     if dpi is not None and (suffix != ".png" or in_memory):
         raise OptionError("dpi", dpi, "a .png file to apply to")
-    if dpi is not None and not 10 <= dpi <= 2400:
-        raise OptionError("dpi", dpi, "10 to 2400")
 
 
 def _picture(puzzle: AnyPuzzle, solution: Optional[np.ndarray], cell: float, title: Optional[str], caption: str,
