@@ -17,14 +17,12 @@ import stat
 import time
 import traceback
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, Union
-
-import numpy as np
+from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Union
 
 from . import formats
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
+from .grids import rows_in
 from .model import Puzzle, Puzzle3D
 from .solve import verify
 from .solve.result import VerifyResult
@@ -41,16 +39,14 @@ STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
 _META_FIELDS = ("title", "author", "license")
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """Puzzle text that is not in a file (standard input), verified under the name ``name``."""
 
     name: str
     text: str
 
 
-@dataclass(frozen=True)
-class Task:
+class Task(NamedTuple):
     """One puzzle to verify and everything its record needs: the unit of work an executor ships."""
 
     label: str
@@ -174,20 +170,30 @@ def _fields(puzzle: AnyPuzzle, fmt: str, member: int, members: int) -> dict:
     return out
 
 
-def _grid_text(puzzle: AnyPuzzle, grid: Optional[np.ndarray]) -> object:
-    if grid is None:
-        return None
+def _grid_text(puzzle: AnyPuzzle, result: VerifyResult, name: str) -> object:
+    """A solution as text: rows of palette codes (2D) or one 0/1 string in C order (3D)."""
     if isinstance(puzzle, Puzzle3D):
-        return "".join("1" if v else "0" for v in np.asarray(grid).ravel())
-    return puzzle.grid_to_text(grid)
+        grid = getattr(result, name)
+        return None if grid is None else "".join("1" if v else "0" for v in grid.ravel())
+    rows = rows_in(result, name)
+    return None if rows is None else puzzle.grid_to_text(rows)
+
+
+def _differences(puzzle: AnyPuzzle, result: VerifyResult) -> list[tuple[int, ...]]:
+    """The cells where the two reported solutions differ, in reading (C) order."""
+    if isinstance(puzzle, Puzzle3D):
+        return [tuple(map(int, ix)) for ix in zip(*result.ambiguous.nonzero())]
+    first, second = rows_in(result, "solution"), rows_in(result, "second_solution")
+    return [(r, c) for r, (a, b) in enumerate(zip(first, second)) for c in range(len(a)) if a[c] != b[c]]
 
 
 def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, fields: Optional[dict] = None) -> dict:
     """The plain record of one verified puzzle (the ``--json`` line): grids as text, no numpy."""
-    out = {"file": label, "status": result.status, **(fields or {}), "solution": _grid_text(puzzle, result.solution)}
-    if result.second_solution is not None:
-        out["second_solution"] = _grid_text(puzzle, result.second_solution)
-        out["ambiguous_cells"] = [list(map(int, ix)) for ix in np.argwhere(result.ambiguous)]
+    out = {"file": label, "status": result.status, **(fields or {}), "solution": _grid_text(puzzle, result, "solution")}
+    second = _grid_text(puzzle, result, "second_solution")
+    if second is not None:
+        out["second_solution"] = second
+        out["ambiguous_cells"] = [list(cell) for cell in _differences(puzzle, result)]
         out["ambiguous_complete"] = False  # only where the two solutions differ, until a scan adds the rest
     if isinstance(puzzle, Puzzle3D):
         out["size"] = list(puzzle.size)
@@ -237,9 +243,8 @@ def _add_ambiguity(out: dict, session: Session, result: VerifyResult, timeout: O
     """
     start = time.monotonic()
     left = None if timeout is None else max(timeout - result.seconds, 0.05)
-    mask, complete = session.ambiguity(result.solution, timeout=left)
-    mask |= result.ambiguous
-    out["ambiguous_cells"] = [list(map(int, ix)) for ix in np.argwhere(mask)]
+    cells, complete = session.ambiguous_cells(rows_in(result, "solution"), timeout=left)
+    out["ambiguous_cells"] = [list(cell) for cell in sorted(set(cells) | set(_differences(session.puzzle, result)))]
     out["ambiguous_complete"] = complete
     out["seconds"] = round(out["seconds"] + time.monotonic() - start, 4)
 

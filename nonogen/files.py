@@ -12,7 +12,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Union
 
@@ -131,6 +130,8 @@ class _Pending:
             except OSError as exc:
                 if exc.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
                     raise
+        import tempfile  # here: reading and verifying never need it
+
         fd, tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=folder)
         os.chmod(tmp, _CREATE_MODE)  # mkstemp makes 0600
         self.tmp = Path(tmp)

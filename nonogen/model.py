@@ -1,19 +1,21 @@
 """Immutable puzzle types: the 2D (optionally coloured) nonogram and the Picross 3D box.
 
-Grids are numpy arrays of colour indices. Index 0 is always the background
-(never clued); indices 1.. are the palette's foreground colours. A black and
-white puzzle is simply a puzzle whose palette has one foreground colour.
+Grids are numpy arrays of colour indices to the user (kept as rows of bytes
+inside, see :mod:`nonogen.grids`, so that verifying needs no numpy). Index 0
+is always the background (never clued); indices 1.. are the palette's
+foreground colours. A black and white puzzle is simply a puzzle whose
+palette has one foreground colour.
 """
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Optional, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence
 
 from .errors import PuzzleError
+from .grids import GridField, rows_in, rows_of, shape_of
 from .palette import BW_PALETTE, Color
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 __all__ = [
     "BACKGROUND",
@@ -59,20 +61,52 @@ def _freeze_lines(lines: Iterable[Iterable[Sequence[int]]], n_colors: int, what:
     return tuple(frozen)
 
 
-def _same_optional_array(a: Optional[np.ndarray], b: Optional[np.ndarray]) -> bool:
+class _Frozen:
+    """Fields set once, by ``__init__``; :meth:`replace` makes a changed copy (validated like a new one).
+
+    Plain classes rather than frozen dataclasses: :mod:`dataclasses` costs a
+    seventh of a small puzzle's whole ``nonogen verify`` to import.
+    """
+
+    _FIELDS: tuple[str, ...] = ()
+
+    def _set(self, **values: Any) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} cannot change: use .replace({name}=...)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} cannot change: use .replace({name}=...)")
+
+    def replace(self, **changes: Any) -> Any:
+        """A copy with some fields changed."""
+        unknown = set(changes) - set(self._FIELDS)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {', '.join(sorted(unknown))}")
+        return type(self)(**{**{name: getattr(self, name) for name in self._FIELDS}, **changes})
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _same_optional_array(a: Optional["np.ndarray"], b: Optional["np.ndarray"]) -> bool:
     if a is None or b is None:
         return a is None and b is None
+    import numpy as np
+
     return np.array_equal(a, b)
 
 
-def _readonly(array: np.ndarray) -> np.ndarray:
+def _readonly(array: "np.ndarray") -> "np.ndarray":
+    import numpy as np
+
     array = np.array(array, copy=True)
     array.setflags(write=False)
     return array
 
 
-@dataclass(frozen=True, eq=False)
-class Puzzle:
+class Puzzle(_Frozen):
     """A 2D nonogram: row and column clues over a palette, with optional goal and givens.
 
     ``rows[r]`` lists the blocks of row ``r`` left to right and ``cols[c]`` the
@@ -85,40 +119,59 @@ class Puzzle:
     (2, 2, False)
     """
 
+    _FIELDS = ("rows", "cols", "palette", "goal", "givens", "meta")
     rows: tuple[LineClue, ...]
     cols: tuple[LineClue, ...]
-    palette: tuple[Color, ...] = BW_PALETTE
-    goal: Optional[np.ndarray] = None
-    givens: tuple[tuple[int, int, int], ...] = ()
-    meta: Mapping[str, str] = field(default_factory=dict)
+    palette: tuple[Color, ...]
+    goal: Optional["np.ndarray"] = GridField()  # type: ignore[assignment]
+    givens: tuple[tuple[int, int, int], ...]
+    meta: Mapping[str, str]
 
-    def __post_init__(self) -> None:
-        palette = tuple(self.palette)
+    def __init__(
+        self,
+        rows: Iterable[Iterable[Sequence[int]]],
+        cols: Iterable[Iterable[Sequence[int]]],
+        palette: Sequence[Color] = BW_PALETTE,
+        goal: Any = None,
+        givens: Iterable[Sequence[int]] = (),
+        meta: Optional[Mapping[str, str]] = None,
+    ):
+        palette = tuple(palette)
         if len(palette) < 2:
             raise PuzzleError("a palette needs a background and at least one colour")
         if len({c.char for c in palette}) != len(palette) or len({c.name for c in palette}) != len(palette):
             raise PuzzleError("palette colour names and codes must be distinct")
         n = len(palette) - 1
-        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 - frozen dataclass
-        set_("palette", palette)
-        set_("rows", _freeze_lines(self.rows, n, "row"))
-        set_("cols", _freeze_lines(self.cols, n, "column"))
+        self._set(palette=palette, rows=_freeze_lines(rows, n, "row"), cols=_freeze_lines(cols, n, "column"))
         if not self.rows or not self.cols:
             raise PuzzleError("a puzzle needs at least one row and one column")
-        if self.goal is not None:
-            goal = np.asarray(self.goal)
-            if goal.shape != (self.height, self.width):
-                raise PuzzleError(f"goal is {goal.shape[::-1]} cells, expected {self.width}x{self.height}")
-            if goal.size and (goal.min() < 0 or goal.max() > n):
-                raise PuzzleError("goal uses a colour that is not in the palette")
-            set_("goal", _readonly(goal.astype(np.uint8)))
-        givens = []
-        for r, c, v in self.givens:
+        self._set(goal=self._checked_goal(goal))
+        checked = set()
+        for r, c, v in givens:
             if not (0 <= r < self.height and 0 <= c < self.width and 0 <= v <= n):
                 raise PuzzleError(f"given ({r}, {c}, {v}) is outside the grid or palette")
-            givens.append((int(r), int(c), int(v)))
-        set_("givens", tuple(sorted(set(givens))))
-        set_("meta", dict(self.meta))
+            checked.add((int(r), int(c), int(v)))
+        self._set(givens=tuple(sorted(checked)), meta=dict(meta or {}))
+
+    def __repr__(self) -> str:
+        return (f"Puzzle({self.width}x{self.height}, {self.n_colors} colour{'s' * self.is_color}, "
+                f"goal={rows_in(self, 'goal') is not None}, givens={len(self.givens)}, title={self.meta.get('title')!r})")
+
+    def _checked_goal(self, goal: Any) -> Optional[tuple[bytes, ...]]:
+        try:
+            goal = None if goal is None else rows_of(goal)
+        except ValueError as exc:
+            raise PuzzleError(f"goal: {exc}") from None
+        except TypeError:
+            raise PuzzleError("goal must be a 2D grid of colour indices") from None
+        if goal is None:
+            return None
+        height, width = shape_of(goal)
+        if (height, width) != (self.height, self.width):
+            raise PuzzleError(f"goal is {width}x{height} cells, expected {self.width}x{self.height}")
+        if max(b"".join(goal)) > self.n_colors:
+            raise PuzzleError("goal uses a colour that is not in the palette")
+        return goal
 
     @property
     def height(self) -> int:
@@ -137,9 +190,10 @@ class Puzzle:
     def is_color(self) -> bool:
         return self.n_colors > 1
 
-    def replace(self, **changes) -> "Puzzle":
+    def replace(self, **changes: Any) -> "Puzzle":
         """A copy with some fields changed (``goal``, ``givens``, ``meta`` ...)."""
-        return dataclasses.replace(self, **changes)
+        changes.setdefault("goal", rows_in(self, "goal"))  # as rows: reading the field would load numpy
+        return super().replace(**changes)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Puzzle):
@@ -148,12 +202,10 @@ class Puzzle:
             self.rows == other.rows
             and self.cols == other.cols
             and self.palette == other.palette
-            and _same_optional_array(self.goal, other.goal)
+            and rows_in(self, "goal") == rows_in(other, "goal")
             and self.givens == other.givens
             and dict(self.meta) == dict(other.meta)
         )
-
-    __hash__ = None  # type: ignore[assignment]
 
     def same_clues(self, other: "Puzzle") -> bool:
         """Whether two puzzles pose the same problem (clues and colours), ignoring metadata."""
@@ -163,18 +215,10 @@ class Puzzle:
             and [c.rgb for c in self.palette[1:]] == [c.rgb for c in other.palette[1:]]
         )
 
-    def grid_to_text(self, grid: np.ndarray) -> list[str]:
+    def grid_to_text(self, grid: Any) -> list[str]:
         """Rows of a solution grid as strings of palette codes (``.`` background, ``#`` black)."""
         chars = [c.char for c in self.palette]
-        return ["".join(chars[v] for v in row) for row in np.asarray(grid)]
-
-    def grid_from_text(self, lines: Sequence[str]) -> np.ndarray:
-        """Inverse of :meth:`grid_to_text`."""
-        index = {c.char: i for i, c in enumerate(self.palette)}
-        try:
-            return np.array([[index[ch] for ch in line] for line in lines], dtype=np.uint8)
-        except KeyError as exc:
-            raise PuzzleError(f"unknown colour code {exc.args[0]!r} in grid") from None
+        return ["".join(chars[v] for v in row) for row in rows_of(grid)]
 
 
 # --- Picross 3D ------------------------------------------------------------------------------
@@ -185,8 +229,32 @@ Clue3D = tuple[int, int]
 """A Picross 3D line clue ``(count, groups)``: groups is 1 (plain), 2 (circle) or 3 (square, 3 or more)."""
 
 
-@dataclass(frozen=True, eq=False)
-class Puzzle3D:
+def _frozen_clues(clues: Mapping[str, Any], size: tuple[int, int, int]) -> dict[str, tuple]:
+    """The clue tables of a box, checked against its size and the clue rules, as tuples."""
+    X, Y, Z = size
+    shapes = {"x": (Y, Z), "y": (X, Z), "z": (X, Y)}
+    lengths = {"x": X, "y": Y, "z": Z}
+    frozen = {}
+    for axis in AXES:
+        table = clues.get(axis)
+        if table is None or len(table) != shapes[axis][0] or any(len(r) != shapes[axis][1] for r in table):
+            raise PuzzleError(f"clues.{axis} must be {shapes[axis][0]} lists of {shapes[axis][1]} entries")
+        frozen[axis] = tuple(tuple(_clue3d(clue, lengths[axis], axis) for clue in row) for row in table)
+    return frozen
+
+
+def _clue3d(clue: Optional[Sequence[int]], length: int, axis: str) -> Optional[Clue3D]:
+    if clue is None:
+        return None
+    count, groups = int(clue[0]), int(clue[1])
+    if not 0 <= count <= length or groups not in (1, 2, 3):
+        raise PuzzleError(f"clue {clue!r} does not fit a line of {length} along {axis}")
+    if 0 < count < groups or (count == 0 and groups != 1):
+        raise PuzzleError(f"clue {clue!r}: {count} cubes cannot form {groups} groups")
+    return count, groups
+
+
+class Puzzle3D(_Frozen):
     """A Picross 3D level: a box ``size = (X, Y, Z)`` with a clue (or ``None``, hidden) per line.
 
     ``clues["x"]`` has shape ``(Y, Z)`` and clues the line ``cells[:, y, z]``;
@@ -199,74 +267,65 @@ class Puzzle3D:
     constrain the solution.
     """
 
+    _FIELDS = ("size", "clues", "goal", "givens", "meta", "palette", "colors")
     size: tuple[int, int, int]
     clues: Mapping[str, tuple[tuple[Optional[Clue3D], ...], ...]]
-    goal: Optional[np.ndarray] = None
-    givens: tuple[tuple[int, int, int, int], ...] = ()
-    meta: Mapping[str, str] = field(default_factory=dict)
-    palette: tuple[Color, ...] = ()
-    colors: Optional[np.ndarray] = None
+    goal: Optional["np.ndarray"]
+    givens: tuple[tuple[int, int, int, int], ...]
+    meta: Mapping[str, str]
+    palette: tuple[Color, ...]
+    colors: Optional["np.ndarray"]
 
-    def __post_init__(self) -> None:
-        size = tuple(int(s) for s in self.size)
-        if len(size) != 3 or min(size) < 1:
-            raise PuzzleError(f"size must be three positive numbers, got {self.size!r}")
-        object.__setattr__(self, "size", size)
-        X, Y, Z = size
-        shapes = {"x": (Y, Z), "y": (X, Z), "z": (X, Y)}
-        lengths = {"x": X, "y": Y, "z": Z}
-        frozen = {}
-        for axis in AXES:
-            table = self.clues.get(axis)
-            if table is None or len(table) != shapes[axis][0] or any(len(r) != shapes[axis][1] for r in table):
-                raise PuzzleError(f"clues.{axis} must be {shapes[axis][0]} lists of {shapes[axis][1]} entries")
-            rows = []
-            for row in table:
-                out = []
-                for clue in row:
-                    if clue is not None:
-                        count, groups = int(clue[0]), int(clue[1])
-                        if not 0 <= count <= lengths[axis] or groups not in (1, 2, 3):
-                            raise PuzzleError(f"clue {clue!r} does not fit a line of {lengths[axis]} along {axis}")
-                        if 0 < count < groups or (count == 0 and groups != 1):
-                            raise PuzzleError(f"clue {clue!r}: {count} cubes cannot form {groups} groups")
-                        clue = (count, groups)
-                    out.append(clue)
-                rows.append(tuple(out))
-            frozen[axis] = tuple(rows)
-        object.__setattr__(self, "clues", frozen)
-        if self.goal is not None:
-            goal = np.asarray(self.goal, dtype=bool)
-            if goal.shape != size:
-                raise PuzzleError(f"goal has shape {goal.shape}, expected {size}")
-            object.__setattr__(self, "goal", _readonly(goal))
-        object.__setattr__(self, "givens", tuple(sorted({tuple(int(v) for v in g) for g in self.givens})))
-        object.__setattr__(self, "meta", dict(self.meta))
-        self._check_colors()
+    def __init__(
+        self,
+        size: Sequence[int],
+        clues: Mapping[str, Sequence[Sequence[Optional[Sequence[int]]]]],
+        goal: Any = None,
+        givens: Iterable[Sequence[int]] = (),
+        meta: Optional[Mapping[str, str]] = None,
+        palette: Sequence[Color] = (),
+        colors: Any = None,
+    ):
+        box = tuple(int(s) for s in size)
+        if len(box) != 3 or min(box) < 1:
+            raise PuzzleError(f"size must be three positive numbers, got {size!r}")
+        self._set(size=box, clues=_frozen_clues(clues, box), goal=None, colors=None, palette=tuple(palette))
+        if goal is not None:
+            import numpy as np
 
-    def _check_colors(self) -> None:
-        palette = tuple(self.palette)
-        object.__setattr__(self, "palette", palette)
-        if self.colors is None:
+            goal = np.asarray(goal, dtype=bool)
+            if goal.shape != box:
+                raise PuzzleError(f"goal has shape {goal.shape}, expected {box}")
+            self._set(goal=_readonly(goal))
+        self._set(givens=tuple(sorted({tuple(int(v) for v in g) for g in givens})), meta=dict(meta or {}))
+        self._check_colors(colors)
+
+    def __repr__(self) -> str:
+        X, Y, Z = self.size
+        return f"Puzzle3D({X}x{Y}x{Z}, {self.n_clues} of {self.n_lines} clues shown, title={self.meta.get('title')!r})"
+
+    def _check_colors(self, colors: Any) -> None:
+        if colors is None:
             return
-        colors = np.asarray(self.colors)
+        import numpy as np
+
+        colors = np.asarray(colors)
         if colors.shape != self.size:
             raise PuzzleError(f"colors has shape {colors.shape}, expected {self.size}")
-        if colors.size and (colors.min() < 0 or colors.max() >= max(1, len(palette))):
+        if colors.size and (colors.min() < 0 or colors.max() >= max(1, len(self.palette))):
             raise PuzzleError("colors uses an index that is not in the palette")
         if self.goal is not None and np.any(colors[~self.goal] != 0):
             raise PuzzleError("colors gives a colour to a cell the goal leaves empty")
-        object.__setattr__(self, "colors", _readonly(colors.astype(np.uint8)))
+        self._set(colors=_readonly(colors.astype(np.uint8)))
 
-    def rgb(self) -> Optional[np.ndarray]:
+    def rgb(self) -> Optional["np.ndarray"]:
         """The ``(X, Y, Z, 3)`` colour of every cube (``None`` when the level has no colours)."""
         if self.colors is None or len(self.palette) < 2:
             return None
+        import numpy as np
+
         table = np.array([c.rgb_tuple for c in self.palette], dtype=np.uint8)
         return table[self.colors]
-
-    def replace(self, **changes) -> "Puzzle3D":
-        return dataclasses.replace(self, **changes)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Puzzle3D):
@@ -280,8 +339,6 @@ class Puzzle3D:
             and self.palette == other.palette
             and _same_optional_array(self.colors, other.colors)
         )
-
-    __hash__ = None  # type: ignore[assignment]
 
     @property
     def n_clues(self) -> int:

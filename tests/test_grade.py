@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import csv
-import dataclasses
 import itertools
 import random
 from collections import Counter
@@ -38,7 +37,7 @@ STEPS = ["passes", "line_reads", "hard_lines", "sweeps", "deductions", "depth", 
 @given(measures, st.sampled_from(STEPS), st.integers(1, 300))
 def test_score_never_falls_when_a_step_grows(m, field, more):
     """Monotone: more of any step (passes, reads, hard lines, sweeps, depth, needing search) never lowers the score."""
-    harder = dataclasses.replace(m, search=True) if field == "search" else dataclasses.replace(m, **{field: getattr(m, field) + more})
+    harder = m._replace(search=True) if field == "search" else m._replace(**{field: getattr(m, field) + more})
     assert score(harder) >= score(m)
     assert 1.0 <= score(m) <= 5.0 and grade_of_score(score(m)) in (1, 2, 3, 4, 5)
 
@@ -47,13 +46,13 @@ def test_score_never_falls_when_a_step_grows(m, field, more):
 @given(measures, st.integers(1, 10_000))
 def test_score_never_falls_when_the_puzzle_grows(m, more):
     """Same reads per line on a bigger grid: the score does not fall."""
-    bigger = dataclasses.replace(m, cells=m.cells + more)
+    bigger = m._replace(cells=m.cells + more)
     assert score(bigger) >= score(m)
 
 
 def test_score_gives_lookahead_a_whole_grade():
     line_only = Measures(cells=400, lines=40, passes=20, line_reads=200, hard_lines=0, sweeps=0, deductions=0, depth=0, search=False)
-    lookahead = dataclasses.replace(line_only, sweeps=1, deductions=1, depth=2)
+    lookahead = line_only._replace(sweeps=1, deductions=1, depth=2)
     assert score(lookahead) - score(line_only) >= 1.0 and grade_of_score(score(lookahead)) == 2
 
 

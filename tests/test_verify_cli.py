@@ -193,22 +193,27 @@ def test_each_command_gets_its_full_parser_and_help_lists_all(command):
 
     from nonogen import cli
 
-    parser = cli.build_parser([command])
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    assert list(sub.choices) == list(cli.COMMANDS)
-    assert sub.choices[command]._actions[1:], f"{command} has only the placeholder parser"
-    assert {a.dest for a in sub.choices[command]._actions} - {"help"}
+    def commands(parser):
+        return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+    chosen = commands(cli.build_parser([command]))
+    assert list(chosen) == [command]
+    assert chosen[command]._actions[1:], f"{command} has only the placeholder parser"
+    assert {a.dest for a in chosen[command]._actions} - {"help"}
+    assert list(commands(cli.build_parser(["--help"]))) == list(cli.COMMANDS)
 
 
 def test_verify_start_up_imports_no_other_command_and_no_sat_solver(tmp_path):
-    """A line-solvable puzzle is verified without loading Pillow, trimesh, reportlab or the SAT solver."""
+    """A line-solvable puzzle is verified without loading numpy, Pillow, trimesh, reportlab, the SAT solver,
+    dataclasses or a worker pool (numpy alone took twice the rest of a 5x5 verify)."""
     import subprocess
     import sys
 
     small = tmp_path / "small.non"
     small.write_text("width 3\nheight 3\nrows\n1\n3\n1\ncolumns\n1\n3\n1\n")
     probe = ("import sys; from nonogen.cli import main; code = main(['verify', sys.argv[1]]); "
-             "heavy = sorted(m for m in ('PIL', 'trimesh', 'reportlab', 'pysat.solvers', 'svgwrite') if m in sys.modules); "
+             "heavy = sorted(m for m in ('numpy', 'PIL', 'trimesh', 'reportlab', 'pysat.solvers', 'svgwrite', "
+             "'dataclasses', 'multiprocessing') if m in sys.modules); "
              "print(heavy, file=sys.stderr); sys.exit(code)")
     done = subprocess.run([sys.executable, "-c", probe, str(small)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

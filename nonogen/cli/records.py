@@ -10,7 +10,6 @@ import io
 import json
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -26,16 +25,16 @@ CSV_COLUMNS = ("file", "status", "format", "member", "members", "title", "author
                "ambiguous_cells", "ambiguous_complete", "error_kind", "message")
 
 
-@dataclass
 class Summary:
     """Counts per status and the wall time of a batch: the one-line summary and ``--summary-json``."""
 
-    counts: dict = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
-    resumed: int = 0
-    duplicates: int = 0
-    internal_errors: int = 0
-    seconds: float = 0.0
-    interrupted: bool = False
+    def __init__(self, resumed: int = 0):
+        self.counts = dict.fromkeys(STATUSES, 0)
+        self.resumed = resumed
+        self.duplicates = 0
+        self.internal_errors = 0
+        self.seconds = 0.0
+        self.interrupted = False
 
     def add(self, rec: dict) -> None:
         self.counts[rec["status"]] = self.counts.get(rec["status"], 0) + 1

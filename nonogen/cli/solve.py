@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs=1, metavar="PATH", help="puzzle file; '-' = standard input")
     verify_options(p)
-    p.set_defaults(run=run_solve, jobs=1, executor="local", scheduler=None, resume=None, dedupe=False)
+    p.set_defaults(run=run_solve, jobs=None, executor=None, scheduler=None, resume=None, dedupe=False)
 
 
 def run_solve(args) -> int:

@@ -36,8 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     verify_options(p)
     p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                    help="worker processes (default 1; with --executor dask and no scheduler: local Dask workers)")
-    p.add_argument("--executor", choices=("local", "dask"), default="local",
-                   help="local: a pool of processes on this machine (default); dask: a Dask cluster")
+    p.add_argument("--executor", choices=("local", "dask"), default=None,
+                   help="local: a pool of worker processes on this machine (the default, except that one file "
+                   "without --jobs is verified in this process); dask: a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler, e.g. tcp://host:8786 (implies --executor dask)")
     p.add_argument("--resume", metavar="FILE", help="JSON Lines file of records: skip the puzzles it holds, "
                    "append the new records to it as they finish (created if missing)")
@@ -70,9 +71,29 @@ def _inputs(paths: list[str]) -> list:
     return [Source("-", read_stdin()) if p == STDIO else p for p in paths]
 
 
+def _executor(args) -> str:
+    """Where the puzzles are verified: a Dask cluster, a pool of worker processes, or this process.
+
+    A worker keeps a crash or a runaway to one puzzle's record, which a
+    batch needs; for one file, starting it costs more than proving a small
+    puzzle, so one file without ``--jobs`` is verified here. (No address-space
+    limit here, unlike a worker: it would outlive the command in a process
+    that calls :func:`main`, and the browsers some callers start die of it.
+    The engine still refuses an encoding it estimates too big to fit.)
+    """
+    if args.scheduler:
+        return "dask"
+    if args.executor:
+        return args.executor
+    one_file = len(args.paths) == 1 and (args.paths[0] == STDIO or os.path.isfile(args.paths[0]))
+    if one_file and args.jobs is None:
+        return "serial"
+    return "local"
+
+
 def records(args, bar: ProgressBar, earlier: Iterable[dict] = ()):
     """The records of the puzzles ``args`` names, as :func:`nonogen.verify_paths` yields them."""
-    executor = "dask" if args.scheduler else args.executor
+    executor = _executor(args)
     jobs = args.jobs or (os.cpu_count() or 2 if executor == "dask" else 1)
     return verify_paths(
         _inputs(args.paths),

@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional, Sequence
 
-import numpy as np
-
 from ..errors import FileLimitError, FormatError, PuzzleError
+from ..grids import Rows, rows_in
 from ..model import BW_PALETTE, Color, LineClue, Puzzle
 from ..palette import parse_hex, rgb_from_name
 
@@ -257,10 +256,11 @@ def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line:
         puzzle = Puzzle(tuple(rows), tuple(cols), tuple(palette), goal=goal, givens=tuple(givens), meta=meta or {})
     except PuzzleError as exc:
         raise FormatError(str(exc), line=line) from None
-    if check_goal and puzzle.goal is not None:
+    goal = rows_in(puzzle, "goal")
+    if check_goal and goal is not None:
         from ..clues import derive_clues
 
-        g_rows, g_cols = derive_clues(puzzle.goal)
+        g_rows, g_cols = derive_clues(goal)
         for what, have, want in (("row", g_rows, puzzle.rows), ("column", g_cols, puzzle.cols)):
             bad = next((i for i, (a, b) in enumerate(zip(have, want)) if a != b), None)
             if bad is not None:
@@ -275,21 +275,21 @@ def check_fit(lines: Sequence[Sequence], length: int, what: str, line: Optional[
             raise FormatError(f"{what} {k + 1} has {len(clue)} blocks but only {length} cells", line=line)
 
 
-def goal_from_chars(chars: str, width: int, height: int, codes: dict[str, int], line: Optional[int]) -> np.ndarray:
+def goal_from_chars(chars: str, width: int, height: int, codes: dict[str, int], line: Optional[int]) -> Rows:
     """A ``height x width`` grid from row-major goal characters, each mapped by ``codes``."""
     if len(chars) != width * height:
         raise FormatError(f"goal has {len(chars)} cells, expected {width}x{height} = {width * height}", line=line)
     if chars.isascii() and all(ord(c) < 128 for c in codes):
-        table = np.full(128, 255, dtype=np.uint8)
+        table = bytearray(b"\xff" * 256)
         for ch, v in codes.items():
             table[ord(ch)] = v
-        grid = table[np.frombuffer(chars.encode("ascii"), dtype=np.uint8)]
+        cells = chars.encode("ascii").translate(table)
     else:
-        grid = np.array([codes.get(c, 255) for c in chars], dtype=np.uint8)
-    if (grid == 255).any():
-        bad = chars[int(np.flatnonzero(grid == 255)[0])]
-        raise FormatError(f"goal uses {bad!r}, which is not a colour code", line=line)
-    return grid.reshape(height, width)
+        cells = bytes(codes.get(c, 255) for c in chars)
+    bad = cells.find(255)
+    if bad >= 0:
+        raise FormatError(f"goal uses {chars[bad]!r}, which is not a colour code", line=line)
+    return tuple(cells[at : at + width] for at in range(0, len(cells), width))
 
 
 _UNWRITABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
@@ -327,12 +327,10 @@ def clean_puzzle(puzzle):
     texts = [*puzzle.meta, *puzzle.meta.values(), *(c.name for c in puzzle.palette)]
     if all(clean_text(t) == t for t in texts):
         return puzzle
-    from dataclasses import replace
-
     meta = {clean_text(k): clean_text(v) for k, v in puzzle.meta.items()}
     palette = tuple(Color(clean_text(c.name), c.rgb, c.char) for c in puzzle.palette)
     try:
-        return replace(puzzle, meta=meta, palette=palette)
+        return puzzle.replace(meta=meta, palette=palette)
     except PuzzleError as exc:  # two colour names that differed only in what was replaced
         raise FormatError(str(exc)) from None
 

@@ -8,7 +8,6 @@ is the default colour ``1``. Bundles (``.nonpack``) separate puzzles with a
 """
 from __future__ import annotations
 
-import html
 import re
 from typing import Optional
 
@@ -225,10 +224,16 @@ def _unquote(value: str) -> str:
     v = value.strip()
     if len(v) >= 2 and v[0] == '"' and v[-1] == '"':
         v = v[1:-1]
+    if "&" not in v:
+        return v
+    import html  # here: most files have no escapes, and html loads a table of 2,000 entities
+
     return html.unescape(v)
 
 
 def _quote(value: str) -> str:
+    import html
+
     escaped = html.escape(value, quote=True).replace("\n", "&#10;").replace("\r", "&#13;")
     return f'"{escaped}"'
 

@@ -14,9 +14,8 @@ import re
 from types import SimpleNamespace
 from typing import Optional
 
-import numpy as np
-
 from ..errors import FormatError
+from ..grids import Rows, shape_of
 from ..model import Puzzle
 from ._common import (
     MAX_PUZZLES,
@@ -186,21 +185,24 @@ def _solution_bits(text: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-def _grid(bits: list[str]) -> np.ndarray:
-    return (np.frombuffer("".join(bits).encode("ascii"), dtype=np.uint8) - ord("0")).reshape(len(bits), -1)
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
 
 
-def loads_solutions(text: str) -> dict[str, np.ndarray]:
+def _grid(bits: list[str]) -> Rows:
+    return tuple(row.encode("ascii").translate(_BITS) for row in bits)
+
+
+def loads_solutions(text: str) -> dict[str, Rows]:
     """``{id: grid}`` from a solution file (``$n`` then rows of tab-separated 0/1)."""
     return {ident: _grid(bits) for ident, bits in _solution_bits(text)}
 
 
-def attach_solutions(puzzles: list[Puzzle], solutions: dict[str, np.ndarray]) -> list[Puzzle]:
+def attach_solutions(puzzles: list[Puzzle], solutions: dict[str, Rows]) -> list[Puzzle]:
     """The puzzles with their tournament solution as ``goal`` (matched by ``$n``)."""
     out = []
     for p in puzzles:
         grid = solutions.get(p.meta.get("catalogue", ""))
-        out.append(p if grid is None or grid.shape != (p.height, p.width) else p.replace(goal=grid))
+        out.append(p if grid is None or shape_of(grid) != (p.height, p.width) else p.replace(goal=grid))
     return out
 
 

@@ -14,13 +14,11 @@ the hardest TAAI 2011 puzzle 4.6 s vs 26-52 s, with a third of the clauses.
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 from array import array
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-import numpy as np
-
+from ..grids import Rows, flat
 from .deadline import Deadline
 from .line import all_values
 from .propagate import Grid
@@ -194,37 +192,33 @@ class Encoding:
                 self._add([-lits[k - lo - 1], lits[k - lo]])
         return lo, hi, lits
 
-    def decode(self, model: Sequence[int]) -> np.ndarray:
-        """The grid (colour indices) a SAT model describes.
+    def decode(self, model: Sequence[int]) -> Rows:
+        """The grid (colour indices, as rows) a SAT model describes.
 
-        Exactly one literal of each cell holds in a model, so the grid is
-        read off the table of (cell, value, literal) with one numpy lookup.
+        Exactly one literal of each cell holds in a model (``model[v - 1]``
+        is ``v`` or ``-v``; a variable past its end is false), and decided
+        cells hold their one literal ``TRUE``.
         """
-        signed = np.asarray(model, dtype=np.int64)
-        truth = np.zeros(max(self.n_vars, len(signed)) + 1, dtype=bool)
-        truth[signed[signed > 0]] = True
-        cells, values, lits = self._literal_table
-        holds = truth[np.abs(lits)] == (lits > 0)
-        out = np.zeros(len(self.masks), dtype=np.uint8)
-        out[cells[holds]] = values[holds]
-        return out.reshape(self.grid.height, self.grid.width)
+        values = bytearray(len(self.masks))
+        known = len(model)
+        for cell, lits in self.cell_lits.items():
+            for value, lit in lits.items():
+                if (model[abs(lit) - 1] == lit) if abs(lit) <= known else lit < 0:
+                    values[cell] = value
+                    break
+        width = self.grid.width
+        return tuple(bytes(values[at : at + width]) for at in range(0, len(values), width))
 
-    @functools.cached_property
-    def _literal_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        rows = [(cell, value, lit) for cell, lits in self.cell_lits.items() for value, lit in lits.items()]
-        cells, values, lits = (np.asarray(column, dtype=np.int64) for column in zip(*rows))
-        return cells, values, lits
+    def phases(self, grid: Any) -> list[int]:
+        """Cell literals of ``grid``'s values: a solver told to prefer them searches near that grid."""
+        cells = flat(grid)
+        return [self.lit(i, cells[i]) for i in self.undecided]
 
-    def phases(self, grid_values: np.ndarray) -> list[int]:
-        """Cell literals of ``grid_values``: a solver told to prefer them searches near that grid."""
-        flat = np.asarray(grid_values).ravel()
-        return [self.lit(i, int(flat[i])) for i in self.undecided]
-
-    def blocking_clause(self, grid_values: np.ndarray, cells: Optional[Sequence[int]] = None) -> list[int]:
-        """A clause saying "some cell of ``cells`` differs from ``grid_values``"."""
-        flat = np.asarray(grid_values).ravel()
+    def blocking_clause(self, grid: Any, cells: Optional[Sequence[int]] = None) -> list[int]:
+        """A clause saying "some cell of ``cells`` differs from ``grid``"."""
+        values = flat(grid)
         cells = self.undecided if cells is None else cells
-        return [-self.lit(i, int(flat[i])) for i in cells]
+        return [-self.lit(i, values[i]) for i in cells]
 
     def new_solver(self, deadline: Optional[Deadline] = None) -> "Solver":
         """A SAT solver loaded with the clauses, in chunks so that the deadline holds.

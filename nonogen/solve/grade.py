@@ -27,15 +27,11 @@ any step never lowers the score.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
-from typing import Optional
-
-import numpy as np
+from typing import NamedTuple, Optional
 
 from ..model import Puzzle, Puzzle3D
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton
-from .line3d import LineIndex3D
 from .propagate import Contradiction, Grid, _bits, _linelogic
 from .result import VerifyResult
 
@@ -53,8 +49,7 @@ BOTH_WAYS_DEPTH = 7
 """Depth given to deductions only the agreement of both branches finds (see :meth:`_Replay.both_ways`)."""
 
 
-@dataclass(frozen=True)
-class Measures:
+class Measures(NamedTuple):
     """What a human-style solve of one puzzle took (see the module docstring)."""
 
     cells: int
@@ -68,8 +63,7 @@ class Measures:
     search: bool  # lookahead ran dry with cells still open
 
 
-@dataclass(frozen=True)
-class Grade:
+class Grade(NamedTuple):
     """A grade 1-5 with its name and the numeric score behind it (``grade == floor(score)``)."""
 
     grade: int
@@ -78,7 +72,7 @@ class Grade:
     measures: Measures
 
     def to_dict(self) -> dict:
-        return {"grade": self.grade, "grade_name": self.name, "score": self.score, "measures": asdict(self.measures)}
+        return {"grade": self.grade, "grade_name": self.name, "score": self.score, "measures": self.measures._asdict()}
 
 
 def _complete_solver(clue, native: bool):
@@ -382,7 +376,7 @@ def rate(result: VerifyResult, puzzle: Puzzle, deadline: Deadline, grid: Optiona
             result.stats["grade"] = "not rated within the time limit"
             return result
         result.grade, result.grade_name, result.score = g.grade, g.name, g.score
-        result.stats["grade_measures"] = asdict(g.measures)
+        result.stats["grade_measures"] = g.measures._asdict()
     return result
 
 
@@ -420,6 +414,8 @@ def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=Non
     ``lines`` lends the level's :class:`~nonogen.solve.line3d.LineIndex3D` when one is at hand (with the
     ``hidden`` lines it does not read); the grade is the same without it.
     """
+    from .line3d import LineIndex3D  # numpy's: a 2D verify should not load it
+
     if result.status == "multiple":
         result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
     elif result.status == "unique":
@@ -428,7 +424,7 @@ def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=Non
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result
-        value = score3d(passes, solved, int(np.prod(puzzle.size)))
+        value = score3d(passes, solved, math.prod(puzzle.size))
         grade = grade_of_score(value)
         result.grade, result.grade_name, result.score = grade, GRADE_NAMES[grade], value
         result.stats["grade_measures"] = {"passes": passes, "line_solvable": solved}

@@ -13,13 +13,15 @@ from __future__ import annotations
 import os
 from array import array
 from collections import deque
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
-import numpy as np
-
+from ..grids import Rows
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 try:  # the C version of this module's line logic; optional (see pyproject.toml)
     from . import _linelogic
@@ -242,8 +244,16 @@ class Grid:
                     progress = True
         return not self.undecided(masks)
 
-    def to_array(self, masks: list[int]) -> np.ndarray:
+    def solved_rows(self, masks: Sequence[int]) -> Rows:
+        """The colour of every cell of a solved state, row by row."""
+        cells = bytes(m.bit_length() - 1 for m in masks)
+        W = self.width
+        return tuple(cells[at : at + W] for at in range(0, len(cells), W))
+
+    def to_array(self, masks: list[int]) -> "np.ndarray":
         """Decided cells as colour indices, undecided as -1."""
+        import numpy as np
+
         out = np.full(len(masks), -1, dtype=np.int16)
         for i, m in enumerate(masks):
             if m and not m & (m - 1):

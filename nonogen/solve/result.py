@@ -1,12 +1,13 @@
 """What the engine answers about a puzzle: one result type for 2D puzzles and Picross 3D levels."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, Optional, get_args
+from typing import TYPE_CHECKING, Any, Literal, Optional, get_args
 
-import numpy as np
-
+from ..grids import GridField
 from ..plain import to_jsonable
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 __all__ = ["Status", "STATUSES", "Difficulty", "VerifyResult"]
 
@@ -16,7 +17,6 @@ STATUSES: tuple[str, ...] = get_args(Status)
 Difficulty = Literal["line", "probe", "search"]
 
 
-@dataclass
 class VerifyResult:
     """What :func:`nonogen.verify` found out about a puzzle.
 
@@ -25,23 +25,40 @@ class VerifyResult:
     ``"search"`` (needed SAT search). ``work`` is line-solver runs per line.
     ``grade`` (1-5), ``grade_name`` and ``score`` say how hard it is for a
     person (:mod:`nonogen.solve.grade`); ``None`` when not rated.
-    Grids are colour indices (2D, ``height x width``) or booleans (3D, ``X x Y x Z``).
+    Grids are numpy arrays of colour indices (2D, ``height x width``) or
+    booleans (3D, ``X x Y x Z``); the engine gives 2D grids as rows of bytes,
+    made arrays when first read (:mod:`nonogen.grids`).
     """
 
-    status: Status
-    solution: Optional[np.ndarray] = None
-    second_solution: Optional[np.ndarray] = None
-    difficulty: Optional[Difficulty] = None
-    work: float = 0.0
-    seconds: float = 0.0
-    message: str = ""
-    stats: dict = field(default_factory=dict)
-    grade: Optional[int] = None
-    grade_name: Optional[str] = None
-    score: Optional[float] = None
+    solution: Optional["np.ndarray"] = GridField(writable=True)  # type: ignore[assignment]
+    second_solution: Optional["np.ndarray"] = GridField(writable=True)  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        status: Status,
+        solution: Any = None,
+        second_solution: Any = None,
+        difficulty: Optional[Difficulty] = None,
+        work: float = 0.0,
+        seconds: float = 0.0,
+        message: str = "",
+        stats: Optional[dict] = None,
+        grade: Optional[int] = None,
+        grade_name: Optional[str] = None,
+        score: Optional[float] = None,
+    ):
+        self.status, self.solution, self.second_solution = status, solution, second_solution
+        self.difficulty, self.work, self.seconds, self.message = difficulty, work, seconds, message
+        self.stats = {} if stats is None else stats
+        self.grade, self.grade_name, self.score = grade, grade_name, score
+
+    def __repr__(self) -> str:
+        rated = f", grade={self.grade}" if self.grade is not None else ""
+        said = f", message={self.message!r}" if self.message else ""
+        return f"VerifyResult({self.status!r}, difficulty={self.difficulty!r}{rated}, seconds={self.seconds:.3f}{said})"
 
     @property
-    def ambiguous(self) -> Optional[np.ndarray]:
+    def ambiguous(self) -> Optional["np.ndarray"]:
         """Cells where the two reported solutions differ (``multiple`` only).
 
         Usually only some of the ambiguous cells: :func:`nonogen.solve.ambiguity` finds them all.
@@ -54,7 +71,7 @@ class VerifyResult:
         """Plain JSON types only (grids as nested lists), so ``json.dumps`` takes it as it is.
 
         >>> import json
-        >>> json.dumps(VerifyResult("unique", solution=np.eye(2, dtype=np.uint8)).to_dict())[:48]
+        >>> json.dumps(VerifyResult("unique", solution=(b"\\x01\\x00", b"\\x00\\x01")).to_dict())[:48]
         '{"status": "unique", "solution": [[1, 0], [0, 1]'
         """
         out: dict[str, Any] = {

@@ -16,21 +16,21 @@ warm.
 from __future__ import annotations
 
 import time
-from array import array
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
-from typing import Optional, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
+from ..grids import Rows, flat, rows_in, rows_of
 from ..model import Puzzle
 from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
 from .deadline import Deadline, Timeout, solve_limited
 from .propagate import Contradiction, Grid
 from .search import first_solution
 from .result import VerifyResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 __all__ = ["Session", "Given", "STRATEGIES"]
 
@@ -50,15 +50,17 @@ PROBE_CLAUSES = True  # give SAT probing's implications as binary clauses
 _KEPT_STATES = 8  # probed states and encodings kept for the latest sets of givens
 
 
-@dataclass
 class _State:
     """What the engine knows under one set of extra givens."""
 
-    masks: list  # after line logic, then after probing once ``probed`` is set
-    open_after_line: int
-    probed: Optional[str] = None  # None (not yet), "complete" or "cut short"
-    encoding: Optional[Encoding] = None  # of ``masks`` as they are now
-    implications: bytes = b""  # what probing learned, as binary clauses for the encoding
+    __slots__ = ("masks", "open_after_line", "probed", "encoding", "implications")
+
+    def __init__(self, masks: list, open_after_line: int):
+        self.masks = masks  # after line logic, then after probing once ``probed`` is set
+        self.open_after_line = open_after_line
+        self.probed: Optional[str] = None  # None (not yet), "complete" or "cut short"
+        self.encoding: Optional[Encoding] = None  # of ``masks`` as they are now
+        self.implications = b""  # what probing learned, as binary clauses for the encoding
 
 
 class Session:
@@ -139,7 +141,7 @@ class Session:
         self.grid.propagate(masks, sorted({r for r, _, _ in givens} | {H + c for _, c, _ in givens}), deadline)
         return masks
 
-    def decided(self, givens: Sequence[Given] = ()) -> np.ndarray:
+    def decided(self, givens: Sequence[Given] = ()) -> "np.ndarray":
         """Cells line logic decides with ``givens`` revealed: colour indices, -1 where open."""
         return self.grid.to_array(self.line_masks(givens))
 
@@ -209,7 +211,7 @@ class Session:
 
     def verify(
         self,
-        target: Optional[np.ndarray] = None,
+        target: Any = None,
         givens: Sequence[Given] = (),
         timeout: Optional[float] = 60.0,
         strategy: str = "full",
@@ -276,7 +278,7 @@ class Session:
         return VerifyResult(status, solution=first, second_solution=second, difficulty=difficulty, stats=stats)
 
     def _solved(self, puzzle: Puzzle, state: _State, difficulty: str, stats: dict) -> VerifyResult:
-        solution = _checked(puzzle, self.grid.to_array(state.masks).astype(np.uint8))
+        solution = _checked(puzzle, self.grid.solved_rows(state.masks))
         return VerifyResult("unique", solution=solution, difficulty=difficulty, stats=stats)  # type: ignore[arg-type]
 
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
@@ -298,10 +300,23 @@ class Session:
                 return "unique", first, None
             return "multiple", first, enc.decode(solver.get_model())
 
-    def ambiguity(
-        self, reference: np.ndarray, givens: Sequence[Given] = (), timeout: Optional[float] = 60.0
-    ) -> tuple[np.ndarray, bool]:
-        """The ambiguous cells found within ``timeout``, and whether that is all of them.
+    def ambiguity(self, reference: Any, givens: Sequence[Given] = (), timeout: Optional[float] = 60.0) -> tuple["np.ndarray", bool]:
+        """The ambiguous cells found within ``timeout`` (a boolean grid), and whether that is all of them.
+
+        See :meth:`ambiguous_cells`, which gives them as ``(row, col)`` pairs without numpy.
+        """
+        import numpy as np
+
+        cells, complete = self.ambiguous_cells(reference, givens, timeout)
+        mask = np.zeros((self.puzzle.height, self.puzzle.width), dtype=bool)
+        for r, c in cells:
+            mask[r, c] = True
+        return mask, complete
+
+    def ambiguous_cells(
+        self, reference: Any, givens: Sequence[Given] = (), timeout: Optional[float] = 60.0
+    ) -> tuple[list[tuple[int, int]], bool]:
+        """The ambiguous cells found within ``timeout``, as ``(row, col)`` in reading order, and whether that is all.
 
         Line logic and probing fix most backbone cells for free (on TAAI 2011
         puzzle 100, all but 23 of the 588 that line logic leaves open). The rest
@@ -315,34 +330,38 @@ class Session:
         far are returned with ``False``: each of them is certainly ambiguous.
         """
         givens = tuple(givens)
-        reference = np.asarray(reference, dtype=np.uint8)
+        reference = rows_of(reference)
         if not satisfies(self.with_givens(givens), reference):
             raise PuzzleError("the reference grid does not meet the puzzle's clues")
         deadline = Deadline(timeout)
-        shape = (self.puzzle.height, self.puzzle.width)
-        ambiguous = np.zeros(shape[0] * shape[1], dtype=bool)
+        values = flat(reference)
+        ambiguous = bytearray(len(values))
+        complete = True
         try:
             state = self._state(givens, deadline)
             if _open_count(state.masks):
                 self._probe(state, deadline, {})
             candidates = self.grid.undecided(state.masks)
-            if not candidates:
-                return ambiguous.reshape(shape), True
-            enc = self._encoding(state, deadline, {})
-            self._scan(enc, reference.ravel(), candidates, ambiguous, deadline)
+            if candidates:
+                self._scan(self._encoding(state, deadline, {}), values, candidates, ambiguous, deadline)
         except (Timeout, TooBig):
-            return ambiguous.reshape(shape), False
-        return ambiguous.reshape(shape), True
+            complete = False
+        width = self.puzzle.width
+        return [divmod(i, width) for i, flag in enumerate(ambiguous) if flag], complete
 
-    def _scan(self, enc: Encoding, flat: np.ndarray, candidates: list[int], ambiguous: np.ndarray, deadline: Deadline) -> None:
+    def _scan(self, enc: Encoding, values: bytes, candidates: list[int], ambiguous: bytearray, deadline: Deadline) -> None:
         with enc.new_solver(deadline) as solver:
-            solver.set_phases(enc.phases(flat))
+            solver.set_phases(enc.phases(values))
             while candidates:
                 cell, candidates = candidates[0], candidates[1:]
-                same = enc.lit(cell, int(flat[cell]))
+                same = enc.lit(cell, values[cell])
                 if solve_limited(solver, deadline, [-same]):
                     model = solver.get_model()
-                    ambiguous |= enc.decode(model).ravel() != flat
+                    other = flat(enc.decode(model))
+                    ambiguous[cell] = 1
+                    for i in candidates:  # only open cells can differ: the rest are backbone
+                        if other[i] != values[i]:
+                            ambiguous[i] = 1
                     solver.set_phases(model)
                     candidates = [i for i in candidates if not ambiguous[i]]
                 else:
@@ -381,13 +400,7 @@ def _check_memory(grid: Grid, masks, extra: int) -> None:
 
 
 def _open_count(masks) -> int:
-    """How many cells still have two or more colours: one numpy pass over the C module's masks (4 M cells at most).
-
-    The pure-Python engine's masks are Python ints of any width (a palette may have 254 colours).
-    """
-    if isinstance(masks, array):
-        m = np.frombuffer(masks, dtype=np.uint32)
-        return int(np.count_nonzero(m & (m - 1)))
+    """How many cells still have two or more colours."""
     return sum(1 for m in masks if m & (m - 1))
 
 
@@ -399,19 +412,24 @@ def _with_givens(grid: Grid, givens: Sequence[Given]) -> list:
     return masks
 
 
-def _checked(puzzle: Puzzle, grid: np.ndarray) -> np.ndarray:
+def _checked(puzzle: Puzzle, grid: Rows) -> Rows:
     """Every grid reported goes through the independent clue check first."""
     if not satisfies(puzzle, grid):  # pragma: no cover - would be a solver bug
         raise AssertionError("solver produced a grid that breaks the clues")
     return grid
 
 
-def _reference(puzzle: Puzzle, target: Optional[np.ndarray]) -> Optional[np.ndarray]:
+def _reference(puzzle: Puzzle, target: Any) -> Optional[Rows]:
+    """The grid whose uniqueness is asked: the target, else the puzzle's goal when it meets the clues."""
     if target is not None:
-        target = np.asarray(target, dtype=np.uint8)
+        try:
+            target = rows_of(target)
+        except (ValueError, TypeError):
+            raise PuzzleError("the target must be a 2D grid of colour indices") from None
         if not satisfies(puzzle, target):
             raise PuzzleError("the target grid does not meet the puzzle's clues")
         return target
-    if puzzle.goal is not None and satisfies(puzzle, puzzle.goal):
-        return np.asarray(puzzle.goal)
+    goal = rows_in(puzzle, "goal")
+    if goal is not None and satisfies(puzzle, goal):
+        return goal
     return None

@@ -13,9 +13,7 @@ callers with many questions about one puzzle keep a session instead.
 from __future__ import annotations
 
 import time
-from typing import Optional
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..errors import PuzzleError, SolverTimeout
 from ..model import Puzzle
@@ -23,12 +21,15 @@ from .propagate import Contradiction
 from .result import VerifyResult
 from .session import Session
 
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
 __all__ = ["verify2d", "ambiguous_cells", "ambiguity", "line_solve"]
 
 
 def verify2d(
     puzzle: Puzzle,
-    target: Optional[np.ndarray] = None,
+    target: Any = None,
     timeout: Optional[float] = 60.0,
     strategy: str = "full",
     grade: bool = False,
@@ -46,9 +47,9 @@ def verify2d(
     benchmark's baseline).
 
     >>> from nonogen.clues import puzzle_from_grid
-    >>> verify2d(puzzle_from_grid(np.eye(3, dtype=int))).status  # a diagonal: also the anti-diagonal
+    >>> verify2d(puzzle_from_grid([[1, 0, 0], [0, 1, 0], [0, 0, 1]])).status  # a diagonal: also the anti-diagonal
     'multiple'
-    >>> verify2d(puzzle_from_grid(np.array([[1, 1], [1, 0]]))).difficulty
+    >>> verify2d(puzzle_from_grid([[1, 1], [1, 0]])).difficulty
     'line'
     """
     start = time.monotonic()
@@ -57,7 +58,7 @@ def verify2d(
     return session.verify(target, timeout=left, strategy=strategy, grade=grade)
 
 
-def line_solve(puzzle: Puzzle) -> tuple[np.ndarray, bool]:
+def line_solve(puzzle: Puzzle) -> tuple["np.ndarray", bool]:
     """Cells decided by complete line logic alone (-1 where undecided), and whether that is all of them.
 
     A puzzle is *line-solvable* when the second value is True; such a puzzle
@@ -74,14 +75,14 @@ def line_solve(puzzle: Puzzle) -> tuple[np.ndarray, bool]:
     return decided, bool((decided >= 0).all())
 
 
-def ambiguous_cells(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[float] = 60.0) -> np.ndarray:
+def ambiguous_cells(puzzle: Puzzle, reference: Any, timeout: Optional[float] = 60.0) -> "np.ndarray":
     """Cells whose value differs in some solution: the complement of the backbone.
 
     Raises :class:`~nonogen.errors.SolverTimeout` when the scan does not
     finish in time; :func:`ambiguity` returns what was found instead.
 
     >>> from nonogen.clues import puzzle_from_grid
-    >>> g = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 0]])
+    >>> g = [[1, 0, 0], [0, 1, 0], [0, 0, 0]]
     >>> ambiguous_cells(puzzle_from_grid(g), g).astype(int).tolist()
     [[1, 1, 0], [1, 1, 0], [0, 0, 0]]
     """
@@ -91,7 +92,7 @@ def ambiguous_cells(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[flo
     return mask
 
 
-def ambiguity(puzzle: Puzzle, reference: np.ndarray, timeout: Optional[float] = 60.0) -> tuple[np.ndarray, bool]:
+def ambiguity(puzzle: Puzzle, reference: Any, timeout: Optional[float] = 60.0) -> tuple["np.ndarray", bool]:
     """The ambiguous cells found within ``timeout``, and whether that is all of them.
 
     See :meth:`~nonogen.solve.session.Session.ambiguity`.
