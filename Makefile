@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench fuzz clean demo-puzzles demo-images demo-meshes demo-packing demo-book browser-deps
 
-$(STAMP): pyproject.toml nonogen/solve/_linelogic.c
+$(STAMP): pyproject.toml $(wildcard nonogen/solve/*.c nonogen/solve/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]' --config-settings editable_mode=compat
 	@# bytecode now, as pip does for a regular install: with PYTHONDONTWRITEBYTECODE set (Docker images

@@ -111,11 +111,15 @@ def previous_tree(rev: str) -> Path:
         where.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "nonogen"], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
-        old_c = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:nonogen/solve/_linelogic.c"], capture_output=True).stdout
         built = list((ROOT / "nonogen" / "solve").glob("_linelogic*.so"))
-        if built and old_c == (ROOT / "nonogen" / "solve" / "_linelogic.c").read_bytes():
+        if built and _c_sources(where / "nonogen" / "solve") == _c_sources(ROOT / "nonogen" / "solve"):
             (where / "nonogen" / "solve" / built[0].name).write_bytes(built[0].read_bytes())
     return where
+
+
+def _c_sources(solve: Path) -> dict[str, bytes]:
+    """The C module's source files in a solve/ folder (one .c before c-split, several and a header after)."""
+    return {path.name: path.read_bytes() for path in sorted(solve.glob("*.[ch]"))}
 
 
 def run_pipeline(which: str, specs: list[dict], rev: str) -> list[dict]:

@@ -270,14 +270,18 @@ def engine_copy(rev: str) -> Path:
 
 
 def _compile_command(solve: Path) -> list[str]:
-    """The compiler call setuptools makes for the C module: this interpreter's own flags."""
+    """The compiler call setuptools makes for the C module: this interpreter's own flags.
+
+    Every ``*.c`` of the checkout's solve/ folder is the module: one file up to c-split,
+    _linelogic.c with line.c, propagate.c, encode.c and bp.c after it.
+    """
     import shlex
     import sysconfig
 
     get = sysconfig.get_config_var
     return (shlex.split(get("CC")) + shlex.split(get("CFLAGS")) + shlex.split(get("CCSHARED"))
-            + [f"-I{sysconfig.get_paths()['include']}", str(solve / "_linelogic.c")]
-            + shlex.split(get("LDSHARED"))[1:] + ["-o", str(solve / f"_linelogic{get('EXT_SUFFIX')}")])
+            + [f"-I{sysconfig.get_paths()['include']}"] + [str(c) for c in sorted(solve.glob("*.c"))]
+            + shlex.split(get("LDSHARED"))[1:] + ["-o", str(solve / f"_linelogic{get('EXT_SUFFIX')}"), "-lm"])
 
 
 def measure(name: str, args) -> list[dict]:

@@ -1,4 +1,4 @@
-"""The C line logic (nonogen/solve/_linelogic.c) against the Python reference it replaces.
+"""The C line logic (the _linelogic module, nonogen/solve/*.c) against the Python reference it replaces.
 
 Both must give the same masks, line by line and grid by grid: line logic and
 probing reach a unique fixpoint, so any difference is a bug in one of them.
@@ -30,7 +30,7 @@ def test_native_module_is_built():
     """`pip install` compiles it wherever there is a C compiler; CI must not silently run pure Python."""
     if os.environ.get("NONOGEN_PURE_PYTHON"):
         pytest.skip("pure Python asked for")
-    assert propagate._linelogic is not None, "nonogen/solve/_linelogic.c was not compiled: pip install -e . again"
+    assert propagate._linelogic is not None, "the C module (nonogen/solve/*.c) was not compiled: pip install -e . again"
     assert propagate.NATIVE
 
 

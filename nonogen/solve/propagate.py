@@ -59,7 +59,7 @@ class Grid:
         self.cache: dict = {}
         self._runs = 0
         #: What the last probe learned, for the encoder: "cell has colour a" rules out colour b of
-        #: another cell (int32 quadruples; C module only, see record_implications in _linelogic.c).
+        #: another cell (int32 quadruples; C module only, see record_implications in propagate.c).
         self.implications = b""
         self._native = self._native_lines(puzzle) if (NATIVE if native is None else native) else None
         automata: dict = {}  # the Python line logic's automata, shared by equal clues
