@@ -1,6 +1,7 @@
 """Benchmark the 2D verifier on the shared puzzle sets, with three baselines in the same run.
 
-Sets: start-up (a whole process on a 5x5 puzzle; --peer times a native solver beside it), the
+Sets: start-up (a whole process on a 5x5 puzzle; --peer times a native solver beside it), bounded
+(a 1000x1000 puzzle at --timeout 5, whole process: wall time and peak memory), the
 webpbn survey (31 puzzles, expected verdicts in survey-sample.csv), the three tournament sets
 (TAAI 2011, TCGA 2016, ICGA 2017: 1000 x 25x25 each), the colour set (number-loom XML + pbnsolve .g) and the stress
 puzzles (up to 512x512). For each puzzle: verdict (and whether it is right), difficulty, seconds
@@ -196,7 +197,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=1, metavar="N",
                         help="tournament sets: every Nth puzzle only (an unbiased sample; default all)")
-    parser.add_argument("--only", default="startup,survey,taai,colour,stress")
+    parser.add_argument("--only", default="startup,bounded,survey,taai,colour,stress")
     parser.add_argument("--peer", action="append", default=[], metavar="CMD",
                         help="a native solver to time at start-up, '{}' standing for the puzzle file (repeatable)")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement here")
@@ -222,6 +223,8 @@ def main() -> int:
     print()
     if "startup" in sets:
         report["startup"] = bench_startup(args)
+    if "bounded" in sets:
+        report["bounded"] = bench_bounded(args)
     if "survey" in sets:
         report["survey"] = bench_survey(args)
     if "taai" in sets:
@@ -319,6 +322,10 @@ def print_frontiers(report: dict) -> None:
     startup = report.get("startup")
     if startup:
         rows.append(("start-up, 5x5 (CPU s)", STARTUP_GOAL, startup["nonogen verify"], startup.get("previous engine")))
+    bounded = report.get("bounded")
+    if bounded:
+        rows.append((f"1000x1000 at --timeout {BOUNDED_TIMEOUT:g} (wall s)", BOUNDED_GOAL * BOUNDED_TIMEOUT,
+                     bounded["nonogen"]["seconds"], bounded.get("previous engine", {}).get("seconds")))
     for name, result in report.get("taai", {}).items():
         previous = result.get("previous_cpu_seconds")
         rows.append((f"{name} CPU, {result['puzzles']} (s)", previous and TOURNAMENT_GOAL_RATIO * previous,
@@ -328,10 +335,10 @@ def print_frontiers(report: dict) -> None:
     if not rows:
         return
     print("## the frontiers (issue 25): goal, nonogen, the previous engine\n")
-    print(f"{'frontier':<26} {'goal':>8} {'nonogen':>9} {'previous':>9} {'previous/nonogen':>17}")
+    print(f"{'frontier':<32} {'goal':>8} {'nonogen':>9} {'previous':>9} {'previous/nonogen':>17}")
     for label, goal, ours, previous in rows:
         ratio = f"{previous / ours:.2f}x" if isinstance(ours, float) and isinstance(previous, float) else "-"
-        print(f"{label:<26} {_seconds(goal):>8} {_seconds(ours):>9} {_seconds(previous):>9} {ratio:>17}")
+        print(f"{label:<32} {_seconds(goal):>8} {_seconds(ours):>9} {_seconds(previous):>9} {ratio:>17}")
     print("(the extreme puzzles get --extreme-timeout seconds each; --extreme-timeout 60 gives them the goal's time)\n")
 
 
@@ -466,6 +473,44 @@ def bench_startup(args) -> dict:
         print(f"{label:<52} {seconds:6.3f} s   {seconds / ours:5.2f}x nonogen's")
     print(f"\ngoal {STARTUP_GOAL:.3f} s CPU: {'met' if ours <= STARTUP_GOAL else 'missed'} ({ours:.3f} s)\n")
     return medians
+
+
+BOUNDED_SIDE = 1000
+BOUNDED_TIMEOUT = 5.0
+BOUNDED_GOAL = 1.5  # the whole process within this many times --timeout (issue 25)
+
+
+def bench_bounded(args) -> dict:
+    """`nonogen verify --timeout 5` as a whole process on a 1000x1000 puzzle of `1 1` clues: wall seconds, peak memory.
+
+    Every line has about 500,000 placements and the encoding about 16 M clauses: the
+    puzzle the previous engine ran 19.7 s and 4.4 GB on at ``--timeout 5``.
+    """
+    import subprocess
+    import tempfile
+
+    lines = "\n".join(["1 1"] * BOUNDED_SIDE)
+    results = {}
+    with tempfile.TemporaryDirectory() as folder:
+        big = Path(folder) / "ones.non"
+        big.write_text(f"width {BOUNDED_SIDE}\nheight {BOUNDED_SIDE}\nrows\n{lines}\ncolumns\n{lines}\n")
+        commands = {"nonogen": [sys.executable, "-m", "nonogen", "verify", str(big), "--json"]}
+        if args.previous_root:
+            commands["previous engine"] = ["sh", "-c", f'cd "{args.previous_root}" && exec "$0" -m nonogen verify "$1" --json',
+                                           sys.executable, str(big)]
+        for label, command in commands.items():
+            timed = ["/usr/bin/time", "-f", "%e %M", *command, "--timeout", str(BOUNDED_TIMEOUT)]
+            done = subprocess.run(timed, capture_output=True, text=True, check=False)
+            wall, kb = done.stderr.strip().splitlines()[-1].split()
+            status = json.loads(done.stdout.splitlines()[0])["status"] if done.stdout.strip() else f"exit {done.returncode}"
+            results[label] = {"status": status, "seconds": float(wall), "peak_mb": int(kb) / 1024}
+    print(f"## bounded work: a {BOUNDED_SIDE}x{BOUNDED_SIDE} puzzle of '1 1' clues, --timeout {BOUNDED_TIMEOUT:g}, whole process\n")
+    for label, r in results.items():
+        print(f"{label:<20} {r['status']:<10} {r['seconds']:6.1f} s wall  {r['peak_mb']:7.0f} MB peak")
+    ours = results["nonogen"]["seconds"]
+    print(f"\ngoal {BOUNDED_GOAL * BOUNDED_TIMEOUT:.1f} s: {'met' if ours <= BOUNDED_GOAL * BOUNDED_TIMEOUT else 'missed'} "
+          f"({ours:.1f} s)\n")
+    return results
 
 
 def _children_cpu() -> float:
