@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Optional
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..errors import FileLimitError, FormatError, PuzzleError
 from ..model import AXES, Clue3D, Puzzle3D
 from ..palette import Color
 from ._common import json_meta, put_json_meta
 from ._json import line_of, parse_json, validate
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 NAME = "nonogen-3d"
 SUFFIXES = (".json",)
@@ -97,13 +98,15 @@ def _clues(data: dict, size: tuple[int, int, int], text: str) -> dict[str, list]
     return clues
 
 
-def _goal(data: dict, size: tuple[int, int, int], text: str) -> Optional[np.ndarray]:
+def _goal(data: dict, size: tuple[int, int, int], text: str) -> Optional["np.ndarray"]:
     g = data.get("goal")
     if g is None:
         return None
     n = size[0] * size[1] * size[2]
     if len(g) != n:
         raise FormatError(f"'goal' has {len(g):,} characters, expected {n:,} '0'/'1'", line=line_of(text, ["goal"]))
+    import numpy as np  # here: sniffing a 2D .json file must not load it
+
     return (np.frombuffer(g.encode("ascii"), dtype=np.uint8) == ord("1")).reshape(size)
 
 
@@ -116,7 +119,7 @@ def _givens(data: dict, size: tuple[int, int, int], text: str) -> list[tuple[int
     return givens
 
 
-def _colors(data: dict, size: tuple[int, int, int], text: str) -> tuple[tuple[Color, ...], Optional[np.ndarray]]:
+def _colors(data: dict, size: tuple[int, int, int], text: str) -> tuple[tuple[Color, ...], Optional["np.ndarray"]]:
     """The optional look of the solved model: ``palette`` (entry 0: no colour) and ``colors``, X*Y*Z palette chars."""
     colors, entries = data.get("colors"), data.get("palette")
     if entries is None and colors is None:
@@ -135,6 +138,8 @@ def _colors(data: dict, size: tuple[int, int, int], text: str) -> tuple[tuple[Co
     index = {c.char: i for i, c in enumerate(palette)}
     if len(colors) != n or not set(colors) <= set(index):
         raise FormatError(f"'colors' must be {n:,} palette chars", line=line_of(text, ["colors"]))
+    import numpy as np
+
     return palette, np.array([index[ch] for ch in colors], dtype=np.uint8).reshape(size)
 
 
@@ -167,14 +172,14 @@ def to_dict(puzzle: Puzzle3D) -> dict:
         "clues": {a: [[format_token(c) for c in row] for row in puzzle.clues[a]] for a in AXES},
     }
     if puzzle.goal is not None:
-        data["goal"] = "".join("1" if v else "0" for v in np.asarray(puzzle.goal).ravel())
+        data["goal"] = "".join("1" if v else "0" for v in puzzle.goal.ravel())
     if puzzle.givens:
         data["givens"] = [list(g) for g in puzzle.givens]
     if puzzle.palette:
         data["palette"] = [{"name": c.name, "rgb": c.rgb, "char": c.char} for c in puzzle.palette]
     if puzzle.colors is not None:
         chars = [c.char for c in puzzle.palette]
-        data["colors"] = "".join(chars[v] for v in np.asarray(puzzle.colors).ravel())
+        data["colors"] = "".join(chars[v] for v in puzzle.colors.ravel())
     return put_json_meta(data, puzzle.meta)
 
 

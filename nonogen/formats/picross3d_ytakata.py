@@ -18,13 +18,14 @@ top); answer section z is the slice ``z``.
 from __future__ import annotations
 
 import re
-from typing import Optional
-
-import numpy as np
+from typing import TYPE_CHECKING, Optional
 
 from ..errors import FileLimitError, FormatError, PuzzleError
 from ..model import Clue3D, Puzzle3D
 from .nonogen3d import MAX_CELLS_3D
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 NAME = "picross3d-ytakata"
 SUFFIXES = (".txt",)
@@ -104,13 +105,15 @@ def loads(text: str) -> Puzzle3D:
         raise FormatError(str(exc)) from None
 
 
-def _answer(sections: list[Section], W: int, H: int, D: int) -> Optional[np.ndarray]:
+def _answer(sections: list[Section], W: int, H: int, D: int) -> Optional["np.ndarray"]:
     """The answer sections as a ``(W, H, D)`` goal, or ``None`` when the file has none."""
     if not sections:
         return None
     if len(sections) != D:
         raise FormatError(f"the answer must be {D} sections (one per slice, front first), found {len(sections)}",
                           line=sections[0][0][0])
+    import numpy as np  # here: sniffing a 2D .txt file must not load it
+
     goal = np.zeros((W, H, D), dtype=bool)
     for z, section in enumerate(sections):
         for y, row in enumerate(_grid(section, H, W, f"answer slice {z + 1}")):
@@ -145,7 +148,7 @@ def dumps(puzzle: Puzzle3D) -> str:
     parts.append("# SIDE\n" + _rows([[_token(c["x"][y][z]) for z in range(D)] for y in range(H)]))
     parts.append("# TOP\n" + _rows([[_token(c["y"][x][D - 1 - r]) for x in range(W)] for r in range(D)]))
     if puzzle.goal is not None:
-        goal = np.asarray(puzzle.goal, dtype=bool)
+        goal = puzzle.goal
         parts.append("# ANSWER\n" + "\n".join(
             "\n".join(" ".join("1" if goal[x, y, z] else "." for x in range(W)) for y in range(H)) + "\n"
             for z in range(D)))
