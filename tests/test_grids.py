@@ -5,6 +5,7 @@ import copy
 import pickle
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -63,10 +64,13 @@ def test_verify_results_hand_out_writable_arrays():
 
 
 def test_verify_and_its_records_load_no_numpy(tmp_path):
-    """Verifying a puzzle with a goal and one with two solutions, with ambiguity, from Python: numpy stays out."""
+    """Verifying a puzzle with a goal, one with two solutions (with ambiguity), a TAAI bundle and a .txt
+    that the 3D sniffers look at too, from Python: numpy stays out (the 3D readers loaded it to sniff)."""
     (tmp_path / "goal.non").write_text("width 3\nheight 3\nrows\n1\n3\n1\ncolumns\n1\n3\n1\ngoal 010111010\n")
     (tmp_path / "two.non").write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n")
-    probe = ("import sys, nonogen; recs = list(nonogen.verify_paths([sys.argv[1]])); "
-             "print(sorted(r['status'] for r in recs), len(recs[1]['ambiguous_cells']), 'numpy' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["['multiple',", "'unique']", "4", "False"]
+    samples = Path(__file__).resolve().parent.parent / "samples" / "puzzles"
+    probe = ("import sys, nonogen; recs = list(nonogen.verify_paths(sys.argv[1:])); "
+             "print(len(recs), recs[1]['status'], len(recs[1]['ambiguous_cells']), 'numpy' in sys.modules)")
+    paths = [tmp_path, samples / "checker-taai.txt", samples / "lambda.txt"]
+    done = subprocess.run([sys.executable, "-c", probe, *map(str, paths)], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["4", "multiple", "4", "False"]
