@@ -79,7 +79,7 @@ _SLOT = "_grid_"
 
 
 class GridField:
-    """A dataclass field holding a 2D grid: set as rows or an array, read as a numpy array.
+    """An attribute holding a 2D grid: set as rows or an array, read as a numpy array.
 
     The value is stored as it is given; the first read of a value given as
     rows builds the array once (writable when ``writable``, as the engine's
@@ -95,7 +95,7 @@ class GridField:
 
     def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
         if obj is None:
-            return None  # the dataclass default
+            return None  # read on the class
         value = obj.__dict__.get(self.slot)
         if value is not None and _is_rows(value):
             value = to_array(value, self.writable)
