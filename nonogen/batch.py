@@ -55,6 +55,7 @@ class Task(NamedTuple):
     timeout: Optional[float] = 60.0
     strategy: str = "full"
     ambiguity: bool = True
+    grade: bool = True
 
 
 # --- collecting and reading ----------------------------------------------------------------------
@@ -215,9 +216,9 @@ def run_task(task: Task) -> dict:
     """
     try:
         if isinstance(task.puzzle, Puzzle3D):
-            return record(task.label, task.puzzle, verify(task.puzzle, timeout=task.timeout), task.fields)
+            return record(task.label, task.puzzle, verify(task.puzzle, timeout=task.timeout, grade=task.grade), task.fields)
         session = Session(task.puzzle)
-        result = session.verify(timeout=task.timeout, strategy=task.strategy, grade=True)
+        result = session.verify(timeout=task.timeout, strategy=task.strategy, grade=task.grade)
         out = record(task.label, task.puzzle, result, task.fields)
         if task.ambiguity and result.status == "multiple":
             _add_ambiguity(out, session, result, task.timeout)
@@ -305,7 +306,7 @@ class _Feed:
                 self.ready.append(_bad(label, "skipped", f"same clues as {first}", **fields, duplicate_of=first))
                 return None
         opts = self.options
-        return Task(label, puzzle, fields, opts["timeout"], opts["strategy"], opts["ambiguity"])
+        return Task(label, puzzle, fields, opts["timeout"], opts["strategy"], opts["ambiguity"], opts["grade"])
 
 
 def _earlier(records: Iterable[dict]) -> tuple[set, set, dict]:
@@ -336,6 +337,7 @@ def verify_paths(
     timeout: Optional[float] = 60.0,
     strategy: str = "full",
     ambiguity: bool = True,
+    grade: bool = True,
     format: Optional[str] = None,
     on_progress: Optional[Callable[[int, int], None]] = None,
     executor: object = None,
@@ -352,7 +354,8 @@ def verify_paths(
     work to that Dask cluster. ``resume`` takes the records of an earlier,
     interrupted run: their puzzles are not verified (nor yielded) again.
     ``dedupe`` skips a puzzle whose clues an earlier one already had; either
-    way records carry ``clue_hash``. ``on_progress(done, total)`` is called
+    way records carry ``clue_hash``. ``grade=False`` leaves the 1-5 grade out
+    (``None``), which is most of the work on unique puzzles. ``on_progress(done, total)`` is called
     before the first record and after each one (``total`` grows as files are
     read). Closing the generator stops the workers. Raises
     :class:`~nonogen.errors.InputError` when the paths hold no puzzle file.
@@ -364,7 +367,7 @@ def verify_paths(
     if not files:
         names = ", ".join(p.name if isinstance(p, Source) else p for p in items)
         raise InputError(f"no puzzle files in {names} (known suffixes: {' '.join(formats.SUFFIXES)})")
-    options = {"fmt": format, "timeout": timeout, "strategy": strategy, "ambiguity": ambiguity}
+    options = {"fmt": format, "timeout": timeout, "strategy": strategy, "ambiguity": ambiguity, "grade": grade}
     feed = _Feed(files, options, resume, dedupe)
     runner = make_executor(executor, jobs, timeout, scheduler)
     report = on_progress or (lambda done, total: None)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -97,6 +98,17 @@ def test_jobs_gives_the_same_records(tmp_path, capsys):
     strip = lambda text: sorted(  # noqa: E731 - records arrive in completion order
         (json.dumps({k: v for k, v in json.loads(l).items() if k != "seconds"}) for l in text.splitlines()))
     assert strip(one) == strip(two)
+
+
+def test_no_grade_keeps_the_verdicts_and_leaves_the_grade_out(capsys):
+    """Grading is most of a unique puzzle's time; a batch that wants verdicts only can skip it."""
+    folder = Path(__file__).resolve().parent.parent / "samples" / "puzzles"
+    samples = [str(folder / name) for name in ("heart.non", "webpbn-00436.non", "smiley.g")]
+    graded = [json.loads(line) for line in run(capsys, "verify", *samples, "--json")[1].splitlines()]
+    plain = [json.loads(line) for line in run(capsys, "verify", *samples, "--json", "--no-grade")[1].splitlines()]
+    assert [r["status"] for r in plain] == [r["status"] for r in graded] and {r["status"] for r in plain} == {"unique"}
+    assert all(r["grade"] is None and r["score"] is None for r in plain)
+    assert all(r["grade"] in range(1, 6) for r in graded)
 
 
 def test_solutions_dir_never_overwrites_without_force(tmp_path, capsys):

@@ -57,6 +57,8 @@ def verify_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds per puzzle (default 60)")
     p.add_argument("--format", default=None, metavar="FORMAT", help="read files in this format")
     p.add_argument("--no-probe", action="store_true", help="go from line logic straight to SAT (no probing)")
+    p.add_argument("--no-grade", action="store_true",
+                   help="skip the 1-5 grade for people (most of the time a unique puzzle takes)")
     p.add_argument(
         "--no-ambiguity",
         action="store_true",
@@ -101,6 +103,7 @@ def records(args, bar: ProgressBar, earlier: Iterable[dict] = ()):
         timeout=args.timeout,
         strategy="line" if args.no_probe else "full",
         ambiguity=not args.no_ambiguity,
+        grade=not args.no_grade,
         format=args.format,
         on_progress=bar,
         executor=executor,
