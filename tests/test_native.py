@@ -128,6 +128,20 @@ def _assert_same_cnf(fast: Grid, slow: Grid):
 
 
 @native
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids, st.booleans(), st.booleans())
+def test_refutations_match_python(rows, colour, spoil):
+    """The grade's lookahead sweep moved into C (Grid.refutations); C and Python must refute the same values."""
+    puzzle = _puzzle(rows, colour)
+    if spoil:
+        puzzle = puzzle.replace(cols=_puzzle(np.roll(np.array(rows), 1, axis=1), colour).cols)
+    fast, slow = _both(puzzle)
+    start = [(1 << len(puzzle.palette)) - 1] * (puzzle.height * puzzle.width)  # before any line logic
+    for masks in filter(None, (start, _fixpoint(slow, False))):
+        assert fast.refutations(array("I", masks), Deadline(None)) == slow.refutations(list(masks), Deadline(None))
+
+
+@native
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grids, st.booleans())
 def test_encoding_matches_python(rows, colour):

@@ -150,9 +150,25 @@ static PyObject *Lines_get_runs(Lines *g, void *closure) {
     return PyLong_FromLongLong(g->line_runs);
 }
 
-/* solve_line(clue, domain) and overlap(clue, domain): one line from Python, complete logic or the
- * overlap rule; None when no placement fits. */
-static PyObject *line_query(PyObject *args, int overlap) {
+/* solve_line(clue, domain), overlap(clue, domain) and deductions(clue, domain): one line from Python,
+ * complete logic's masks, the overlap rule's, or both as a pair (the grade reads both for every line it
+ * reads); None when no placement fits. */
+enum { LINE_COMPLETE, LINE_OVERLAP, LINE_BOTH };
+
+static PyObject *masks_tuple(const mask_t *m, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(m[i]);
+        if (!v) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static PyObject *line_query(PyObject *args, int what) {
     PyObject *clue_obj, *domain_obj;
     if (!PyArg_ParseTuple(args, "OO", &clue_obj, &domain_obj)) return NULL;
     PyObject *fast = PySequence_Fast(domain_obj, "domain must be a sequence of masks");
@@ -183,13 +199,15 @@ static PyObject *line_query(PyObject *args, int overlap) {
         Py_INCREF(result);
         goto done;
     }
-    const mask_t *out = w.out;
-    if (overlap) {
-        overlap_rule(&c, &w, n, d, seen);
-        out = seen;
+    if (what != LINE_COMPLETE) overlap_rule(&c, &w, n, d, seen);
+    if (what == LINE_BOTH) {
+        PyObject *full = masks_tuple(w.out, n), *seen_t = full ? masks_tuple(seen, n) : NULL;
+        result = seen_t ? PyTuple_Pack(2, full, seen_t) : NULL;
+        Py_XDECREF(full);
+        Py_XDECREF(seen_t);
+    } else {
+        result = masks_tuple(what == LINE_OVERLAP ? seen : w.out, n);
     }
-    result = PyTuple_New(n);
-    for (int t = 0; result && t < n; t++) PyTuple_SET_ITEM(result, t, PyLong_FromUnsignedLong(out[t]));
 done:
     Py_DECREF(fast);
     PyMem_Free(d);
@@ -202,12 +220,17 @@ done:
 
 static PyObject *module_solve_line(PyObject *self, PyObject *args) {
     (void)self;
-    return line_query(args, 0);
+    return line_query(args, LINE_COMPLETE);
 }
 
 static PyObject *module_overlap(PyObject *self, PyObject *args) {
     (void)self;
-    return line_query(args, 1);
+    return line_query(args, LINE_OVERLAP);
+}
+
+static PyObject *module_deductions(PyObject *self, PyObject *args) {
+    (void)self;
+    return line_query(args, LINE_BOTH);
 }
 
 static PyMethodDef module_methods[] = {
@@ -215,6 +238,8 @@ static PyMethodDef module_methods[] = {
      "clause_lists(flat, start, count) -> (up to count clauses as lists, offset of the next)"},
     {"solve_line", module_solve_line, METH_VARARGS, "solve_line(clue, domain) -> narrowed masks, or None"},
     {"overlap", module_overlap, METH_VARARGS, "overlap(clue, domain) -> the left-right overlap's masks, or None"},
+    {"deductions", module_deductions, METH_VARARGS,
+     "deductions(clue, domain) -> (solve_line's masks, overlap's masks) in one pass, or None"},
     {NULL}};
 
 static PyMethodDef Lines_methods[] = {
@@ -222,6 +247,8 @@ static PyMethodDef Lines_methods[] = {
      "propagate(masks, lines, end) -> changed cells, or None on a contradiction; TimeoutError after end"},
     {"probe", (PyCFunction)Lines_probe, METH_VARARGS,
      "probe(masks, end) -> True if solved, False if not, None on a contradiction; TimeoutError after end"},
+    {"refutations", (PyCFunction)Lines_refutations, METH_VARARGS,
+     "refutations(masks, end) -> bytes: int32 (cell, values whose assumption meets a contradiction); TimeoutError after end"},
     {"encode", (PyCFunction)Lines_encode, METH_VARARGS,
      "encode(masks, end[, implications]) -> (n_vars, flat clauses (int32, 0 after each), clause count, first variable of each cell), or None on a contradiction"},
     {"implications", (PyCFunction)Lines_implications, METH_NOARGS,

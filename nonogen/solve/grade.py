@@ -27,6 +27,8 @@ any step never lowers the score.
 from __future__ import annotations
 
 import math
+from functools import partial
+from operator import ne
 from typing import NamedTuple, Optional
 
 from ..model import Puzzle, Puzzle3D
@@ -75,16 +77,25 @@ class Grade(NamedTuple):
         return {"grade": self.grade, "grade_name": self.name, "score": self.score, "measures": self.measures._asdict()}
 
 
-def _complete_solver(clue, native: bool):
+def _line_readers(clue, native: bool):
+    """``(complete, deductions)`` for one clue: complete line logic's masks, and those with the overlap rule's.
+
+    ``deductions(domain)`` is ``(complete, overlap)`` or None; the C module
+    works both out in one pass over the line.
+    """
     if native:
-        return lambda domain: _linelogic.solve_line(clue, domain)
+        return partial(_linelogic.solve_line, clue), partial(_linelogic.deductions, clue)
     automaton = LineAutomaton(clue)
 
-    def solve(domain):
+    def complete(domain):
         result = automaton.live_states(domain)
         return None if result is None else result[1]
 
-    return solve
+    def deductions(domain):
+        full = complete(domain)
+        return None if full is None else (full, overlap_py(automaton, domain))
+
+    return complete, deductions
 
 
 def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
@@ -152,25 +163,27 @@ class _Replay:
         self.deadline = deadline
         native = _linelogic is not None and self.grid.native
         clues = puzzle.rows + puzzle.cols
-        solvers: dict = {}
-        self.complete = [solvers.setdefault(c, _complete_solver(c, native)) for c in clues]
-        automata: dict = {}
-        self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in clues]
+        readers = {c: _line_readers(c, native) for c in set(clues)}
+        self.complete = [readers[c][0] for c in clues]
+        self.line_deductions = [readers[c][1] for c in clues]
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
         self.hard: dict[int, int] = {}  # line -> cells complete logic finds there beyond the overlap
 
-    def _cross(self, cell: int, line: int) -> int:
-        H, W = self.grid.height, self.grid.width
-        return H + cell % W if line < H else cell // W
+    def _read(self, line: int) -> tuple[int, ...]:
+        """The masks of ``line``'s cells (rows and columns are slices of the flat masks)."""
+        return tuple(self.masks[self.grid.slices[line]])
 
     def _apply(self, line: int, current, narrowed, touched: set[int]) -> None:
-        for cell, old, new in zip(self.grid.cells[line], current, narrowed):
+        """Write ``narrowed`` over ``line`` and note the crossing lines of the cells that changed."""
+        if 0 in narrowed:
+            raise Contradiction(0)
+        cross = self.grid.height if line < self.grid.height else 0  # a row's cell k lies on column k, and back
+        cells = self.grid.cells[line]
+        for k, (old, new) in enumerate(zip(current, narrowed)):
             if old != new:
-                if not new:
-                    raise Contradiction(0)
-                self.masks[cell] = new
-                touched.add(self._cross(cell, line))
+                self.masks[cells[k]] = new
+                touched.add(cross + k)
 
     def overlap_passes(self, lines: set[int]) -> None:
         """Passes of the overlap rule until no line changes: each pass reads the lines the one before touched.
@@ -184,15 +197,15 @@ class _Replay:
             touched: set[int] = set()
             for line in sorted(lines):
                 self.line_reads += 1
-                current = [self.masks[i] for i in self.grid.cells[line]]
-                full = self.complete[line](current)
-                if full is None:
+                current = self._read(line)
+                found = self.line_deductions[line](current)
+                if found is None:
                     raise Contradiction(0)
-                if list(full) == current:
+                full, seen = found
+                if full == current:
                     self.hard.pop(line, None)
                     continue
-                seen = overlap(self.automata[line], current)
-                gained = sum(a != b for a, b in zip(full, seen))
+                gained = sum(map(ne, full, seen))
                 if gained:
                     self.hard[line] = gained
                 else:
@@ -206,7 +219,7 @@ class _Replay:
         while self.hard:
             line = max(self.hard, key=lambda ln: (self.hard[ln], -ln))
             del self.hard[line]
-            current = [self.masks[i] for i in self.grid.cells[line]]
+            current = self._read(line)
             touched: set[int] = set()
             self._apply(line, current, self.complete[line](current), touched)
             self.hard_lines += 1
@@ -221,18 +234,10 @@ class _Replay:
         easiest lookahead a person could have found at that moment.
         """
         H, W = self.grid.height, self.grid.width
-        ruled_out: dict[int, int] = {}
+        ruled_out = self.grid.refutations(self.masks, self.deadline)
         depth = DEEP
-        for cell in self.grid.undecided(self.masks):
-            for value in _bits(self.masks[cell]):
-                self.deadline.check()
-                trial = self.masks[:]
-                trial[cell] = value
-                try:
-                    self.grid.propagate(trial, (cell // W, H + cell % W), self.deadline)
-                    continue
-                except Contradiction:
-                    ruled_out[cell] = ruled_out.get(cell, 0) | value
+        for cell, values in ruled_out.items():
+            for value in _bits(values):
                 if depth > MIN_DEPTH:
                     depth = min(depth, self._depth(cell, value, depth))
         if not ruled_out:

@@ -151,6 +151,7 @@ const mask_t *line_result(Lines *g, int line, int n, const mask_t *in);
 /* propagate.c */
 PyObject *Lines_propagate(Lines *g, PyObject *args);
 PyObject *Lines_probe(Lines *g, PyObject *args);
+PyObject *Lines_refutations(Lines *g, PyObject *args);
 
 /* encode.c */
 PyObject *Lines_encode(Lines *g, PyObject *args);

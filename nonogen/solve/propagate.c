@@ -255,3 +255,55 @@ PyObject *Lines_probe(Lines *g, PyObject *args) {
     if (status != OK) return raise_status(status);
     return PyBool_FromLong(solved);
 }
+
+/* refutations(masks, end): every value of every open cell assumed in turn, propagated from the cell's
+ * row and column and undone, as Grid.refutations in propagate.py; bytes of int32 (cell, the values that
+ * met a contradiction). Nothing is applied: the grade's lookahead sweep rules them all out at once. */
+PyObject *Lines_refutations(Lines *g, PyObject *args) {
+    PyObject *mobj;
+    double end;
+    if (!PyArg_ParseTuple(args, "Od", &mobj, &end)) return NULL;
+    Py_buffer view;
+    if (get_masks(g, mobj, &view) < 0) return NULL;
+    mask_t *masks = (mask_t *)view.buf;
+    int32_t *found = PyMem_Malloc(sizeof(int32_t) * 2 * (size_t)g->n_cells);
+    if (!found) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    g->end = end;
+    g->n_changed = 0;
+    int status = OK, n_found = 0, lines[2];
+    for (int cell = 0; cell < g->n_cells && status == OK; cell++) {
+        mask_t mask = masks[cell], ruled = 0;
+        if (!(mask & (mask - 1))) continue;
+        if (g->end >= 0 && now() > g->end) {
+            status = TIMEOUT;
+            break;
+        }
+        for (mask_t rest = mask; rest; rest &= rest - 1) {
+            mask_t value = rest & (~rest + 1);
+            int mark = g->n_changed;
+            masks[cell] = value;
+            cell_lines(g, cell, lines);
+            int st = propagate(g, masks, lines, 2);
+            undo_to(g, masks, mark);
+            masks[cell] = mask;
+            if (st == CONTRADICTION) ruled |= value;
+            else if (st != OK) {
+                status = st;
+                break;
+            }
+        }
+        if (ruled) {
+            found[2 * n_found] = cell;
+            found[2 * n_found++ + 1] = (int32_t)ruled;
+        }
+    }
+    g->n_changed = 0;
+    PyBuffer_Release(&view);
+    PyObject *result = status == OK ? PyBytes_FromStringAndSize((const char *)found, sizeof(int32_t) * 2 * n_found)
+                                    : raise_status(status);
+    PyMem_Free(found);
+    return result;
+}

@@ -244,6 +244,29 @@ class Grid:
                     progress = True
         return not self.undecided(masks)
 
+    def refutations(self, masks, deadline: Deadline) -> dict[int, int]:
+        """The values of open cells that line logic refutes on its own: ``{cell: values}``, in cell order.
+
+        Each value of each open cell is assumed in turn and propagated from
+        the cell's row and column; nothing is applied (the grade's lookahead
+        sweep rules them all out at once). Raises Timeout at the deadline.
+        """
+        if self._native is not None:
+            found = array("i", _native_call(self._native.refutations, masks, _end(deadline)))
+            return dict(zip(found[::2], found[1::2]))
+        H, W = self.height, self.width
+        ruled_out: dict[int, int] = {}
+        for cell in self.undecided(masks):
+            for value in _bits(masks[cell]):
+                deadline.check()
+                trial = masks[:]
+                trial[cell] = value
+                try:
+                    self.propagate(trial, (cell // W, H + cell % W), deadline)
+                except Contradiction:
+                    ruled_out[cell] = ruled_out.get(cell, 0) | value
+        return ruled_out
+
     def solved_rows(self, masks: Sequence[int]) -> Rows:
         """The colour of every cell of a solved state, row by row."""
         cells = bytes(m.bit_length() - 1 for m in masks)
