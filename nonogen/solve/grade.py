@@ -27,7 +27,9 @@ any step never lowers the score.
 from __future__ import annotations
 
 import math
+from array import array
 from functools import partial
+from itertools import compress, count
 from operator import ne
 from typing import NamedTuple, Optional
 
@@ -175,15 +177,18 @@ class _Replay:
         return tuple(self.masks[self.grid.slices[line]])
 
     def _apply(self, line: int, current, narrowed, touched: set[int]) -> None:
-        """Write ``narrowed`` over ``line`` and note the crossing lines of the cells that changed."""
+        """Write ``narrowed`` over ``line`` and note the crossing lines of the cells that changed.
+
+        The changed places are found by ``map``/``compress`` rather than a Python loop: lines
+        of 500 cells made that loop a third of grading the stress puzzles.
+        """
         if 0 in narrowed:
             raise Contradiction(0)
-        cross = self.grid.height if line < self.grid.height else 0  # a row's cell k lies on column k, and back
-        cells = self.grid.cells[line]
-        for k, (old, new) in enumerate(zip(current, narrowed)):
-            if old != new:
-                self.masks[cells[k]] = new
-                touched.add(cross + k)
+        changed = list(compress(count(), map(ne, current, narrowed)))
+        if changed:
+            self.masks[self.grid.slices[line]] = array("I", narrowed) if isinstance(self.masks, array) else list(narrowed)
+            cross = self.grid.height if line < self.grid.height else 0  # a row's cell k lies on column k, and back
+            touched.update(map(cross.__add__, changed))
 
     def overlap_passes(self, lines: set[int]) -> None:
         """Passes of the overlap rule until no line changes: each pass reads the lines the one before touched.
