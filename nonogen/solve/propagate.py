@@ -102,7 +102,13 @@ class Grid:
     # -- line logic ---------------------------------------------------------------------------
 
     def solve_line(self, line: int, current: tuple[int, ...]) -> Optional[tuple[int, ...]]:
-        """Narrowed masks of one line from its ``current`` masks (cached), or ``None`` on contradiction."""
+        """Narrowed masks of one line from its ``current`` masks, or ``None`` on contradiction.
+
+        The C module's line solver when the grid uses it, else the Python automaton (cached).
+        """
+        if self._native is not None:
+            puzzle = self.puzzle
+            return _linelogic.solve_line(puzzle.rows[line] if line < self.height else puzzle.cols[line - self.height], current)
         auto = self.automata[line]
         key = (id(auto), current)
         try:

@@ -21,8 +21,7 @@ from ..make.repair2d import ease, repair
 from ..model import Puzzle
 from ..solve.deadline import Deadline, Timeout
 from ..solve.grade import rate
-from ..solve.line import LineAutomaton
-from ..solve.propagate import Contradiction, Grid, _linelogic
+from ..solve.propagate import Contradiction, Grid
 from ..solve.session import Session
 from .document import palette_json, puzzle_of
 
@@ -147,7 +146,6 @@ def replay(puzzle: Puzzle, clock: Deadline, grid: Optional[Grid] = None) -> dict
     shows the author where the solver's progress comes from and where it stops.
     """
     grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
-    solve = _line_solver(puzzle, grid)
     H, W = puzzle.height, puzzle.width
     masks = grid.masks[:]
     step = np.full(H * W, -1, dtype=np.int32)
@@ -161,7 +159,7 @@ def replay(puzzle: Puzzle, clock: Deadline, grid: Optional[Grid] = None) -> dict
                 for line in sorted(lines):  # every line reads the grid as the pass found it
                     clock.check()
                     cells = grid.cells[line]
-                    narrowed = solve(line, [before[i] for i in cells])
+                    narrowed = grid.solve_line(line, tuple(before[i] for i in cells))
                     if narrowed is None:
                         raise Contradiction()
                     for i, m in zip(cells, narrowed):
@@ -182,20 +180,6 @@ def replay(puzzle: Puzzle, clock: Deadline, grid: Optional[Grid] = None) -> dict
     except (Timeout, Contradiction):
         pass
     return {"step": step.reshape(H, W).tolist(), "kinds": kinds}
-
-
-def _line_solver(puzzle: Puzzle, grid: Grid):
-    """Complete line logic for one line: the C module's when the grid uses it, else the Python automaton."""
-    clues = puzzle.rows + puzzle.cols
-    if grid.native and _linelogic is not None:
-        return lambda line, domain: _linelogic.solve_line(clues[line], domain)
-    automata = [LineAutomaton(clue) for clue in clues]
-
-    def solve(line: int, domain: list[int]):
-        found = automata[line].live_states(domain)
-        return None if found is None else found[1]
-
-    return solve
 
 
 def _decided(mask: int) -> bool:
