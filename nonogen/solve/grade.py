@@ -35,7 +35,7 @@ from typing import NamedTuple, Optional
 
 from ..model import Puzzle, Puzzle3D
 from .deadline import Deadline, Timeout
-from .line import LineAutomaton
+from .line import LineAutomaton, solve_line
 from .propagate import Contradiction, Grid, _bits, _linelogic
 from .result import VerifyResult
 
@@ -88,10 +88,7 @@ def _line_readers(clue, native: bool):
     if native:
         return partial(_linelogic.solve_line, clue), partial(_linelogic.deductions, clue)
     automaton = LineAutomaton(clue)
-
-    def complete(domain):
-        result = automaton.live_states(domain)
-        return None if result is None else result[1]
+    complete = partial(solve_line, automaton)
 
     def deductions(domain):
         full = complete(domain)
