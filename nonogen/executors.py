@@ -169,7 +169,10 @@ class _Slot:
         if not self.queue:
             self.started = time.monotonic()
         self.queue.append((ident, task))
-        self.conn.send((ident, task))
+        try:
+            self.conn.send((ident, task))
+        except OSError:  # the worker died since it was last looked at: collecting finds out and hands its tasks on
+            pass
 
     def stop(self, at_once: bool) -> None:
         if not at_once and self.process.is_alive():

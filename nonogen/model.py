@@ -8,6 +8,7 @@ palette has one foreground colour.
 """
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence
 
 from .errors import PuzzleError
@@ -40,15 +41,11 @@ LineClue = tuple[ClueItem, ...]
 
 
 def _freeze_lines(lines: Iterable[Iterable[Sequence[int]]], n_colors: int, what: str) -> tuple[LineClue, ...]:
+    lines = tuple(lines)
+    if _canonical(lines, n_colors):
+        return lines  # the common case for readers and derive_clues: tuples of valid (length, colour) tuples
     frozen = []
     for i, line in enumerate(lines):
-        if type(line) is tuple and all(
-            type(it) is tuple and len(it) == 2 and type(it[0]) is int and type(it[1]) is int
-            and it[0] >= 1 and 1 <= it[1] <= n_colors
-            for it in line
-        ):
-            frozen.append(line)  # already canonical: the common case for readers and derive_clues
-            continue
         items = []
         for item in line:
             length, color = int(item[0]), int(item[1])
@@ -59,6 +56,24 @@ def _freeze_lines(lines: Iterable[Iterable[Sequence[int]]], n_colors: int, what:
             items.append((length, color))
         frozen.append(tuple(items))
     return tuple(frozen)
+
+
+def _canonical(lines: tuple, n_colors: int) -> bool:
+    """Whether every line is a tuple of ``(length >= 1, colour in 1..n)`` int tuples.
+
+    Each distinct block is checked once: a 1000x1000 file has a million blocks but a few dozen kinds.
+    """
+    if not all(type(line) is tuple for line in lines):
+        return False
+    try:
+        blocks = set(chain.from_iterable(lines))
+    except TypeError:  # a list among the blocks
+        return False
+    return all(
+        type(it) is tuple and len(it) == 2 and type(it[0]) is int and type(it[1]) is int
+        and it[0] >= 1 and 1 <= it[1] <= n_colors
+        for it in blocks
+    )
 
 
 class _Frozen:

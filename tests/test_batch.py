@@ -244,6 +244,19 @@ def test_a_segfaulting_worker_costs_one_puzzle(tmp_path):
     assert done.returncode == 5
 
 
+def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path):
+    """`nonogen verify ... | head -1`: the reader going away is not an error (exit 0, no traceback). Another broken
+    pipe, to a worker that just died, once passed for this and ended a batch after its first record with exit 0."""
+    for i in range(40):
+        (tmp_path / f"p{i:02}.non").write_text(OK)
+    run = subprocess.Popen([sys.executable, "-m", "nonogen", "verify", str(tmp_path), "--json", "--jobs", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    assert json.loads(run.stdout.readline())["status"] == "unique"
+    run.stdout.close()
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 0 and b"Traceback" not in err
+
+
 def _sleep_for(seconds: float) -> float:
     time.sleep(seconds)
     return seconds

@@ -107,8 +107,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         hangup = stop.signum == signal.SIGHUP
         print("nonogen: hung up" if hangup else "nonogen: terminated", file=sys.stderr)
         return EXIT_HANGUP if hangup else EXIT_TERMINATED
-    except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
-        _silence_stdout()
+    except BrokenPipeError:
+        if not _stdout_closed():  # some other pipe broke (a worker's, say): not the user's doing
+            traceback.print_exc()
+            print("nonogen: internal error (a bug in nonogen; please report it with the lines above)", file=sys.stderr)
+            return EXIT_INTERNAL
+        _silence_stdout()  # the reader of stdout went away (`| head`): nothing left to say
         return 0
     except OSError as exc:  # disk full, no permission, not a folder: the input's problem, not a bug
         print(f"nonogen: error: {os_error_text(exc)}", file=sys.stderr)
@@ -142,6 +146,22 @@ def os_error_text(exc: OSError) -> str:
     """
     reason = exc.strerror or str(exc)
     return f"{exc.filename}: {reason}" if exc.filename is not None else reason
+
+
+def _stdout_closed() -> bool:
+    """Whether standard output's reader has gone away: the write end of such a pipe polls as an error.
+
+    A broken pipe to a worker once looked like ``| head`` closing early, and a batch ended
+    quietly with exit 0 after its first record.
+    """
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):  # no file descriptor, or no poll here: assume it was stdout
+        return True
 
 
 def _silence_stdout() -> None:

@@ -9,6 +9,8 @@ is the default colour ``1``. Bundles (``.nonpack``) separate puzzles with a
 from __future__ import annotations
 
 import re
+from itertools import chain
+from operator import itemgetter
 from typing import Optional
 
 from ..errors import FormatError, PuzzleError
@@ -182,8 +184,9 @@ class _Reader:
             if key not in self.size and key not in self.clues:
                 raise FormatError(f"missing '{key}' (a .non file needs width, height, rows and columns)", line=end)
         palette, code_index = self.palette()
-        rows = [tuple(item(n, code_index[c]) for n, c in line) for line in self.clues["rows"]]
-        cols = [tuple(item(n, code_index[c]) for n, c in line) for line in self.clues["columns"]]
+        index = _Renumbered(code_index)
+        rows = [tuple(map(index.__getitem__, line)) for line in self.clues["rows"]]
+        cols = [tuple(map(index.__getitem__, line)) for line in self.clues["columns"]]
         goal = None
         if self.goal is not None:
             chars, line = self.goal
@@ -192,7 +195,7 @@ class _Reader:
         return build(rows, cols, palette, goal=goal, meta=self.meta, line=end)
 
     def palette(self) -> tuple[tuple[Color, ...], dict[str, int]]:
-        used = {c for key in ("rows", "columns") for line in self.clues[key] for _, c in line}
+        used = set(map(itemgetter(1), chain.from_iterable((*self.clues["rows"], *self.clues["columns"]))))
         if self.goal is not None:
             used |= set(self.goal[0]) - {"0"}
         if not self.colors and used <= {"1"}:
@@ -213,6 +216,18 @@ def _parse(lines: list[str], offset: int) -> Puzzle:
         return _Reader(lines, offset).run()
     except PuzzleError as exc:
         raise FormatError(str(exc), line=offset + 1) from None
+
+
+class _Renumbered(dict):
+    """``(length, code)`` -> the shared ``(length, colour index)`` item, each distinct block worked out once."""
+
+    def __init__(self, code_index: dict[str, int]):
+        super().__init__()
+        self.code_index = code_index
+
+    def __missing__(self, block: tuple) -> tuple[int, int]:
+        self[block] = item(block[0], self.code_index[block[1]])
+        return self[block]
 
 
 def _unquote(value: str) -> str:
