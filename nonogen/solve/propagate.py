@@ -255,7 +255,9 @@ class Grid:
 
         Each value of each open cell is assumed in turn and propagated from
         the cell's row and column; nothing is applied (the grade's lookahead
-        sweep rules them all out at once). Raises Timeout at the deadline.
+        sweep rules them all out at once). ``masks`` must be a line-logic
+        fixpoint, as the sweep's are: the C module then skips values an
+        earlier trial showed consistent. Raises Timeout at the deadline.
         """
         if self._native is not None:
             found = array("i", _native_call(self._native.refutations, masks, _end(deadline)))
