@@ -18,7 +18,7 @@ from nonogen.clues import line_clue
 from nonogen.solve import propagate, verify
 from nonogen.solve.cnf import Encoding
 from nonogen.solve.deadline import Deadline, Timeout
-from nonogen.solve.grade import overlap_py
+from nonogen.solve.grade import overlap
 from nonogen.solve.line import LineAutomaton, solve_line
 from nonogen.solve.propagate import Contradiction, Grid
 
@@ -60,11 +60,14 @@ def test_line_solver_matches_python(case):
 @native
 @settings(max_examples=3000, deadline=None)
 @given(lines())
-def test_overlap_rule_matches_python(case):
-    """The grade's overlap rule moved into C (its Python twin took 60 % of grading); both must agree."""
+def test_line_deductions_match_python(case):
+    """The grade reads complete logic and the overlap rule from one C call (the Python overlap took 60 % of
+    grading); both must agree with the Python line solver and overlap rule."""
     clue, domain = case
     domain = tuple(domain)
-    assert propagate._linelogic.overlap(clue, domain) == overlap_py(LineAutomaton(clue), domain)
+    full = solve_line(LineAutomaton(clue), domain)
+    expected = None if full is None else (full, overlap(LineAutomaton(clue), domain))
+    assert propagate._linelogic.deductions(clue, domain) == expected
 
 
 def _puzzle(rows, colour: bool):

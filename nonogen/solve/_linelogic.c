@@ -150,10 +150,10 @@ static PyObject *Lines_get_runs(Lines *g, void *closure) {
     return PyLong_FromLongLong(g->line_runs);
 }
 
-/* solve_line(clue, domain), overlap(clue, domain) and deductions(clue, domain): one line from Python,
- * complete logic's masks, the overlap rule's, or both as a pair (the grade reads both for every line it
- * reads); None when no placement fits. */
-enum { LINE_COMPLETE, LINE_OVERLAP, LINE_BOTH };
+/* solve_line(clue, domain) and deductions(clue, domain): one line from Python, complete logic's masks,
+ * or those and the overlap rule's as a pair (the grade reads both for every line it reads); None when
+ * no placement fits. */
+enum { LINE_COMPLETE, LINE_BOTH };
 
 static PyObject *masks_tuple(const mask_t *m, int n) {
     PyObject *t = PyTuple_New(n);
@@ -199,14 +199,14 @@ static PyObject *line_query(PyObject *args, int what) {
         Py_INCREF(result);
         goto done;
     }
-    if (what != LINE_COMPLETE) overlap_rule(&c, &w, n, d, seen);
     if (what == LINE_BOTH) {
+        overlap_rule(&c, &w, n, d, seen);
         PyObject *full = masks_tuple(w.out, n), *seen_t = full ? masks_tuple(seen, n) : NULL;
         result = seen_t ? PyTuple_Pack(2, full, seen_t) : NULL;
         Py_XDECREF(full);
         Py_XDECREF(seen_t);
     } else {
-        result = masks_tuple(what == LINE_OVERLAP ? seen : w.out, n);
+        result = masks_tuple(w.out, n);
     }
 done:
     Py_DECREF(fast);
@@ -223,11 +223,6 @@ static PyObject *module_solve_line(PyObject *self, PyObject *args) {
     return line_query(args, LINE_COMPLETE);
 }
 
-static PyObject *module_overlap(PyObject *self, PyObject *args) {
-    (void)self;
-    return line_query(args, LINE_OVERLAP);
-}
-
 static PyObject *module_deductions(PyObject *self, PyObject *args) {
     (void)self;
     return line_query(args, LINE_BOTH);
@@ -237,7 +232,6 @@ static PyMethodDef module_methods[] = {
     {"clause_lists", module_clause_lists, METH_VARARGS,
      "clause_lists(flat, start, count) -> (up to count clauses as lists, offset of the next)"},
     {"solve_line", module_solve_line, METH_VARARGS, "solve_line(clue, domain) -> narrowed masks, or None"},
-    {"overlap", module_overlap, METH_VARARGS, "overlap(clue, domain) -> the left-right overlap's masks, or None"},
     {"deductions", module_deductions, METH_VARARGS,
      "deductions(clue, domain) -> (solve_line's masks, overlap's masks) in one pass, or None"},
     {NULL}};
