@@ -186,20 +186,25 @@ def parse_clue_line(text: str, line: Optional[int], what: str, pattern: re.Patte
     if tokens in ([], ["0"]):
         return ()
     check_blocks(len(tokens), line, what)
-    known = _Tokens(lambda tok: _clue_item(tok, line, what, pattern, example, colour))
+    known = Memo(lambda tok: _clue_item(tok, line, what, pattern, example, colour))
     return tuple(map(known.__getitem__, tokens))  # a line repeats few distinct tokens: each is parsed once
 
 
-class _Tokens(dict):
-    """token -> its parsed block, parsed on first sight."""
+class Memo(dict):
+    """``key -> make(key)``, made on first sight: big files repeat a few dozen distinct blocks millions of times.
 
-    def __init__(self, parse: Callable[[str], tuple[int, int]]):
+    >>> squares = Memo(lambda n: n * n)
+    >>> squares[3], len(squares)
+    (9, 1)
+    """
+
+    def __init__(self, make: Callable):
         super().__init__()
-        self.parse = parse
+        self.make = make
 
-    def __missing__(self, token: str) -> tuple[int, int]:
-        self[token] = self.parse(token)
-        return self[token]
+    def __missing__(self, key):
+        self[key] = self.make(key)
+        return self[key]
 
 
 def _clue_item(tok: str, line: Optional[int], what: str, pattern: re.Pattern, example: str,

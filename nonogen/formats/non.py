@@ -19,6 +19,7 @@ from ..palette import WHITE
 from ._common import (
     MAX_COLORS,
     MAX_PUZZLES,
+    Memo,
     build,
     check_count,
     check_side,
@@ -184,7 +185,7 @@ class _Reader:
             if key not in self.size and key not in self.clues:
                 raise FormatError(f"missing '{key}' (a .non file needs width, height, rows and columns)", line=end)
         palette, code_index = self.palette()
-        index = _Renumbered(code_index)
+        index = Memo(lambda block: item(block[0], code_index[block[1]]))  # (length, code) -> shared item
         rows = [tuple(map(index.__getitem__, line)) for line in self.clues["rows"]]
         cols = [tuple(map(index.__getitem__, line)) for line in self.clues["columns"]]
         goal = None
@@ -216,18 +217,6 @@ def _parse(lines: list[str], offset: int) -> Puzzle:
         return _Reader(lines, offset).run()
     except PuzzleError as exc:
         raise FormatError(str(exc), line=offset + 1) from None
-
-
-class _Renumbered(dict):
-    """``(length, code)`` -> the shared ``(length, colour index)`` item, each distinct block worked out once."""
-
-    def __init__(self, code_index: dict[str, int]):
-        super().__init__()
-        self.code_index = code_index
-
-    def __missing__(self, block: tuple) -> tuple[int, int]:
-        self[block] = item(block[0], self.code_index[block[1]])
-        return self[block]
 
 
 def _unquote(value: str) -> str:
