@@ -29,6 +29,7 @@ from .model import Puzzle, Puzzle3D
 from .solve import verify
 from .solve.result import VerifyResult
 from .solve.session import Session
+from .solve.verify import timed_session
 
 __all__ = ["Source", "Task", "STATUSES", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
 
@@ -232,9 +233,7 @@ def run_task(task: Task) -> dict:
     try:
         if isinstance(task.puzzle, Puzzle3D):
             return record(task.label, task.puzzle, verify(task.puzzle, timeout=task.timeout, grade=task.grade), task.fields)
-        start = time.monotonic()
-        session = Session(task.puzzle)  # 4 million cells take a second to set up: part of the time limit
-        left = None if task.timeout is None else max(0.0, task.timeout - (time.monotonic() - start))
+        session, left = timed_session(task.puzzle, task.timeout)
         result = session.verify(timeout=left, strategy=task.strategy, grade=task.grade)
         out = record(task.label, task.puzzle, result, task.fields)
         if task.ambiguity and result.status == "multiple":
