@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-__all__ = ["Rows", "GridField", "rows_of", "rows_in", "to_array", "flat", "shape_of"]
+__all__ = ["Rows", "GridField", "rows_of", "rows_in", "to_array", "flat", "split_rows", "shape_of"]
 
 Rows = tuple[bytes, ...]
 """A grid as its rows, top to bottom, each ``bytes`` of colour indices left to right."""
@@ -53,6 +53,16 @@ def rows_of(grid: Any) -> Rows:
     if rows and any(len(row) != len(rows[0]) for row in rows):
         raise ValueError("a 2D grid is needed: its rows differ in length")
     return rows
+
+
+def split_rows(cells: bytes, width: int) -> Rows:
+    """Row-major cells (cell ``r * width + c``) as :data:`Rows`: the inverse of :func:`flat`.
+
+    >>> split_rows(b"\\x00\\x01\\x02\\x00", 2)
+    (b'\\x00\\x01', b'\\x02\\x00')
+    """
+    cells = bytes(cells)
+    return tuple(cells[at : at + width] for at in range(0, len(cells), width))
 
 
 def shape_of(rows: Rows) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from operator import itemgetter
 from typing import Callable, Optional, Sequence
 
 from ..errors import FileLimitError, FormatError, PuzzleError
-from ..grids import Rows, rows_in
+from ..grids import Rows, rows_in, split_rows
 from ..model import BW_PALETTE, Color, LineClue, Puzzle
 from ..palette import parse_hex, rgb_from_name
 
@@ -315,7 +315,7 @@ def goal_from_chars(chars: str, width: int, height: int, codes: dict[str, int], 
     bad = cells.find(255)
     if bad >= 0:
         raise FormatError(f"goal uses {chars[bad]!r}, which is not a colour code", line=line)
-    return tuple(cells[at : at + width] for at in range(0, len(cells), width))
+    return split_rows(cells, width)
 
 
 _UNWRITABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")

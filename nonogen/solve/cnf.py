@@ -18,7 +18,7 @@ import gc
 from array import array
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from ..grids import Rows, flat
+from ..grids import Rows, flat, split_rows
 from .deadline import Deadline
 from .line import all_values
 from .propagate import Grid
@@ -206,8 +206,7 @@ class Encoding:
                 if (model[abs(lit) - 1] == lit) if abs(lit) <= known else lit < 0:
                     values[cell] = value
                     break
-        width = self.grid.width
-        return tuple(bytes(values[at : at + width]) for at in range(0, len(values), width))
+        return split_rows(values, self.grid.width)
 
     def phases(self, grid: Any) -> list[int]:
         """Cell literals of ``grid``'s values: a solver told to prefer them searches near that grid."""

@@ -15,7 +15,7 @@ from array import array
 from collections import deque
 from typing import TYPE_CHECKING, Optional, Sequence
 
-from ..grids import Rows
+from ..grids import Rows, split_rows
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton
@@ -277,9 +277,7 @@ class Grid:
 
     def solved_rows(self, masks: Sequence[int]) -> Rows:
         """The colour of every cell of a solved state, row by row."""
-        cells = bytes(m.bit_length() - 1 for m in masks)
-        W = self.width
-        return tuple(cells[at : at + W] for at in range(0, len(cells), W))
+        return split_rows(bytes(m.bit_length() - 1 for m in masks), self.width)
 
     def to_array(self, masks: list[int]) -> "np.ndarray":
         """Decided cells as colour indices, undecided as -1."""
