@@ -100,7 +100,7 @@ class _Frozen:
         unknown = set(changes) - set(self._FIELDS)
         if unknown:
             raise TypeError(f"{type(self).__name__} has no field {', '.join(sorted(unknown))}")
-        return type(self)(**{**{name: getattr(self, name) for name in self._FIELDS}, **changes})
+        return type(self)(**{name: changes[name] if name in changes else getattr(self, name) for name in self._FIELDS})
 
     __hash__ = None  # type: ignore[assignment]
 

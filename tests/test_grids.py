@@ -65,11 +65,13 @@ def test_verify_results_hand_out_writable_arrays():
 
 def test_verify_and_its_records_load_no_numpy(tmp_path):
     """Verifying a puzzle with a goal, one with two solutions (with ambiguity), a TAAI bundle and a .txt
-    that the 3D sniffers look at too, from Python: numpy stays out (the 3D readers loaded it to sniff)."""
+    that the 3D sniffers look at too, and giving a puzzle with a goal givens, from Python: numpy stays out
+    (the 3D readers loaded it to sniff, and replace() read the goal as an array)."""
     (tmp_path / "goal.non").write_text("width 3\nheight 3\nrows\n1\n3\n1\ncolumns\n1\n3\n1\ngoal 010111010\n")
     (tmp_path / "two.non").write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n")
     samples = Path(__file__).resolve().parent.parent / "samples" / "puzzles"
     probe = ("import sys, nonogen; recs = list(nonogen.verify_paths(sys.argv[1:])); "
+             "nonogen.load(sys.argv[1] + '/goal.non').replace(givens=((0, 1, 1),)); "  # replace() kept the goal as rows
              "print(len(recs), recs[1]['status'], len(recs[1]['ambiguous_cells']), 'numpy' in sys.modules)")
     paths = [tmp_path, samples / "checker-taai.txt", samples / "lambda.txt"]
     done = subprocess.run([sys.executable, "-c", probe, *map(str, paths)], capture_output=True, text=True, check=True)
