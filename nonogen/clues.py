@@ -4,7 +4,7 @@ from __future__ import annotations
 from itertools import groupby
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence, Union
 
-from .grids import Rows, rows_of, shape_of
+from .grids import Rows, flat, rows_of, shape_of
 from .model import AXES, BW_PALETTE, ClueItem, Clue3D, Color, LineClue, Puzzle, Puzzle3D
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,8 +64,7 @@ def _clue(line: bytes) -> LineClue:
 
 def _clues(rows: Rows) -> tuple[tuple[LineClue, ...], tuple[LineClue, ...]]:
     """Row and column clues of a grid's rows (columns are strided slices of the joined rows)."""
-    cells = b"".join(rows)
-    width = len(rows[0]) if rows else 0
+    cells, width = flat(rows), shape_of(rows)[1]
     return tuple(_clue(row) for row in rows), tuple(_clue(cells[c::width]) for c in range(width))
 
 

@@ -232,13 +232,13 @@ class _Replay:
         """
         H, W = self.grid.height, self.grid.width
         ruled_out = self.grid.refutations(self.masks, self.deadline)
+        if not ruled_out:
+            return False
         depth = DEEP
         for cell, values in ruled_out.items():
             for value in _bits(values):
                 if depth > MIN_DEPTH:
                     depth = min(depth, self._depth(cell, value, depth))
-        if not ruled_out:
-            return False
         self.sweeps += 1
         self.depth = max(self.depth, depth)
         for cell, values in ruled_out.items():
