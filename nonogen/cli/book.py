@@ -20,7 +20,7 @@ from .. import formats
 from ..errors import InputError
 from ..model import Puzzle, Puzzle3D
 from ..render.book import PER_PAGE
-from ..render.draw import book
+from ..output import book
 from ..render.page import PAPERS, parse_length
 from . import summary
 from .common import EXIT_CODES, ProgressBar, check_output_file, positive_float, print_json

@@ -13,6 +13,7 @@ from ..importers.image import MODES as IMAGE_MODES
 from ..palette import DEFAULT_MIN_DISTANCE
 from ..make.picture import from_image
 from ..make.repair2d import MODES as REPAIR_MODES
+from ..output import save
 from . import summary
 from .common import add_folder_options, parse_size, positive_float, print_report
 
@@ -98,7 +99,7 @@ def run_image(args: argparse.Namespace) -> int:
     made.report["seconds"] = round(time.monotonic() - started, 3)
     for warning in made.report["warnings"]:
         print(f"nonogen: warning: {warning}", file=sys.stderr)
-    out = made.save(args.output, force=args.force, cell=args.cell)
+    out = save(made, args.output, force=args.force, cell=args.cell)
     print_report(made.report, args.json, _summary(made.report, str(out)))
     return 0
 

@@ -17,8 +17,10 @@ import numpy as np
 from ..errors import InputError, NonogenError
 from ..importers.image import ImageOptions, image_to_grid, load_image, pixels_wanted
 from ..importers.quality import measure
+from ..make.level3d import from_mesh
 from ..make.repair2d import ease, repair
 from ..model import Puzzle
+from ..output import level_page, level_preview
 from ..solve.deadline import Deadline, Timeout
 from ..solve.grade import rate
 from ..solve.propagate import Contradiction, Grid
@@ -240,19 +242,13 @@ def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline
 
 def make_mesh(job: dict[str, Any]) -> Iterator[Message]:
     """A Picross 3D level from a model file, its verdict and the play page that shows it in 3D."""
-    from .. import from_mesh
-    from ..export.html import page_3d
-    from ..render import encode
-    from ..render.iso3d import solution_picture
-
     options = job.get("options") or {}
     hide = options.get("hide")
     made = from_mesh(job["path"], size=int(options.get("size") or 10), hide=None if hide in (None, "") else float(hide),
                      line_solvable=bool(options.get("line_solvable")), timeout=MESH_SECONDS)
-    colors = made.puzzle.rgb() if made.puzzle.colors is not None else None
-    shape = encode(solution_picture(made.puzzle.goal, colors), ".png")
-    yield {"report": made.report, "page": page_3d(made.puzzle, made.solution, colors), "made": made,
-           "solution_png": "data:image/png;base64," + base64.b64encode(shape).decode("ascii")}
+    preview = level_preview(made)
+    yield {"report": made.report, "page": level_page(made), "made": made,
+           "solution_png": "data:image/png;base64," + base64.b64encode(preview).decode("ascii")}
 
 
 JOBS = {"import": import_picture, "check": check, "suggest": suggest, "mesh": make_mesh}
