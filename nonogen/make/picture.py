@@ -25,7 +25,7 @@ from ..errors import NonogenError, OptionError
 from ..made import Made
 from ..solve.deadline import Deadline
 from .repair2d import MODES as REPAIR_MODES
-from .repair2d import Repair2D, ease, repair
+from .repair2d import Repair2D, ease_to_grade, repair
 
 __all__ = ["from_image", "PUZZLE_FILES"]
 
@@ -116,7 +116,7 @@ def _aim(
     says what was tried.
     """
     if grade == 1:
-        result = _ease_to(make(imported, "givens", True), 1, clock)
+        result = ease_to_grade(make(imported, "givens", True), 1, clock)
         if result.report["grade"] not in (None, 1):
             notes.append(f"grade 1 not reached: line-solvable, but grade {result.report['grade']} for its size and work")
         return result, imported
@@ -126,7 +126,7 @@ def _aim(
     for candidate in _variants(img, imported, options):
         if clock.remaining() < reserve:
             break
-        result = _ease_to(make(candidate, "hard", False), grade, clock)
+        result = ease_to_grade(make(candidate, "hard", False), grade, clock)
         got = result.report["grade"] if result.report["status"] == "unique" else None
         label = "x".join(map(str, candidate.grid.shape[::-1])) + _variant_label(candidate.info)
         tried.append(f"{label}: {got}")
@@ -235,30 +235,6 @@ def _other_sizes(img: Image.Image, imported: ImportResult, options: ImageOptions
             yield image_to_grid(img, sized)
         except NonogenError:
             continue
-
-
-def _ease_to(result: Repair2D, grade: int, clock: Deadline) -> Repair2D:
-    """Reveal cells one at a time until the puzzle's grade is at most ``grade``."""
-    session, grid = result.session, result.grid
-    if session is None or result.report["status"] != "unique":
-        return result
-    added = tuple(g for g in result.puzzle.givens if g not in session.puzzle.givens)
-    current, extra = result.report["grade"], 0  # the repair graded its last proof
-    while current is not None and current > grade and not clock.expired():
-        given = ease(session, added, grid)
-        if given is None:
-            break
-        added, extra = tuple(sorted(added + (given,))), extra + 1
-        rating = session.verify(grid, added, timeout=clock.left(), grade=True)
-        current = rating.grade
-    if not extra:
-        return result
-    puzzle = session.with_givens(added).replace(goal=grid)
-    report = dict(result.report)
-    report.update(givens=[list(g) for g in puzzle.givens], givens_added=report["givens_added"] + extra,
-                  line_solvable=rating.difficulty == "line", difficulty=rating.difficulty,
-                  grade=rating.grade, grade_name=rating.grade_name, score=rating.score)
-    return Repair2D(puzzle, grid, report, session)
 
 
 def _puzzle_files(result: Repair2D, clock: Deadline) -> dict[str, dict]:

@@ -18,7 +18,7 @@ from ..errors import InputError, NonogenError
 from ..importers.image import ImageOptions, image_to_grid, load_image, pixels_wanted
 from ..importers.quality import measure
 from ..make.level3d import from_mesh
-from ..make.repair2d import ease, repair
+from ..make.repair2d import ease_to_grade, repair
 from ..model import Puzzle
 from ..output import level_page, level_preview
 from ..solve.deadline import Deadline, Timeout
@@ -217,24 +217,14 @@ def suggest(job: dict[str, Any]) -> Iterator[Message]:
 
 
 def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline) -> Message:
-    """Givens that make the puzzle unique (when it is not), then one at a time until the grade is at most ``grade``.
-
-    Each further given is the one that helps line logic most (the repair's
-    own :func:`~nonogen.make.repair2d.ease`), so few are needed.
-    """
-    fixed = repair(puzzle, grid, mode="givens", timeout=clock.left(), grade=True)
-    session = fixed.session or Session(puzzle)
-    added = tuple(sorted(g for g in fixed.puzzle.givens if g not in puzzle.givens))
-    result = session.verify(grid, added, timeout=clock.left(), grade=True)
-    while result.status == "unique" and result.grade is not None and result.grade > grade and not clock.expired():
-        given: Optional[tuple] = ease(session, added, grid)
-        if given is None:
-            break
-        added = tuple(sorted(added + (given,)))
-        result = session.verify(grid, added, timeout=clock.left(), grade=True)
-    reached = result.status == "unique" and result.grade is not None and result.grade <= grade
-    return {"goal": "grade", "status": result.status, "grade": result.grade, "givens": [[r, c] for r, c, _ in added],
-            "edits": [], "message": "" if reached else f"grade {grade} not reached (grade {result.grade})"}
+    """Givens that make the puzzle unique (when it is not), then more until the grade is at most ``grade``:
+    the making pipeline's own loop (:func:`~nonogen.make.repair2d.ease_to_grade`)."""
+    fixed = ease_to_grade(repair(puzzle, grid, mode="givens", timeout=clock.left(), grade=True), grade, clock)
+    report = fixed.report
+    reached = report["status"] == "unique" and report["grade"] is not None and report["grade"] <= grade
+    added = [[r, c] for r, c, _ in fixed.puzzle.givens if (r, c, int(grid[r, c])) not in puzzle.givens]
+    return {"goal": "grade", "status": report["status"], "grade": report["grade"], "givens": added,
+            "edits": [], "message": "" if reached else f"grade {grade} not reached (grade {report['grade']})"}
 
 
 # --- mesh --------------------------------------------------------------------------------------------
