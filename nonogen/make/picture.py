@@ -21,9 +21,9 @@ from ..clues import puzzle_from_grid
 from ..importers.binarize import halftone
 from ..importers.image import ImageOptions, ImportResult, image_to_grid, load_image, pixels_wanted
 from ..importers.quality import measure
-from ..errors import NonogenError, OptionError
+from ..errors import NonogenError, OptionError, SolverTimeout
 from ..made import Made
-from ..solve.deadline import Deadline
+from ..solve.deadline import Deadline, OutOfTime, interrupt_at, read_limit
 from .repair2d import MODES as REPAIR_MODES
 from .repair2d import Repair2D, ease_to_grade, repair
 
@@ -70,8 +70,14 @@ def from_image(
         raise OptionError("grade", grade, "1 to 5")
     clock = Deadline(timeout)
     name = str(source) if isinstance(source, (str, Path)) else None
-    img = source if isinstance(source, Image.Image) else load_image(source, reduce_for=pixels_wanted(options))
-    imported = image_to_grid(img, options)
+    limit = read_limit(timeout)
+    try:
+        with interrupt_at(limit):  # decoding and importing a 40-megapixel picture takes seconds; they count too
+            img = source if isinstance(source, Image.Image) else load_image(source, reduce_for=pixels_wanted(options))
+            imported = image_to_grid(img, options)
+    except OutOfTime:
+        raise SolverTimeout(f"reading the picture took longer than {limit:g} s (half the time limit, "
+                            "at least a second)") from None
 
     def make(imported: ImportResult, mode: str, line: bool) -> Repair2D:
         """Repair the imported picture; mode "hard" reveals the givens that help the solver least."""
