@@ -176,10 +176,11 @@ def _script_text(code: str) -> str:
 
 
 # Each page's game, as files of assets/ joined in this order into its one inline script: play.js holds what
-# the games share (and sets window.nonogenPage, which the later files read), so it comes first. The 2D
-# files are classic scripts that each keep to their own closure.
+# both games share (and sets window.nonogenPage, which the later files read), so it comes first. The 2D
+# files are classic scripts that each keep to their own closure; the 3D files are one ES module, where
+# play3d.js uses the top-level names of play3d_view.js.
 _SCRIPTS_2D = ("play.js", "linesolve.js", "play2d_board.js", "play2d.js")
-_SCRIPTS_3D = ("play3d.js",)
+_SCRIPTS_3D = ("play.js", "play3d_view.js", "play3d.js")
 
 
 def _scripts(names: tuple[str, ...]) -> str:
