@@ -68,9 +68,9 @@ function smash(i) {
     strikes += 1;
     if (outOfStrikes()) sayOut();
     else say(`Strike ${strikes} of ${STRIKE_LIMIT}! That cube is part of the shape.`, "bad");
-    flash(i);
     save();
     refreshScene();
+    flash(i);                               // after the redraw, which would paint over the red
     return "strike";
   }
   record(i, BROKEN);
