@@ -31,9 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     size.add_argument("--width", type=int, metavar="W", help="width in cells, height keeps the aspect ratio")
     size.add_argument("--height", type=int, metavar="H", help="height in cells, width keeps the aspect ratio")
     size.add_argument("--crop", action="store_true", help="crop to the content's bounding box first")
-    size.add_argument("--fit", choices=FITS, default="pad",
-                      help="when --size has another aspect than the picture: pad with background (default), "
-                      "crop (keeps the subject) or stretch; a warning says which")
+    size.add_argument("--fit", choices=FITS, default="auto",
+                      help="subject: frame a photo on its subject and leave the rest of the photo out (the crop is "
+                      "in the report); auto (default): subject for photos, pad for other pictures; when --size has "
+                      "another aspect than the picture: pad with background, crop (keeps the subject) or stretch")
     look = p.add_argument_group("black and white / colour")
     look.add_argument("--mode", choices=IMAGE_MODES, default="auto",
                       help="auto: a picture with a few exact colours (pixel art, flat drawings) keeps them, a photo gets "

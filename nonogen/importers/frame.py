@@ -21,7 +21,9 @@ from ..errors import InputError
 __all__ = ["Frame", "FITS", "content_box", "border_background", "content_weight", "border_pixels", "pixel_art_scale",
            "fit_to_aspect", "working_pixels", "cell_labels", "cell_mean", "over_white", "luma"]
 
-FITS = ("pad", "crop", "stretch")
+FITS = ("auto", "subject", "pad", "crop", "stretch")
+"""``auto`` is ``subject`` for photos and ``pad`` for anything else; ``subject`` frames a photo on its subject
+(:mod:`.subject`) and pads; the others say what happens when the grid has another aspect than the picture."""
 WORK_PX_PER_CELL = 8
 """Pixels per cell side kept for the analysis (at least this, under twice this): enough to see a line a
 fifth of a cell wide and to vote, few enough that a 24-megapixel photo costs what a small one does."""

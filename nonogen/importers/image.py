@@ -65,7 +65,8 @@ from .pipelines import (
     silhouette,
 )
 from .options import MAX_SIDE, MODES, STYLES, ImageOptions
-from .quality import readability_warnings
+from .quality import readability_warnings, recognisability, speck_share
+from .subject import Subject, cut_out, find_subject
 from .quantize import exact_colours
 
 __all__ = [
@@ -238,36 +239,77 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool,
 def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> ImportResult:
     """Turn a picture into a puzzle grid: see the module docstring for the pipeline.
 
-    Raises :class:`InputError` for pictures that cannot make a puzzle (too
-    small, blank, no transparency in silhouette mode) and :class:`LimitError`
-    for sizes outside ``1..MAX_SIDE``.
+    A photo is drawn framed on its subject (:mod:`.subject`) with the rest
+    left out, or whole; with ``fit="auto"`` both are made and the one that
+    reads better is kept (``info["subject"]`` says which, and where the
+    subject was). Raises :class:`InputError` for pictures that cannot make a
+    puzzle (too small, blank, no transparency in silhouette mode) and
+    :class:`LimitError` for sizes outside ``1..MAX_SIDE``.
     """
     _check_picture(img)
     rgba = to_rgba_array(img)
     info: dict[str, Any] = {"source_size": [img.width, img.height]}
-    notes: list[str] = []
     background_rgb = _background_rgb(rgba, options)
     if options.crop:
         left, top, right, bottom = content_box(rgba, background_rgb)
         rgba = rgba[top:bottom, left:right]
         info["crop_box"] = [left, top, right, bottom]
     rgba, pixel_art = _pixel_art(rgba, info)
-    looks_like_photo = background_rgb is not None and not pixel_art and not _few_colours(rgba, background_rgb)
+    photo = background_rgb is not None and not pixel_art and not _few_colours(rgba, background_rgb)
+    tones_chosen = options.threshold is not None or options.fill is not None or options.invert
+    wants_subject = options.fit == "subject" or (options.fit == "auto" and not tones_chosen)
+    subject = find_subject(rgba[..., :3]) if photo and wants_subject and options.mode != "silhouette" else None
+    if subject is None:
+        notes = ["no subject stands out from the photo: the whole photo is drawn"] if options.fit == "subject" else []
+        return _drawn(rgba, background_rgb, options, info, notes, pixel_art, photo)
+    left, top, right, bottom = subject.box
+    framed = _drawn(cut_out(rgba, subject), None, options, dict(info, subject=subject.report()), [], pixel_art, photo,
+                    reference_rgba=rgba[top:bottom, left:right])
+    if options.fit == "subject":
+        return framed
+    whole = _drawn(rgba, background_rgb, options, dict(info), [], pixel_art, photo)
+    return framed if reads_better(framed, whole) else _whole_kept(whole, subject)
+
+
+def reads_better(a: ImportResult, b: ImportResult) -> bool:
+    """Whether ``a`` reads at least as well as ``b``: the readability the report gives, less specks."""
+    def reads(r: ImportResult) -> float:
+        return (recognisability(r.grid, r.reference) or 0.0) - 2.0 * speck_share(r.grid)
+
+    return reads(a) >= reads(b)
+
+
+def _whole_kept(whole: ImportResult, subject: Subject) -> ImportResult:
+    """The whole picture, with the subject that was found and set aside in its info."""
+    info = dict(whole.info, subject=dict(subject.report(), used=False))
+    return ImportResult(whole.grid, whole.palette, whole.confidence, whole.alternative, info, whole.reference,
+                        whole.warnings, whole.reference_rgb)
+
+
+def _drawn(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]], options: ImageOptions,
+           info: dict[str, Any], notes: list[str], pixel_art: bool, photo: bool,
+           reference_rgba: Optional[np.ndarray] = None) -> ImportResult:
+    """One framing of the picture laid on the grid and drawn in cells (black and white, colours, silhouette).
+
+    ``reference_rgba`` is what the puzzle is measured against when ``rgba``
+    is a cut-out: the photo framed the same way, background included.
+    """
+    fit = "pad" if options.fit in ("auto", "subject") else options.fit
     cols, rows = target_size(rgba.shape[1], rgba.shape[0], options, native=pixel_art,
-                             long_side=PHOTO_LONG_SIDE if looks_like_photo else DEFAULT_LONG_SIDE)
-    weight = content_weight(rgba, background_rgb) if options.fit == "crop" else None
-    rgba, note = fit_to_aspect(rgba, cols, rows, options.fit, weight, background_rgb)
+                             long_side=PHOTO_LONG_SIDE if photo else DEFAULT_LONG_SIDE)
+    weight = content_weight(rgba, background_rgb) if fit == "crop" else None
+    rgba, note = fit_to_aspect(rgba, cols, rows, fit, weight, background_rgb)
     if note:
         notes.append(note)
-        info["fit"] = options.fit
+        info["fit"] = fit
     few = _few_colours(rgba, background_rgb)
     if not (pixel_art and (cols, rows) == rgba.shape[1::-1]):
         rgba = working_pixels(rgba, rows, cols)
     frame = Frame(rgba, cell_labels(rgba.shape[0], rgba.shape[1], rows, cols), rows, cols, background_rgb, pixel_art)
-    paper = over_white(rgba)
+    paper = over_white(rgba if reference_rgba is None else _laid_like(reference_rgba, rows, cols, rgba.shape))
     reference = cell_mean(luma(paper), frame.labels, frame.n_cells).reshape(rows, cols)
     reference_rgb = cell_mean(paper, frame.labels, frame.n_cells).reshape(rows, cols, 3)
-    photo = background_rgb is not None and not pixel_art and not few
+    photo = photo and not few
     if options.mode == "silhouette":
         result = silhouette(frame, options, info)
     elif photo and (options.colors is not None or _auto_colour(options)):
@@ -284,6 +326,16 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
         notes += readability_warnings(result.grid, reference, info["mode"] == "color")
     return ImportResult(result.grid, result.palette, result.confidence, result.alternative, info, reference,
                         tuple(notes), reference_rgb)
+
+
+def _laid_like(rgba: np.ndarray, rows: int, cols: int, shape: tuple[int, ...]) -> np.ndarray:
+    """The photo framed on its subject, with its background, laid on the grid as the cut-out is (padded the same
+    way, at the same working size): what the puzzle is measured against is the photo, not the cut-out."""
+    laid, _ = fit_to_aspect(rgba, cols, rows, "pad", None, border_background(rgba))
+    laid = working_pixels(laid, rows, cols)
+    if laid.shape != shape:
+        laid = np.asarray(Image.fromarray(np.ascontiguousarray(laid), "RGBA").resize(shape[1::-1], Image.Resampling.BOX))
+    return laid
 
 
 def _check_picture(img: Image.Image) -> None:

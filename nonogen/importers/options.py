@@ -35,9 +35,11 @@ class ImageOptions:
     colour inside; ``"auto"`` draws the outline where it reads better than
     the filled inking (light subjects: pages, drives, envelopes, which would
     otherwise be a solid slab) and thickens colour outlines.
-    ``fit`` says what happens when ``size`` has another aspect than the
-    picture: ``pad`` (background margins), ``crop`` (keeps the subject) or
-    ``stretch``. ``fill`` asks for that share of inked cells (black and white).
+    ``fit`` ``"subject"`` frames a photo on its subject and leaves the rest
+    of the photo out (:mod:`.subject`; ``"auto"``, the default, does so for
+    photos); the others say what happens when ``size`` has another aspect
+    than the picture: ``pad`` (background margins), ``crop`` (keeps the
+    subject) or ``stretch``. ``fill`` asks for that share of inked cells (black and white).
     """
 
     size: Optional[tuple[int, int]] = None  # (width, height) in cells
@@ -49,7 +51,7 @@ class ImageOptions:
     threshold: Optional[int] = None  # None -> chosen per picture
     invert: bool = False
     background: Optional[str] = None  # colour spec; None -> detect from the border
-    fit: str = "pad"
+    fit: str = "auto"
     min_distance: Optional[float] = None  # CIEDE2000 between palette entries; None: 12 for photos, else 10
     fill: Optional[float] = None  # share of filled cells wanted (black and white)
     style: str = "auto"  # outline | fill | auto (see above)

@@ -179,8 +179,12 @@ def colour_photo(frame: Frame, k: int, min_distance: float, background: Optional
     """The colour cells of a photo with at most ``k`` colours besides the background (module docstring).
 
     ``background`` is the user's background colour: the cluster nearest to it
-    is the background instead of the one holding most border cells.
+    is the background instead of the one holding most border cells. A photo
+    cut out to its subject (transparent around it) is coloured by
+    :func:`_colour_subject` instead.
     """
+    if frame.background is None and np.any(frame.rgba[..., 3] < 128):
+        return _colour_subject(frame, k, min_distance)
     smooth = _smoothed_lab(frame)
     step = max(1, int(np.ceil(np.sqrt(smooth.shape[0] * smooth.shape[1] / SAMPLE_PIXELS))))
     sample = np.ascontiguousarray(smooth[::step, ::step].reshape(-1, 3))
@@ -202,6 +206,45 @@ def colour_photo(frame: Frame, k: int, min_distance: float, background: Optional
     return _finish(grid, cost, [tuple(int(round(v)) for v in from_lab(c)) for c in kept],
                    {"method": "superpixels + k-means", "clusters": len(centres), "merged": len(centres) - len(kept),
                     "cleanup_changed": changed})
+
+
+PAPER_LAB = np.array([100.0, 0.0, 0.0])
+"""White paper in CIELAB: a puzzle's background whatever the photo's was."""
+
+
+def _colour_subject(frame: Frame, k: int, min_distance: float) -> Colouring:
+    """A subject cut out of a photo in at most ``k`` flat colours on plain paper.
+
+    The clusters come from the subject's pixels alone, so the background's
+    colours take none of the ``k``; every cell the subject mostly covers
+    takes a subject colour, every other cell the paper. A subject colour
+    near white (a sail, a cup's rim) is darkened until it stands
+    ``min_distance`` (CIEDE2000) from the paper: drawn as paper it would
+    vanish from the picture.
+    """
+    smooth = _smoothed_lab(frame)
+    opaque = frame.rgba[..., 3] >= 128
+    pixels = smooth[opaque]
+    step = max(1, int(np.ceil(len(pixels) / SAMPLE_PIXELS)))
+    sample = np.ascontiguousarray(pixels[::step])
+    centres, which = _kmeans(sample, k + EXTRA_CLUSTERS)
+    centres = centres[~_blends(centres, np.bincount(which, minlength=len(centres)))]
+    counts = np.bincount(_nearest(sample, centres)[0], minlength=len(centres))
+    kept, _ = _merge_close(np.vstack([PAPER_LAB, centres]), np.concatenate([[0], counts]), 0, min_distance, k + 1)
+    for c in range(1, len(kept)):
+        while delta_e(kept[c], PAPER_LAB) < min_distance and kept[c][0] > 0:
+            kept[c] = kept[c] * [0.97, 1.0, 1.0]
+    inside = cell_mean(opaque.astype(np.float64), frame.labels, frame.n_cells) >= 0.5
+    lab = cell_mean(smooth, frame.labels, frame.n_cells)
+    cost = delta_e(lab[:, None], kept[None])
+    cost[inside, 0] = np.inf  # the subject never becomes paper, nor anything else the paper
+    cost[~inside, 1:] = np.inf
+    grid = np.argmin(cost, axis=1).reshape(frame.rows, frame.cols)
+    cost = np.minimum(cost, 1e3).reshape(frame.rows, frame.cols, -1)
+    grid, changed = clean(grid, cost)
+    return _finish(grid, cost, [tuple(int(round(v)) for v in from_lab(c)) for c in kept],
+                   {"method": "subject superpixels + k-means", "clusters": len(centres),
+                    "merged": len(centres) + 1 - len(kept), "cleanup_changed": changed})
 
 
 def _finish(grid: np.ndarray, cost: np.ndarray, rgbs: list, info: dict) -> Colouring:
