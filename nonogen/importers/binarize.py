@@ -39,7 +39,7 @@ from .cleanup import clean, share_cost
 from .frame import Frame, cell_mean, luma, over_white
 from .quality import fidelity, fill_share, recognisability, speck_share
 
-__all__ = ["Inking", "bw_cells", "subject_mask", "otsu_threshold", "halftone"]
+__all__ = ["Inking", "bw_cells", "subject_inkings", "subject_mask", "otsu_threshold", "halftone"]
 
 SPECK_WEIGHT = 0.5
 """How much one-cell blocks count against fidelity when choosing an inking."""
@@ -231,6 +231,22 @@ def bw_cells(
         chosen = outline  # style auto: the outline reads better (a light page, a green bin)
     chosen.info.update(subject=how, scores=scores)
     return _inverted(chosen) if invert else chosen
+
+
+def subject_inkings(frame: Frame) -> list[Inking]:
+    """The drawings of a subject cut out by transparency: stencil, hollow, silhouette and outline (or none).
+
+    A photo framed on its subject (:mod:`.subject`) offers these beside its
+    tone cuts; :func:`bw_cells` draws icons from the same ones.
+    """
+    subject, how = subject_mask(frame)
+    if subject is None:
+        return []
+    lum = luma(over_white(frame.rgba))
+    found = _candidates(frame, subject, lum, alpha_art=False)[:-1] + [_outline(frame, subject, lum)]
+    for inking in found:
+        inking.info["subject"] = how
+    return found
 
 
 def _reads(inking: Inking, reference: np.ndarray) -> float:

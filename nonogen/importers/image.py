@@ -65,7 +65,7 @@ from .pipelines import (
     silhouette,
 )
 from .options import MAX_SIDE, MODES, STYLES, ImageOptions
-from .quality import readability_warnings, recognisability, speck_share
+from .quality import readability_warnings, reads
 from .subject import Subject, cut_out, find_subject
 from .quantize import exact_colours
 
@@ -272,11 +272,8 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
 
 
 def reads_better(a: ImportResult, b: ImportResult) -> bool:
-    """Whether ``a`` reads at least as well as ``b``: the readability the report gives, less specks."""
-    def reads(r: ImportResult) -> float:
-        return (recognisability(r.grid, r.reference) or 0.0) - 2.0 * speck_share(r.grid)
-
-    return reads(a) >= reads(b)
+    """Whether ``a`` reads at least as well as ``b`` (:func:`~.quality.reads`)."""
+    return reads(a.grid, a.reference) >= reads(b.grid, b.reference)
 
 
 def _whole_kept(whole: ImportResult, subject: Subject) -> ImportResult:

@@ -16,10 +16,11 @@ import numpy as np
 
 from ..errors import InputError
 from ..palette import BW_PALETTE, DEFAULT_MIN_DISTANCE, Color, palette_from_rgb, to_hex
-from .binarize import bw_cells
+from .binarize import bw_cells, subject_inkings
 from .frame import Frame, cell_mean
 from .options import ImageOptions
 from .photo import MERGE_DE, bw_photo, colour_photo
+from .quality import reads
 from .quantize import color_cells
 
 __all__ = ["Cells", "AUTO_MAX_COLORS", "PHOTO_COLORS", "bw_picture_cells", "colour_cells", "colour_photo_cells",
@@ -90,11 +91,20 @@ def colour_photo_cells(frame: Frame, options: ImageOptions, info: dict[str, Any]
 
 
 def bw_photo_cells(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[str, Any]) -> Cells:
-    """Black and white of a photo: the tone cut that reads best (:mod:`.photo`)."""
+    """Black and white of a photo: the tone cut that reads best (:mod:`.photo`); for a photo cut out to its
+    subject, also the subject's silhouette, hollow silhouette, stencil and outline (:func:`subject_inkings`),
+    whichever reads best."""
     cells = bw_photo(frame, reference)
+    grid, sure = cells.grid, cells.sure
+    drawn = subject_inkings(frame) if frame.background is None else []
+    if drawn:
+        best = max(drawn, key=lambda inking: reads(inking.grid, reference))
+        if reads(best.grid, reference) > reads(grid, reference):
+            cells.info.update(method="subject drawing", drawing=best.name, **best.info)
+            grid, sure = best.grid, best.sure
     info.update(mode="bw", **cells.info)
-    grid = (1 - cells.grid if options.invert else cells.grid).astype(np.uint8)
-    return Cells(grid, BW_PALETTE, cells.sure, (1 - grid).astype(np.uint8))
+    grid = (1 - grid if options.invert else grid).astype(np.uint8)
+    return Cells(grid, BW_PALETTE, sure, (1 - grid).astype(np.uint8))
 
 
 def silhouette(frame: Frame, options: ImageOptions, info: dict[str, Any]) -> Cells:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..palette import Color, min_palette_distance
 
-__all__ = ["fidelity", "speck_share", "fill_share", "edge_f", "recognisability", "mean_delta_e", "measure"]
+__all__ = ["fidelity", "speck_share", "fill_share", "edge_f", "recognisability", "mean_delta_e", "measure", "reads"]
 
 EDGE_SIGMA = 1.0
 """Gaussian sigma (cells) of the Canny edges: at grid scale a larger one loses a 20-cell picture's features."""
@@ -187,3 +187,9 @@ def readability_warnings(grid: np.ndarray, reference: np.ndarray, colour: bool) 
     if specks > SPECKY[colour]:
         return [f"{specks:.0%} of the clue blocks are single cells, so the picture is noisy and tedious: {advice}"]
     return []
+
+
+def reads(grid: np.ndarray, reference: Optional[np.ndarray]) -> float:
+    """How well a drawing of the picture reads, to choose between drawings: recognisability less twice the
+    share of one-cell blocks (specks are what makes a drawing a blob field)."""
+    return (recognisability(grid, reference) or 0.0) - 2.0 * speck_share(grid)
