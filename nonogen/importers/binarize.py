@@ -239,14 +239,11 @@ def subject_inkings(frame: Frame) -> list[Inking]:
     A photo framed on its subject (:mod:`.subject`) offers these beside its
     tone cuts; :func:`bw_cells` draws icons from the same ones.
     """
-    subject, how = subject_mask(frame)
+    subject, _ = subject_mask(frame)
     if subject is None:
         return []
     lum = luma(over_white(frame.rgba))
-    found = _candidates(frame, subject, lum, alpha_art=False)[:-1] + [_outline(frame, subject, lum)]
-    for inking in found:
-        inking.info["subject"] = how
-    return found
+    return _candidates(frame, subject, lum, alpha_art=False)[:-1] + [_outline(frame, subject, lum)]
 
 
 def _reads(inking: Inking, reference: np.ndarray) -> float:

@@ -66,7 +66,7 @@ from .pipelines import (
 )
 from .options import MAX_SIDE, MODES, STYLES, ImageOptions
 from .quality import readability_warnings, reads
-from .subject import Subject, cut_out, find_subject
+from .subject import Subject, cut_out, find_subjects
 from .quantize import exact_colours
 
 __all__ = [
@@ -258,29 +258,30 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     photo = background_rgb is not None and not pixel_art and not _few_colours(rgba, background_rgb)
     tones_chosen = options.threshold is not None or options.fill is not None or options.invert
     wants_subject = options.fit == "subject" or (options.fit == "auto" and not tones_chosen)
-    subject = find_subject(rgba[..., :3]) if photo and wants_subject and options.mode != "silhouette" else None
-    if subject is None:
+    subjects = find_subjects(rgba[..., :3]) if photo and wants_subject and options.mode != "silhouette" else []
+    if not subjects:
         notes = ["no subject stands out from the photo: the whole photo is drawn"] if options.fit == "subject" else []
         return _drawn(rgba, background_rgb, options, info, notes, pixel_art, photo)
+    drafts = [_framed_on(rgba, subject, options, info, pixel_art, photo) for subject in subjects]
+    if options.fit == "auto":
+        drafts.append(_drawn(rgba, background_rgb, options, dict(info, subject={"used": False}), [], pixel_art, photo))
+    best = drafts[0]
+    for draft in drafts[1:]:
+        best = best if reads_better(best, draft) else draft
+    return best
+
+
+def _framed_on(rgba: np.ndarray, subject: Subject, options: ImageOptions, info: dict[str, Any], pixel_art: bool,
+               photo: bool) -> ImportResult:
+    """The photo framed on ``subject`` with the rest left as paper, measured against the photo framed alike."""
     left, top, right, bottom = subject.box
-    framed = _drawn(cut_out(rgba, subject), None, options, dict(info, subject=subject.report()), [], pixel_art, photo,
-                    reference_rgba=rgba[top:bottom, left:right])
-    if options.fit == "subject":
-        return framed
-    whole = _drawn(rgba, background_rgb, options, dict(info), [], pixel_art, photo)
-    return framed if reads_better(framed, whole) else _whole_kept(whole, subject)
+    return _drawn(cut_out(rgba, subject), None, options, dict(info, subject=subject.report()), [], pixel_art, photo,
+                  reference_rgba=rgba[top:bottom, left:right])
 
 
 def reads_better(a: ImportResult, b: ImportResult) -> bool:
     """Whether ``a`` reads at least as well as ``b`` (:func:`~.quality.reads`)."""
     return reads(a.grid, a.reference) >= reads(b.grid, b.reference)
-
-
-def _whole_kept(whole: ImportResult, subject: Subject) -> ImportResult:
-    """The whole picture, with the subject that was found and set aside in its info."""
-    info = dict(whole.info, subject=dict(subject.report(), used=False))
-    return ImportResult(whole.grid, whole.palette, whole.confidence, whole.alternative, info, whole.reference,
-                        whole.warnings, whole.reference_rgb)
 
 
 def _drawn(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]], options: ImageOptions,

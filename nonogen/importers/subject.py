@@ -12,9 +12,10 @@ first guess of which is which, and two guesses are tried:
   the colour distance to the border's own colours, weighted to the centre)
   marks likely subject pixels; the border is surely background.
 
-The guess whose mask stands out most from the rest of the picture in that
-saliency (mean inside less mean outside) and covers a plausible share of the
-picture is kept; none at all when neither does (a landscape has no subject).
+A guess counts when its mask stands out from the rest of the picture in
+that saliency (mean inside less mean outside) and covers a plausible share
+of the picture; the importer draws the photo framed on each and whole, and
+keeps what reads best (a landscape is best drawn whole).
 Everything runs on a copy of at most :data:`WORK_SIDE` pixels a side.
 """
 from __future__ import annotations
@@ -26,9 +27,9 @@ import cv2  # OpenCV: GrabCut and saliency, imported with the picture importer o
 import numpy as np
 from PIL import Image
 
-__all__ = ["Subject", "find_subject", "cut_out"]
+__all__ = ["Subject", "find_subjects", "cut_out"]
 
-WORK_SIDE = 256
+WORK_SIDE = 160
 """Longest side of the copy the subject is found on: GrabCut's cost grows with the pixels, its answer hardly."""
 SHARE_RANGE = (0.04, 0.85)
 """Share of the picture a subject may cover: less is a speck, more leaves nothing to cut away."""
@@ -36,14 +37,10 @@ MARGIN = 0.05
 """Margin kept around the subject's box when the picture is framed on it, as a share of the box's side."""
 MIN_CONTRAST = 0.08
 """Least saliency contrast (mean inside less mean outside, on a 0-1 map) for a mask to count as a subject."""
+SAME_MASK = 0.9
+"""Two guesses whose masks overlap this much (intersection over union) found the same subject."""
 PART_SHARE = 0.1
 """Pieces of the mask smaller than this share of the largest piece are noise, not parts of the subject."""
-SIDE_SHARE = 0.15
-"""A mask covering more than this share of a side of the picture touches that side. A subject touches at most
-two sides that meet (a portrait's shoulders, a cat's head cut off by a corner); a mask that reaches across the
-picture, from left to right or top to bottom, is a piece of a scene (mountains, a field), not a subject."""
-
-
 @dataclass(frozen=True)
 class Subject:
     """Where the subject is in the picture it was found in: a pixel mask, its box and how it was found."""
@@ -59,27 +56,34 @@ class Subject:
                 "found_by": self.how}
 
 
-def find_subject(rgb: np.ndarray) -> Optional[Subject]:
-    """The subject of a photo (h x w x 3 uint8), or ``None`` when nothing stands out (see the module docstring)."""
+def find_subjects(rgb: np.ndarray) -> list[Subject]:
+    """The photo's (h x w x 3 uint8) plausible subjects, the one standing out most first; none when nothing
+    stands out (see the module docstring). Two guesses can find two different subjects (a portrait's head and
+    shoulders, or its suit): the caller draws each and keeps the one that reads best."""
     h, w = rgb.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
     small = np.asarray(Image.fromarray(rgb).resize((max(8, round(w * scale)), max(8, round(h * scale))),
                                                    Image.Resampling.BOX)) if scale < 1 else rgb
     saliency = _saliency(small)
-    best: Optional[tuple[float, np.ndarray, str]] = None
+    found: list[tuple[float, np.ndarray, str]] = []
     for how, mask in (("frame", _grabcut_frame(small)), ("saliency", _grabcut_seeded(small, saliency))):
         mask = _main_parts(mask)
         share = float(mask.mean())
-        if not SHARE_RANGE[0] <= share <= SHARE_RANGE[1] or _spans(mask):
+        if not SHARE_RANGE[0] <= share <= SHARE_RANGE[1]:
             continue
         contrast = float(saliency[mask].mean() - saliency[~mask].mean())
-        if contrast >= MIN_CONTRAST and (best is None or contrast > best[0]):
-            best = (contrast, mask, how)
-    if best is None:
-        return None
-    contrast, mask, how = best
-    full = np.asarray(Image.fromarray(mask.astype(np.uint8) * 255).resize((w, h), Image.Resampling.BILINEAR)) >= 128
-    return Subject(full, _box(full), float(full.mean()), contrast, how)
+        if contrast >= MIN_CONTRAST and not any(_overlap(mask, other) > SAME_MASK for _, other, _ in found):
+            found.append((contrast, mask, how))
+    subjects = []
+    for contrast, mask, how in sorted(found, key=lambda f: -f[0]):
+        full = np.asarray(Image.fromarray(mask.astype(np.uint8) * 255).resize((w, h), Image.Resampling.BILINEAR)) >= 128
+        subjects.append(Subject(full, _box(full), float(full.mean()), contrast, how))
+    return subjects
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two masks."""
+    return float(np.count_nonzero(a & b)) / max(1, int(np.count_nonzero(a | b)))
 
 
 def cut_out(rgba: np.ndarray, subject: Subject) -> np.ndarray:
@@ -141,12 +145,6 @@ def _main_parts(mask: np.ndarray) -> np.ndarray:
     areas = stats[1:, cv2.CC_STAT_AREA]
     keep = 1 + np.flatnonzero(areas >= PART_SHARE * areas.max())
     return np.isin(labels, keep)
-
-
-def _spans(mask: np.ndarray) -> bool:
-    """Whether the mask reaches across the picture (see :data:`SIDE_SHARE`)."""
-    top, bottom, left, right = (float(side.mean()) > SIDE_SHARE for side in (mask[0], mask[-1], mask[:, 0], mask[:, -1]))
-    return (top and bottom) or (left and right)
 
 
 def _box(mask: np.ndarray) -> tuple[int, int, int, int]:
