@@ -15,7 +15,7 @@ import argparse
 import time
 from pathlib import Path
 
-from nonogen.clues import puzzle3d_from_cells
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.importers.mesh import mesh_to_voxels
 from nonogen.make.hide3d import hide_clues
 from nonogen.solve.verify3d import verify3d

@@ -12,10 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nonogen import formats
-from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
+from nonogen.clues import puzzle_from_grid
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.make.level3d import make_level
 from nonogen.solve import Session, verify
-from nonogen.solve.grade import Measures, grade2d, grade_of_score, overlap, score, score3d
+from nonogen.solve.grade import Measures, grade2d, grade_of_score, overlap, score
+from nonogen.solve.grade3d import score3d
 from nonogen.solve.line import LineAutomaton, solve_line
 
 measures = st.builds(

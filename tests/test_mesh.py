@@ -9,7 +9,7 @@ import pytest
 import trimesh
 
 from nonogen import formats
-from nonogen.clues import derive_clues_3d
+from nonogen.clues3d import derive_clues_3d
 from nonogen.cli import main
 from nonogen.errors import InputError
 from nonogen.importers.mesh import mesh_to_voxels, voxelize

@@ -8,10 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nonogen.clues import derive_clues_3d, line_clue_3d, puzzle3d_from_cells, satisfies_3d
-from nonogen.model import AXES, Puzzle3D
+from nonogen.clues3d import all_lines, derive_clues_3d, line_clue_3d, puzzle3d_from_cells, satisfies_3d, with_clues
+from nonogen.model3d import AXES, Puzzle3D
 from nonogen.solve.deadline import Deadline, Timeout
-from nonogen.clues import all_lines, with_clues
 from nonogen.make.hide3d import hide_clues
 from nonogen.make.repair3d import repair_edit, repair_givens
 from nonogen.solve.line3d import line_fixpoint, line_solve3d, solve_line_3d

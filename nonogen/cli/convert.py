@@ -11,7 +11,7 @@ from .. import formats
 from ..errors import FormatError, InputError
 from ..files import write_file
 from ..export.model3d import AXES, MODEL_SUFFIXES
-from ..model import Puzzle3D
+from ..model3d import Puzzle3D
 from . import summary
 from .common import STDIO, check_output_file, print_json, read_stdin
 

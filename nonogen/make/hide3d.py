@@ -14,11 +14,13 @@ from typing import Callable, Optional
 import numpy as np
 from pysat.solvers import Solver
 
-from ..clues import LineRef, all_lines, clue_at, with_clues
+from ..clues3d import LineRef, all_lines, clue_at, with_clues
 from ..errors import OptionError
-from ..model import Puzzle3D
+from ..model3d import Puzzle3D
 from ..solve.cnf3d import SOLVER_NAME, Encoder, encode
 from ..solve.deadline import Clock
+from ..solve.grade import grade_of_score
+from ..solve.grade3d import score3d
 from ..solve.line3d import LineIndex3D
 from ..solve.verify3d import check_size
 
@@ -152,8 +154,6 @@ def hide_to_grade(
     beyond every prefix, or one more clue jumps past it), the closest level
     is kept and a note says why.
     """
-    from ..solve.grade import grade_of_score, score3d
-
     sequence = hiding.sequence
     lines = lines or LineIndex3D(puzzle)
 

@@ -14,12 +14,13 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ..clues import puzzle3d_from_cells
+from ..clues3d import puzzle3d_from_cells
 from ..errors import OptionError
 from ..made import Made
-from ..model import Color, Puzzle3D
+from ..model3d import Puzzle3D
+from ..palette import Color
 from ..solve.deadline import Deadline
-from ..solve.grade import rate3d
+from ..solve.grade3d import rate3d
 from ..solve.line3d import LineIndex3D
 from ..solve.result import VerifyResult
 from ..solve.verify3d import verify3d

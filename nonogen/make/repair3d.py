@@ -13,8 +13,8 @@ from typing import Optional, Sequence
 import numpy as np
 from pysat.solvers import Solver
 
-from ..clues import derive_clues_3d
-from ..model import Puzzle3D
+from ..clues3d import derive_clues_3d
+from ..model3d import Puzzle3D
 from ..solve.cnf3d import SOLVER_NAME, encode
 from ..solve.deadline import Clock, Deadline
 from ..solve.line3d import LineIndex3D

@@ -14,10 +14,11 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ..clues import valid_goal
+from ..clues3d import valid_goal
 from ..errors import OptionError, PuzzleError
 from ..files import write_file
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
+from ..model3d import Puzzle3D
 from . import SUFFIXES, check_cell, encode, iso3d, sheet2d
 from .book import CELL_2D, CELL_3D, BookItem, layout_book
 from .canvas import PX_PER_MM, Picture

@@ -1,12 +1,15 @@
 """The engine: line logic, probing and SAT that decide whether a puzzle (2D or Picross 3D) has one solution."""
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
 from .result import STATUSES, Status, VerifyResult
 from .session import Session
 from .verify import ambiguity, ambiguous_cells, line_solve, verify2d
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model3d import Puzzle3D
 
 __all__ = ["verify", "solve", "Session", "ambiguous_cells", "ambiguity", "line_solve", "VerifyResult", "Status", "STATUSES"]
 
@@ -33,13 +36,14 @@ def verify(
     Traceback (most recent call last):
     TypeError: verify takes a Puzzle or Puzzle3D, not str; read a file with nonogen.load(path) first
     """
-    if not isinstance(puzzle, (Puzzle, Puzzle3D)):  # a path, most likely: say how to get a puzzle from it
-        raise TypeError(f"verify takes a Puzzle or Puzzle3D, not {type(puzzle).__name__}; "
-                        "read a file with nonogen.load(path) first")
-    if isinstance(puzzle, Puzzle3D):
-        from .verify3d import verify3d
+    dimensions = getattr(puzzle, "dimensions", None)
+    if dimensions == 3:
+        from .verify3d import verify3d  # the 3D half loads numpy: a 2D verify does not
 
         return verify3d(puzzle, target=target, timeout=timeout, grade=grade)
+    if dimensions != 2:  # a path, most likely: say how to get a puzzle from it
+        raise TypeError(f"verify takes a Puzzle or Puzzle3D, not {type(puzzle).__name__}; "
+                        "read a file with nonogen.load(path) first")
     return verify2d(puzzle, target, timeout, strategy, grade)
 
 

@@ -15,8 +15,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..clues import LineRef, all_lines, clue_at, line_cells
-from ..model import Clue3D, Puzzle3D
+from ..clues3d import LineRef, all_lines, clue_at, line_cells
+from ..model3d import Clue3D, Puzzle3D
 from .deadline import Deadline
 
 __all__ = ["Encoder", "encode", "SOLVER_NAME"]

@@ -33,13 +33,13 @@ from itertools import compress, count
 from operator import ne
 from typing import NamedTuple, Optional
 
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton, solve_line
 from .propagate import Contradiction, Grid, _bits, _linelogic
 from .result import VerifyResult
 
-__all__ = ["Grade", "Measures", "GRADE_NAMES", "grade2d", "measure2d", "score", "grade_of_score", "rate", "rate3d", "score3d"]
+__all__ = ["Grade", "Measures", "GRADE_NAMES", "grade2d", "measure2d", "score", "grade_of_score", "rate"]
 
 GRADE_NAMES = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "needs search"}
 
@@ -379,55 +379,4 @@ def rate(result: VerifyResult, puzzle: Puzzle, deadline: Deadline, grid: Optiona
             return result
         result.grade, result.grade_name, result.score = g.grade, g.name, g.score
         result.stats["grade_measures"] = g.measures._asdict()
-    return result
-
-
-# --- Picross 3D ----------------------------------------------------------------------------------
-
-
-PASSES_PER_GRADE_3D = 3
-"""Line passes that make one grade of a Picross 3D level (2 passes on a level of SIZE_BASE_3D cubes: grade 1.0)."""
-
-SIZE_BASE_3D = 125
-"""Cubes of the smallest level that gets no size points (5x5x5); each doubling beyond adds SIZE_POINTS, as in 2D."""
-
-
-def score3d(passes: int, solved: bool, cells: int) -> float:
-    """The numeric difficulty of a Picross 3D level of ``cells`` cubes, 1.0 to 5.0 (see :func:`rate3d`).
-
-    Line logic alone scores 1.00-3.99: :data:`SIZE_POINTS` per doubling of
-    the cubes beyond :data:`SIZE_BASE_3D`, and a grade for every
-    :data:`PASSES_PER_GRADE_3D` passes beyond the first two (long chains). A
-    level line logic does not finish is 5 (nonogen does not replay lookahead
-    in 3D, so it cannot tell lookahead from search there).
-
-    >>> score3d(2, True, 125), score3d(6, True, 125), score3d(6, True, 1000), score3d(40, True, 125), score3d(2, False, 125)
-    (1.0, 2.33, 2.93, 3.99, 5.0)
-    """
-    if not solved:
-        return 5.0
-    value = 1.0 + SIZE_POINTS * math.log2(max(1.0, cells / SIZE_BASE_3D)) + max(0, passes - 2) / PASSES_PER_GRADE_3D
-    return math.floor(min(value, 3.99) * 100) / 100
-
-
-def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=None, hidden=()) -> VerifyResult:
-    """Fill in the grade of a verified Picross 3D level (unique ones by their line passes, several solutions 5).
-
-    ``lines`` lends the level's :class:`~nonogen.solve.line3d.LineIndex3D` when one is at hand (with the
-    ``hidden`` lines it does not read); the grade is the same without it.
-    """
-    from .line3d import LineIndex3D  # numpy's: a 2D verify should not load it
-
-    if result.status == "multiple":
-        result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
-    elif result.status == "unique":
-        try:
-            passes, solved = (lines or LineIndex3D(puzzle)).passes(puzzle.givens, hidden=set(hidden), deadline=deadline)
-        except Timeout:
-            result.stats["grade"] = "not rated within the time limit"
-            return result
-        value = score3d(passes, solved, math.prod(puzzle.size))
-        grade = grade_of_score(value)
-        result.grade, result.grade_name, result.score = grade, GRADE_NAMES[grade], value
-        result.stats["grade_measures"] = {"passes": passes, "line_solvable": solved}
     return result

@@ -10,8 +10,8 @@ from typing import Collection, Optional
 
 import numpy as np
 
-from ..clues import LineRef, all_lines, clue_at, line_cells
-from ..model import Puzzle3D
+from ..clues3d import LineRef, all_lines, clue_at, line_cells
+from ..model3d import Puzzle3D
 from .deadline import Deadline
 
 __all__ = ["solve_line_3d", "LineIndex3D", "line_fixpoint", "line_solve3d"]

@@ -10,11 +10,12 @@ from typing import Optional, Sequence
 import numpy as np
 from pysat.solvers import Solver
 
-from ..clues import satisfies_3d
+from ..clues3d import satisfies_3d
 from ..errors import LimitError
-from ..model import Puzzle3D
+from ..model3d import Puzzle3D
 from .cnf3d import SOLVER_NAME, encode
 from .deadline import Clock, Deadline, Timeout
+from .grade3d import rate3d
 from .line3d import LineIndex3D
 from .result import VerifyResult
 
@@ -43,8 +44,6 @@ def verify3d(
     """
     result = _verify3d(puzzle, target, timeout, lines)
     if grade:
-        from .grade import rate3d
-
         left = None if timeout is None else max(0.05, timeout - result.seconds)
         rate3d(result, puzzle, Deadline(left))
     return result

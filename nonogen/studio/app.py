@@ -218,7 +218,7 @@ async def open_file(request: Request) -> Response:
 
 
 def _open_puzzle(path: Path) -> dict[str, Any]:
-    from ..model import Puzzle3D
+    from ..model3d import Puzzle3D
     from ..render.draw import answer
 
     puzzle = formats.load(path)
