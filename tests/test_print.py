@@ -27,7 +27,7 @@ from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.errors import LimitError
 from nonogen.model import Color
 from nonogen.model3d import Puzzle3D
-from nonogen.palette import color_name
+from nonogen.colorspace import color_name
 from nonogen.render import encode, save
 from nonogen.render.book import Book, BookItem, layout_book
 from nonogen.render.canvas import PX_PER_MM, PX_PER_PT, Text, text_box, to_png

@@ -162,7 +162,7 @@ def test_render_command_draws_picross3d_levels(tmp_path, with_goal):
 
 def test_print_sheet_has_caption_title_and_legend_without_collisions():
     """The colour legend names every colour (a number gets a readable name), under the grid, inside the sheet."""
-    from nonogen.palette import color_name
+    from nonogen.colorspace import color_name
     from nonogen.render.canvas import shape_box, text_box
 
     palette = PALETTE + (Color("4", "#ffff00", "y"),)

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..model import Puzzle
 from ..model3d import AXES, Puzzle3D
-from ..palette import readable_names
+from ..colorspace import readable_names
 
 __all__ = ["page_2d", "page_3d", "model_name", "STRIKE_LIMIT"]
 

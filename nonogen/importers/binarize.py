@@ -33,7 +33,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..palette import median_cut, to_lab
+from ..colorspace import median_cut, to_lab
 from .cells import class_share, vote
 from .cleanup import clean, share_cost
 from .frame import Frame, cell_mean, luma, over_white

@@ -20,7 +20,8 @@ from typing import Optional
 import numpy as np
 
 from ..errors import EmptyModelError, FileLimitError, FormatError, InputError, LimitError, OptionError
-from ..palette import Color, median_cut, palette_from_rgb
+from ..colorspace import median_cut, palette_from_rgb
+from ..palette import Color
 
 __all__ = [
     "MESH_SUFFIXES",

@@ -28,7 +28,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..palette import delta_e, from_lab, to_lab
+from ..colorspace import delta_e, from_lab, to_lab
 from .binarize import otsu_threshold
 from .cleanup import clean
 from .frame import Frame, cell_mean, over_white

@@ -27,7 +27,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..palette import Color, min_palette_distance
+from ..colorspace import delta_e, min_palette_distance, to_lab
+from ..palette import Color
 
 __all__ = ["fidelity", "speck_share", "fill_share", "edge_f", "recognisability", "mean_delta_e", "measure"]
 
@@ -140,8 +141,6 @@ def recognisability(grid: np.ndarray, reference: np.ndarray) -> Optional[float]:
 
 def mean_delta_e(grid: np.ndarray, reference_rgb: np.ndarray, palette: Sequence[Color]) -> float:
     """Mean CIEDE2000 between each cell's colour in the picture (rows x cols x 3) and its palette colour."""
-    from ..palette import delta_e, to_lab
-
     colours = np.array([c.rgb_tuple for c in palette], dtype=np.float64)
     want = to_lab(np.asarray(reference_rgb, dtype=np.float64))
     got = to_lab(colours[np.asarray(grid)])

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
-from ..grids import Rows, flat, rows_in, rows_of
+from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
 from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
 from .deadline import Deadline, Timeout, solve_limited
@@ -305,13 +305,12 @@ class Session:
 
         See :meth:`ambiguous_cells`, which gives them as ``(row, col)`` pairs without numpy.
         """
-        import numpy as np
-
         cells, complete = self.ambiguous_cells(reference, givens, timeout)
-        mask = np.zeros((self.puzzle.height, self.puzzle.width), dtype=bool)
+        width = self.puzzle.width
+        flags = bytearray(self.puzzle.height * width)
         for r, c in cells:
-            mask[r, c] = True
-        return mask, complete
+            flags[r * width + c] = 1
+        return to_array(split_rows(flags, width)).astype(bool), complete
 
     def ambiguous_cells(
         self, reference: Any, givens: Sequence[Given] = (), timeout: Optional[float] = 60.0
