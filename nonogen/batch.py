@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Opti
 
 from . import formats
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
+from .executors import make_executor
 from .grids import rows_in
 from .model import Puzzle
 from .solve import verify
+from .solve.deadline import TIMEOUT
 from .solve.result import VerifyResult
 from .solve.session import Session
 from .solve.verify import timed_session
@@ -58,7 +60,7 @@ class Task(NamedTuple):
     label: str
     puzzle: AnyPuzzle
     fields: dict
-    timeout: Optional[float] = 60.0
+    timeout: Optional[float] = TIMEOUT
     strategy: str = "full"
     ambiguity: bool = True
     grade: bool = True
@@ -207,7 +209,7 @@ def _differences(puzzle: AnyPuzzle, result: VerifyResult) -> list[tuple[int, ...
     return [(r, c) for r, (a, b) in enumerate(zip(first, second)) for c in range(len(a)) if a[c] != b[c]]
 
 
-def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, fields: Optional[dict] = None) -> dict:
+def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, *, fields: Optional[dict] = None) -> dict:
     """The plain record of one verified puzzle (the ``--json`` line): grids as text, no numpy."""
     out = {"file": label, "status": result.status, **(fields or {}), "solution": _grid_text(puzzle, result, "solution")}
     second = _grid_text(puzzle, result, "second_solution")
@@ -235,10 +237,11 @@ def run_task(task: Task) -> dict:
     """
     try:
         if task.puzzle.dimensions == 3:
-            return record(task.label, task.puzzle, verify(task.puzzle, timeout=task.timeout, grade=task.grade), task.fields)
-        session, left = timed_session(task.puzzle, task.timeout)
+            result = verify(task.puzzle, timeout=task.timeout, grade=task.grade)
+            return record(task.label, task.puzzle, result, fields=task.fields)
+        session, left = timed_session(task.puzzle, timeout=task.timeout)
         result = session.verify(timeout=left, strategy=task.strategy, grade=task.grade)
-        out = record(task.label, task.puzzle, result, task.fields)
+        out = record(task.label, task.puzzle, result, fields=task.fields)
         if task.ambiguity and result.status == "multiple":
             _add_ambiguity(out, session, result, task.timeout)
         return out
@@ -352,8 +355,9 @@ def _earlier(records: Iterable[dict]) -> tuple[set, set, dict]:
 
 def verify_paths(
     paths: Iterable[Union[PathLike, Source]],
+    *,
     jobs: int = 1,
-    timeout: Optional[float] = 60.0,
+    timeout: Optional[float] = TIMEOUT,
     strategy: str = "full",
     ambiguity: bool = True,
     grade: bool = True,
@@ -379,8 +383,6 @@ def verify_paths(
     read). Closing the generator stops the workers. Raises
     :class:`~nonogen.errors.InputError` when the paths hold no puzzle file.
     """
-    from .executors import make_executor
-
     items = [p if isinstance(p, Source) else str(p) for p in paths]
     files = list(puzzle_files(items))
     if not files:
@@ -388,7 +390,7 @@ def verify_paths(
         raise InputError(f"no puzzle files in {names} (known suffixes: {' '.join(formats.SUFFIXES)})")
     options = {"fmt": format, "timeout": timeout, "strategy": strategy, "ambiguity": ambiguity, "grade": grade}
     feed = _Feed(files, options, resume, dedupe)
-    runner = make_executor(executor, jobs, timeout, scheduler)
+    runner = make_executor(executor, jobs=jobs, timeout=timeout, scheduler=scheduler)
     report = on_progress or (lambda done, total: None)
     done = 0
     report(0, len(files))

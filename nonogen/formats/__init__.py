@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Iterator, Optional, Union
 
 from ..errors import FileLimitError, FormatError, UnknownFormatError
+from ..files import write_file
 from ..model import Puzzle
 from ._common import MAX_FILE_BYTES, clean_puzzle
 from .sniff3d import SNIFFERS
@@ -314,19 +315,17 @@ def dropped(puzzle: AnyPuzzle, format: str) -> list[str]:
     return list(_module(format).dropped(puzzle))
 
 
-def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[str] = None, force: bool = False) -> Path:
+def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[str] = None, *, force: bool = False) -> Path:
     """Write ``puzzles`` to ``path`` atomically (never over an existing file unless ``force``).
 
     Picross 3D levels written to a ``.json`` path become ``nonogen-3d``.
     """
-    from ..files import write_file
-
     path = Path(path)
     like = "nonogen-3d" if puzzles and all(p.dimensions == 3 for p in puzzles) else None
     name = format or format_for(path, like=like)
     return write_file(path, dumps_all(puzzles, name), force)
 
 
-def dump(puzzle: AnyPuzzle, path: Union[str, Path], format: Optional[str] = None, force: bool = False) -> Path:
+def dump(puzzle: AnyPuzzle, path: Union[str, Path], format: Optional[str] = None, *, force: bool = False) -> Path:
     """Write one puzzle to ``path`` in ``format`` (default: from the suffix)."""
-    return dump_all([puzzle], path, format, force)
+    return dump_all([puzzle], path, format, force=force)

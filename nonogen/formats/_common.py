@@ -265,7 +265,7 @@ def color_from_name(name: str, line: Optional[int]) -> str:
         raise FormatError(str(exc), line=line) from None
 
 
-def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line: Optional[int] = None,
+def build(rows, cols, palette=BW_PALETTE, *, goal=None, givens=(), meta=None, line: Optional[int] = None,
           check_goal: bool = True) -> Puzzle:
     """A :class:`Puzzle`, turning model complaints into FormatErrors for the reader's line.
 

@@ -54,6 +54,7 @@ def check_share(fraction: Optional[float]) -> None:
 
 def hide_clues(
     puzzle: Puzzle3D,
+    *,
     fraction: Optional[float] = None,
     seed: int = 0,
     line_solvable: bool = False,
@@ -144,7 +145,7 @@ def _hide_incremental(
 
 
 def hide_to_grade(
-    puzzle: Puzzle3D, hiding: HideResult, grade: int, notes: list, lines: Optional[LineIndex3D] = None
+    puzzle: Puzzle3D, hiding: HideResult, *, grade: int, notes: list, lines: Optional[LineIndex3D] = None
 ) -> HideResult:
     """Keep the longest prefix of the hidden clues whose level is still of the asked grade.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ..model import Puzzle
+from .deadline import TIMEOUT
 from .result import STATUSES, Status, VerifyResult
 from .session import Session
 from .verify import ambiguity, ambiguous_cells, line_solve, verify2d
@@ -16,8 +17,9 @@ __all__ = ["verify", "solve", "Session", "ambiguous_cells", "ambiguity", "line_s
 
 def verify(
     puzzle: Union[Puzzle, Puzzle3D],
+    *,
     target: Any = None,
-    timeout: Optional[float] = 60.0,
+    timeout: Optional[float] = TIMEOUT,
     strategy: str = "full",
     grade: bool = True,
 ) -> VerifyResult:
@@ -27,7 +29,8 @@ def verify(
     the question is "is this the only solution?". ``strategy`` applies to 2D
     puzzles (see :func:`nonogen.solve.verify.verify2d`). ``grade`` rates how
     hard the puzzle is for a person, 1-5 (:mod:`nonogen.solve.grade`), within
-    the same time limit.
+    the same time limit; every door of the engine grades unless told
+    ``grade=False``, and gives up after :data:`~nonogen.solve.deadline.TIMEOUT` seconds.
 
     >>> from nonogen.clues import puzzle_from_grid
     >>> verify(puzzle_from_grid([[1, 0, 0], [0, 1, 0], [0, 0, 1]])).status
@@ -44,10 +47,10 @@ def verify(
     if dimensions != 2:  # a path, most likely: say how to get a puzzle from it
         raise TypeError(f"verify takes a Puzzle or Puzzle3D, not {type(puzzle).__name__}; "
                         "read a file with nonogen.load(path) first")
-    return verify2d(puzzle, target, timeout, strategy, grade)
+    return verify2d(puzzle, target=target, timeout=timeout, strategy=strategy, grade=grade)
 
 
-def solve(puzzle: Union[Puzzle, Puzzle3D], timeout: Optional[float] = 60.0) -> VerifyResult:
+def solve(puzzle: Union[Puzzle, Puzzle3D], *, timeout: Optional[float] = TIMEOUT) -> VerifyResult:
     """Find a solution (and tell whether it is the only one): :func:`verify` by another name.
 
     Kept as its own entry point because "solve" is what users reach for; a

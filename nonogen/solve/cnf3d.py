@@ -165,7 +165,7 @@ class Encoder:
         return cells.reshape(self.size)
 
 
-def encode(puzzle: Puzzle3D, deadline: Optional[Deadline] = None) -> Encoder:
+def encode(puzzle: Puzzle3D, *, deadline: Optional[Deadline] = None) -> Encoder:
     """Every shown clue of ``puzzle`` and its givens as unit clauses (Timeout at the deadline: a 40^3 box has 3,161 lines)."""
     enc = Encoder(puzzle.size)
     for k, line in enumerate(all_lines(puzzle.size)):

@@ -285,7 +285,7 @@ class _Replay:
         return limit
 
 
-def measure2d(puzzle: Puzzle, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Measures:
+def measure2d(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Measures:
     """Replay a human-style solve (see the module docstring); Contradiction if the clues admit none.
 
     Raises :class:`~nonogen.solve.deadline.Timeout` at the deadline.
@@ -353,18 +353,20 @@ def grade_of_score(value: float) -> int:
     return max(1, min(5, int(math.floor(value))))
 
 
-def grade2d(puzzle: Puzzle, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Grade:
+def grade2d(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Grade:
     """The grade of a 2D puzzle (Contradiction when it has no solution, Timeout at the deadline).
 
     ``grid`` lends the engine's line cache when it belongs to ``puzzle``; the grade is the same without it.
     """
-    m = measure2d(puzzle, deadline, grid)
+    m = measure2d(puzzle, deadline=deadline, grid=grid)
     value = score(m)
     grade = grade_of_score(value)
     return Grade(grade, GRADE_NAMES[grade], value, m)
 
 
-def rate(result: VerifyResult, puzzle: Puzzle, deadline: Deadline, grid: Optional[Grid] = None) -> VerifyResult:
+def rate(
+    result: VerifyResult, puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None
+) -> VerifyResult:
     """Fill in the grade of a verified 2D puzzle: 5 when search is needed (or it has several solutions).
 
     Unsolvable and undecided puzzles, and a replay cut off by the deadline, stay ungraded.
@@ -373,7 +375,7 @@ def rate(result: VerifyResult, puzzle: Puzzle, deadline: Deadline, grid: Optiona
         result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
     elif result.status == "unique":
         try:
-            g = grade2d(puzzle, deadline, grid)
+            g = grade2d(puzzle, deadline=deadline, grid=grid)
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result

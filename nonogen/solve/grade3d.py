@@ -6,7 +6,9 @@ doubling, grade names), apart because 3D line logic works on numpy boxes.
 from __future__ import annotations
 
 import math
+from typing import Collection, Optional
 
+from ..clues3d import LineRef
 from ..model3d import Puzzle3D
 from .deadline import Deadline, Timeout
 from .grade import GRADE_NAMES, SIZE_POINTS, grade_of_score
@@ -40,7 +42,10 @@ def score3d(passes: int, solved: bool, cells: int) -> float:
     return math.floor(min(value, 3.99) * 100) / 100
 
 
-def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=None, hidden=()) -> VerifyResult:
+def rate3d(
+    result: VerifyResult, puzzle: Puzzle3D, *, deadline: Optional[Deadline] = None, lines: Optional[LineIndex3D] = None,
+    hidden: Collection[LineRef] = (),
+) -> VerifyResult:
     """Fill in the grade of a verified Picross 3D level (unique ones by their line passes, several solutions 5).
 
     ``lines`` lends the level's :class:`~nonogen.solve.line3d.LineIndex3D` when one is at hand (with the

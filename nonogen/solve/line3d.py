@@ -102,7 +102,7 @@ class LineIndex3D:
     def _active(self, hidden: Collection[LineRef]) -> list[int]:
         return [k for k, ln in enumerate(self.refs) if ln not in hidden] if hidden else list(range(len(self.refs)))
 
-    def fixpoint(self, givens=(), known: Optional[np.ndarray] = None, hidden: Collection[LineRef] = (),
+    def fixpoint(self, givens=(), *, known: Optional[np.ndarray] = None, hidden: Collection[LineRef] = (),
                  deadline: Optional[Deadline] = None) -> tuple[np.ndarray, bool, int]:
         """Line logic to a fixpoint: (cells -1/0/1, solved, line runs); see :func:`line_fixpoint`."""
         grid = self._start(givens, known)
@@ -130,7 +130,7 @@ class LineIndex3D:
                             queue.append(other)
         return grid.reshape(self.size), bool((grid >= 0).all()), runs
 
-    def passes(self, givens=(), hidden: Collection[LineRef] = (), deadline: Optional[Deadline] = None) -> tuple[int, bool]:
+    def passes(self, givens=(), *, hidden: Collection[LineRef] = (), deadline: Optional[Deadline] = None) -> tuple[int, bool]:
         """Synchronous line passes: (passes, whether they solve it); a pass reads the lines the pass before changed."""
         deadline = deadline or Deadline(None)
         grid = self._start(givens, None)
@@ -155,7 +155,7 @@ class LineIndex3D:
 
 
 def line_fixpoint(
-    puzzle: Puzzle3D, known: Optional[np.ndarray] = None, deadline: Optional[Deadline] = None
+    puzzle: Puzzle3D, *, known: Optional[np.ndarray] = None, deadline: Optional[Deadline] = None
 ) -> tuple[np.ndarray, bool, int]:
     """Line logic to a fixpoint over the shown clues. Returns (cells -1/0/1, solved, line runs).
 
@@ -163,7 +163,7 @@ def line_fixpoint(
     Raises :class:`~nonogen.solve.deadline.Timeout` once ``deadline`` passes.
     For many questions about one level, build a :class:`LineIndex3D` once.
     """
-    return LineIndex3D(puzzle).fixpoint(puzzle.givens, known, deadline=deadline)
+    return LineIndex3D(puzzle).fixpoint(puzzle.givens, known=known, deadline=deadline)
 
 
 def line_solve3d(puzzle: Puzzle3D) -> tuple[np.ndarray, bool]:

@@ -24,7 +24,8 @@ from ..errors import PuzzleError
 from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
 from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
-from .deadline import Deadline, Timeout, solve_limited
+from .deadline import TIMEOUT, Deadline, Timeout, solve_limited
+from .grade import rate
 from .propagate import Contradiction, Grid
 from .search import first_solution
 from .result import VerifyResult
@@ -103,7 +104,7 @@ class Session:
             self._base = masks
         return self._base
 
-    def line_masks(self, givens: Sequence[Given] = (), deadline: Optional[Deadline] = None) -> list:
+    def line_masks(self, givens: Sequence[Given] = (), *, deadline: Optional[Deadline] = None) -> list:
         """A copy of the line-logic fixpoint with ``givens`` revealed (Contradiction, Timeout).
 
         When the fixpoint without the last given is at hand (the greedy repair
@@ -164,7 +165,7 @@ class Session:
         return state
 
     def _line_state(self, givens: tuple[Given, ...], deadline: Deadline) -> _State:
-        masks = self.line_masks(givens, deadline)
+        masks = self.line_masks(givens, deadline=deadline)
         return _State(masks, _open_count(masks))
 
     def _probe(self, state: _State, deadline: Deadline, stats: dict) -> bool:
@@ -212,10 +213,11 @@ class Session:
     def verify(
         self,
         target: Any = None,
+        *,
         givens: Sequence[Given] = (),
-        timeout: Optional[float] = 60.0,
+        timeout: Optional[float] = TIMEOUT,
         strategy: str = "full",
-        grade: bool = False,
+        grade: bool = True,
     ) -> VerifyResult:
         """Whether the puzzle with ``givens`` revealed has exactly one solution (see :func:`nonogen.solve.verify`).
 
@@ -231,9 +233,7 @@ class Session:
         result.stats["line_runs"] = runs
         result.work = round(runs / self.n_lines, 2)
         if grade:
-            from .grade import rate
-
-            rate(result, self.with_givens(givens), deadline, self.grid)
+            rate(result, self.with_givens(givens), deadline=deadline, grid=self.grid)
         result.seconds = time.monotonic() - start
         return result
 
@@ -300,12 +300,14 @@ class Session:
                 return "unique", first, None
             return "multiple", first, enc.decode(solver.get_model())
 
-    def ambiguity(self, reference: Any, givens: Sequence[Given] = (), timeout: Optional[float] = 60.0) -> tuple["np.ndarray", bool]:
+    def ambiguity(
+        self, reference: Any, *, givens: Sequence[Given] = (), timeout: Optional[float] = TIMEOUT
+    ) -> tuple["np.ndarray", bool]:
         """The ambiguous cells found within ``timeout`` (a boolean grid), and whether that is all of them.
 
         See :meth:`ambiguous_cells`, which gives them as ``(row, col)`` pairs without numpy.
         """
-        cells, complete = self.ambiguous_cells(reference, givens, timeout)
+        cells, complete = self.ambiguous_cells(reference, givens=givens, timeout=timeout)
         width = self.puzzle.width
         flags = bytearray(self.puzzle.height * width)
         for r, c in cells:
@@ -313,7 +315,7 @@ class Session:
         return to_array(split_rows(flags, width)).astype(bool), complete
 
     def ambiguous_cells(
-        self, reference: Any, givens: Sequence[Given] = (), timeout: Optional[float] = 60.0
+        self, reference: Any, *, givens: Sequence[Given] = (), timeout: Optional[float] = TIMEOUT
     ) -> tuple[list[tuple[int, int]], bool]:
         """The ambiguous cells found within ``timeout``, as ``(row, col)`` in reading order, and whether that is all.
 

@@ -14,7 +14,7 @@ from ..clues3d import satisfies_3d
 from ..errors import LimitError
 from ..model3d import Puzzle3D
 from .cnf3d import SOLVER_NAME, encode
-from .deadline import Clock, Deadline, Timeout
+from .deadline import TIMEOUT, Clock, Deadline, Timeout
 from .grade3d import rate3d
 from .line3d import LineIndex3D
 from .result import VerifyResult
@@ -30,7 +30,11 @@ def check_size(size: Sequence[int]) -> None:
 
 
 def verify3d(
-    puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: Optional[float] = 60.0, grade: bool = False,
+    puzzle: Puzzle3D,
+    *,
+    target: Optional[np.ndarray] = None,
+    timeout: Optional[float] = TIMEOUT,
+    grade: bool = True,
     lines: Optional[LineIndex3D] = None,
 ) -> VerifyResult:
     """Decide whether a Picross 3D level has exactly one solution (hidden clues constrain nothing).
@@ -45,7 +49,7 @@ def verify3d(
     result = _verify3d(puzzle, target, timeout, lines)
     if grade:
         left = None if timeout is None else max(0.05, timeout - result.seconds)
-        rate3d(result, puzzle, Deadline(left))
+        rate3d(result, puzzle, deadline=Deadline(left))
     return result
 
 
@@ -56,7 +60,7 @@ def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[
     clock = Clock(timeout)
     fields: dict = {"status": "timeout"}
     try:
-        enc = encode(puzzle, clock.deadline)
+        enc = encode(puzzle, deadline=clock.deadline)
     except Timeout:
         return _finish(fields, clock, start, "no answer within the time limit (still encoding the clues)")
     with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:

@@ -111,7 +111,7 @@ def check(job: dict[str, Any]) -> Iterator[Message]:
     puzzle, grid = puzzle_of(job["doc"])
     clock = Deadline(float(job.get("timeout") or CHECK_SECONDS))
     session = Session(puzzle)
-    result = session.verify(grid, timeout=clock.left())
+    result = session.verify(grid, timeout=clock.left(), grade=False)
     yield {"verdict": result.status, "difficulty": result.difficulty, "message": result.message,
            "seconds": round(time.monotonic() - started, 4)}
     if result.status == "multiple":
@@ -119,7 +119,7 @@ def check(job: dict[str, Any]) -> Iterator[Message]:
         yield {"ambiguous": np.argwhere(ambiguous).tolist(), "complete": complete}
     else:
         yield {"ambiguous": [], "complete": result.status == "unique"}
-    rate(result, puzzle, clock, session.grid)
+    rate(result, puzzle, deadline=clock, grid=session.grid)
     yield {"grade": result.grade, "grade_name": result.grade_name, "score": result.score,
            "replay": replay(puzzle, clock, session.grid), "quality": measure(grid, _reference(job["doc"], grid), puzzle.palette),
            "seconds": round(time.monotonic() - started, 4)}
@@ -223,13 +223,13 @@ def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline
     fixed = repair(puzzle, grid, mode="givens", timeout=clock.left(), grade=True)
     session = fixed.session or Session(puzzle)
     added = tuple(sorted(g for g in fixed.puzzle.givens if g not in puzzle.givens))
-    result = session.verify(grid, added, timeout=clock.left(), grade=True)
+    result = session.verify(grid, givens=added, timeout=clock.left(), grade=True)
     while result.status == "unique" and result.grade is not None and result.grade > grade and not clock.expired():
         given: Optional[tuple] = ease(session, added, grid)
         if given is None:
             break
         added = tuple(sorted(added + (given,)))
-        result = session.verify(grid, added, timeout=clock.left(), grade=True)
+        result = session.verify(grid, givens=added, timeout=clock.left(), grade=True)
     reached = result.status == "unique" and result.grade is not None and result.grade <= grade
     return {"goal": "grade", "status": result.status, "grade": result.grade, "givens": [[r, c] for r, c, _ in added],
             "edits": [], "message": "" if reached else f"grade {grade} not reached (grade {result.grade})"}
