@@ -17,8 +17,10 @@ from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.make.level3d import make_level
 from nonogen.solve import Session, verify
 from nonogen.solve.grade import Measures, grade2d, grade_of_score, overlap, score
-from nonogen.solve.grade3d import score3d
+from nonogen.solve.grade3d import rate3d, score3d
 from nonogen.solve.line import LineAutomaton, solve_line
+from nonogen.solve.line3d import LineIndex3D
+from nonogen.solve.result import VerifyResult
 
 measures = st.builds(
     Measures,
@@ -153,6 +155,23 @@ def test_grade_four_is_not_a_3d_grade():
 def test_3d_levels_are_graded_by_their_line_passes():
     result = verify(puzzle3d_from_cells(_dog()))
     assert result.status == "unique" and result.grade in (1, 2, 3)
+
+
+def test_a_graded_3d_verify_builds_one_line_index_and_runs_line_logic_once(monkeypatch):
+    """verify3d built a line index and ran line logic for the difficulty, then the grade built another and ran the
+    passes again; the verdict's passes now give the difficulty, the work figure and the grade."""
+    calls: Counter = Counter()
+    for name in ("__init__", "passes", "fixpoint"):
+        def counted(self, *args, _name=name, _original=getattr(LineIndex3D, name), **kwargs):
+            calls[_name] += 1
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(LineIndex3D, name, counted)
+    level = puzzle3d_from_cells(_dog())
+    graded = verify(level)
+    assert graded.difficulty == "line" and graded.grade in (1, 2, 3) and graded.work > 0
+    assert calls == {"__init__": 1, "passes": 1}
+    assert rate3d(VerifyResult("unique"), level).score == graded.score  # the grade on its own: the same passes
 
 
 def test_score3d_grows_with_passes_and_size():

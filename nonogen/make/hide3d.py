@@ -161,7 +161,8 @@ def hide_to_grade(
     cells = int(np.prod(puzzle.size))
 
     def grade_at(k: int) -> int:
-        return grade_of_score(score3d(*lines.passes(puzzle.givens, hidden=set(sequence[:k])), cells))
+        passes, solved, _ = lines.passes(puzzle.givens, hidden=set(sequence[:k]))
+        return grade_of_score(score3d(passes, solved, cells))
 
     lo, hi = 0, len(sequence)  # the answer k: the largest with grade_at(k) <= grade
     if grade_at(0) > grade:

@@ -12,10 +12,10 @@ from ..clues3d import LineRef
 from ..model3d import Puzzle3D
 from .deadline import Deadline, Timeout
 from .grade import GRADE_NAMES, SIZE_POINTS, grade_of_score
-from .line3d import LineIndex3D
+from .line3d import LineIndex3D, LinePasses
 from .result import VerifyResult
 
-__all__ = ["score3d", "rate3d", "PASSES_PER_GRADE_3D", "SIZE_BASE_3D"]
+__all__ = ["score3d", "rate3d", "rate_passes", "PASSES_PER_GRADE_3D", "SIZE_BASE_3D"]
 
 PASSES_PER_GRADE_3D = 3
 """Line passes that make one grade of a Picross 3D level (2 passes on a level of SIZE_BASE_3D cubes: grade 1.0)."""
@@ -51,16 +51,27 @@ def rate3d(
     ``lines`` lends the level's :class:`~nonogen.solve.line3d.LineIndex3D` when one is at hand (with the
     ``hidden`` lines it does not read); the grade is the same without it.
     """
+    measured = None
+    if result.status == "unique":
+        try:
+            measured = (lines or LineIndex3D(puzzle)).passes(puzzle.givens, hidden=set(hidden), deadline=deadline)
+        except Timeout:
+            pass
+    return rate_passes(result, puzzle, measured)
+
+
+def rate_passes(result: VerifyResult, puzzle: Puzzle3D, measured: Optional[LinePasses]) -> VerifyResult:
+    """Fill in the grade from line passes already run (``None``: cut off by the deadline): what :func:`rate3d` does.
+
+    A graded :func:`~nonogen.solve.verify3d.verify3d` runs the passes once, for its difficulty and this grade.
+    """
     if result.status == "multiple":
         result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
+    elif result.status == "unique" and measured is None:
+        result.stats["grade"] = "not rated within the time limit"
     elif result.status == "unique":
-        try:
-            passes, solved = (lines or LineIndex3D(puzzle)).passes(puzzle.givens, hidden=set(hidden), deadline=deadline)
-        except Timeout:
-            result.stats["grade"] = "not rated within the time limit"
-            return result
-        value = score3d(passes, solved, math.prod(puzzle.size))
+        value = score3d(measured.passes, measured.solved, math.prod(puzzle.size))
         grade = grade_of_score(value)
         result.grade, result.grade_name, result.score = grade, GRADE_NAMES[grade], value
-        result.stats["grade_measures"] = {"passes": passes, "line_solvable": solved}
+        result.stats["grade_measures"] = {"passes": measured.passes, "line_solvable": measured.solved}
     return result
