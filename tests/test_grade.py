@@ -5,6 +5,7 @@ import csv
 import itertools
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,11 +17,14 @@ from nonogen.clues import puzzle_from_grid
 from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.make.level3d import make_level
 from nonogen.solve import Session, verify
-from nonogen.solve.grade import Measures, grade2d, grade_of_score, overlap, score
+from nonogen.solve.deadline import Deadline
+from nonogen.solve.grade import Measures, grade2d, grade_of_score, measure2d, replay, score
 from nonogen.solve.grade3d import rate3d, score3d
-from nonogen.solve.line import LineAutomaton, solve_line
+from nonogen.solve.line import LineAutomaton, overlap, solve_line
 from nonogen.solve.line3d import LineIndex3D
 from nonogen.solve.result import VerifyResult
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "puzzles"
 
 measures = st.builds(
     Measures,
@@ -91,6 +95,24 @@ def test_a_session_gives_the_same_difficulty_twice():
     session = Session(formats.load("samples/puzzles/lambda.txt"))
     first, second = session.verify(grade=True), session.verify(grade=True)
     assert first.difficulty == second.difficulty == "probe" and first.grade == second.grade
+
+
+def test_the_replay_is_the_grades_own_solve_step_by_step():
+    """The studio replayed line logic its own way, reaching into the engine; the engine's one replay is the
+    grade's solve: the same measures, and each step (overlap pass, hard line, lookahead) with the cells it fixed."""
+    for name, kinds in (("webpbn-00803", {"start", "overlap", "hard line", "lookahead"}), ("lambda", None)):
+        puzzle = formats.load(next(SAMPLES.glob(f"{name}.*"))).replace(goal=None)
+        shown = replay(puzzle)
+        assert shown.measures == measure2d(puzzle)
+        assert shown.kinds[0] == "start"
+        assert set(shown.kinds) <= {"start", "overlap", "hard line", "lookahead", "both ways"}
+        assert kinds is None or set(shown.kinds) == kinds
+        assert all(shown.cells(k) for k in range(1, len(shown.kinds)))  # a step that fixes nothing is left out
+        assert sorted(cell for k in range(len(shown.kinds)) for cell in shown.cells(k)) == [
+            (r, c) for r in range(puzzle.height) for c in range(puzzle.width)]  # each cell fixed once, all of them
+        assert shown.to_dict() == {"step": shown.step, "kinds": shown.kinds}
+    cut = replay(puzzle, deadline=Deadline(0.0))
+    assert cut.measures is None and cut.kinds == ["start"]  # cut off: what was found so far, here nothing
 
 
 def test_multiple_solutions_grade_five_and_unsolvable_none():

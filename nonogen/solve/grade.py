@@ -35,11 +35,12 @@ from typing import NamedTuple, Optional
 
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
-from .line import LineAutomaton, solve_line
+from .line import LineAutomaton, overlap, solve_line
 from .propagate import Contradiction, Grid, _bits, _linelogic
 from .result import VerifyResult
 
-__all__ = ["Grade", "Measures", "GRADE_NAMES", "grade2d", "measure2d", "score", "grade_of_score", "rate"]
+__all__ = ["Grade", "Measures", "Replay", "GRADE_NAMES", "grade2d", "measure2d", "replay", "score", "grade_of_score",
+           "rate"]
 
 GRADE_NAMES = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "needs search"}
 
@@ -97,60 +98,12 @@ def _line_readers(clue, native: bool):
     return complete, deductions
 
 
-def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
-    """What a person sees on a line: the overlap of each block's leftmost and rightmost placement.
-
-    A block's earliest and latest start (given the cells already known) bound
-    it: the cells every placement of it covers take its colour, and cells no
-    block can reach are background. This is the classic left-right overlap
-    line solver (pbnsolve's); complete line logic sometimes finds more, and
-    those deductions are the hard ones. ``None`` when no placement fits.
-    The grade reads it from the C module's ``deductions`` when it is built;
-    this is the reference it is checked against, and the fallback.
-
-    >>> overlap(LineAutomaton(((3, 1),)), (3, 3, 3, 3))
-    (3, 2, 2, 3)
-    >>> overlap(LineAutomaton(((1, 1), (1, 1))), (3, 3, 2, 3, 3))  # complete logic also empties cells 1 and 3
-    (3, 3, 2, 3, 3)
-    """
-    result = automaton.live_states(domain)
-    if result is None:
-        return None
-    live, n = result[0], len(domain)
-    clue, starts = automaton.clue, automaton.starts
-    first = _earliest_starts(live, range(n), clue, starts, domain)
-    last = _earliest_starts(live, range(n - 1, -1, -1), clue, starts, domain)
-    out = [1] * n  # background wherever no block reaches
-    for (length, color), a, b in zip(clue, first, last):
-        bit = 1 << color
-        out[a : b + length] = [m | bit for m in out[a : b + length]]
-    for (length, color), a, b in zip(clue, first, last):
-        if b < a + length:  # every placement of the block covers b .. a + length - 1
-            out[b : a + length] = [1 << color] * (a + length - b)
-    return tuple(m & d for m, d in zip(out, domain))
-
-
-def _earliest_starts(live: list[int], order, clue, starts: list[int], domain) -> list[int]:
-    """For each block, the first position in ``order`` where some valid placement starts it."""
-    found = [0] * len(clue)
-    block_of = {1 << s: i for i, s in enumerate(starts)}
-    waiting = sum(block_of)
-    for t in order:
-        starting = live[t] & (live[t + 1] >> 1) & waiting
-        while starting:
-            low = starting & -starting
-            i = block_of[low]
-            if domain[t] >> clue[i][1] & 1:
-                found[i] = t
-                waiting ^= low
-            starting ^= low
-        if not waiting:
-            break
-    return found
-
-
 class _Replay:
-    """The human-style solve: overlap passes, hard line deductions, lookahead, over one puzzle's masks."""
+    """The human-style solve: overlap passes, hard line deductions, lookahead, over one puzzle's masks.
+
+    Each pass, hard line deduction and sweep is a step; ``step`` records the one that fixed each cell
+    (-1: none yet, or known from the start) and ``kinds`` the kind of each step that fixed any.
+    """
 
     def __init__(self, puzzle: Puzzle, deadline: Deadline, grid: Optional[Grid] = None):
         self.grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
@@ -163,6 +116,17 @@ class _Replay:
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
         self.hard: dict[int, int] = {}  # line -> cells complete logic finds there beyond the overlap
+        self.step = array("i", [-1]) * len(self.masks)
+        self.kinds = ["start"]
+        self.fixed: list[int] = []  # cells the step under way has fixed
+
+    def _close(self, kind: str) -> None:
+        """End a step: when it fixed cells, it becomes the next step of ``kinds``."""
+        if self.fixed:
+            for cell in self.fixed:
+                self.step[cell] = len(self.kinds)
+            self.kinds.append(kind)
+            self.fixed = []
 
     def _read(self, line: int) -> tuple[int, ...]:
         """The masks of ``line``'s cells (rows and columns are slices of the flat masks)."""
@@ -181,6 +145,8 @@ class _Replay:
             self.masks[self.grid.slices[line]] = array("I", narrowed) if isinstance(self.masks, array) else list(narrowed)
             cross = self.grid.height if line < self.grid.height else 0  # a row's cell k lies on column k, and back
             touched.update(map(cross.__add__, changed))
+            cells = self.grid.cells[line]
+            self.fixed.extend(cells[k] for k in changed if not narrowed[k] & (narrowed[k] - 1))
 
     def overlap_passes(self, lines: set[int]) -> None:
         """Passes of the overlap rule until no line changes: each pass reads the lines the one before touched.
@@ -208,6 +174,7 @@ class _Replay:
                 else:
                     self.hard.pop(line, None)
                 self._apply(line, current, seen, touched)
+            self._close("overlap")
             lines = touched
 
     def line_logic(self, lines: set[int]) -> None:
@@ -219,6 +186,7 @@ class _Replay:
             current = self._read(line)
             touched: set[int] = set()
             self._apply(line, current, self.complete[line](current), touched)
+            self._close("hard line")
             self.hard_lines += 1
             self.overlap_passes(touched | {line})
 
@@ -244,6 +212,9 @@ class _Replay:
         for cell, values in ruled_out.items():
             self.deductions += bin(values).count("1")
             self.masks[cell] &= ~values
+            if not self.masks[cell] & (self.masks[cell] - 1):
+                self.fixed.append(cell)
+        self._close("lookahead")
         self.line_logic({c // W for c in ruled_out} | {H + c % W for c in ruled_out})
         return True
 
@@ -260,6 +231,8 @@ class _Replay:
         self.sweeps += 1
         self.deductions += sum(a != b for a, b in zip(before, self.masks))
         self.depth = max(self.depth, BOTH_WAYS_DEPTH)
+        self.fixed = [i for i, (a, b) in enumerate(zip(before, self.masks)) if a != b and not b & (b - 1)]
+        self._close("both ways")
         return True
 
     def _depth(self, cell: int, value: int, limit: int = DEEP) -> int:
@@ -285,29 +258,70 @@ class _Replay:
         return limit
 
 
+    def run(self) -> Measures:
+        """The whole solve: line logic, then lookahead while cells stay open (Contradiction, Timeout)."""
+        self.line_logic(set(range(self.grid.height + self.grid.width)))
+        search = False
+        while self.grid.undecided(self.masks):
+            if not self.sweep() and not self.both_ways():
+                search = True
+                break
+        H, W = self.grid.height, self.grid.width
+        return Measures(cells=H * W, lines=H + W, passes=self.passes, line_reads=self.line_reads,
+                        hard_lines=self.hard_lines, sweeps=self.sweeps, deductions=self.deductions, depth=self.depth,
+                        search=search)
+
+
 def measure2d(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Measures:
     """Replay a human-style solve (see the module docstring); Contradiction if the clues admit none.
 
     Raises :class:`~nonogen.solve.deadline.Timeout` at the deadline.
     """
-    replay = _Replay(puzzle, deadline or Deadline(None), grid)
-    replay.line_logic(set(range(puzzle.height + puzzle.width)))
-    search = False
-    while replay.grid.undecided(replay.masks):
-        if not replay.sweep() and not replay.both_ways():
-            search = True
-            break
-    return Measures(
-        cells=puzzle.height * puzzle.width,
-        lines=puzzle.height + puzzle.width,
-        passes=replay.passes,
-        line_reads=replay.line_reads,
-        hard_lines=replay.hard_lines,
-        sweeps=replay.sweeps,
-        deductions=replay.deductions,
-        depth=replay.depth,
-        search=search,
-    )
+    return _Replay(puzzle, deadline or Deadline(None), grid).run()
+
+
+class Replay(NamedTuple):
+    """A careful human solve of a 2D puzzle, step by step: the steps the grade measures, for people to watch.
+
+    ``kinds[k]`` names step ``k``: ``"start"`` (known before any reasoning:
+    givens, empty lines), then ``"overlap"`` (an overlap pass), ``"hard
+    line"`` (a hard line deduction), ``"lookahead"`` (a lookahead sweep) and
+    ``"both ways"`` (what every value of a cell agrees on); a step that fixes
+    no cell is left out. ``step[r][c]`` is the step that fixed cell ``(r, c)``,
+    -1 if none did. ``measures`` are the grade's counts of the same solve,
+    ``None`` when it was cut off (by the deadline, or clues with no solution).
+    """
+
+    kinds: list[str]
+    step: list[list[int]]
+    measures: Optional[Measures]
+
+    def cells(self, k: int) -> list[tuple[int, int]]:
+        """The cells step ``k`` fixed, in reading order."""
+        return [(r, c) for r, row in enumerate(self.step) for c, s in enumerate(row) if s == k]
+
+    def to_dict(self) -> dict:
+        """``{"step": [[...]], "kinds": [...]}``: plain JSON, as the studio's page reads it."""
+        return {"step": self.step, "kinds": self.kinds}
+
+
+def replay(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Replay:
+    """Which cells a careful solver fixes in which step: the grade's own solve, recorded (see :class:`Replay`).
+
+    Cut off by the deadline or a contradiction, it shows how far the solver came.
+
+    >>> shown = replay(Puzzle(rows=[[(2, 1)], [(1, 1)]], cols=[[(2, 1)], [(1, 1)]]))
+    >>> shown.kinds, shown.step, shown.measures.passes
+    (['start', 'overlap'], [[1, 1], [1, 1]], 2)
+    """
+    solve = _Replay(puzzle, deadline or Deadline(None), grid)
+    try:
+        measures: Optional[Measures] = solve.run()
+    except (Timeout, Contradiction):
+        measures = None
+    start, W = solve.grid.masks, puzzle.width
+    step = [0 if s < 0 and start[i] and not start[i] & (start[i] - 1) else s for i, s in enumerate(solve.step)]
+    return Replay(solve.kinds, [step[r * W : (r + 1) * W] for r in range(puzzle.height)], measures)
 
 
 # Grade points of each measure (see :func:`score`), calibrated on the shared collections so that no
