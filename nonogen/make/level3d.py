@@ -213,10 +213,10 @@ def from_mesh(
     >>> made.report["status"], made.puzzle.size
     ('unique', (4, 6, 4))
     """
-    from ..importers.mesh import mesh_to_voxels
+    from ..importers.mesh import mesh_to_voxels  # trimesh (0.5 s to load): make_level from cubes never reads a model
 
     start = time.monotonic()
-    voxels = mesh_to_voxels(source, size, up, method)
+    voxels = mesh_to_voxels(source, size, up=up, method=method)
     named = isinstance(source, (str, Path))
     made = make_level(
         voxels.cells, palette=voxels.palette, colors=voxels.index, unique=unique, hide=hide, seed=seed,
