@@ -15,6 +15,8 @@ warm.
 """
 from __future__ import annotations
 
+import os
+import resource
 import time
 from collections import Counter, OrderedDict
 from typing import TYPE_CHECKING, Any, Optional, Sequence
@@ -378,9 +380,6 @@ MEMORY_SHARE = 0.25  # of the machine's memory (or of the address-space limit) o
 
 def memory_budget() -> float:
     """Bytes one puzzle's SAT encoding may take: a share of physical memory, or of RLIMIT_AS when set."""
-    import os
-    import resource
-
     total = float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
     limit = resource.getrlimit(resource.RLIMIT_AS)[0]
     if limit != resource.RLIM_INFINITY:
