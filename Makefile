@@ -27,7 +27,7 @@ demo-puzzles: $(STAMP)
 
 demo-images: $(STAMP)
 	$(NONOGEN) image samples/images/nikoichu_Boardgames_Card_Attack_Sword.png -o outputs/images/sword --force
-	$(NONOGEN) image samples/images/nikoichu_Boardgames_Card_Attack_Sword.png -o outputs/images/sword-edit --unique edit --force
+	$(NONOGEN) image samples/images/nikoichu_Boardgames_Card_Attack_Sword.png -o outputs/images/sword-givens --unique givens --force
 	$(NONOGEN) image samples/images/nikoichu_Food_Mushroom.png -o outputs/images/mushroom --colors 2 --force
 	$(NONOGEN) image samples/images/tango_emotes-face-smile.png -o outputs/images/smile --colors 3 --force
 	$(NONOGEN) image samples/images/heart-pixelart-x10.png -o outputs/images/heart --colors 3 --force

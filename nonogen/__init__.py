@@ -9,7 +9,7 @@ The Python API in one screen::
         print(record["file"], record["status"])
     text = nonogen.dumps(puzzle, "webpbn")            # nonogen.dump(puzzle, "lambda.xml") writes a file
     made = nonogen.from_image("samples/images/heart-pixelart-x10.png", colors=3)   # a Made:
-    made.report["status"], made.puzzle, made.solution  # ...and made.save("heart/") writes the folder
+    made.report["status"], made.puzzle, made.solution  # ...and nonogen.save(made, "heart/") writes the folder
     level = nonogen.from_mesh("samples/meshes/mushroom.ply", size=8)   # a Made too
     nonogen.draw(puzzle, "lambda.pdf", paper="a4")     # or without a path: the Picture
 
@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .make.level3d import from_mesh, make_level
     from .make.picture import from_image
     from .model3d import Puzzle3D
-    from .render.draw import book, draw
+    from .output import book, draw, save
     from .solve import verify
 
 __version__ = "0.1.0"
@@ -60,6 +60,7 @@ __all__ = [
     "from_mesh",
     "make_level",
     "Made",
+    "save",
     "ImageOptions",
     "draw",
     "book",
@@ -98,8 +99,9 @@ _LAZY = {
     "make_level": ("make.level3d", "make_level"),
     "Made": ("made", "Made"),
     "ImageOptions": ("importers.image", "ImageOptions"),
-    "draw": ("render.draw", "draw"),
-    "book": ("render.draw", "book"),
+    "save": ("output.folders", "save"),
+    "draw": ("output.sheets", "draw"),
+    "book": ("output.books", "book"),
     "Puzzle3D": ("model3d", "Puzzle3D"),  # the 3D half loads numpy: not for a 2D puzzle
     "derive_clues_3d": ("clues3d", "derive_clues_3d"),
     "puzzle3d_from_cells": ("clues3d", "puzzle3d_from_cells"),

@@ -30,6 +30,7 @@ from .model import Puzzle
 from .solve import verify
 from .solve.deadline import TIMEOUT
 from .solve.result import VerifyResult
+from .solve.deadline import OutOfTime, interrupt_at, read_limit
 from .solve.session import Session
 from .solve.verify import timed_session
 
@@ -106,8 +107,12 @@ def _not_regular(path: Path) -> Optional[str]:
     return f"{path}: not a regular file ({kind}); not read"
 
 
-def _read(item: Union[Path, Source], named: bool, fmt: Optional[str]) -> tuple[str, list]:
-    """The format and members of one file, or ``("", [record])`` when it gives no puzzle at all."""
+def _read(item: Union[Path, Source], named: bool, fmt: Optional[str], limit: Optional[float]) -> tuple[str, list]:
+    """The format and members of one file, or ``("", [record])`` when it gives no puzzle at all.
+
+    Reading and guessing the format stop after ``limit`` seconds (a ``timeout`` record): the
+    time limit covers them too.
+    """
     name = item.name if isinstance(item, Source) else str(item)
     try:
         if isinstance(item, Source):
@@ -116,9 +121,14 @@ def _read(item: Union[Path, Source], named: bool, fmt: Optional[str]) -> tuple[s
             reason = _not_regular(item)
             if reason:
                 return "", [_bad(name, "skipped", reason)]
-            text = formats.read_text(item)
-        found = fmt or (formats.sniff(text) if isinstance(item, Source) else formats.format_for(item, text))
-        return found, formats.read_members(text, found, name)
+        with interrupt_at(limit):
+            if not isinstance(item, Source):
+                text = formats.read_text(item)
+            found = fmt or (formats.sniff(text) if isinstance(item, Source) else formats.format_for(item, text))
+            return found, formats.read_members(text, found, name)
+    except OutOfTime:
+        return "", [_bad(name, "timeout", f"{name}: reading the file took longer than {limit:g} s "
+                         "(half the time limit, at least a second)")]
     except UnknownFormatError as exc:
         if named:
             return "", [_bad(name, "error", str(exc.with_path(name)), error_kind="input")]
@@ -295,7 +305,7 @@ class _Feed:
             self.unread -= 1
             if str(item if not isinstance(item, Source) else item.name) in self.finished_files:
                 continue
-            fmt, members = _read(item, named, self.options["fmt"])
+            fmt, members = _read(item, named, self.options["fmt"], read_limit(self.options["timeout"]))
             yield from self._members(item, fmt, members)
 
     def _members(self, item, fmt: str, members: list) -> Iterator[Task]:

@@ -3,12 +3,11 @@
 Both pipelines, picture -> nonogram (:func:`nonogen.from_image`) and model ->
 Picross 3D level (:func:`nonogen.from_mesh`), return a :class:`Made`, so a
 caller handles either the same way: look at ``report``, play with ``puzzle``,
-``save`` the folder the command line writes.
+write the folder the command line writes with :func:`nonogen.save`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Union
 
 import numpy as np
@@ -35,19 +34,3 @@ class Made:
     def is_level(self) -> bool:
         """Whether this is a Picross 3D level (else a 2D nonogram)."""
         return isinstance(self.puzzle, Puzzle3D)
-
-    def save(self, folder: Union[str, Path], *, force: bool = False, cell: int = 20, colored: bool = True) -> Path:
-        """Write the folder ``nonogen image`` / ``nonogen mesh`` writes: puzzle files, sheets, play page, report.
-
-        All files appear at once or none does; an existing folder of nonogen's
-        is replaced only with ``force`` (other files in it are left alone),
-        and never the folder holding the source picture or model. ``cell`` is
-        the sheets' cell size in pixels (2D); ``colored=False`` draws a
-        level's cubes plain. Returns the folder.
-
-        The exporters are imported here, on the first save, so that making a
-        puzzle does not load the renderers.
-        """
-        from .export.folder import save_made
-
-        return save_made(self, folder, force=force, cell=cell, colored=colored)

@@ -52,10 +52,10 @@ def test_from_image_checks_each_option_once_and_names_it(kwargs, option):
     assert caught.value.option == option and str(caught.value).startswith(option)
 
 
-def test_made_save_writes_the_folder_the_command_writes(tmp_path):
-    """There was no way to save what from_image made; the CLI now calls exactly Made.save."""
+def test_save_writes_the_folder_the_command_writes(tmp_path):
+    """There was no way to save what from_image made; the CLI now calls exactly nonogen.save."""
     made = nonogen.from_image(HEART, colors=3)
-    folder = made.save(tmp_path / "api")
+    folder = nonogen.save(made, tmp_path / "api")
     assert run_cli(["image", str(HEART), "--colors", "3", "-o", str(tmp_path / "cli")]) == 0
     for name in sorted(p.name for p in (tmp_path / "cli").iterdir()):
         if name != "report.json":  # timings differ
@@ -63,8 +63,8 @@ def test_made_save_writes_the_folder_the_command_writes(tmp_path):
     report = json.loads((folder / "report.json").read_text())
     assert report["status"] == "unique" and report["files"]["puzzle.cnon"]["status"] == "unique"
     with pytest.raises(nonogen.OutputExistsError):
-        made.save(folder)
-    assert made.save(folder, force=True) == folder
+        nonogen.save(made, folder)
+    assert nonogen.save(made, folder, force=True) == folder
 
 
 def test_from_mesh_takes_a_path_or_a_trimesh_and_returns_a_made(tmp_path):
@@ -75,7 +75,7 @@ def test_from_mesh_takes_a_path_or_a_trimesh_and_returns_a_made(tmp_path):
                                      trimesh.creation.box(extents=(1, 1, 1)).apply_translation((-1, 0, 1))])
     level = nonogen.from_mesh(step, size=3)
     assert level.report["model"] is None and level.report["up"] == "z" and level.puzzle.size == (3, 2, 1)
-    names = sorted(p.name for p in level.save(tmp_path / "step").iterdir())
+    names = sorted(p.name for p in nonogen.save(level, tmp_path / "step").iterdir())
     assert names == ["level.glb", "level.html", "level.json", "puzzle.png", "puzzle.svg", "report.json",
                      "solution.png", "solution.svg"]
     with pytest.raises(nonogen.InputError, match="trimesh.Trimesh"):
@@ -122,10 +122,10 @@ def test_draw_works_on_a_puzzle(tmp_path):
     assert nonogen.draw(puzzle, tmp_path / "heart.html")["page"] == "playable"
     with pytest.raises(nonogen.OptionError, match="cell"):
         nonogen.draw(puzzle, tmp_path / "x.pdf", cell=10)
-    from nonogen.render import save
-
-    save(puzzle, tmp_path / "sheet.svg")
+    nonogen.draw(puzzle, tmp_path / "sheet.svg")
     assert (tmp_path / "sheet.svg").read_text().startswith("<svg") and "Heart" in (tmp_path / "sheet.svg").read_text()
+    with pytest.raises(TypeError, match="nonogen.draw"):
+        nonogen.output.save_picture(puzzle, tmp_path / "sheet2.svg")
 
 
 def _imported_modules(path: Path) -> set[str]:

@@ -972,3 +972,52 @@ def test_loads_cuts_metadata_so_every_writer_reads_back(name):
     for fmt in ("non", "bracket", "webpbn", "nonogen"):
         written = formats.dumps(puzzle, fmt)
         assert formats.sniff(written) == fmt and clue_hash(formats.loads(written, fmt)) == clue_hash(puzzle)
+
+
+def _json_mutants(value, path=()):
+    """Every document with one value (or key's value) replaced by a value of another JSON type."""
+    for other in ([], {}, "x", 1.5, -1, None, True, [[]], {"num": []}):
+        if other != value:
+            yield path, other
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        yield from _json_mutants(child, (*path, key))
+
+
+def _replaced(value, path, new):
+    if not path:
+        return new
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[path[0]] = _replaced(value[path[0]], path[1:], new)
+    return copy
+
+
+@pytest.mark.parametrize("fmt", ["nonogen", "nonogen-3d", "picross3d-nathsou", "rowscols"])
+def test_json_readers_refuse_a_value_of_any_wrong_type_in_one_line(fmt):
+    """A nathsou hint with ``"type": []`` gave ``internal error: TypeError: unhashable`` (exit 5): every
+    value of a valid document, replaced by a value of each other JSON type, is read or refused as a FormatError."""
+    import json as _json
+
+    import numpy as np
+
+    from nonogen import puzzle3d_from_cells, puzzle_from_grid
+
+    if fmt in formats.FORMATS_3D:
+        cells = np.zeros((2, 3, 2), bool)
+        cells[0, :, 0] = cells[1, 1, :] = True
+        puzzle = puzzle3d_from_cells(cells, title="Step")
+        if fmt == "picross3d-nathsou":
+            puzzle = puzzle.replace(goal=None)
+    else:
+        grid = np.array([[1, 0, 1], [0, 1, 1]], dtype=np.uint8)
+        puzzle = puzzle_from_grid(grid).replace(meta={"title": "T"}, goal=None if fmt == "rowscols" else grid)
+    document = _json.loads(formats.dumps(puzzle, fmt))
+    tried = 0
+    for path, new in _json_mutants(document):
+        text = _json.dumps(_replaced(document, path, new))
+        tried += 1
+        try:
+            formats.loads_all(text, fmt)
+        except FormatError as exc:
+            assert "\n" not in str(exc), str(exc)
+    assert tried > 50

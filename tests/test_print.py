@@ -25,10 +25,11 @@ from nonogen.cli import main as run_cli
 from nonogen.clues import puzzle_from_grid
 from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.errors import LimitError
+from nonogen.colorspace import color_name
 from nonogen.model import Color
 from nonogen.model3d import Puzzle3D
-from nonogen.colorspace import color_name
-from nonogen.render import encode, save
+from nonogen.output import save_picture
+from nonogen.render import encode
 from nonogen.render.book import Book, BookItem, layout_book
 from nonogen.render.canvas import PX_PER_MM, PX_PER_PT, Text, text_box, to_png
 from nonogen.render.iso3d import solution_picture
@@ -109,7 +110,7 @@ def ink_outside(image: Image.Image, margin_px: float) -> int:
 def book_pdf(tmp_path_factory) -> tuple[Book, Path]:
     book = layout_book(items(), PAPERS["a4"], 15, title="Test book", per_page=2)
     path = tmp_path_factory.mktemp("book") / "book.pdf"
-    save(list(book.pages), path)
+    save_picture(list(book.pages), path, force=True)
     return book, path
 
 
@@ -270,7 +271,7 @@ def test_layout_book_pages_on_a3_and_a5_print_every_clue_unclipped(tmp_path, pap
     puzzle = puzzle()
     book = layout_book([BookItem(puzzle, puzzle.goal)], PAPERS[paper], 15)
     path = tmp_path / "book.pdf"
-    save(list(book.pages), path)
+    save_picture(list(book.pages), path, force=True)
     entry = book.entries[0]
     page = book.pages[entry.puzzle.page]
     assert (page.width, page.height) == pytest.approx((PAPERS[paper].width, PAPERS[paper].height))
@@ -329,9 +330,9 @@ def test_book_command_writes_atomically_and_never_over_a_file(tmp_path, puzzle_f
 
 
 def test_book_command_sorts_by_the_engines_grade(tmp_path, puzzle_files, capsys, monkeypatch):
-    import nonogen.solve as engine
+    import nonogen.output.books as books
 
-    real = engine.verify
+    real = books.verify
     grades = {10: (4, "hard"), 9: None, 4: (1, "easy")}  # by width: ten.non, flag.json, table.json
 
     def graded(puzzle, timeout=None):
@@ -340,7 +341,7 @@ def test_book_command_sorts_by_the_engines_grade(tmp_path, puzzle_files, capsys,
         result.grade, result.grade_name = grades[width] or (None, None)
         return result
 
-    monkeypatch.setattr(engine, "verify", graded)  # nonogen.book asks the engine for each puzzle
+    monkeypatch.setattr(books, "verify", graded)  # nonogen.book asks the engine for each puzzle
     out = tmp_path / "graded.pdf"
     assert run_cli(["book", *map(str, puzzle_files), "-o", str(out), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -419,16 +420,16 @@ def test_save_picks_the_writer_by_suffix_and_sizes_pngs_by_dpi(tmp_path):
     picture = sheet_picture(colour_puzzle(), cell=10, caption="Puzzle 1 · grade 1", legend=True)
     assert encode(picture, ".pdf").startswith(b"%PDF")
     png = tmp_path / "p.png"
-    save(picture, png, dpi=192)
+    save_picture(picture, png, dpi=192)
     with Image.open(png) as img:
         assert img.size == (round(picture.width * 2), round(picture.height * 2))
     svg = encode(picture, ".svg").decode()
     assert f'width="{round(picture.width / PX_PER_MM, 3):g}mm"' in svg
     with pytest.raises(Exception, match="one picture"):
         encode([picture, picture], ".png")
-    save(picture, png, overwrite=True)
+    save_picture(picture, png, force=True)
     with pytest.raises(Exception, match="exists"):
-        save(picture, png, overwrite=False)
+        save_picture(picture, png)
 
 
 def test_render_prints_a_45x45_puzzle_on_one_a4_page(tmp_path, capsys):

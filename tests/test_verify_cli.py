@@ -238,3 +238,59 @@ def test_verify_summary_of_an_empty_folder_is_not_interrupted(tmp_path, capsys):
     lines = err.strip().splitlines()
     assert code == 2 and lines[0].startswith("0 puzzles:") and "interrupted" not in err
     assert lines[1].startswith("nonogen: error: no puzzle files in")
+
+
+# --- the time limit covers reading ------------------------------------------------------------------
+
+
+def _padded_non(path: Path) -> Path:
+    """A valid 5x5 .non whose 'rows' key follows ~16 MB of blank lines (the readers' size limit)."""
+    body = "width 5\nheight 5\n\nrows\n0\n2\n4\n3\n1,1\n\ncolumns\n0\n4\n3\n3\n1\n"
+    path.write_text(body.replace("rows", "\n" * (16 * 1024 * 1024 - 300 - len(body)) + "rows"))
+    return path
+
+
+def test_reading_a_file_counts_against_the_time_limit(tmp_path, capsys):
+    """A 16 MB .non of blank lines took 20 s to read at --timeout 5: reading was outside the limit. Now reading
+    may take half the limit (at least a second); this file needs ~15 s of Python loops, so it ends as a timeout."""
+    code, out, err = run(capsys, "verify", str(_padded_non(tmp_path / "blank16m.non")), "--timeout", "0.1", "--json")
+    record = json.loads(out)
+    assert record["status"] == "timeout" and "reading the file took longer than 1 s" in record["message"]
+    assert code == 3 and "1 timeout" in err
+
+
+def test_format_sniffing_is_linear_on_blank_lines():
+    """The .non and bracket sniffers searched '^\\s*...' line by line across every blank line below: 20 KB of
+    blank lines took 2.4 s. Within a bound 500 times what the linear search needs, every sniffer finishes."""
+    from nonogen.solve.deadline import OutOfTime, interrupt_at
+
+    for text in ("# x\n" + "\n" * 20000, "\n" * 20000 + "[", " \n" * 10000 + "GRID\n"):
+        try:
+            with interrupt_at(0.5):
+                with pytest.raises(formats.UnknownFormatError):
+                    formats.sniff(text)
+        except OutOfTime:
+            pytest.fail(f"sniffing {text[:8]!r}... ({len(text)} characters) did not end within 0.5 s")
+
+
+def test_book_counts_reading_against_the_time_limit(tmp_path, capsys):
+    code, _, err = run(capsys, "book", str(_padded_non(tmp_path / "blank16m.non")), "-o", str(tmp_path / "b.pdf"),
+                       "--timeout", "0.1")
+    assert code == 3 and "reading the file took longer than 1 s" in err and not (tmp_path / "b.pdf").exists()
+
+
+def test_interrupt_at_stops_a_block_that_never_ends():
+    """The mechanism under the read limits: a timer signal ends work that keeps no clock (here a wait that never
+    returns), as OutOfTime, which a reader's ``except Exception`` cannot swallow."""
+    import threading
+
+    from nonogen.solve.deadline import OutOfTime, interrupt_at
+
+    with pytest.raises(OutOfTime):
+        with interrupt_at(0.05):
+            try:
+                threading.Event().wait()
+            except Exception:  # noqa: BLE001 - the point: this does not catch it
+                pass
+    with interrupt_at(5):
+        assert sum(range(10)) == 45  # ended in time: nothing is raised afterwards

@@ -14,7 +14,8 @@ import threading
 import traceback
 from typing import Optional, Sequence
 
-from ..errors import BlankPictureError, EmptyModelError, NonogenError, OptionError, OutputExistsError, UnknownFormatError
+from ..errors import (BlankPictureError, EmptyModelError, NonogenError, OptionError, OutputExistsError, SolverTimeout,
+                      UnknownFormatError)
 
 # Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
 COMMANDS = {
@@ -87,7 +88,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     line naming the path, exit 2. Any other unexpected exception is a bug and
     exits with its own code after a traceback, never with a verdict's code.
     """
-    from .common import EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
+    from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
 
     argv = sys.argv[1:] if argv is None else list(argv)
     _escape_unencodable()
@@ -99,7 +100,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(args.run(args) or 0)
     except NonogenError as exc:
         print(f"nonogen: error: {message(exc)}{hint(exc, args)}", file=sys.stderr)
-        return 2
+        return EXIT_CODES["timeout"] if isinstance(exc, SolverTimeout) else EXIT_CODES["error"]
     except KeyboardInterrupt:
         print("nonogen: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

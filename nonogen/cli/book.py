@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Optional
 
 from .. import formats
-from ..errors import InputError
+from ..errors import InputError, SolverTimeout
 from ..model import Puzzle
 from ..model3d import Puzzle3D
 from ..render.book import PER_PAGE
-from ..render.draw import book
+from ..output import book
 from ..render.page import PAPERS, parse_length
+from ..solve.deadline import OutOfTime, interrupt_at, read_limit
 from . import summary
 from .common import EXIT_CODES, ProgressBar, check_output_file, positive_float, print_json
 
@@ -48,13 +49,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_book)
 
 
-def _load(paths: list[str], fmt: Optional[str]) -> list[tuple[str, Puzzle | Puzzle3D]]:
-    """Every puzzle of every file, named ``file`` or ``file#k`` (k from 1) for bundles."""
+def _load(paths: list[str], fmt: Optional[str], timeout: float) -> list[tuple[str, Puzzle | Puzzle3D]]:
+    """Every puzzle of every file, named ``file`` or ``file#k`` (k from 1) for bundles.
+
+    Reading a file counts against the time limit as ``verify`` counts it (:func:`read_limit`).
+    """
     loaded = []
     for name in paths:
         if Path(name).is_dir():
             raise InputError(f"{name}: is a folder; name the puzzle files (e.g. {name}/*.non)")
-        puzzles = formats.load_all(name, fmt)
+        limit = read_limit(timeout)
+        try:
+            with interrupt_at(limit):
+                puzzles = formats.load_all(name, fmt)
+        except OutOfTime:
+            raise SolverTimeout(f"{name}: reading the file took longer than {limit:g} s (half the time limit, "
+                                "at least a second)") from None
         for k, puzzle in enumerate(puzzles, 1):
             loaded.append((name if len(puzzles) == 1 else f"{name}#{k}", puzzle))
     return loaded
@@ -68,7 +78,7 @@ def run_book(args: argparse.Namespace) -> int:
     check_output_file(out, args.force)
     bar = ProgressBar("verify")
     try:
-        report = book(_load(args.puzzles, args.format), out, title=args.title, paper=args.paper, margin=margin,
+        report = book(_load(args.puzzles, args.format, args.timeout), out, title=args.title, paper=args.paper, margin=margin,
                       per_page=args.per_page, answers=args.answers == "end", order=args.order,
                       timeout=args.timeout, force=True, on_progress=bar)
     finally:

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Optional
 
 from .. import formats
-from ..errors import FormatError, InputError
-from ..files import write_file
+from ..errors import FormatError, InputError, PuzzleError
 from ..export.model3d import AXES, MODEL_SUFFIXES
+from ..files import write_file
 from ..model3d import Puzzle3D
+from ..output import write_model
 from . import summary
 from .common import STDIO, check_output_file, print_json, read_stdin
 
@@ -71,22 +72,17 @@ def _target(args: argparse.Namespace, like: str) -> str:
 
 def _write_model(args: argparse.Namespace, puzzles: list) -> int:
     """A Picross 3D level's solved model as a mesh file (the goal, in the level's colours)."""
-    from ..export.model3d import model_bytes
-
     if len(puzzles) != 1 or not isinstance(puzzles[0], Puzzle3D):
         raise InputError(f"{args.input}: a model file holds one solved Picross 3D level; this is not one")
-    level = puzzles[0]
-    if level.goal is None:
-        raise InputError(f"{args.input}: the level has no goal to build the model from")
-    suffix = Path(args.output).suffix.lower()
-    write_file(args.output, model_bytes(level, suffix, args.axes), args.force)
-    X, Y, Z = level.size
-    summary = {"input": args.input, "output": args.output, "format": MODEL_SUFFIXES[suffix], "axes": args.axes,
-               "cubes": int(level.goal.sum()), "colored": level.colors is not None}
+    try:
+        written = write_model(puzzles[0], args.output, axes=args.axes, force=args.force)
+    except PuzzleError as exc:  # no goal: name the file it came from
+        raise InputError(f"{args.input}: {exc}") from None
     if args.json:
-        print_json(summary)
+        print_json({"input": args.input, **written})
     else:
-        print(f"{args.output}: {summary['cubes']} cubes of a {X}x{Y}x{Z} level, {args.axes}", file=sys.stderr)
+        X, Y, Z = puzzles[0].size
+        print(f"{args.output}: {written['cubes']} cubes of a {X}x{Y}x{Z} level, {args.axes}", file=sys.stderr)
     return 0
 
 

@@ -11,8 +11,8 @@ from ..importers.image import FITS, STYLES, ImageOptions
 from ..importers.photo import MERGE_DE
 from ..importers.image import MODES as IMAGE_MODES
 from ..colorspace import DEFAULT_MIN_DISTANCE
-from ..make.picture import from_image
-from ..make.repair2d import MODES as REPAIR_MODES
+from ..make.picture import UNIQUE_MODES, from_image
+from ..output import save
 from . import summary
 from .common import add_folder_options, parse_size, positive_float, print_report
 
@@ -53,8 +53,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     look.add_argument("--background", metavar="COLOR",
                       help="background colour for --colors (name, #rrggbb or 'transparent'; default: from the border)")
     uniq = p.add_argument_group("uniqueness")
-    uniq.add_argument("--unique", choices=REPAIR_MODES, default="givens",
-                      help="givens: reveal cells (default); edit: change picture cells; off: report only")
+    uniq.add_argument("--unique", choices=UNIQUE_MODES, default="auto",
+                      help="auto (default): change a few uncertain cells when that makes it unique, else reveal "
+                      "cells; givens: reveal cells; edit: change picture cells; off: report only. A puzzle file "
+                      "whose format cannot hold the givens the puzzle needs is not written")
     uniq.add_argument("--line-solvable", action="store_true", help="repair until line logic alone solves it")
     uniq.add_argument("--grade", type=int, choices=range(1, 6), metavar="G",
                       help="aim at difficulty grade G, 1 (very easy) to 5 (needs search): givens lower it; "
@@ -98,7 +100,7 @@ def run_image(args: argparse.Namespace) -> int:
     made.report["seconds"] = round(time.monotonic() - started, 3)
     for warning in made.report["warnings"]:
         print(f"nonogen: warning: {warning}", file=sys.stderr)
-    out = made.save(args.output, force=args.force, cell=args.cell)
+    out = save(made, args.output, force=args.force, cell=args.cell)
     print_report(made.report, args.json, _summary(made.report, str(out)))
     return 0
 

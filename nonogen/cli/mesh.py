@@ -10,6 +10,7 @@ from ..errors import OptionError
 from ..files import check_folder
 from ..importers.mesh import MAX_SIZE, MIN_SIZE
 from ..make.level3d import from_mesh
+from ..output import save
 from . import summary
 from .common import EXIT_CODES, ProgressBar, add_folder_options, positive_float, print_report
 
@@ -63,7 +64,7 @@ def run_mesh(args: argparse.Namespace) -> int:
         bar.clear()
     report = made.report
     report["seconds"] = round(time.monotonic() - start, 3)
-    out = made.save(args.output, force=args.force, colored=not args.no_color)
+    out = save(made, args.output, force=args.force, colored=not args.no_color)
     X, Y, Z = made.puzzle.size
     notes = list(report["notes"])
     if args.unique == "off" and report["status"] == "multiple":

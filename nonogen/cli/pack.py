@@ -11,7 +11,8 @@ from ..errors import InputError, LimitError, NonogenError
 from ..pack import count_solutions, solve_level, text, verify_level
 from ..pack.generate import generate_level
 from ..pack.level import Level
-from ..pack.render import level_picture, save, solution_picture
+from ..output import save_picture
+from ..pack.render import level_picture, solution_picture
 from ..pack.solve import METHODS, PackResult
 from ..files import check_folder, write_folder
 from ..render import encode
@@ -153,7 +154,7 @@ def run_solve(args) -> int:
     if result.solution is not None:
         for path in (args.svg, args.png):
             if path:
-                save(solution_picture(level, result.solution), _picture_path(path, args.force))
+                save_picture(solution_picture(level, result.solution), _picture_path(path, args.force), force=True)
     if args.json:
         print_json(_record(args.level, level, result))
     elif result.solution is not None:
@@ -243,7 +244,7 @@ def run_render(args) -> int:
         picture = solution_picture(level, rows, cell=args.cell)
     else:
         picture = level_picture(level, cell=args.cell)
-    save(picture, target)
+    save_picture(picture, target, force=True)
     what = "solution" if args.solution else "board"
     if args.json:
         print_json({"file": args.level, "output": str(target), "picture": what,

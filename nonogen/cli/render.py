@@ -25,7 +25,7 @@ from .. import formats
 from ..errors import LimitError
 from ..model import Puzzle
 from ..model3d import Puzzle3D
-from ..render.draw import draw
+from ..output import draw
 from ..render.page import PAPERS, parse_length
 from . import summary
 from .common import check_output_file, positive_float, print_json

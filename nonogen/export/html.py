@@ -4,8 +4,9 @@ Each page is one file that works offline from a ``file://`` URL: its CSS and
 JavaScript are inlined, the puzzle travels as a JSON blob in a
 ``<script type="application/json" id="puzzle">`` tag, and a Content Security
 Policy forbids every network request, so a page can be mailed or put on a
-USB stick and played anywhere. The game logic lives in ``assets/play2d.js``
-and ``assets/play3d.js``; this module only assembles the page.
+USB stick and played anywhere. The game logic lives in ``assets/`` (each
+page's scripts are listed in ``_SCRIPTS_2D`` and ``_SCRIPTS_3D``); this module
+only assembles the page.
 
 three.js ships as an ES module only, and an inline module cannot ``import``
 another inline script. The 3D page therefore carries the vendored
@@ -65,7 +66,7 @@ def page_2d(puzzle: Puzzle, solution: np.ndarray, title: Optional[str] = None) -
     }
     title = title or puzzle.meta.get("title") or f"Nonogram {puzzle.width}x{puzzle.height}"
     data = {**clues, "title": title, "key": "nonogen-2d-" + _digest(clues), "solution": grid.tolist()}
-    return _page(title, data, body=_BODY_2D, script=_asset("linesolve.js") + _asset("play2d.js"), module=False)
+    return _page(title, data, body=_BODY_2D, script=_scripts(_SCRIPTS_2D), module=False)
 
 
 def page_3d(
@@ -102,7 +103,7 @@ def page_3d(
         "colors": _cube_colors(cells, colors),
     }
     head = '<script type="importmap">' + json.dumps({"imports": {"three": _three_data_url()}}) + "</script>\n"
-    return _page(title, data, body=_BODY_3D, script=_asset("play3d.js"), module=True, head=head)
+    return _page(title, data, body=_BODY_3D, script=_scripts(_SCRIPTS_3D), module=True, head=head)
 
 
 def model_name(meta: Mapping[str, str]) -> Optional[str]:
@@ -173,6 +174,18 @@ def _script_text(code: str) -> str:
     if "</script" in code.lower() or "<!--" in code:
         raise ValueError("inline script contains '</script' or '<!--'")
     return code
+
+
+# Each page's game, as files of assets/ joined in this order into its one inline script: play.js holds what
+# both games share (and sets window.nonogenPage, which the later files read), so it comes first. The 2D
+# files are classic scripts that each keep to their own closure; the 3D files are one ES module, where
+# play3d.js uses the top-level names of play3d_view.js.
+_SCRIPTS_2D = ("play.js", "linesolve.js", "play2d_board.js", "play2d.js")
+_SCRIPTS_3D = ("play.js", "play3d_view.js", "play3d.js")
+
+
+def _scripts(names: tuple[str, ...]) -> str:
+    return "".join(_asset(name) for name in names)
 
 
 @functools.lru_cache(maxsize=None)

@@ -292,11 +292,17 @@ def _check_kind(puzzles: list[AnyPuzzle], format: str) -> None:
 
 
 def dumps_all(puzzles: list[AnyPuzzle], format: str) -> str:
-    """Text of ``puzzles`` in ``format``; more than one needs a format that holds many."""
+    """Text of ``puzzles`` in ``format``; more than one needs a format that holds many.
+
+    Titles and names are cleaned as readers clean them (:func:`~._common.clean_text`) before any
+    writer sees them: a puzzle made in Python, or a title typed in the studio, can hold a control
+    character or a lone surrogate that no file may (XML would not parse, UTF-8 cannot encode it).
+    """
     module = _module(format)
     _check_kind(list(puzzles), format)
     if not puzzles:
         raise FormatError("nothing to write: no puzzles")
+    puzzles = [clean_puzzle(p) for p in puzzles]
     if len(puzzles) == 1:
         return module.dumps(puzzles[0])
     if not hasattr(module, "dumps_all"):
@@ -312,7 +318,7 @@ def dumps(puzzle: AnyPuzzle, format: str) -> str:
 def dropped(puzzle: AnyPuzzle, format: str) -> list[str]:
     """What writing ``puzzle`` as ``format`` loses, one phrase per piece (empty: lossless)."""
     _check_kind([puzzle], format)
-    return list(_module(format).dropped(puzzle))
+    return list(_module(format).dropped(clean_puzzle(puzzle)))
 
 
 def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[str] = None, *, force: bool = False) -> Path:

@@ -330,9 +330,13 @@ MAX_META_CHARS = 2000
 100,000-character title pushed a written file's clues past the part of it content sniffing looks at."""
 
 
-def clean_text(text: str) -> str:
+MAX_NAME_CHARS = 200
+"""Longest colour name kept (the JSON Schema's limit): a name is a word or two, not a paragraph."""
+
+
+def clean_text(text: str, limit: int = MAX_META_CHARS) -> str:
     """``text`` with each control character made a space and each lone surrogate or non-character U+FFFD,
-    cut to :data:`MAX_META_CHARS`.
+    cut to ``limit`` characters (:data:`MAX_META_CHARS`).
 
     Readers apply it to every title, name and colour name, so whatever is
     read can be written in every format and read back.
@@ -340,20 +344,36 @@ def clean_text(text: str) -> str:
     >>> clean_text("T\\ud800it\\x0cle") == "T\\ufffdit le"
     True
     """
-    if len(text) > MAX_META_CHARS:
-        text = text[: MAX_META_CHARS - 1] + "\u2026"
+    if len(text) > limit:
+        text = text[: limit - 1] + "\u2026"
     if text.isascii() and text.isprintable():
         return text
     return _UNWRITABLE.sub(lambda m: " " if m.group() < "\ud800" else "\ufffd", text.replace("\r\n", "\n"))
 
 
+def one_line(text: object) -> Optional[str]:
+    """``text`` when a one-line field (a ``GRID`` or ``# LABEL`` line, a JSON name its reader strips) reads it
+    back unchanged, else None: the writer then leaves it out and ``dropped`` names it.
+
+    Any line break ends such a field, Unicode's own included (U+2028, U+2029, U+0085, ...), and
+    readers strip the field: a title "Injected\\nROWS..." written as it is made a second puzzle.
+
+    >>> one_line("Cat"), one_line("a\\nb"), one_line("l\\u2028m"), one_line(" pad"), one_line("")
+    ('Cat', None, None, None, None)
+    """
+    if not isinstance(text, str) or not text or text != text.strip() or len(text.splitlines()) != 1:
+        return None
+    return text if text.splitlines()[0] == text else None
+
+
 def clean_puzzle(puzzle):
     """``puzzle`` (2D or 3D) with :func:`clean_text` applied to its metadata and colour names; itself if clean."""
-    texts = [*puzzle.meta, *puzzle.meta.values(), *(c.name for c in puzzle.palette)]
-    if all(clean_text(t) == t for t in texts):
+    texts = [*puzzle.meta, *puzzle.meta.values()]
+    names = [c.name for c in puzzle.palette]
+    if all(clean_text(t) == t for t in texts) and all(clean_text(n, MAX_NAME_CHARS) == n for n in names):
         return puzzle
     meta = {clean_text(k): clean_text(v) for k, v in puzzle.meta.items()}
-    palette = tuple(Color(clean_text(c.name), c.rgb, c.char) for c in puzzle.palette)
+    palette = tuple(Color(clean_text(c.name, MAX_NAME_CHARS), c.rgb, c.char) for c in puzzle.palette)
     try:
         return puzzle.replace(meta=meta, palette=palette)
     except PuzzleError as exc:  # two colour names that differed only in what was replaced
@@ -403,7 +423,7 @@ def counts_only_dropped(puzzle: Puzzle, keeps: Sequence[str] = ()) -> list[str]:
         out.append("goal (solution image)")
     if puzzle.givens:
         out.append(f"{len(puzzle.givens)} given cells")
-    kept_meta = [k for k in keeps if k in META_KEYS]
+    kept_meta = [k for k in keeps if k in META_KEYS and one_line(puzzle.meta.get(k)) is not None]
     lost = [k for k in puzzle.meta if k not in kept_meta]
     if lost:
         out.append("metadata " + ", ".join(lost))

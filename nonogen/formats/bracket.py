@@ -16,6 +16,7 @@ from ._common import (
     bw_numbers,
     check_count,
     counts_only_dropped,
+    one_line,
     cut_members,
     parse_bw_line,
     require_bw,
@@ -31,7 +32,8 @@ _LINE = re.compile(r"\[([^\]]*)\]$")
 def looks_like(text: str) -> bool:
     """Has a ``GRID`` line and bracketed clue lines."""
     head = text[:4000]
-    return bool(re.search(r"^GRID\b", head, re.M)) and bool(re.search(r"^\s*\[[\d\s]*\]\s*$", head, re.M))
+    # [ \t], not \s, which crosses lines: quadratic on blank lines (see non.looks_like)
+    return bool(re.search(r"^GRID\b", head, re.M)) and bool(re.search(r"^[ \t]*\[[\d \t]*\][ \t\r]*$", head, re.M))
 
 
 def members(text: str) -> list[tuple[int, str]]:
@@ -114,7 +116,7 @@ def dumps_all(puzzles: list[Puzzle]) -> str:
     out = []
     for k, p in enumerate(puzzles):
         require_bw(p, "the bracket format")
-        out.append(f"GRID {p.meta.get('title', '')}".rstrip())
+        out.append(f"GRID {one_line(p.meta.get('title')) or ''}".rstrip())
         out.append("ROWS")
         out += ["[ " + " ".join(map(str, bw_numbers(r))) + " ]" for r in p.rows]
         out.append("COLUMNS")
@@ -130,6 +132,4 @@ def dumps(puzzle: Puzzle) -> str:
 
 def dropped(puzzle: Puzzle) -> list[str]:
     """Everything but the clues and a one-line title."""
-    title = puzzle.meta.get("title")
-    simple = title is None or (title == " ".join(title.split()) and title != "" and title[0] != "#")
-    return counts_only_dropped(puzzle, keeps=("title",) if simple else ())
+    return counts_only_dropped(puzzle, keeps=("title",))

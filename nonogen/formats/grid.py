@@ -23,7 +23,7 @@ def grid_from_text(text: str, path: str = "<grid>") -> tuple[np.ndarray, tuple[C
     >>> grid.tolist(), len(palette)
     ([[0, 1], [1, 1]], 2)
     """
-    lines = [line.rstrip("\n\r") for line in text.splitlines() if line.strip() and not line.startswith(";")]
+    lines = [line.rstrip("\r") for line in text.split("\n") if line.strip() and not line.startswith(";")]
     if not lines:
         raise FormatError("expected rows of characters, found none", path=path)
     width = max(len(line) for line in lines)

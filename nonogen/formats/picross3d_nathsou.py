@@ -22,6 +22,7 @@ from typing import Any, Optional
 
 from ..errors import FileLimitError, FormatError, PuzzleError
 from ..model3d import Clue3D, Puzzle3D
+from ._common import one_line
 from ._json import line_of, parse_json
 from .nonogen3d import MAX_CELLS_3D
 from .sniff3d import nathsou as looks_like
@@ -50,7 +51,7 @@ def _hint(value: Any, length: int, where: list, text: str) -> Optional[Clue3D]:
     num = value.get("num") if isinstance(value, dict) else None
     kind = value.get("type") if isinstance(value, dict) else None
     name = "hints" + "".join(f"[{p}]" for p in where)
-    if type(num) is not int or kind not in _TYPES or type(kind) is not int:
+    if type(num) is not int or type(kind) is not int or kind not in _TYPES:
         raise FormatError(f"{name}: expected null or {{\"num\": n, \"type\": 0, 1 or 2}}, got "
                           f"{json.dumps(value)[:40]}", line=line_of(text, ["hints", *where]))
     groups = _TYPES[kind]
@@ -119,7 +120,7 @@ def dumps(puzzle: Puzzle3D) -> str:
         [[_out(c["y"][i][K - 1 - k]) for k in range(K)] for i in range(I)],
         [[_out(c["z"][i][J - 1 - j]) for j in range(J)] for i in range(I)],
     ]
-    name = str(puzzle.meta.get("title", "")) or "Untitled Puzzle"
+    name = one_line(puzzle.meta.get("title")) or "Untitled Puzzle"
     return json.dumps({"name": name, "dims": [I, J, K], "hints": hints}) + "\n"
 
 
@@ -132,6 +133,6 @@ def dropped(puzzle: Puzzle3D) -> list[str]:
         lost.append("givens")
     if puzzle.colors is not None:
         lost.append("cube colours")
-    lost += [f"'{k}'" for k in puzzle.meta if k != "title"]
+    lost += [f"'{k}'" for k, v in puzzle.meta.items() if k != "title" or one_line(v) is None]
     return lost
 

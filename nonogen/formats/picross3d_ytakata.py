@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import FileLimitError, FormatError, PuzzleError
 from ..model3d import Clue3D, Puzzle3D
+from ._common import one_line, split_lines
 from .nonogen3d import MAX_CELLS_3D
 from .sniff3d import ytakata as looks_like
 
@@ -38,7 +39,7 @@ def _sections(text: str) -> tuple[list[Section], str]:
     sections: list[Section] = []
     run: Section = []
     label = ""
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(split_lines(text), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             if line.lstrip().startswith("# LABEL "):
                 label = line.lstrip()[8:].strip()
@@ -134,7 +135,7 @@ def dumps(puzzle: Puzzle3D) -> str:
         raise FormatError(f"{NAME} holds Picross 3D levels, not 2D puzzles")
     W, H, D = puzzle.size
     c = puzzle.clues
-    title = str(puzzle.meta.get("title", "")).replace("\n", " ").strip()
+    title = one_line(puzzle.meta.get("title"))
     parts = [f"# LABEL {title}\n" if title else ""]
     parts.append("# FRONT\n" + _rows([[_token(c["z"][x][y]) for x in range(W)] for y in range(H)]))
     parts.append("# SIDE\n" + _rows([[_token(c["x"][y][z]) for z in range(D)] for y in range(H)]))
@@ -152,4 +153,4 @@ def dropped(puzzle: Puzzle3D) -> list[str]:
     lost = ["givens"] if puzzle.givens else []
     if puzzle.colors is not None:
         lost.append("cube colours")
-    return lost + [f"'{k}'" for k in puzzle.meta if k != "title"]
+    return lost + [f"'{k}'" for k, v in puzzle.meta.items() if k != "title" or one_line(v) is None]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ._common import split_lines
+
 __all__ = ["SNIFFERS", "nonogen3d", "nathsou", "ytakata"]
 
 
@@ -26,7 +28,7 @@ def nathsou(text: str) -> bool:
 
 def ytakata(text: str) -> bool:
     """Text with the ``# FRONT``, ``# SIDE`` and ``# TOP`` section comments."""
-    marks = {line.strip().upper() for line in text[:20000].splitlines() if line.lstrip().startswith("#")}
+    marks = {line.strip().upper() for line in split_lines(text[:20000]) if line.lstrip().startswith("#")}
     return {"# FRONT", "# SIDE", "# TOP"} <= marks
 
 

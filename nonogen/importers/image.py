@@ -38,7 +38,7 @@ from typing import Any, Optional
 import numpy as np
 from PIL import Image, ImageColor, ImageOps
 
-from ..errors import BlankPictureError, InputError, LimitError, OptionError
+from ..errors import BlankPictureError, InputError, LimitError
 from ..palette import Color
 from .binarize import otsu_threshold
 from .frame import (
@@ -64,6 +64,7 @@ from .pipelines import (
     colour_photo_cells,
     silhouette,
 )
+from .options import MAX_SIDE, MODES, STYLES, ImageOptions
 from .quality import readability_warnings
 from .quantize import exact_colours
 
@@ -83,9 +84,6 @@ __all__ = [
     "target_size",
 ]
 
-MAX_SIDE = 256
-"""Largest puzzle side in cells: beyond this nobody solves it and verification gets slow."""
-
 MAX_PIXELS = 40_000_000
 """Largest picture nonogen reads (pixels); keeps the full-resolution arrays within memory."""
 
@@ -94,77 +92,6 @@ PHOTO_LONG_SIDE = 30
 """Photos get more cells by default: at 20 a face or an animal is a few blobs; the picture benchmark's photos are 30."""
 PIXEL_ART_MAX_COLORS = 32
 PIXEL_ART_MAX_SIDE = 128
-MODES = ("auto", "bw", "silhouette")
-STYLES = ("auto", "outline", "fill")
-"""How a subject cut out by transparency is drawn in black and white, and what colour outlines become."""
-
-
-@dataclass(frozen=True)
-class ImageOptions:
-    """What the user asked for; every field maps to one ``nonogen image`` option.
-
-    ``mode`` ``"auto"`` makes a colour puzzle of a picture with a few exact
-    colours (pixel art, flat drawings) or of a photo (an opaque border, many
-    colours: :data:`.pipelines.PHOTO_COLORS`), and black and white of anything else;
-    ``"bw"`` always black and white; ``"silhouette"`` uses transparency only.
-    ``style`` ``"outline"`` draws a subject cut out by transparency as a
-    two-cell outline plus its dark details and thickens colour outlines to two
-    cells; ``"fill"`` inks the subject and gives one-cell colour outlines the
-    colour inside; ``"auto"`` draws the outline where it reads better than
-    the filled inking (light subjects: pages, drives, envelopes, which would
-    otherwise be a solid slab) and thickens colour outlines.
-    ``fit`` says what happens when ``size`` has another aspect than the
-    picture: ``pad`` (background margins), ``crop`` (keeps the subject) or
-    ``stretch``. ``fill`` asks for that share of inked cells (black and white).
-    """
-
-    size: Optional[tuple[int, int]] = None  # (width, height) in cells
-    width: Optional[int] = None
-    height: Optional[int] = None
-    crop: bool = False
-    mode: str = "auto"
-    colors: Optional[int] = None  # foreground colours at most; set -> colour puzzle
-    threshold: Optional[int] = None  # None -> chosen per picture
-    invert: bool = False
-    background: Optional[str] = None  # colour spec; None -> detect from the border
-    fit: str = "pad"
-    min_distance: Optional[float] = None  # CIEDE2000 between palette entries; None: 12 for photos, else 10
-    fill: Optional[float] = None  # share of filled cells wanted (black and white)
-    style: str = "auto"  # outline | fill | auto (see above)
-
-    def __post_init__(self) -> None:
-        """Every option is checked here, once: a bad value fails before any pixel is read."""
-        if self.size is not None and not all(isinstance(v, int) and 1 <= v <= MAX_SIDE for v in self.size):
-            raise OptionError("size", "x".join(map(str, self.size)), f"sides of 1 to {MAX_SIDE} cells")
-        for name, value in (("width", self.width), ("height", self.height)):
-            if value is not None and not (isinstance(value, int) and 1 <= value <= MAX_SIDE):
-                raise OptionError(name, value, f"1 to {MAX_SIDE} cells")
-            if value is not None and self.size is not None:
-                raise OptionError(name, value, "no size as well (give either a size or a width/height)")
-        if self.mode not in MODES:
-            raise OptionError("mode", self.mode, " or ".join(MODES))
-        if self.style not in STYLES:
-            raise OptionError("style", self.style, " or ".join(STYLES))
-        if self.fit not in FITS:
-            raise OptionError("fit", self.fit, " or ".join(FITS))
-        if self.colors is not None and not 1 <= self.colors <= MAX_COLORS:
-            raise OptionError("colors", self.colors, f"1 to {MAX_COLORS} colours")
-        if self.colors is not None and self.mode == "silhouette":
-            raise OptionError("colors", self.colors, "no colours in silhouette mode (it is black and white)")
-        if self.background is not None and self.colors is None:
-            raise OptionError("background", self.background, "a colour count as well (it applies to colour puzzles)")
-        if self.fill is not None and self.colors is not None:
-            raise OptionError("fill", self.fill, "no colour count (it applies to black and white puzzles)")
-        if self.threshold is not None and not 0 <= self.threshold <= 255:
-            raise OptionError("threshold", self.threshold, "0 to 255")
-        if self.fill is not None and not 0 < self.fill < 1:
-            raise OptionError("fill", self.fill, "a share between 0 and 1")
-        if self.min_distance is not None and not 0 <= self.min_distance <= 100:
-            raise OptionError("min_distance", self.min_distance, "0 to 100 (CIEDE2000)")
-
-
-MAX_COLORS = 20
-"""Most foreground colours a colour puzzle may ask for."""
 
 
 @dataclass(frozen=True)

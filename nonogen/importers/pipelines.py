@@ -10,7 +10,7 @@ black and white of :mod:`.binarize` or the colours of :mod:`.quantize`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -19,11 +19,9 @@ from ..colorspace import DEFAULT_MIN_DISTANCE, palette_from_rgb
 from ..palette import BW_PALETTE, Color, to_hex
 from .binarize import bw_cells
 from .frame import Frame, cell_mean
+from .options import ImageOptions
 from .photo import MERGE_DE, bw_photo, colour_photo
 from .quantize import color_cells
-
-if TYPE_CHECKING:
-    from .image import ImageOptions
 
 __all__ = ["Cells", "AUTO_MAX_COLORS", "PHOTO_COLORS", "bw_picture_cells", "colour_cells", "colour_photo_cells",
            "bw_photo_cells", "silhouette"]

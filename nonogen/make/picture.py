@@ -11,7 +11,7 @@ import itertools
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 from PIL import Image
@@ -21,14 +21,18 @@ from ..clues import puzzle_from_grid
 from ..importers.binarize import halftone
 from ..importers.image import ImageOptions, ImportResult, image_to_grid, load_image, pixels_wanted
 from ..importers.quality import measure
-from ..errors import NonogenError, OptionError
+from ..errors import NonogenError, OptionError, SolverTimeout
 from ..made import Made
 from ..solve import verify
-from ..solve.deadline import Deadline
+from ..solve.deadline import Deadline, OutOfTime, interrupt_at, read_limit
 from .repair2d import MODES as REPAIR_MODES
-from .repair2d import Repair2D, ease, repair
+from .repair2d import Repair2D, ease_to_grade, repair
 
-__all__ = ["from_image", "PUZZLE_FILES"]
+__all__ = ["from_image", "PUZZLE_FILES", "UNIQUE_MODES"]
+
+UNIQUE_MODES = ("auto", *REPAIR_MODES)
+"""How a picture's puzzle is made unique: ``auto`` reveals givens only when a few edits of uncertain cells cannot
+do it (every file format holds an edited puzzle; most cannot hold givens), or one of the repair's own modes."""
 
 PUZZLE_FILES = {False: ("puzzle.non", "puzzle.json"), True: ("puzzle.cnon", "puzzle.xml", "puzzle.json")}
 """The puzzle files written for a black-and-white (False) and a colour (True) puzzle, best first."""
@@ -40,7 +44,7 @@ def from_image(
     source: Picture,
     *,
     options: Optional[ImageOptions] = None,
-    unique: str = "givens",
+    unique: str = "auto",
     line_solvable: bool = False,
     grade: Optional[int] = None,
     max_edits: Optional[int] = None,
@@ -52,8 +56,11 @@ def from_image(
 
     How the picture is read is ``options`` (an :class:`ImageOptions`) or its
     fields as keywords (``size=(30, 20)``, ``colors=3``, ``mode="bw"``...);
-    keywords win over ``options``. ``unique`` is ``"givens"`` (reveal cells),
-    ``"edit"`` (change picture cells) or ``"off"`` (only report);
+    keywords win over ``options``. ``unique`` is ``"auto"`` (edit a few
+    uncertain cells when that makes it unique, else reveal cells), ``"givens"``
+    (reveal cells), ``"edit"`` (change picture cells) or ``"off"`` (only report);
+    a puzzle file whose format cannot hold the givens the puzzle needs is not
+    written (``report["files_left_out"]`` says why);
     ``line_solvable`` keeps repairing until line logic alone solves the
     puzzle. ``grade`` (1-5) aims at that difficulty grade (see :func:`_aim`)
     instead. The default title is "Puzzle WxH": the file name would often
@@ -65,14 +72,20 @@ def from_image(
     """
     started = time.monotonic()
     options = replace(options or ImageOptions(), **picture) if picture else (options or ImageOptions())
-    if unique not in REPAIR_MODES:
-        raise OptionError("unique", unique, " or ".join(REPAIR_MODES))
+    if unique not in UNIQUE_MODES:
+        raise OptionError("unique", unique, " or ".join(UNIQUE_MODES))
     if grade is not None and not 1 <= grade <= 5:
         raise OptionError("grade", grade, "1 to 5")
     clock = Deadline(timeout)
     name = str(source) if isinstance(source, (str, Path)) else None
-    img = source if isinstance(source, Image.Image) else load_image(source, reduce_for=pixels_wanted(options))
-    imported = image_to_grid(img, options)
+    limit = read_limit(timeout)
+    try:
+        with interrupt_at(limit):  # decoding and importing a 40-megapixel picture takes seconds; they count too
+            img = source if isinstance(source, Image.Image) else load_image(source, reduce_for=pixels_wanted(options))
+            imported = image_to_grid(img, options)
+    except OutOfTime:
+        raise SolverTimeout(f"reading the picture took longer than {limit:g} s (half the time limit, "
+                            "at least a second)") from None
 
     def make(imported: ImportResult, mode: str, line: bool) -> Repair2D:
         """Repair the imported picture; mode "hard" reveals the givens that help the solver least."""
@@ -83,14 +96,18 @@ def from_image(
                       max_edits=max_edits, hard=mode == "hard", grade=True)
 
     notes: list[str] = []
-    if grade is None:
-        result = make(imported, unique, line_solvable)
-    else:
+    if grade is not None:
         result, imported = _aim(grade, img, imported, options, make, clock, notes)
-    file_status = _puzzle_files(result, clock)
+    elif unique == "auto":
+        result = _givens_only_if_needed(make(imported, "givens", line_solvable),
+                                        lambda: make(imported, "edit", line_solvable), notes)
+    else:
+        result = make(imported, unique, line_solvable)
+    file_status, left_out = _puzzle_files(result, clock)
     report = _report(name, result, imported, file_status)
+    report["files_left_out"] = left_out
     report["grade_wanted"] = grade
-    report["warnings"] += notes + _lossy_files(file_status, report["status"])
+    report["warnings"] += notes + [f"{name} not written: {why}" for name, why in left_out.items()]
     report["seconds"] = round(time.monotonic() - started, 3)
     return Made(result.puzzle, result.grid, report)
 
@@ -117,7 +134,7 @@ def _aim(
     says what was tried.
     """
     if grade == 1:
-        result = _ease_to(make(imported, "givens", True), 1, clock)
+        result = ease_to_grade(make(imported, "givens", True), 1, clock)
         if result.report["grade"] not in (None, 1):
             notes.append(f"grade 1 not reached: line-solvable, but grade {result.report['grade']} for its size and work")
         return result, imported
@@ -127,7 +144,7 @@ def _aim(
     for candidate in _variants(img, imported, options):
         if clock.remaining() < reserve:
             break
-        result = _ease_to(make(candidate, "hard", False), grade, clock)
+        result = ease_to_grade(make(candidate, "hard", False), grade, clock)
         got = result.report["grade"] if result.report["status"] == "unique" else None
         label = "x".join(map(str, candidate.grid.shape[::-1])) + _variant_label(candidate.info)
         tried.append(f"{label}: {got}")
@@ -238,57 +255,54 @@ def _other_sizes(img: Image.Image, imported: ImportResult, options: ImageOptions
             continue
 
 
-def _ease_to(result: Repair2D, grade: int, clock: Deadline) -> Repair2D:
-    """Reveal cells one at a time until the puzzle's grade is at most ``grade``."""
-    session, grid = result.session, result.grid
-    if session is None or result.report["status"] != "unique":
-        return result
-    added = tuple(g for g in result.puzzle.givens if g not in session.puzzle.givens)
-    current, extra = result.report["grade"], 0  # the repair graded its last proof
-    while current is not None and current > grade and not clock.expired():
-        given = ease(session, added, grid)
-        if given is None:
-            break
-        added, extra = tuple(sorted(added + (given,))), extra + 1
-        rating = session.verify(grid, givens=added, timeout=clock.left(), grade=True)
-        current = rating.grade
-    if not extra:
-        return result
-    puzzle = session.with_givens(added).replace(goal=grid)
-    report = dict(result.report)
-    report.update(givens=[list(g) for g in puzzle.givens], givens_added=report["givens_added"] + extra,
-                  line_solvable=rating.difficulty == "line", difficulty=rating.difficulty,
-                  grade=rating.grade, grade_name=rating.grade_name, score=rating.score)
-    return Repair2D(puzzle, grid, report, session)
+def _givens_only_if_needed(with_givens: Repair2D, edited: Callable[[], Repair2D], notes: list[str]) -> Repair2D:
+    """The repair every puzzle file can hold: by edits when givens were needed and a few edits do as well.
+
+    ``.non``, ``.cnon`` and webpbn XML cannot hold givens, and a puzzle that
+    needs one is not unique in them; people share puzzles in those formats.
+    Changing a few uncertain cells of the picture instead (the ``edit``
+    repair) gives one puzzle that is unique in every file. When edits cannot
+    do it within their budget, the givens stay and the files that cannot
+    hold them are left out (:func:`_puzzle_files`).
+    """
+    if not with_givens.puzzle.givens:
+        return with_givens
+    other = edited()
+    rep = other.report
+    if rep["status"] != "unique" or other.puzzle.givens or (with_givens.report["line_solvable"]
+                                                           and not rep["line_solvable"]):
+        return with_givens
+    n, k = len(rep["edits"]), len(with_givens.puzzle.givens)
+    notes.append(f"{n} uncertain cell{'s' if n != 1 else ''} of the picture drawn the other way instead of "
+                 f"revealing {k} given cell{'s' if k != 1 else ''}, so every puzzle file holds the unique puzzle")
+    return other
 
 
-def _puzzle_files(result: Repair2D, clock: Deadline) -> dict[str, dict]:
-    """Each puzzle file's format, what it drops and the status it really has (a format without givens may lose uniqueness)."""
-    final = result.puzzle
-    status_of: dict[str, dict] = {}
+def _puzzle_files(result: Repair2D, clock: Deadline) -> tuple[dict[str, dict], dict[str, str]]:
+    """Each puzzle file's format and what it drops, and the files left out with the reason.
+
+    A file whose format cannot hold the givens the puzzle needs would hold a
+    puzzle with several solutions: it is not written.
+    """
+    final, status = result.puzzle, result.report["status"]
+    written: dict[str, dict] = {}
+    left_out: dict[str, str] = {}
     without_givens: Optional[str] = None
     for name in PUZZLE_FILES[final.is_color]:
         fmt = formats.format_for(name)
         drops = formats.dropped(final, fmt)
-        status = result.report["status"]
         if final.givens and any("given" in d for d in drops):
             if without_givens is None:
                 without_givens = _status_without_givens(result, clock)
-            status = without_givens
-        status_of[name] = {"format": fmt, "drops": drops, "status": status}
-    return status_of
-
-
-def _lossy_files(file_status: dict[str, dict], status: str) -> list[str]:
-    """A warning naming the files whose format cannot hold what makes the puzzle unique (its givens)."""
-    lossy = {name: info["status"] for name, info in file_status.items() if info["status"] != status}
-    if not lossy:
-        return []
-    keeps = [name for name in file_status if name not in lossy]
-    words = {"multiple": "has several solutions", "timeout": "was not proved unique in time"}
-    without = " / ".join(sorted({words.get(s, s) for s in lossy.values()}))
-    return [f"{', '.join(lossy)} cannot hold the givens, and without them the puzzle {without}; "
-            f"{', '.join(keeps) or 'no other file'} keeps them"]
+            if without_givens != status:
+                n = len(final.givens)
+                words = {"multiple": "has several solutions", "timeout": "was not proved unique in time"}
+                left_out[name] = (f"without its {n} given cell{'s' if n != 1 else ''} the puzzle "
+                                  f"{words.get(without_givens, without_givens)}, and .{name.rsplit('.', 1)[1]} "
+                                  "cannot hold givens")
+                continue
+        written[name] = {"format": fmt, "drops": drops, "status": status}
+    return written, left_out
 
 
 def _status_without_givens(result: Repair2D, clock: Deadline) -> str:

@@ -34,7 +34,7 @@ from ..solve.grade import rate
 from ..solve.result import VerifyResult
 from ..solve.session import Given, Session
 
-__all__ = ["Repair2D", "repair", "ease", "MODES"]
+__all__ = ["Repair2D", "repair", "ease", "ease_to_grade", "MODES"]
 
 MODES = ("givens", "edit", "off")
 CANDIDATES_PER_STEP = 32
@@ -351,3 +351,32 @@ def _default_alternative(puzzle: Puzzle, target: np.ndarray, first: VerifyResult
         return (1 - target).astype(np.uint8)
     second = first.second_solution
     return target.copy() if second is None else np.asarray(second, dtype=np.uint8)
+
+
+def ease_to_grade(result: Repair2D, grade: int, clock: Deadline) -> Repair2D:
+    """A unique repair with cells revealed one at a time until its grade is at most ``grade``.
+
+    Each further given is the one that helps line logic most (:func:`ease`),
+    so few are needed; making from a picture and the studio's "aim at a grade"
+    both take this loop. A result that is not unique is returned as it is.
+    """
+    session, grid = result.session, result.grid
+    if session is None or result.report["status"] != "unique":
+        return result
+    added = tuple(g for g in result.puzzle.givens if g not in session.puzzle.givens)
+    current, extra = result.report["grade"], 0  # the repair graded its last proof
+    while current is not None and current > grade and not clock.expired():
+        given = ease(session, added, grid)
+        if given is None:
+            break
+        added, extra = tuple(sorted(added + (given,))), extra + 1
+        rating = session.verify(grid, givens=added, timeout=clock.left(), grade=True)
+        current = rating.grade
+    if not extra:
+        return result
+    puzzle = session.with_givens(added).replace(goal=grid)
+    report = dict(result.report)
+    report.update(givens=[list(g) for g in puzzle.givens], givens_added=report["givens_added"] + extra,
+                  line_solvable=rating.difficulty == "line", difficulty=rating.difficulty,
+                  grade=rating.grade, grade_name=rating.grade_name, score=rating.score)
+    return Repair2D(puzzle, grid, report, session)

@@ -1,4 +1,4 @@
-"""Pictures of packing levels and solutions, written by :func:`nonogen.render.save` as SVG, PNG or PDF.
+"""Pictures of packing levels and solutions, written by :func:`nonogen.output.save_picture` as SVG, PNG or PDF.
 
 A picture is laid out as :mod:`nonogen.render.canvas` shapes (cell squares,
 piece outlines, labels), so every file format shows the same thing.
@@ -10,12 +10,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..palette import distinct_colors
-from ..render import save
 from ..render.canvas import INK, Line, Picture, Rect, Text
 from .level import BLOCKED, FREE, Level, cells_by_char
 from .pieces import shape_to_rows
 
-__all__ = ["Picture", "level_picture", "solution_picture", "save", "piece_colors"]  # save: nonogen.render.save
+__all__ = ["Picture", "level_picture", "solution_picture", "piece_colors"]
 
 BLOCKED_FILL = "#555555"
 FREE_FILL = "#ffffff"

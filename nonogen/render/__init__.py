@@ -1,15 +1,17 @@
-"""Drawing puzzles: renderers that lay out :class:`~nonogen.render.canvas.Picture` objects, and the one :func:`save` that writes them as SVG, PNG or PDF."""
+"""Drawing puzzles as shapes: renderers lay out :class:`~nonogen.render.canvas.Picture` objects and
+:func:`encode` turns one (or a list of pages) into SVG, PNG or PDF bytes.
+
+Nothing here writes a file or asks the engine anything: :mod:`nonogen.output` does both.
+"""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Optional, Sequence, Union
 
 from ..errors import InputError, OptionError
-from ..files import write_file
 from .canvas import MAX_SHEET_PIXELS, SCREEN_DPI, Circle, Line, Picture, Polygon, Rect, Shape, Text, to_png, to_svg
 
-__all__ = ["Picture", "Shape", "Rect", "Line", "Text", "Polygon", "Circle", "save", "encode", "check_cell", "SUFFIXES",
+__all__ = ["Picture", "Shape", "Rect", "Line", "Text", "Polygon", "Circle", "encode", "check_cell", "SUFFIXES",
            "MAX_SHEET_PIXELS"]
 
 SUFFIXES = (".svg", ".png", ".pdf")
@@ -28,11 +30,14 @@ def check_cell(cell: float) -> None:
 
 
 def _pages(picture_or_pages: Pages) -> list[Picture]:
-    return [picture_or_pages] if isinstance(picture_or_pages, Picture) else list(picture_or_pages)
+    pages = [picture_or_pages] if isinstance(picture_or_pages, Picture) else picture_or_pages
+    if not isinstance(pages, (list, tuple)) or not all(isinstance(page, Picture) for page in pages):
+        raise TypeError("expected a Picture or a list of them; draw a puzzle with nonogen.draw")
+    return list(pages)
 
 
 def encode(picture_or_pages: Pages, suffix: str, dpi: Optional[float] = None, title: str = "") -> bytes:
-    """The bytes of the file :func:`save` writes for ``suffix`` (``.svg``, ``.png`` or ``.pdf``).
+    """The bytes of a picture (or pages) as a ``suffix`` file: ``.svg``, ``.png`` or ``.pdf``.
 
     A PDF holds any number of pages; SVG and PNG hold one picture. A PNG has
     ``dpi / 96`` pixels per unit (default 96 dpi: one pixel per unit) and
@@ -58,39 +63,3 @@ def encode(picture_or_pages: Pages, suffix: str, dpi: Optional[float] = None, ti
     buffer = io.BytesIO()
     to_png(pages[0], scale=dpi / SCREEN_DPI).save(buffer, format="PNG", dpi=(dpi, dpi))
     return buffer.getvalue()
-
-
-def save(
-    picture_or_pages: Pages,
-    path: Union[str, Path],
-    *,
-    dpi: Optional[float] = None,
-    title: str = "",
-    overwrite: bool = True,
-) -> Path:
-    """Write a picture (or a list of pages, for PDF) as SVG, PNG or PDF, chosen by ``path``'s suffix.
-
-    A puzzle (or level) is drawn as its clue sheet first (see :func:`nonogen.draw` for the options).
-
-    - SVG: one picture, its size in millimetres (a unit is 1/96 inch).
-    - PNG: one picture at ``dpi`` (default 96, one pixel per unit), the dpi
-      recorded in the file; smooth pictures are supersampled.
-    - PDF: every page, each the size of its picture; ``title`` goes in the
-      document's properties.
-
-    The file is written atomically by :func:`nonogen.files.write_file` (the
-    one home of writing files); ``overwrite=False`` refuses an existing file.
-
-    >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "box.svg"
-    >>> _ = save(Picture(96, 48, [Rect(0, 0, 96, 48, "#ff0000")]), path)
-    >>> 'width="25.4mm"' in path.read_text()
-    True
-    """
-    path = Path(path)
-    if not isinstance(picture_or_pages, (Picture, list, tuple)):  # a puzzle: its clue sheet
-        from .draw import draw
-
-        draw(picture_or_pages, path, dpi=dpi, force=overwrite)
-        return path
-    return write_file(path, encode(picture_or_pages, path.suffix, dpi=dpi, title=title), force=overwrite)

@@ -1,7 +1,7 @@
 """Puzzle books: a title page, numbered puzzle pages and answer keys at the back, as pages of pictures.
 
 Pure layout, no I/O: :func:`layout_book` takes puzzles with their answers
-and grades and returns a :class:`Book`, whose ``pages`` :func:`nonogen.render.save`
+and grades and returns a :class:`Book`, whose ``pages`` :func:`nonogen.output.save_picture`
 writes as one PDF and whose ``entries`` record where every puzzle and answer
 went (page, position, scale, smallest text), so tests and tools can check the
 printout against the layout instead of guessing.

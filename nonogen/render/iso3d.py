@@ -218,5 +218,3 @@ def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "", *, captio
     height = y + m
     return Picture(int(math.ceil(inner + 2 * m)), int(math.ceil(height)), tuple(shapes), smooth=True)
 
-
-# Kept only while nonogen/cli/mesh.py still imports it; it will call nonogen.render.save(picture, path, dpi=192).

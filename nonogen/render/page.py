@@ -9,7 +9,7 @@ down to :data:`SMALLEST_TEXT_PT` (6 pt, the fine print of a dense puzzle
 magazine, which still needs no magnifier), so a 40x40 puzzle prints on A4.
 :func:`fit` finds the scale and :func:`sheet_page` puts one picture on a page,
 turning the paper to landscape when that keeps the text larger. Pages are plain pictures in CSS pixels
-(1/96 inch), written by :func:`nonogen.render.save`.
+(1/96 inch), written by :func:`nonogen.output.save_picture`.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ Each :class:`~nonogen.render.canvas.Picture` becomes one page of its own size
 A4. Text uses Helvetica, one of the PDF standard fonts every reader has; text
 Helvetica cannot encode (outside Windows-1252) uses DejaVu Sans, embedded,
 when the system has it. The writer is pure: it returns bytes and
-:func:`nonogen.render.save` puts them in a file.
+:func:`nonogen.output.save_picture` puts them in a file.
 """
 from __future__ import annotations
 

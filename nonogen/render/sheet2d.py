@@ -1,7 +1,7 @@
 """Printable 2D puzzle sheets, solutions and answer grids, as :class:`~nonogen.render.canvas.Picture` objects.
 
 :func:`sheet_picture` lays the sheet out as plain shapes (rectangles, lines,
-text), which :func:`nonogen.render.save` writes as SVG, PNG or PDF.
+text), which :func:`nonogen.output.save_picture` writes as SVG, PNG or PDF.
 
 The sheet, top to bottom: an optional caption line ("Puzzle 7 · grade 2") and
 title, wrapped to the sheet's width; clue numbers in the left and top margins

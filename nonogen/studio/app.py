@@ -31,6 +31,9 @@ from starlette.staticfiles import StaticFiles
 
 from .. import formats
 from ..errors import NonogenError, OutputExistsError
+from ..model3d import Puzzle3D
+from ..output import answer, draw
+from ..output import save as save_made
 from ..plain import to_jsonable
 from .document import puzzle_json, puzzle_of
 from .folder import MODEL_SUFFIXES, PICTURE_SUFFIXES, Folder
@@ -218,9 +221,6 @@ async def open_file(request: Request) -> Response:
 
 
 def _open_puzzle(path: Path) -> dict[str, Any]:
-    from ..model3d import Puzzle3D
-    from ..render.draw import answer
-
     puzzle = formats.load(path)
     if isinstance(puzzle, Puzzle3D):
         return {"error": f"{path.name}: a Picross 3D level; the studio makes levels from models"}
@@ -277,8 +277,6 @@ async def save(request: Request) -> Response:
     puzzle, grid = puzzle_of(body.get("doc"))
     path = studio.folder.path(name)
     if kind in SHEETS:
-        from ..render.draw import draw
-
         if path.suffix.lower() != SHEETS[kind]:
             return _error(f"{name}: a {kind} file is named *{SHEETS[kind]}")
         draw(puzzle, path, solution=kind == "pdf-solution", force=overwrite)
@@ -297,7 +295,7 @@ def _save_level(studio: Studio, name: str, overwrite: bool) -> Response:
     if path.suffix.lower() == ".json":
         studio.folder.write(name, formats.dumps(studio.level.puzzle, "nonogen-3d"), overwrite)
     else:
-        studio.level.save(path, force=overwrite)
+        save_made(studio.level, path, force=overwrite)
     return JSONResponse({"saved": name, "dropped": []})
 
 

@@ -17,8 +17,10 @@ import numpy as np
 from ..errors import InputError, NonogenError
 from ..importers.image import ImageOptions, image_to_grid, load_image, pixels_wanted
 from ..importers.quality import measure
-from ..make.repair2d import ease, repair
+from ..make.level3d import from_mesh
+from ..make.repair2d import ease_to_grade, repair
 from ..model import Puzzle
+from ..output import level_page, level_preview
 from ..solve.deadline import Deadline
 from ..solve.grade import rate, replay
 from ..solve.session import Session
@@ -162,24 +164,14 @@ def suggest(job: dict[str, Any]) -> Iterator[Message]:
 
 
 def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline) -> Message:
-    """Givens that make the puzzle unique (when it is not), then one at a time until the grade is at most ``grade``.
-
-    Each further given is the one that helps line logic most (the repair's
-    own :func:`~nonogen.make.repair2d.ease`), so few are needed.
-    """
-    fixed = repair(puzzle, grid, mode="givens", timeout=clock.left(), grade=True)
-    session = fixed.session or Session(puzzle)
-    added = tuple(sorted(g for g in fixed.puzzle.givens if g not in puzzle.givens))
-    result = session.verify(grid, givens=added, timeout=clock.left(), grade=True)
-    while result.status == "unique" and result.grade is not None and result.grade > grade and not clock.expired():
-        given: Optional[tuple] = ease(session, added, grid)
-        if given is None:
-            break
-        added = tuple(sorted(added + (given,)))
-        result = session.verify(grid, givens=added, timeout=clock.left(), grade=True)
-    reached = result.status == "unique" and result.grade is not None and result.grade <= grade
-    return {"goal": "grade", "status": result.status, "grade": result.grade, "givens": [[r, c] for r, c, _ in added],
-            "edits": [], "message": "" if reached else f"grade {grade} not reached (grade {result.grade})"}
+    """Givens that make the puzzle unique (when it is not), then more until the grade is at most ``grade``:
+    the making pipeline's own loop (:func:`~nonogen.make.repair2d.ease_to_grade`)."""
+    fixed = ease_to_grade(repair(puzzle, grid, mode="givens", timeout=clock.left(), grade=True), grade, clock)
+    report = fixed.report
+    reached = report["status"] == "unique" and report["grade"] is not None and report["grade"] <= grade
+    added = [[r, c] for r, c, _ in fixed.puzzle.givens if (r, c, int(grid[r, c])) not in puzzle.givens]
+    return {"goal": "grade", "status": report["status"], "grade": report["grade"], "givens": added,
+            "edits": [], "message": "" if reached else f"grade {grade} not reached (grade {report['grade']})"}
 
 
 # --- mesh --------------------------------------------------------------------------------------------
@@ -187,19 +179,13 @@ def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline
 
 def make_mesh(job: dict[str, Any]) -> Iterator[Message]:
     """A Picross 3D level from a model file, its verdict and the play page that shows it in 3D."""
-    from .. import from_mesh
-    from ..export.html import page_3d
-    from ..render import encode
-    from ..render.iso3d import solution_picture
-
     options = job.get("options") or {}
     hide = options.get("hide")
     made = from_mesh(job["path"], size=int(options.get("size") or 10), hide=None if hide in (None, "") else float(hide),
                      line_solvable=bool(options.get("line_solvable")), timeout=MESH_SECONDS)
-    colors = made.puzzle.rgb() if made.puzzle.colors is not None else None
-    shape = encode(solution_picture(made.puzzle.goal, colors), ".png")
-    yield {"report": made.report, "page": page_3d(made.puzzle, made.solution, colors), "made": made,
-           "solution_png": "data:image/png;base64," + base64.b64encode(shape).decode("ascii")}
+    preview = level_preview(made)
+    yield {"report": made.report, "page": level_page(made), "made": made,
+           "solution_png": "data:image/png;base64," + base64.b64encode(preview).decode("ascii")}
 
 
 JOBS = {"import": import_picture, "check": check, "suggest": suggest, "mesh": make_mesh}

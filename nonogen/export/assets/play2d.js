@@ -1,10 +1,10 @@
 // nonogen: play a 2D nonogram (black and white or colour) in the browser. No build step, no network.
-// The page holds the puzzle as JSON in <script id="puzzle">; see nonogen/export/html.py.
+// State, rules, drawing and input live here. html.py puts three scripts in front of this one: play.js (what
+// the 3D page shares), linesolve.js (the hint's line logic) and play2d_board.js (builds the board).
 "use strict";
 (() => {
-  const P = JSON.parse(document.getElementById("puzzle").textContent);
+  const { puzzle: P, say, loadProgress, saveProgress, onClick, count, clamp } = window.nonogenPage;
   const W = P.width, H = P.height, N = W * H;
-  const COLOR = P.palette.length > 2;          // colour puzzles get coloured clue boxes and a picker
   const UNKNOWN = -1, EMPTY = 0;               // cell values; 1.. are palette indices
   const NOT_GIVEN = -2;
 
@@ -23,9 +23,10 @@
 
   const solution = P.solution.flat();
   const at = (r, c) => cells[r * W + c];
+  const isGiven = (i) => given[i] !== NOT_GIVEN;
 
   function applyGivens() {
-    for (let i = 0; i < N; i++) if (given[i] !== NOT_GIVEN) cells[i] = given[i];
+    for (let i = 0; i < N; i++) if (isGiven(i)) cells[i] = given[i];
   }
 
   // --- clue logic --------------------------------------------------------------------------------
@@ -57,112 +58,9 @@
     return true;
   }
 
-  // --- readable ink on a coloured clue box --------------------------------------------------------
-  function luminance(hex) {
-    const ch = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
-      .map((u) => (u <= 0.03928 ? u / 12.92 : ((u + 0.055) / 1.055) ** 2.4));
-    return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
-  }
-  // Pick whichever of black and white has the higher WCAG contrast ratio against the box.
-  const inkOn = (hex) => ((luminance(hex) + 0.05) / 0.05 >= 1.05 / (luminance(hex) + 0.05) ? "#111" : "#fff");
-
-  // --- building the board ----------------------------------------------------------------------------
+  // --- the board (built by play2d_board.js) and the tool ------------------------------------------------
   const board = document.getElementById("board");
-  const statusEl = document.getElementById("status");
-  const cellEls = new Array(N);
-  const rowClueEls = [], colClueEls = [];
-
-  function clueNumber(length, color) {
-    const span = document.createElement("span");
-    span.className = "num";
-    span.textContent = String(length);
-    if (COLOR) {
-      const rgb = P.palette[color].rgb;
-      span.classList.add("boxed");
-      span.style.background = rgb;
-      span.style.color = inkOn(rgb);
-      span.title = P.palette[color].name;
-    }
-    return span;
-  }
-
-  function clueStack(items, kind, line) {
-    const stack = document.createElement("div");
-    stack.className = "stack";
-    items.forEach(([length, color], k) => {
-      const num = clueNumber(length, color);
-      num.dataset.cross = `${kind}:${line}:${k}`;
-      num.title = (num.title ? num.title + "; " : "") + "click to cross off";
-      stack.appendChild(num);
-    });
-    if (items.length === 0) {              // an empty line: a plain 0, never a coloured box
-      const zero = document.createElement("span");
-      zero.className = "num";
-      zero.textContent = "0";
-      stack.appendChild(zero);
-    }
-    return stack;
-  }
-
-  function buildBoard() {
-    board.tabIndex = 0;
-    board.setAttribute("role", "grid");
-    board.setAttribute("aria-label", "puzzle grid: arrows move, space fills, x marks empty, Delete clears");
-    const head = board.insertRow();
-    head.insertCell().className = "corner";
-    for (let c = 0; c < W; c++) {
-      const td = head.insertCell();
-      td.className = "clue col-clue";
-      td.dataset.col = c;
-      td.appendChild(clueStack(P.cols[c], "col", c));
-      colClueEls.push(td);
-    }
-    for (let r = 0; r < H; r++) {
-      const tr = board.insertRow();
-      const clue = tr.insertCell();
-      clue.className = "clue row-clue";
-      clue.dataset.row = r;
-      clue.appendChild(clueStack(P.rows[r], "row", r));
-      rowClueEls.push(clue);
-      for (let c = 0; c < W; c++) {
-        const td = tr.insertCell();
-        td.className = "cell";
-        if (c % 5 === 0) td.classList.add("c5");
-        if (r % 5 === 0) td.classList.add("r5");
-        if (c === W - 1) td.classList.add("last-col");
-        if (r === H - 1) td.classList.add("last-row");
-        td.dataset.row = r;
-        td.dataset.col = c;
-        td.id = `cell-${r}-${c}`;
-        if (given[r * W + c] !== NOT_GIVEN) td.classList.add("given");
-        cellEls[r * W + c] = td;
-      }
-    }
-  }
-
-  function buildPalette() {
-    const box = document.getElementById("palette");
-    if (!COLOR) { box.hidden = true; return; }
-    P.palette.forEach((color, index) => {
-      if (index === 0) return;
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "swatch";
-      b.style.background = color.rgb;
-      b.style.color = inkOn(color.rgb);
-      b.textContent = String(index);           // the key that picks it; hues alone can look alike
-      const name = document.createElement("span");
-      name.className = "swatch-name";
-      name.textContent = color.name.replace(/^\S+ \((.+)\)$/, "$1");  // "1 (red)": the key shows the "1"
-      b.appendChild(name);
-      b.title = `${color.name} (key ${index})`;
-      b.setAttribute("aria-label", `${color.name}, key ${index}`);
-      b.dataset.color = index;
-      b.setAttribute("role", "radio");
-      b.addEventListener("click", () => selectTool(index));
-      box.appendChild(b);
-    });
-  }
+  const { cells: cellEls, rowClues: rowClueEls, colClues: colClueEls } = window.nonogenBoard.build(board, isGiven);
 
   function selectTool(index) {
     tool = index;
@@ -175,16 +73,6 @@
   function setMarkMode(on) {
     markMode = on;
     document.getElementById("mark-mode").setAttribute("aria-pressed", String(on));
-  }
-
-  // Cells as large as the window allows, within reason.
-  function fitCellSize() {
-    const clueCols = Math.max(1, ...P.rows.map((r) => r.length));
-    const clueRows = Math.max(1, ...P.cols.map((c) => c.length));
-    const byWidth = (window.innerWidth - 40) / (W + clueCols * 0.95);
-    const byHeight = (window.innerHeight - 150) / (H + clueRows * 0.95);
-    const size = Math.max(14, Math.min(34, Math.floor(Math.min(byWidth, Math.max(byHeight, 18)))));
-    document.documentElement.style.setProperty("--cell", `${size}px`);
   }
 
   // --- drawing ---------------------------------------------------------------------------------------
@@ -211,11 +99,6 @@
     refreshClues();
     document.getElementById("undo").disabled = undoStack.length === 0;
     document.getElementById("redo").disabled = redoStack.length === 0;
-  }
-
-  function say(text, kind = "") {
-    statusEl.textContent = text;
-    statusEl.className = "status" + (kind ? " " + kind : "");
   }
 
   function announceIfSolved() {
@@ -257,7 +140,7 @@
   function bulkSet(valueOf) {
     const changes = [];
     for (let i = 0; i < N; i++) {
-      if (given[i] !== NOT_GIVEN) continue;
+      if (isGiven(i)) continue;
       const v = valueOf(i);
       if (v !== cells[i]) { changes.push([i, cells[i], v]); cells[i] = v; }
     }
@@ -267,16 +150,11 @@
   }
 
   function save() {
-    try {
-      localStorage.setItem(P.key, JSON.stringify({
-        version: 1, cells: Array.from(cells), crossed: Array.from(crossed), ms: elapsed(),
-      }));
-    } catch (err) { /* storage full or disabled (private mode): play on without saving */ }
+    saveProgress({ cells: Array.from(cells), crossed: Array.from(crossed), ms: elapsed() });
   }
 
   function restore() {
-    let saved = null;
-    try { saved = JSON.parse(localStorage.getItem(P.key) || "null"); } catch (err) { saved = null; }
+    const saved = loadProgress();
     if (!saved || !Array.isArray(saved.cells) || saved.cells.length !== N) return false;
     saved.cells.forEach((v, i) => {
       const ok = Number.isInteger(v) && v >= UNKNOWN && v < P.palette.length;
@@ -285,7 +163,7 @@
     applyGivens();                       // givens always win over whatever was stored
     if (Array.isArray(saved.crossed)) saved.crossed.forEach((key) => crossed.add(String(key)));
     if (Number.isFinite(saved.ms) && saved.ms > 0) timer.before = saved.ms;
-    return saved.cells.some((v, i) => v !== UNKNOWN && given[i] === NOT_GIVEN);
+    return saved.cells.some((v, i) => v !== UNKNOWN && !isGiven(i));
   }
 
   // --- pointer input -----------------------------------------------------------------------------------
@@ -303,7 +181,7 @@
   }
 
   function strokeCell(i) {
-    if (given[i] !== NOT_GIVEN || stroke.touched.has(i)) return;
+    if (isGiven(i) || stroke.touched.has(i)) return;
     stroke.touched.add(i);
     if (cells[i] !== stroke.from) return;
     stroke.changes.push([i, cells[i], stroke.to]);
@@ -333,7 +211,7 @@
     const before = cursor;
     cursor = i;                              // the keyboard carries on from the last cell touched
     paintCell(before);
-    if (given[i] !== NOT_GIVEN) { say("That cell is given and cannot be changed."); paintCell(i); return; }
+    if (isGiven(i)) { say("That cell is given and cannot be changed."); paintCell(i); return; }
     const target = e.button === 2 || markMode ? EMPTY : tool;
     const clearing = cells[i] === target;
     stroke = {
@@ -367,7 +245,7 @@
     }
     refreshAll();
     if (wrong.size === 0) say("No mistakes so far. Keep going!");
-    else say(`${wrong.size} mistake${wrong.size === 1 ? "" : "s"} marked.`, "bad");
+    else say(`${count(wrong.size, "mistake")} marked.`, "bad");
   }
 
   function reveal() {
@@ -385,8 +263,8 @@
   const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
   function moveCursor(dr, dc) {
-    const r = Math.min(H - 1, Math.max(0, Math.floor(cursor / W) + dr));
-    const c = Math.min(W - 1, Math.max(0, (cursor % W) + dc));
+    const r = clamp(Math.floor(cursor / W) + dr, 0, H - 1);
+    const c = clamp((cursor % W) + dc, 0, W - 1);
     const before = cursor;
     cursor = r * W + c;
     paintCell(before);
@@ -396,7 +274,7 @@
 
   // Space/Enter fills with the tool, x (or .) marks empty, Delete/Backspace clears; again on the same value clears.
   function keyAct(target) {
-    if (given[cursor] !== NOT_GIVEN) { say("That cell is given and cannot be changed."); return; }
+    if (isGiven(cursor)) { say("That cell is given and cannot be changed."); return; }
     const to = target === UNKNOWN || cells[cursor] === target ? UNKNOWN : target;
     if (to === cells[cursor]) return;
     const change = [cursor, cells[cursor], to];
@@ -431,7 +309,7 @@
     if (!hint) { say("No single line tells more from your marks: try what two crossing lines allow, or Check."); return; }
     const name = `${hint.kind === "row" ? "Row" : "Column"} ${hint.index + 1}`;
     if (hint.contradiction) say(`${name} cannot meet its clue with your marks: look for a mistake there.`, "bad");
-    else say(`Hint: ${name}. Line logic settles ${hint.cells.length} more cell${hint.cells.length === 1 ? "" : "s"} there.`);
+    else say(`Hint: ${name}. Line logic settles ${count(hint.cells.length, "more cell")} there.`);
   }
 
   // --- timer: time spent on the page until solved, kept with the progress -----------------------------------------
@@ -460,25 +338,18 @@
     board.addEventListener("keydown", onBoardKey);
     board.addEventListener("focus", () => paintCell(cursor));
     document.addEventListener("keydown", onKey);
-    document.getElementById("hint").addEventListener("click", showHint);
     document.addEventListener("visibilitychange", () => (document.hidden ? stopTimer() : startTimer()));
     setInterval(() => { if (timer.since !== null) tick(); }, 1000);
-    document.getElementById("mark-mode").addEventListener("click", () => setMarkMode(!markMode));
-    document.getElementById("undo").addEventListener("click", undo);
-    document.getElementById("redo").addEventListener("click", redo);
-    document.getElementById("check").addEventListener("click", check);
-    document.getElementById("reveal").addEventListener("click", reveal);
-    document.getElementById("reset").addEventListener("click", reset);
-    window.addEventListener("resize", fitCellSize);
+    onClick({ hint: showHint, "mark-mode": () => setMarkMode(!markMode), undo, redo, check, reveal, reset });
+    window.addEventListener("resize", window.nonogenBoard.fitCellSize);
   }
 
   // --- start -----------------------------------------------------------------------------------------------
   applyGivens();
   const restored = restore();
-  buildPalette();
-  buildBoard();
+  window.nonogenBoard.palette(selectTool);
   selectTool(1);
-  fitCellSize();
+  window.nonogenBoard.fitCellSize();
   wire();
   refreshAll();
   startTimer();

@@ -1,4 +1,4 @@
-"""``nonogen.draw`` and ``nonogen.book``: draw a puzzle (2D or Picross 3D) or its answer, on screen, on paper or as a playable page.
+"""``nonogen.draw``: draw a puzzle (2D or Picross 3D) or its answer, on screen, on paper or as a playable page.
 
 One call does what the command ``nonogen render`` does (the function is
 ``draw``: ``nonogen.render`` is the package of renderers): choose the picture (clue sheet,
@@ -10,23 +10,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
 from ..clues3d import valid_goal
 from ..errors import OptionError, PuzzleError
+from ..export.html import page_2d, page_3d
 from ..files import write_file
 from ..model import Puzzle
 from ..model3d import Puzzle3D
-from . import SUFFIXES, check_cell, encode, iso3d, sheet2d
-from .book import CELL_2D, CELL_3D, BookItem, layout_book
-from .canvas import PX_PER_MM, Picture
-from .page import PAPERS, paper_named, sheet_page
+from ..render import SUFFIXES, check_cell, encode, iso3d, sheet2d
+from ..render.book import CELL_2D, CELL_3D
+from ..render.canvas import PX_PER_MM, Picture
+from ..render.page import paper_named, sheet_page
+from ..solve import verify
 
-__all__ = ["draw", "book", "answer", "PRINT_DPI"]
+__all__ = ["draw", "answer", "save_picture", "PRINT_DPI", "DEFAULT_MARGIN_MM"]
 
 AnyPuzzle = Union[Puzzle, Puzzle3D]
+Pages = Union[Picture, Sequence[Picture]]
 PRINT_DPI = 300.0
 DEFAULT_MARGIN_MM = 15.0
 
@@ -47,8 +50,6 @@ def answer(puzzle: AnyPuzzle, timeout: Optional[float] = 60.0) -> Answer:
     goal = valid_goal(puzzle)
     if goal is not None:
         return Answer(goal)
-    from ..solve import verify
-
     result = verify(puzzle, timeout=timeout)
     if result.status == "unsolvable":
         raise PuzzleError(f"the puzzle has no solution ({result.message or 'clues contradict'})")
@@ -144,8 +145,6 @@ def _picture(puzzle: AnyPuzzle, solution: Optional[np.ndarray], cell: float, tit
 def _page(puzzle: AnyPuzzle, path: Path, title: Optional[str], timeout: Optional[float], force: bool,
           sized: Any) -> dict[str, Any]:
     """A playable page: the puzzle with its answer inside (for Check and Reveal)."""
-    from ..export.html import page_2d, page_3d
-
     if sized:
         raise OptionError("output", path, "no solution, cell, paper, margin or dpi for a playable page")
     found = answer(puzzle, timeout)
@@ -157,64 +156,25 @@ def _page(puzzle: AnyPuzzle, path: Path, title: Optional[str], timeout: Optional
     return {"output": str(path), "page": "playable", "note": found.note}
 
 
-PAPER_NAMES = sorted(PAPERS)
+def save_picture(picture_or_pages: Pages, path: Union[str, Path], *, dpi: Optional[float] = None, title: str = "",
+                 force: bool = False) -> Path:
+    """Write a picture (or a list of pages, for PDF) as SVG, PNG or PDF, chosen by ``path``'s suffix.
 
+    - SVG: one picture, its size in millimetres (a unit is 1/96 inch).
+    - PNG: one picture at ``dpi`` (default 96, one pixel per unit), the dpi
+      recorded in the file; smooth pictures are supersampled.
+    - PDF: every page, each the size of its picture; ``title`` goes in the
+      document's properties.
 
-def book(
-    puzzles: Sequence[Union[AnyPuzzle, tuple[str, AnyPuzzle]]],
-    path: Union[str, Path],
-    *,
-    title: str = "Puzzles",
-    paper: str = "a4",
-    margin: float = DEFAULT_MARGIN_MM,
-    per_page: int = 1,
-    answers: bool = True,
-    order: str = "grade",
-    timeout: Optional[float] = 60.0,
-    force: bool = False,
-    on_progress: Optional[Callable[[int, int], None]] = None,
-) -> dict[str, Any]:
-    """Put ``puzzles`` (or ``(name, puzzle)`` pairs) into one printable PDF with answer keys at the back.
+    Written atomically by :func:`nonogen.files.write_file`; an existing file only with ``force``.
+    A puzzle is drawn with :func:`draw`, not here.
 
-    Each puzzle is verified first: its grade sets the order (``"grade"``,
-    easiest first, or ``"input"``) and its answer is the stored goal when that
-    meets the clues, else the solver's. A puzzle that cannot go in (no
-    solution, none found in ``timeout``, too big for the paper) is left out
-    and listed under ``skipped`` with its ``kind`` (``unsolvable``,
-    ``timeout``, ``paper``) and the reason; the rest are written to
-    ``path``. Returns what went where (the CLI's ``--json``).
+    >>> import tempfile, pathlib
+    >>> from nonogen.render import Picture, Rect
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "box.svg"
+    >>> _ = save_picture(Picture(96, 48, [Rect(0, 0, 96, 48, "#ff0000")]), path)
+    >>> 'width="25.4mm"' in path.read_text()
+    True
     """
-    from ..solve import verify
-
-    items, lines, skipped = [], [], []
-    named = [p if isinstance(p, tuple) else (p.meta.get("title") or f"puzzle {k}", p) for k, p in enumerate(puzzles, 1)]
-    for k, (source, puzzle) in enumerate(named):
-        if on_progress:
-            on_progress(k, len(named))
-        result = verify(puzzle, timeout=timeout)
-        goal = valid_goal(puzzle)
-        solution = goal if goal is not None else result.solution
-        if result.status == "unsolvable":
-            skipped.append({"source": source, "kind": "unsolvable",
-                            "reason": "the puzzle has no solution, so it cannot go in a book"})
-            continue
-        if answers and solution is None:
-            skipped.append({"source": source, "kind": "timeout", "reason": f"no solution found within {timeout:g} s"})
-            continue
-        items.append(BookItem(puzzle, solution if answers else None, result.grade, result.grade_name, source))
-        lines.append({"source": source, "status": result.status, "grade": result.grade, "grade_name": result.grade_name})
-    if not items:
-        raise PuzzleError("; ".join(f"{s['source']}: {s['reason']}" for s in skipped) or "no puzzles to put in a book")
-    sheet = paper_named(paper)
-    made = layout_book(items, sheet, margin, title=title, per_page=per_page, answers=answers, order=order)
-    write_file(Path(path), encode(list(made.pages), ".pdf", title=title), force=force)
-    skipped += [{"source": s.source, "kind": "paper", "reason": s.reason} for s in made.skipped]
-    placed = []
-    for entry in made.entries:
-        line = dict(lines[entry.index], number=entry.number, page=entry.puzzle.page + 1,
-                    min_text_pt=entry.min_text_pt and round(entry.min_text_pt, 2))
-        line["answer_page"] = entry.answer.page + 1 if entry.answer else None
-        placed.append(line)
-    return {"output": str(path), "pages": len(made.pages), "paper": sheet.name, "margin_mm": margin,
-            "answers_page": None if made.answers_page is None else made.answers_page + 1,
-            "puzzles": placed, "skipped": skipped}
+    path = Path(path)
+    return write_file(path, encode(picture_or_pages, path.suffix, dpi=dpi, title=title), force=force)

@@ -1,0 +1,129 @@
+// nonogen: the 2D page's board, built once from the puzzle: the clue numbers (on colour puzzles, boxes in
+// the clue's colour with readable ink), the grid of cells, the colour picker, and a cell size that fits
+// the window. Only building lives here, in window.nonogenBoard; play2d.js holds the game and draws its
+// state onto these elements.
+"use strict";
+window.nonogenBoard = (() => {
+  const P = window.nonogenPage.puzzle;
+  const W = P.width, H = P.height;
+  const COLOR = P.palette.length > 2;          // colour puzzles get coloured clue boxes and a picker
+
+  // --- readable ink on a coloured clue box --------------------------------------------------------
+  function luminance(hex) {
+    const ch = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((u) => (u <= 0.03928 ? u / 12.92 : ((u + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+  }
+  // Pick whichever of black and white has the higher WCAG contrast ratio against the box.
+  const inkOn = (hex) => ((luminance(hex) + 0.05) / 0.05 >= 1.05 / (luminance(hex) + 0.05) ? "#111" : "#fff");
+
+  // --- the board ---------------------------------------------------------------------------------------
+  function clueNumber(length, color) {
+    const span = document.createElement("span");
+    span.className = "num";
+    span.textContent = String(length);
+    if (COLOR) {
+      const rgb = P.palette[color].rgb;
+      span.classList.add("boxed");
+      span.style.background = rgb;
+      span.style.color = inkOn(rgb);
+      span.title = P.palette[color].name;
+    }
+    return span;
+  }
+
+  function clueStack(items, kind, line) {
+    const stack = document.createElement("div");
+    stack.className = "stack";
+    items.forEach(([length, color], k) => {
+      const num = clueNumber(length, color);
+      num.dataset.cross = `${kind}:${line}:${k}`;
+      num.title = (num.title ? num.title + "; " : "") + "click to cross off";
+      stack.appendChild(num);
+    });
+    if (items.length === 0) {              // an empty line: a plain 0, never a coloured box
+      const zero = document.createElement("span");
+      zero.className = "num";
+      zero.textContent = "0";
+      stack.appendChild(zero);
+    }
+    return stack;
+  }
+
+  // Fill the <table> `board`: a row of column clues, then each row's clue and cells (`isGiven(i)` marks the
+  // givens). Returns what the game draws on: cells[r * W + c], rowClues[r], colClues[c].
+  function build(board, isGiven) {
+    const cells = new Array(W * H), rowClues = [], colClues = [];
+    board.tabIndex = 0;
+    board.setAttribute("role", "grid");
+    board.setAttribute("aria-label", "puzzle grid: arrows move, space fills, x marks empty, Delete clears");
+    const head = board.insertRow();
+    head.insertCell().className = "corner";
+    for (let c = 0; c < W; c++) {
+      const td = head.insertCell();
+      td.className = "clue col-clue";
+      td.dataset.col = c;
+      td.appendChild(clueStack(P.cols[c], "col", c));
+      colClues.push(td);
+    }
+    for (let r = 0; r < H; r++) {
+      const tr = board.insertRow();
+      const clue = tr.insertCell();
+      clue.className = "clue row-clue";
+      clue.dataset.row = r;
+      clue.appendChild(clueStack(P.rows[r], "row", r));
+      rowClues.push(clue);
+      for (let c = 0; c < W; c++) {
+        const td = tr.insertCell();
+        td.className = "cell";
+        if (c % 5 === 0) td.classList.add("c5");
+        if (r % 5 === 0) td.classList.add("r5");
+        if (c === W - 1) td.classList.add("last-col");
+        if (r === H - 1) td.classList.add("last-row");
+        td.dataset.row = r;
+        td.dataset.col = c;
+        td.id = `cell-${r}-${c}`;
+        if (isGiven(r * W + c)) td.classList.add("given");
+        cells[r * W + c] = td;
+      }
+    }
+    return { cells, rowClues, colClues };
+  }
+
+  // The colour picker (colour puzzles only): one button per colour, labelled with the key that picks it.
+  function palette(onPick) {
+    const box = document.getElementById("palette");
+    if (!COLOR) { box.hidden = true; return; }
+    P.palette.forEach((color, index) => {
+      if (index === 0) return;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "swatch";
+      b.style.background = color.rgb;
+      b.style.color = inkOn(color.rgb);
+      b.textContent = String(index);           // the key that picks it; hues alone can look alike
+      const name = document.createElement("span");
+      name.className = "swatch-name";
+      name.textContent = color.name.replace(/^\S+ \((.+)\)$/, "$1");  // "1 (red)": the key shows the "1"
+      b.appendChild(name);
+      b.title = `${color.name} (key ${index})`;
+      b.setAttribute("aria-label", `${color.name}, key ${index}`);
+      b.dataset.color = index;
+      b.setAttribute("role", "radio");
+      b.addEventListener("click", () => onPick(index));
+      box.appendChild(b);
+    });
+  }
+
+  // Cells as large as the window allows, within reason.
+  function fitCellSize() {
+    const clueCols = Math.max(1, ...P.rows.map((r) => r.length));
+    const clueRows = Math.max(1, ...P.cols.map((c) => c.length));
+    const byWidth = (window.innerWidth - 40) / (W + clueCols * 0.95);
+    const byHeight = (window.innerHeight - 150) / (H + clueRows * 0.95);
+    const size = Math.max(14, Math.min(34, Math.floor(Math.min(byWidth, Math.max(byHeight, 18)))));
+    document.documentElement.style.setProperty("--cell", `${size}px`);
+  }
+
+  return { build, palette, fitCellSize };
+})();
