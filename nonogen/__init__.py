@@ -13,22 +13,14 @@ The Python API in one screen::
     level = nonogen.from_mesh("samples/meshes/mushroom.ply", size=8)   # a Made too
     nonogen.draw(puzzle, "lambda.pdf", paper="a4")     # or without a path: the Picture
 
-Heavy parts (the engine, Pillow, trimesh) are imported on first use, so
-``import nonogen`` stays cheap.
+Heavy parts (the engine, numpy and the Picross 3D half, Pillow, trimesh) are
+imported on first use, so ``import nonogen`` stays cheap.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .clues import (
-    clue_problems,
-    derive_clues,
-    derive_clues_3d,
-    puzzle3d_from_cells,
-    puzzle_from_grid,
-    satisfies,
-    satisfies_3d,
-)
+from .clues import clue_problems, derive_clues, puzzle_from_grid, satisfies
 from .errors import (
     FormatError,
     InputError,
@@ -39,16 +31,18 @@ from .errors import (
     PuzzleError,
     SolverTimeout,
 )
-from .model import BACKGROUND, Puzzle, Puzzle3D
+from .model import BACKGROUND, Puzzle
 from .palette import BW_PALETTE, Color
 
 if TYPE_CHECKING:  # pragma: no cover
     from .batch import verify_paths
+    from .clues3d import derive_clues_3d, puzzle3d_from_cells, satisfies_3d
     from .formats import dump, dumps, load, load_all, loads
     from .importers.image import ImageOptions
     from .made import Made
     from .make.level3d import from_mesh, make_level
     from .make.picture import from_image
+    from .model3d import Puzzle3D
     from .output import book, draw, save
     from .solve import verify
 
@@ -108,13 +102,17 @@ _LAZY = {
     "save": ("output.folders", "save"),
     "draw": ("output.sheets", "draw"),
     "book": ("output.books", "book"),
+    "Puzzle3D": ("model3d", "Puzzle3D"),  # the 3D half loads numpy: not for a 2D puzzle
+    "derive_clues_3d": ("clues3d", "derive_clues_3d"),
+    "puzzle3d_from_cells": ("clues3d", "puzzle3d_from_cells"),
+    "satisfies_3d": ("clues3d", "satisfies_3d"),
 }
 
 
 def __getattr__(name: str) -> Any:
     """The API functions, imported from their modules on first use."""
     if name in _LAZY:
-        import importlib
+        import importlib  # here: a bare `import nonogen` never needs it
 
         module, attr = _LAZY[name]
         value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)

@@ -20,22 +20,27 @@ from collections import deque
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Optional, Union
 
 from . import formats
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
+from .executors import make_executor
 from .grids import rows_in
-from .model import Puzzle, Puzzle3D
+from .model import Puzzle
 from .solve import verify
+from .solve.deadline import TIMEOUT
 from .solve.result import VerifyResult
 from .solve.deadline import OutOfTime, interrupt_at, read_limit
 from .solve.session import Session
 from .solve.verify import timed_session
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .model3d import Puzzle3D
+
 __all__ = ["Source", "Task", "STATUSES", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
 
 PathLike = Union[str, Path]
-AnyPuzzle = Union[Puzzle, Puzzle3D]
+AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
 STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
 """Every status a record can have, in the order summaries list them."""
@@ -56,7 +61,7 @@ class Task(NamedTuple):
     label: str
     puzzle: AnyPuzzle
     fields: dict
-    timeout: Optional[float] = 60.0
+    timeout: Optional[float] = TIMEOUT
     strategy: str = "full"
     ambiguity: bool = True
     grade: bool = True
@@ -162,7 +167,7 @@ def clue_hash(puzzle: AnyPuzzle) -> str:
     >>> clue_hash(formats.loads(red_blue, "non")) == clue_hash(formats.loads(green_gold, "non"))
     True
     """
-    if isinstance(puzzle, Puzzle3D):
+    if puzzle.dimensions == 3:
         clues = {axis: [[None if c is None else list(c) for c in row] for row in puzzle.clues[axis]] for axis in "xyz"}
         text = json.dumps({"kind": "3d", "size": list(puzzle.size), "clues": clues}, separators=(",", ":"))
     else:
@@ -199,7 +204,7 @@ def _fields(puzzle: AnyPuzzle, fmt: str, member: int, members: int) -> dict:
 
 def _grid_text(puzzle: AnyPuzzle, result: VerifyResult, name: str) -> object:
     """A solution as text: rows of palette codes (2D) or one 0/1 string in C order (3D)."""
-    if isinstance(puzzle, Puzzle3D):
+    if puzzle.dimensions == 3:
         grid = getattr(result, name)
         return None if grid is None else "".join("1" if v else "0" for v in grid.ravel())
     rows = rows_in(result, name)
@@ -208,13 +213,13 @@ def _grid_text(puzzle: AnyPuzzle, result: VerifyResult, name: str) -> object:
 
 def _differences(puzzle: AnyPuzzle, result: VerifyResult) -> list[tuple[int, ...]]:
     """The cells where the two reported solutions differ, in reading (C) order."""
-    if isinstance(puzzle, Puzzle3D):
+    if puzzle.dimensions == 3:
         return [tuple(map(int, ix)) for ix in zip(*result.ambiguous.nonzero())]
     first, second = rows_in(result, "solution"), rows_in(result, "second_solution")
     return [(r, c) for r, (a, b) in enumerate(zip(first, second)) for c in range(len(a)) if a[c] != b[c]]
 
 
-def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, fields: Optional[dict] = None) -> dict:
+def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, *, fields: Optional[dict] = None) -> dict:
     """The plain record of one verified puzzle (the ``--json`` line): grids as text, no numpy."""
     out = {"file": label, "status": result.status, **(fields or {}), "solution": _grid_text(puzzle, result, "solution")}
     second = _grid_text(puzzle, result, "second_solution")
@@ -222,7 +227,7 @@ def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, fields: Optional
         out["second_solution"] = second
         out["ambiguous_cells"] = [list(cell) for cell in _differences(puzzle, result)]
         out["ambiguous_complete"] = False  # only where the two solutions differ, until a scan adds the rest
-    if isinstance(puzzle, Puzzle3D):
+    if puzzle.dimensions == 3:
         out["size"] = list(puzzle.size)
     else:
         out["width"], out["height"] = puzzle.width, puzzle.height
@@ -241,11 +246,12 @@ def run_task(task: Task) -> dict:
     local pool and a Dask cluster give the same records.
     """
     try:
-        if isinstance(task.puzzle, Puzzle3D):
-            return record(task.label, task.puzzle, verify(task.puzzle, timeout=task.timeout, grade=task.grade), task.fields)
-        session, left = timed_session(task.puzzle, task.timeout)
+        if task.puzzle.dimensions == 3:
+            result = verify(task.puzzle, timeout=task.timeout, grade=task.grade)
+            return record(task.label, task.puzzle, result, fields=task.fields)
+        session, left = timed_session(task.puzzle, timeout=task.timeout)
         result = session.verify(timeout=left, strategy=task.strategy, grade=task.grade)
-        out = record(task.label, task.puzzle, result, task.fields)
+        out = record(task.label, task.puzzle, result, fields=task.fields)
         if task.ambiguity and result.status == "multiple":
             _add_ambiguity(out, session, result, task.timeout)
         return out
@@ -359,8 +365,9 @@ def _earlier(records: Iterable[dict]) -> tuple[set, set, dict]:
 
 def verify_paths(
     paths: Iterable[Union[PathLike, Source]],
+    *,
     jobs: int = 1,
-    timeout: Optional[float] = 60.0,
+    timeout: Optional[float] = TIMEOUT,
     strategy: str = "full",
     ambiguity: bool = True,
     grade: bool = True,
@@ -386,8 +393,6 @@ def verify_paths(
     read). Closing the generator stops the workers. Raises
     :class:`~nonogen.errors.InputError` when the paths hold no puzzle file.
     """
-    from .executors import make_executor
-
     items = [p if isinstance(p, Source) else str(p) for p in paths]
     files = list(puzzle_files(items))
     if not files:
@@ -395,7 +400,7 @@ def verify_paths(
         raise InputError(f"no puzzle files in {names} (known suffixes: {' '.join(formats.SUFFIXES)})")
     options = {"fmt": format, "timeout": timeout, "strategy": strategy, "ambiguity": ambiguity, "grade": grade}
     feed = _Feed(files, options, resume, dedupe)
-    runner = make_executor(executor, jobs, timeout, scheduler)
+    runner = make_executor(executor, jobs=jobs, timeout=timeout, scheduler=scheduler)
     report = on_progress or (lambda done, total: None)
     done = 0
     report(0, len(files))

@@ -22,6 +22,8 @@ from collections import deque
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, Optional, Protocol
 
+from .errors import InputError
+
 __all__ = ["Executor", "SerialExecutor", "LocalPool", "DaskExecutor", "make_executor", "hard_limit"]
 
 Fn = Callable[[Any], Any]
@@ -47,7 +49,8 @@ def hard_limit(timeout: Optional[float]) -> Optional[float]:
     return None if timeout is None else 2 * float(timeout) + 10.0
 
 
-def make_executor(choice: object, jobs: int = 1, timeout: Optional[float] = None, scheduler: Optional[str] = None):
+def make_executor(choice: object = None, *, jobs: int = 1, timeout: Optional[float] = None,
+                  scheduler: Optional[str] = None):
     """The executor for ``choice``: ``None`` (this process for one job, else a local pool), ``"serial"``,
     ``"local"``, ``"dask"``, or an object with a ``run`` method, returned as it is."""
     if choice is not None and not isinstance(choice, str):
@@ -77,7 +80,7 @@ def _die_with_parent() -> None:
     if not sys.platform.startswith("linux"):
         return
     try:
-        import ctypes
+        import ctypes  # workers only: the batch process never asks
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # pragma: no cover - not glibc
@@ -94,7 +97,7 @@ def _limit_memory() -> None:
     of this limit (:func:`nonogen.solve.session.memory_budget`); the cap catches what the
     estimate misses. A stricter limit already set is kept.
     """
-    import resource
+    import resource  # workers only, like ctypes above
 
     try:
         cap = int(WORKER_MEMORY_SHARE * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
@@ -194,11 +197,11 @@ class LocalPool:
     ``limit`` seconds is stopped the same way, as a ``timeout``.
     """
 
-    def __init__(self, jobs: int = 2, limit: Optional[float] = None, depth: int = 2):
+    def __init__(self, jobs: int = 2, *, limit: Optional[float] = None, depth: int = 2):
         self.jobs, self.limit, self.depth = max(1, int(jobs)), limit, max(1, depth)
 
     def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]:
-        from multiprocessing import connection
+        from multiprocessing import connection  # see _context: a one-process run never starts a pool
 
         ctx = _context()
         slots: list[_Slot] = []
@@ -322,24 +325,22 @@ class DaskExecutor:
     task at fault gets the ``error`` (or ``timeout``) result.
     """
 
-    def __init__(self, scheduler: Optional[str] = None, workers: int = 2, limit: Optional[float] = None,
+    def __init__(self, scheduler: Optional[str] = None, *, workers: int = 2, limit: Optional[float] = None,
                  per_thread: int = 4, target: float = 0.25, max_chunk: int = 64):
         self.scheduler, self.workers, self.limit = scheduler, max(1, int(workers)), limit
         self.per_thread, self.target, self.max_chunk = max(1, per_thread), target, max(1, max_chunk)
         self.mean = 0.05  # seconds per task, until measured
 
     def _connect(self):
-        import logging
+        import logging  # a Dask run only, like dask itself
 
-        import dask
-        from distributed import Client, LocalCluster
+        import dask  # optional (nonogen[dask]): only a Dask run needs it
+        from distributed import Client, LocalCluster  # optional, like dask
 
         if self.scheduler:
             try:
                 return Client(self.scheduler, timeout="20s"), None
             except (OSError, ValueError, TypeError) as exc:  # unreachable, refused, or not an address
-                from .errors import InputError
-
                 raise InputError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
         with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
             cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
@@ -351,10 +352,8 @@ class DaskExecutor:
 
     def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]:
         try:
-            from distributed import wait as dask_wait
+            from distributed import wait as dask_wait  # optional: without it, the InputError below
         except ImportError:
-            from .errors import InputError
-
             raise InputError("the Dask executor needs the 'distributed' package: pip install 'nonogen[dask]'") from None
         client, cluster = self._connect()
         running: dict = {}  # future -> [tasks, when it reached the head of the line (None: still queued)]

@@ -5,7 +5,8 @@ takes 0.1 s, so the model, the readers and the engine keep a 2D grid as a
 tuple of ``bytes`` rows, one colour index per byte (a palette has at most
 255 colours). Users get numpy arrays as ever: a :class:`GridField` turns the
 rows into an array the first time its attribute is read, and only then is
-numpy imported. Code on the verify path reads the rows with :func:`rows_in`.
+numpy imported (by :mod:`nonogen.arrays`, the 2D core's one door to it). Code
+on the verify path reads the rows with :func:`rows_in`.
 """
 from __future__ import annotations
 
@@ -37,15 +38,13 @@ def rows_of(grid: Any) -> Rows:
     """
     if _is_rows(grid):
         return grid
-    if hasattr(grid, "__array__"):  # numpy is loaded already: no Python loop over the cells
-        import numpy as np
-
-        array = np.asarray(grid)
+    if hasattr(grid, "__array__"):  # a numpy array: its own methods, no Python loop over the cells
+        array = grid.__array__()
         if array.ndim != 2:
             raise ValueError(f"a 2D grid is needed, got {array.ndim} dimensions")
         if array.size and (array.min() < 0 or array.max() > 255):
             raise ValueError(_RANGE)
-        return tuple(row.tobytes() for row in np.ascontiguousarray(array, dtype=np.uint8))
+        return tuple(row.tobytes() for row in array.astype("uint8"))
     try:
         rows = tuple(bytes(int(v) for v in row) for row in grid)
     except ValueError:  # bytes() refuses values outside 0-255
@@ -79,10 +78,9 @@ def flat(grid: Any) -> bytes:
 
 def to_array(rows: Rows, writable: bool = False) -> "np.ndarray":
     """The rows as a ``height x width`` numpy ``uint8`` array (read-only unless ``writable``)."""
-    import numpy as np
+    from .arrays import array_of  # numpy: loaded when a user reads a grid as an array, never to verify
 
-    array = np.frombuffer(b"".join(rows), dtype=np.uint8).reshape(shape_of(rows))
-    return array.copy() if writable else array
+    return array_of(b"".join(rows), shape_of(rows), writable)
 
 
 _SLOT = "_grid_"

@@ -12,7 +12,8 @@ from typing import Any, Union
 
 import numpy as np
 
-from .model import Puzzle, Puzzle3D
+from .model import Puzzle
+from .model3d import Puzzle3D
 
 __all__ = ["Made"]
 

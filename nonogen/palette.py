@@ -2,18 +2,15 @@
 
 Every module that names, codes, parses or picks a colour comes here, so a
 file reader, the picture importer and a renderer cannot disagree on what
-"navy" is or which code a colour gets.
+"navy" is or which code a colour gets. Perceptual distance and the names of
+colours that come from pictures need numpy: they are :mod:`nonogen.colorspace`.
 """
 from __future__ import annotations
 
 import colorsys
-from functools import lru_cache
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import Optional, Sequence
 
 from .errors import PuzzleError
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = [
     "Color",
@@ -24,15 +21,6 @@ __all__ = [
     "rgb_from_name",
     "to_hex",
     "pick_char",
-    "color_name",
-    "color_names",
-    "palette_from_rgb",
-    "DEFAULT_MIN_DISTANCE",
-    "to_lab",
-    "from_lab",
-    "delta_e",
-    "distance_matrix",
-    "min_palette_distance",
     "distinct_colors",
     "ink_on",
 ]
@@ -161,179 +149,6 @@ def pick_char(name: str, rgb: str, used: set[str], wanted: Optional[str] = None)
             used.add(c)
             return c
     raise PuzzleError("too many colours: no one-character codes left")
-
-
-# --- perceptual distance and names for colours that come from pictures ----------------------------
-
-DEFAULT_MIN_DISTANCE = 10.0
-"""Smallest CIEDE2000 distance between two palette entries made from a picture, background included.
-
-Under about 2.3 two colours are one just-noticeable difference apart; printed
-clue boxes need far more to be told apart at a glance, and 10 is where
-solvers stop confusing them."""
-
-_PREFERRED = {"gray": "grey", "darkgray": "darkgrey", "dimgray": "dimgrey", "lightgray": "lightgrey",
-              "slategray": "slategrey", "darkslategray": "darkslategrey", "lightslategray": "lightslategrey",
-              "aqua": "cyan", "fuchsia": "magenta"}
-
-
-def median_cut(pixels: "np.ndarray", k: int) -> tuple["np.ndarray", "np.ndarray"]:
-    """Pillow's median cut of ``pixels`` (any shape ending in 3, uint8 RGB) into at most ``k`` colours.
-
-    Returns each pixel's colour index (flat) and the colours (m x 3) those
-    indices name; only colours some pixel uses are kept, numbered in order.
-
-    >>> import numpy as np
-    >>> index, colours = median_cut(np.array([[255, 0, 0], [250, 0, 0], [0, 0, 255]], dtype=np.uint8), 2)
-    >>> index.tolist(), len(colours)
-    ([0, 0, 1], 2)
-    """
-    import numpy as np
-    from PIL import Image
-
-    strip = Image.fromarray(np.ascontiguousarray(pixels, dtype=np.uint8).reshape(1, -1, 3), "RGB")
-    quant = strip.quantize(colors=k, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    table = np.array(quant.getpalette()[: 3 * 256], dtype=np.int64).reshape(-1, 3)
-    used, index = np.unique(np.asarray(quant, dtype=np.int64).ravel(), return_inverse=True)
-    return index.ravel(), table[used]
-
-
-def to_lab(rgb: "np.ndarray | Sequence") -> "np.ndarray":
-    """CIELAB (D65) of sRGB values in 0..255, any shape ending in 3 (scikit-image's conversion).
-
-    >>> [round(float(v)) for v in to_lab((255, 255, 255))]
-    [100, 0, 0]
-    """
-    import numpy as np
-    from skimage.color import rgb2lab
-
-    arr = np.asarray(rgb, dtype=np.float64)
-    return rgb2lab(arr.reshape(-1, 1, 3) / 255.0).reshape(arr.shape)
-
-
-def from_lab(lab: "np.ndarray") -> "np.ndarray":
-    """sRGB 0..255 floats of CIELAB values (clipped to the sRGB gamut)."""
-    import numpy as np
-    from skimage.color import lab2rgb
-
-    arr = np.asarray(lab, dtype=np.float64)
-    return np.clip(lab2rgb(arr.reshape(-1, 1, 3)).reshape(arr.shape) * 255.0, 0, 255)
-
-
-def delta_e(lab1: "np.ndarray", lab2: "np.ndarray") -> "np.ndarray":
-    """CIEDE2000 distance between CIELAB colours (broadcasting, scikit-image's formula).
-
-    >>> round(float(delta_e(to_lab((255, 255, 255)), to_lab((250, 250, 250)))), 1)
-    1.0
-    """
-    import numpy as np
-    from skimage.color import deltaE_ciede2000
-
-    a, b = np.broadcast_arrays(np.asarray(lab1, dtype=np.float64), np.asarray(lab2, dtype=np.float64))
-    return deltaE_ciede2000(a, b)
-
-
-def distance_matrix(rgbs: Sequence[Sequence[float]]) -> "np.ndarray":
-    """Pairwise CIEDE2000 distances of sRGB colours (``n x n``, zero diagonal)."""
-    import numpy as np
-
-    lab = to_lab(np.asarray(rgbs, dtype=np.float64).reshape(-1, 3))
-    return delta_e(lab[:, None, :], lab[None, :, :])
-
-
-def min_palette_distance(palette: Sequence["Color"]) -> float:
-    """The CIEDE2000 distance of the two closest entries of a palette, background included.
-
-    This is the number a solver feels: under 10 two clue colours get confused on paper.
-
-    >>> min_palette_distance(BW_PALETTE)
-    100.0
-    """
-    import numpy as np
-
-    if len(palette) < 2:
-        return float("inf")
-    d = distance_matrix([c.rgb_tuple for c in palette])
-    return round(float(d[~np.eye(len(palette), dtype=bool)].min()), 2)
-
-
-@lru_cache(maxsize=1)
-def _name_table() -> tuple[tuple[str, ...], "np.ndarray"]:
-    """The CSS Color Module Level 4 named colours (as Pillow ships them), one name per value, in CIELAB."""
-    from PIL import ImageColor
-
-    by_value: dict[tuple, str] = {}
-    for name in sorted(ImageColor.colormap):
-        by_value.setdefault(ImageColor.getrgb(name)[:3], _PREFERRED.get(name, name))
-    names = tuple(by_value.values())
-    return names, to_lab(list(by_value))
-
-
-def color_names(rgb: tuple[int, int, int]) -> list[str]:
-    """CSS colour names from nearest to farthest in CIEDE2000 (the first is :func:`color_name`)."""
-    import numpy as np
-
-    names, lab = _name_table()
-    d = delta_e(lab, to_lab(rgb)[None, :])
-    return [names[i] for i in np.argsort(d, kind="stable")]
-
-
-def color_name(rgb: tuple[int, int, int]) -> str:
-    """A readable name for an RGB colour: the nearest CSS named colour in CIEDE2000.
-
-    >>> color_name((250, 5, 5)), color_name((10, 10, 10)), color_name((0, 90, 20)), color_name((128, 0, 0))
-    ('red', 'black', 'darkgreen', 'maroon')
-    """
-    return color_names(rgb)[0]
-
-
-def readable_names(colors: Sequence[Color]) -> list[str]:
-    """Each colour's name, with a readable one added when the file names colours by number or code.
-
-    Legends and play pages show them: "1" and "2" say nothing on paper or a phone. The added names are
-    distinct (the next-nearest CSS name when the nearest is taken), so two reds never read the same.
-
-    >>> readable_names([Color("1", "#ff0000", "a"), Color("2", "#f00a0a", "b"), Color("sail", "#eedd99", "s")])
-    ['1 (red)', '2 (orangered)', 'sail']
-    """
-    taken = {c.name for c in colors}
-    out = []
-    for color in colors:
-        if sum(ch.isalpha() for ch in color.name) >= 3:
-            out.append(color.name)
-            continue
-        css = next((n for n in color_names(color.rgb_tuple) if n not in taken), color_name(color.rgb_tuple))
-        taken.add(css)
-        out.append(f"{color.name} ({css})")
-    return out
-
-
-def palette_from_rgb(background: tuple[int, int, int], colors: list[tuple[int, int, int]]) -> tuple[Color, ...]:
-    """Palette entries for colours found in a picture: distinct names, distinct one-character codes.
-
-    A name already taken goes to the next-nearest free CSS name, so two reds
-    become ``red`` and ``crimson`` rather than ``red-2``. White is the paper of
-    printed sheets and of formats that imply the background (``.cnon``), so a
-    foreground colour is never called ``white``.
-
-    >>> [(c.name, c.char) for c in palette_from_rgb((255, 255, 255), [(200, 0, 0), (210, 20, 20), (0, 0, 0)])]
-    [('white', '.'), ('firebrick', 'f'), ('crimson', 'c'), ('black', 'b')]
-    >>> [c.name for c in palette_from_rgb((20, 30, 80), [(250, 250, 250)])]
-    ['midnightblue', 'whitesmoke']
-    """
-    bg_name = color_name(background)
-    used_names = {bg_name, "white"}
-    used_chars = {"."}
-    entries = [Color(bg_name, to_hex(background), ".")]
-    for rgb in colors:
-        name = next(n for n in color_names(rgb) if n not in used_names)
-        used_names.add(name)
-        char = name[0] if name[0] not in used_chars else next(
-            ch for ch in "abcdefghijklmnopqrstuvwxyz0123456789" if ch not in used_chars
-        )
-        used_chars.add(char)
-        entries.append(Color(name, to_hex(rgb), char))
-    return tuple(entries)
 
 
 # --- colours for drawing -------------------------------------------------------------------------

@@ -71,10 +71,10 @@ def grade_one(path: Path, index: int, timeout: float) -> dict:
     puzzle = formats.load_all(path)[index].replace(goal=None)
     session = Session(puzzle)
     start = time.process_time()
-    result = session.verify(timeout=timeout)
+    result = session.verify(timeout=timeout, grade=False)
     verified = time.process_time()
     if result.status == "unique":
-        rate(result, puzzle, Deadline(timeout), session.grid)
+        rate(result, puzzle, deadline=Deadline(timeout), grid=session.grid)
     return {"puzzle": f"{path.name}#{index}", "status": result.status, "grade": result.grade, "score": result.score,
             "measures": result.stats.get("grade_measures"), "verify_s": verified - start,
             "grade_s": time.process_time() - verified}

@@ -93,7 +93,7 @@ def unguided_givens(puzzle, target: np.ndarray) -> tuple[int, float]:
     start = time.monotonic()
     givens: list = []
     while True:
-        res = verify(puzzle.replace(givens=tuple(givens)), target, timeout=60)
+        res = verify(puzzle.replace(givens=tuple(givens)), target=target, timeout=60)
         if res.status != "multiple":
             return len(givens), time.monotonic() - start
         r, c = (int(v) for v in np.argwhere(res.second_solution != target)[0])
@@ -109,7 +109,7 @@ def run_case(name: str, img: Image.Image, opts: ImageOptions) -> dict:
     puzzle = puzzle_from_grid(imported.grid, imported.palette, title=name)
     row["clues"] = time.perf_counter() - t
     t = time.perf_counter()
-    first = verify(puzzle, imported.grid, timeout=60)
+    first = verify(puzzle, target=imported.grid, timeout=60)
     row["verify"] = time.perf_counter() - t
     row["status"] = first.status
     t = time.perf_counter()

@@ -15,7 +15,7 @@ import argparse
 import time
 from pathlib import Path
 
-from nonogen.clues import puzzle3d_from_cells
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.importers.mesh import mesh_to_voxels
 from nonogen.make.hide3d import hide_clues
 from nonogen.solve.verify3d import verify3d
@@ -31,13 +31,13 @@ def bench(model: Path, size: int, baseline: bool, seed: int) -> list[dict]:
     t_vox = time.perf_counter() - t0
     puzzle = puzzle3d_from_cells(voxels.cells)
     t0 = time.perf_counter()
-    full = verify3d(puzzle, voxels.cells, timeout=120)
+    full = verify3d(puzzle, target=voxels.cells, timeout=120)
     t_full = time.perf_counter() - t0
     rows = []
     modes = [("incremental", True)] + ([("fresh solver (baseline)", False)] if baseline else [])
     for name, incremental in modes:
         result = hide_clues(puzzle, seed=seed, incremental=incremental, timeout=900)
-        check = verify3d(result.puzzle, voxels.cells)
+        check = verify3d(result.puzzle, target=voxels.cells)
         rows.append({
             "size": "x".join(map(str, voxels.cells.shape)), "mode": name, "voxels": int(voxels.cells.sum()),
             "full": full.status, "t_vox": t_vox, "t_full": t_full, "t_hide": result.stats["seconds"],

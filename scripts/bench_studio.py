@@ -62,11 +62,11 @@ def engine_alone(doc: dict) -> tuple[float, float]:
     start = time.perf_counter()
     puzzle, grid = puzzle_of(doc)
     session = Session(puzzle)
-    result = session.verify(grid, timeout=30)
+    result = session.verify(grid, timeout=30, grade=False)
     verdict = time.perf_counter() - start
     if result.status == "multiple":
         session.ambiguity(grid, timeout=30)
-    rate(result, puzzle, Deadline(30), session.grid)
+    rate(result, puzzle, deadline=Deadline(30), grid=session.grid)
     return verdict, time.perf_counter() - start
 
 

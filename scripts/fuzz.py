@@ -90,7 +90,8 @@ def _g_text(puzzle) -> str:
 def _built_puzzles(rng: random.Random) -> list[Seed]:
     """Small puzzles written by nonogen itself in every format it writes (and .g by hand)."""
     from nonogen import formats
-    from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
+    from nonogen.clues import puzzle_from_grid
+    from nonogen.clues3d import puzzle3d_from_cells
     from nonogen.model import Color
 
     colours = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "r"), Color("blue", "#0000ff", "b"))

@@ -92,7 +92,7 @@ def writers_round_trip(puzzle, svg: bool = True) -> tuple[int, Optional[str]]:
 
 
 def _is_3d(puzzle) -> bool:
-    from nonogen.model import Puzzle3D
+    from nonogen.model3d import Puzzle3D
 
     return isinstance(puzzle, Puzzle3D)
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import trimesh
 
-from nonogen.clues import puzzle3d_from_cells
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.export.model3d import level_mesh, model_bytes
 from nonogen.palette import Color
 

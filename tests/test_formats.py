@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 
 import nonogen.cli as cli
 from nonogen import formats
-from nonogen.clues import derive_clues, puzzle3d_from_cells, puzzle_from_grid, satisfies
+from nonogen.clues import derive_clues, puzzle_from_grid, satisfies
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.errors import FormatError, LimitError
 from nonogen.formats import taai
-from nonogen.model import BW_PALETTE, Color, Puzzle, Puzzle3D
+from nonogen.model import BW_PALETTE, Color, Puzzle
+from nonogen.model3d import Puzzle3D
 from nonogen.solve import verify
 from conftest import SHARED_DATA, needs_shared
 
@@ -202,8 +204,6 @@ def test_non_and_xml_keep_goal_and_standard_metadata(p):
 
 @st.composite
 def levels(draw):
-    from nonogen.clues import puzzle3d_from_cells
-
     size = tuple(draw(st.integers(1, 4)) for _ in range(3))
     n = size[0] * size[1] * size[2]
     cells = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n))).reshape(size)

@@ -5,6 +5,7 @@ import csv
 import itertools
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,11 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nonogen import formats
-from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
+from nonogen.clues import puzzle_from_grid
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.make.level3d import make_level
 from nonogen.solve import Session, verify
-from nonogen.solve.grade import Measures, grade2d, grade_of_score, overlap, score, score3d
-from nonogen.solve.line import LineAutomaton, solve_line
+from nonogen.solve.deadline import Deadline
+from nonogen.solve.grade import Measures, grade2d, grade_of_score, measure2d, replay, score
+from nonogen.solve.grade3d import rate3d, score3d
+from nonogen.solve.line import LineAutomaton, overlap, solve_line
+from nonogen.solve.line3d import LineIndex3D
+from nonogen.solve.result import VerifyResult
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "puzzles"
 
 measures = st.builds(
     Measures,
@@ -89,6 +97,24 @@ def test_a_session_gives_the_same_difficulty_twice():
     assert first.difficulty == second.difficulty == "probe" and first.grade == second.grade
 
 
+def test_the_replay_is_the_grades_own_solve_step_by_step():
+    """The studio replayed line logic its own way, reaching into the engine; the engine's one replay is the
+    grade's solve: the same measures, and each step (overlap pass, hard line, lookahead) with the cells it fixed."""
+    for name, kinds in (("webpbn-00803", {"start", "overlap", "hard line", "lookahead"}), ("lambda", None)):
+        puzzle = formats.load(next(SAMPLES.glob(f"{name}.*"))).replace(goal=None)
+        shown = replay(puzzle)
+        assert shown.measures == measure2d(puzzle)
+        assert shown.kinds[0] == "start"
+        assert set(shown.kinds) <= {"start", "overlap", "hard line", "lookahead", "both ways"}
+        assert kinds is None or set(shown.kinds) == kinds
+        assert all(shown.cells(k) for k in range(1, len(shown.kinds)))  # a step that fixes nothing is left out
+        assert sorted(cell for k in range(len(shown.kinds)) for cell in shown.cells(k)) == [
+            (r, c) for r in range(puzzle.height) for c in range(puzzle.width)]  # each cell fixed once, all of them
+        assert shown.to_dict() == {"step": shown.step, "kinds": shown.kinds}
+    cut = replay(puzzle, deadline=Deadline(0.0))
+    assert cut.measures is None and cut.kinds == ["start"]  # cut off: what was found so far, here nothing
+
+
 def test_multiple_solutions_grade_five_and_unsolvable_none():
     assert verify(puzzle_from_grid(np.eye(3, dtype=int))).grade == 5
     bad = puzzle_from_grid(np.eye(2, dtype=int)).replace(rows=(((2, 1),), ((1, 1),)), goal=None)
@@ -151,6 +177,23 @@ def test_grade_four_is_not_a_3d_grade():
 def test_3d_levels_are_graded_by_their_line_passes():
     result = verify(puzzle3d_from_cells(_dog()))
     assert result.status == "unique" and result.grade in (1, 2, 3)
+
+
+def test_a_graded_3d_verify_builds_one_line_index_and_runs_line_logic_once(monkeypatch):
+    """verify3d built a line index and ran line logic for the difficulty, then the grade built another and ran the
+    passes again; the verdict's passes now give the difficulty, the work figure and the grade."""
+    calls: Counter = Counter()
+    for name in ("__init__", "passes", "fixpoint"):
+        def counted(self, *args, _name=name, _original=getattr(LineIndex3D, name), **kwargs):
+            calls[_name] += 1
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(LineIndex3D, name, counted)
+    level = puzzle3d_from_cells(_dog())
+    graded = verify(level)
+    assert graded.difficulty == "line" and graded.grade in (1, 2, 3) and graded.work > 0
+    assert calls == {"__init__": 1, "passes": 1}
+    assert rate3d(VerifyResult("unique"), level).score == graded.score  # the grade on its own: the same passes
 
 
 def test_score3d_grows_with_passes_and_size():

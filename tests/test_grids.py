@@ -1,6 +1,7 @@
 """The numpy-free grids of the model and the engine, and what users still get: numpy arrays."""
 from __future__ import annotations
 
+import ast
 import copy
 import pickle
 import subprocess
@@ -76,3 +77,77 @@ def test_verify_and_its_records_load_no_numpy(tmp_path):
     paths = [tmp_path, samples / "checker-taai.txt", samples / "lambda.txt"]
     done = subprocess.run([sys.executable, "-c", probe, *map(str, paths)], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["4", "multiple", "4", "False"]
+
+
+# --- the rule as a file rule: the 2D verify path imports no numpy ---------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("numpy", "scipy", "PIL", "trimesh", "skimage")
+DOORS = {
+    ("nonogen.solve", "nonogen.solve.verify3d"): "verify() hands a Picross 3D level to the 3D half",
+    ("nonogen.grids", "nonogen.arrays"): "a user who reads a grid gets a numpy array",
+}
+"""The function-level imports through which the 2D verify path leaves for numpy, and why."""
+
+
+def _file(module: str) -> Path:
+    path = ROOT.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def _imports(module: str) -> list[tuple[str, bool]]:
+    """``(module imported, inside a function)`` for every import in ``module``'s file but those only type checkers see."""
+    path = _file(module)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[tuple[str, bool]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                child = ast.Module(body=child.orelse, type_ignores=[])
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, in_function) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - child.level + 1] + [child.module or ""]).strip(".") if child.level \
+                    else child.module
+                for alias in child.names:  # a submodule when the name is one, else the module it comes from
+                    submodule = f"{base}.{alias.name}"
+                    found.append((submodule if _file(submodule).exists() else base, in_function))
+            visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    visit(ast.parse(path.read_text()), False)
+    return found
+
+
+def _verify_path_2d() -> set[str]:
+    """Every module ``nonogen verify`` and ``nonogen.verify_paths`` can load for a 2D puzzle: the static closure.
+
+    Imports anywhere in a file count (top level or in a function), except through the :data:`DOORS`; the
+    format readers the registry loads by name are added as entry points (the 3D ones only read 3D files).
+    """
+    from nonogen import formats
+
+    readers = {formats.FORMATS[name].looks_like.__module__ for name in formats.FORMATS if name not in formats.FORMATS_3D}
+    todo = ["nonogen", "nonogen.cli.verify", "nonogen.batch", "nonogen.solve.verify", *readers]
+    seen: set[str] = set()
+    while todo:
+        module = todo.pop()
+        if module in seen or not _file(module).exists():  # the C module has no source file
+            continue
+        seen.add(module)
+        todo.extend(module.rsplit(".", k)[0] for k in range(1, module.count(".") + 1))  # its packages run first
+        todo.extend(t for t, _ in _imports(module) if t.startswith("nonogen") and (module, t) not in DOORS)
+    return seen
+
+
+def test_the_2d_verify_path_imports_no_numpy_at_any_level():
+    """"2D runs without numpy" was a habit of hiding imports in function bodies; now it is a rule on files:
+    no file ``nonogen verify`` can load for a 2D puzzle imports numpy, scipy, Pillow, trimesh or scikit-image,
+    not even inside a function. The 3D half (model3d, clues3d, the 3D engine) imports numpy at the top."""
+    path = _verify_path_2d()
+    assert {"nonogen.solve.session", "nonogen.formats.non", "nonogen.palette", "nonogen.executors"} <= path
+    heavy = {m: sorted({t for t, _ in _imports(m) if t.split(".")[0] in HEAVY}) for m in sorted(path)}
+    assert not {m: found for m, found in heavy.items() if found}
+    for (module, target), why in DOORS.items():  # a door is opened only by the code that needs it
+        assert (target, True) in _imports(module) and (target, False) not in _imports(module), why

@@ -27,7 +27,8 @@ from nonogen.importers.image import (
 from nonogen.importers.cells import peel_outline, thicken_outline
 from nonogen.importers.cleanup import clean, majority
 from nonogen.importers.quality import measure, speck_share
-from nonogen.palette import BW_PALETTE, min_palette_distance
+from nonogen.colorspace import min_palette_distance
+from nonogen.palette import BW_PALETTE
 from nonogen.render.sheet2d import cell_center, sheet_size
 from nonogen.solve import verify
 

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from PIL import ImageFont
 
-from nonogen.clues import puzzle3d_from_cells
-from nonogen.model import Puzzle3D
+from nonogen.clues3d import puzzle3d_from_cells
+from nonogen.model3d import Puzzle3D
 from nonogen.render.canvas import INK, Circle, Picture, Rect, Text, text_box, text_width, to_png, wrap_text
 from nonogen.render.iso3d import sheet_picture
 

@@ -9,7 +9,7 @@ import pytest
 import trimesh
 
 from nonogen import formats
-from nonogen.clues import derive_clues_3d
+from nonogen.clues3d import derive_clues_3d
 from nonogen.cli import main
 from nonogen.errors import InputError
 from nonogen.importers.mesh import mesh_to_voxels, voxelize
@@ -246,7 +246,7 @@ def test_load_mesh_counts_external_gltf_buffers_before_loading(tmp_path):
     import resource
 
     from nonogen.errors import FileLimitError
-    from nonogen.importers.mesh import MAX_MODEL_BYTES, load_mesh
+    from nonogen.importers.meshfile import MAX_MODEL_BYTES, load_mesh
 
     model = _gltf_with_external_buffers(tmp_path / "ok")
     assert len(load_mesh(model).faces) == 12  # small external buffers still load

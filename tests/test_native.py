@@ -18,7 +18,7 @@ from nonogen.clues import line_clue
 from nonogen.solve import propagate, verify
 from nonogen.solve.cnf import Encoding
 from nonogen.solve.deadline import Deadline, Timeout
-from nonogen.solve.grade import overlap
+from nonogen.solve.line import overlap
 from nonogen.solve.line import LineAutomaton, solve_line
 from nonogen.solve.propagate import Contradiction, Grid
 

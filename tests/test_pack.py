@@ -132,7 +132,7 @@ def random_small_level(rng: random.Random) -> Level:
     w, h = rng.randint(2, 5), rng.randint(2, 4)
     n = rng.randint(2, max(2, (w * h) // 3))
     lo, hi = 1, max(2, (w * h) // n + 2)
-    cut = cut_board(w, h, n, lo, hi, rng)
+    cut = cut_board(w, h, n_pieces=n, min_size=lo, max_size=hi, rng=rng)
     blocked = frozenset(cut.pop()) if len(cut) > 2 and rng.random() < 0.4 else frozenset()
     pieces = [Piece("ABCDEFGHIJKLMNOP"[i], f"p{i}", tuple(cells)) for i, cells in enumerate(cut)]
     placed = {p.char: cells for p, cells in zip(pieces, cut) if rng.random() < 0.3}

@@ -6,15 +6,8 @@ import pytest
 from PIL import Image
 
 from nonogen.importers.image import ImageOptions, image_to_grid
-from nonogen.palette import (
-    BW_PALETTE,
-    color_name,
-    delta_e,
-    distance_matrix,
-    min_palette_distance,
-    palette_from_rgb,
-    to_lab,
-)
+from nonogen.colorspace import color_name, delta_e, distance_matrix, min_palette_distance, palette_from_rgb, to_lab
+from nonogen.palette import BW_PALETTE
 
 
 @pytest.mark.parametrize("rgb,name", [

@@ -8,10 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nonogen.clues import derive_clues_3d, line_clue_3d, puzzle3d_from_cells, satisfies_3d
-from nonogen.model import AXES, Puzzle3D
+from nonogen.clues3d import all_lines, derive_clues_3d, line_clue_3d, puzzle3d_from_cells, satisfies_3d, with_clues
+from nonogen.model3d import AXES, Puzzle3D
 from nonogen.solve.deadline import Deadline, Timeout
-from nonogen.clues import all_lines, with_clues
 from nonogen.make.hide3d import hide_clues
 from nonogen.make.repair3d import repair_edit, repair_givens
 from nonogen.solve.line3d import line_fixpoint, line_solve3d, solve_line_3d
@@ -68,7 +67,7 @@ def test_kusano_instance_is_unique_and_solves_to_goal():
     result = verify3d(puzzle)
     assert result.status == "unique"
     assert np.array_equal(result.solution, puzzle.goal)
-    assert verify3d(puzzle, puzzle.goal).status == "unique"
+    assert verify3d(puzzle, target=puzzle.goal).status == "unique"
     assert satisfies_3d(puzzle, result.solution)
 
 
@@ -109,7 +108,7 @@ def test_verdicts_match_brute_force(size):
         if want == "unique":
             assert np.array_equal(result.solution, sols[0])
             # with the target given, the verdict is the same
-            assert verify3d(puzzle, sols[0]).status == "unique"
+            assert verify3d(puzzle, target=sols[0]).status == "unique"
     assert {"unique", "multiple"} <= seen
 
 
@@ -163,7 +162,7 @@ def _blob(seed: int, size=(5, 5, 5)) -> np.ndarray:
 def test_hiding_keeps_uniqueness():
     cells = _blob(3)
     puzzle = puzzle3d_from_cells(cells)
-    assert verify3d(puzzle, cells).status == "unique"
+    assert verify3d(puzzle, target=cells).status == "unique"
     result = hide_clues(puzzle, seed=1)
     assert 0 < result.hidden < result.total
     assert result.puzzle.n_clues == result.total - result.hidden
@@ -173,7 +172,7 @@ def test_hiding_keeps_uniqueness():
     some = [ln for ln in all_lines(cells.shape) if result.puzzle.clues[ln[0]][ln[1]][ln[2]] is not None][:5]
     for ln in some:
         fewer = with_clues(result.puzzle, lambda other, ln=ln: other != ln)
-        assert verify3d(fewer, cells).status == "multiple"
+        assert verify3d(fewer, target=cells).status == "multiple"
 
 
 def test_hiding_fraction_and_baseline_agree():
@@ -213,7 +212,7 @@ def _ambiguous_box(size, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     while True:  # sparse boxes are ambiguous far more often than half-full ones
         cells = rng.random(size) < 0.25
-        if verify3d(puzzle3d_from_cells(cells), cells).status == "multiple":
+        if verify3d(puzzle3d_from_cells(cells), target=cells).status == "multiple":
             return cells
 
 
@@ -222,7 +221,7 @@ def test_repair_givens_makes_random_box_unique():
     puzzle = puzzle3d_from_cells(cells)
     fixed = repair_givens(puzzle, seed=0)
     assert fixed.unique and fixed.givens
-    assert verify3d(fixed.puzzle, cells).status == "unique"
+    assert verify3d(fixed.puzzle, target=cells).status == "unique"
     assert all(cells[x, y, z] == bool(v) for x, y, z, v in fixed.givens)
 
 
@@ -233,5 +232,5 @@ def test_repair_edit_makes_shape_unique():
     assert fixed.unique and fixed.edits
     goal = fixed.puzzle.goal
     assert int((goal != cells).sum()) == len(fixed.edits)
-    assert verify3d(fixed.puzzle, goal).status == "unique"
+    assert verify3d(fixed.puzzle, target=goal).status == "unique"
     assert fixed.puzzle.clues == derive_clues_3d(goal)

@@ -18,7 +18,8 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
+from nonogen.clues import puzzle_from_grid
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.export.html import page_2d, page_3d
 from nonogen.model import Color
 

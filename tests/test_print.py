@@ -22,10 +22,12 @@ from PIL import Image
 
 from nonogen import formats
 from nonogen.cli import main as run_cli
-from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
+from nonogen.clues import puzzle_from_grid
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.errors import LimitError
-from nonogen.model import Color, Puzzle3D
-from nonogen.palette import color_name
+from nonogen.colorspace import color_name
+from nonogen.model import Color
+from nonogen.model3d import Puzzle3D
 from nonogen.output import save_picture
 from nonogen.render import encode
 from nonogen.render.book import Book, BookItem, layout_book

@@ -11,7 +11,8 @@ from PIL import Image
 
 from nonogen import formats
 from nonogen.cli import main as run_cli
-from nonogen.clues import puzzle3d_from_cells, puzzle_from_grid
+from nonogen.clues import puzzle_from_grid
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.model import Color, Puzzle
 from nonogen.render.canvas import PX_PER_MM, Text, to_png, to_svg
 from nonogen.render.sheet2d import Rect, cell_center, sheet_picture, sheet_shapes, sheet_size
@@ -139,7 +140,6 @@ def test_render_refuses_bad_requests(tmp_path, capsys):
 
 @pytest.mark.parametrize("with_goal", [True, False])
 def test_render_command_draws_picross3d_levels(tmp_path, with_goal):
-    from nonogen.clues import puzzle3d_from_cells
     from nonogen.render.iso3d import solution_picture
 
     cells = np.zeros((3, 2, 2), dtype=bool)  # an L of 4 cubes: every clue shown makes it unique
@@ -162,7 +162,7 @@ def test_render_command_draws_picross3d_levels(tmp_path, with_goal):
 
 def test_print_sheet_has_caption_title_and_legend_without_collisions():
     """The colour legend names every colour (a number gets a readable name), under the grid, inside the sheet."""
-    from nonogen.palette import color_name
+    from nonogen.colorspace import color_name
     from nonogen.render.canvas import shape_box, text_box
 
     palette = PALETTE + (Color("4", "#ffff00", "y"),)
@@ -188,7 +188,6 @@ def test_print_sheet_has_caption_title_and_legend_without_collisions():
 
 def test_solution_pictures_use_the_levels_own_cube_colours():
     """A coloured level is drawn in its colours when the cubes are its goal; any other cubes are drawn plain."""
-    from nonogen.clues import puzzle3d_from_cells
     from nonogen.render.iso3d import BASE, cube_colors, solution_picture
 
     cells = np.ones((2, 1, 1), dtype=bool)

@@ -1,6 +1,7 @@
 """The verifier against independent counts: brute force on small grids, placements on single lines."""
 from __future__ import annotations
 
+import inspect
 import itertools
 
 import numpy as np
@@ -10,9 +11,14 @@ from hypothesis import strategies as st
 
 from nonogen import Color, Puzzle, derive_clues, puzzle_from_grid, satisfies
 from nonogen.clues import line_clue
+from nonogen.batch import verify_paths
 from nonogen.errors import PuzzleError
-from nonogen.solve import ambiguous_cells, line_solve, verify
+from nonogen.make.repair2d import repair
+from nonogen.solve import Session, ambiguous_cells, line_solve, verify
+from nonogen.solve.deadline import TIMEOUT
 from nonogen.solve.line import LineAutomaton, solve_line
+from nonogen.solve.verify import verify2d
+from nonogen.solve.verify3d import verify3d
 
 PALETTE3 = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "r"), Color("blue", "#0000ff", "b"))
 
@@ -259,3 +265,14 @@ def test_local_pool_workers_cap_their_address_space():
     (limit,) = list(LocalPool(1).run(_address_space_limit, [0], fail))
     physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     assert limit != resource.RLIM_INFINITY and limit <= physical // 2 + 1
+
+
+def test_every_engine_door_takes_its_options_by_keyword_with_one_set_of_defaults():
+    """verify graded by default while verify2d, verify3d and Session.verify did not, and options went by position
+    (verify_paths took 12, repair 10): every door now grades unless told, with the same time limit."""
+    doors = {verify: 1, verify2d: 1, verify3d: 1, Session.verify: 2, verify_paths: 1, repair: 2}
+    for door, positional in doors.items():
+        params = list(inspect.signature(door).parameters.values())
+        assert all(p.kind is p.KEYWORD_ONLY for p in params[positional:]), door.__qualname__
+        assert params[[p.name for p in params].index("timeout")].default == TIMEOUT, door.__qualname__
+        assert params[[p.name for p in params].index("grade")].default is True, door.__qualname__

@@ -131,7 +131,7 @@ def test_solve_prints_the_grid(tmp_path, capsys):
 
 def test_solve_prints_a_picross3d_level_layer_by_layer(tmp_path, capsys):
     """It printed the X*Y*Z-character goal string on one line, which nobody can read."""
-    from nonogen.clues import puzzle3d_from_cells
+    from nonogen.clues3d import puzzle3d_from_cells
 
     cells = np.zeros((3, 2, 2), dtype=bool)  # x, y (0 = top), z (0 = front)
     cells[:, 1, :] = True  # the bottom layer is full

@@ -18,7 +18,8 @@ from typing import Optional
 
 from .. import formats
 from ..errors import InputError, SolverTimeout
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
+from ..model3d import Puzzle3D
 from ..render.book import PER_PAGE
 from ..output import book
 from ..render.page import PAPERS, parse_length

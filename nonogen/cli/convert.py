@@ -11,7 +11,7 @@ from .. import formats
 from ..errors import FormatError, InputError, PuzzleError
 from ..export.model3d import AXES, MODEL_SUFFIXES
 from ..files import write_file
-from ..model import Puzzle3D
+from ..model3d import Puzzle3D
 from ..output import write_model
 from . import summary
 from .common import STDIO, check_output_file, print_json, read_stdin

@@ -10,7 +10,7 @@ from ..files import check_folder
 from ..importers.image import FITS, STYLES, ImageOptions
 from ..importers.photo import MERGE_DE
 from ..importers.image import MODES as IMAGE_MODES
-from ..palette import DEFAULT_MIN_DISTANCE
+from ..colorspace import DEFAULT_MIN_DISTANCE
 from ..make.picture import UNIQUE_MODES, from_image
 from ..output import save
 from . import summary

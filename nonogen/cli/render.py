@@ -23,7 +23,8 @@ from pathlib import Path
 
 from .. import formats
 from ..errors import LimitError
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
+from ..model3d import Puzzle3D
 from ..output import draw
 from ..render.page import PAPERS, parse_length
 from . import summary

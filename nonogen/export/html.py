@@ -28,8 +28,9 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..model import AXES, Puzzle, Puzzle3D
-from ..palette import readable_names
+from ..model import Puzzle
+from ..model3d import AXES, Puzzle3D
+from ..colorspace import readable_names
 
 __all__ = ["page_2d", "page_3d", "model_name", "STRIKE_LIMIT"]
 

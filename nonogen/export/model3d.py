@@ -22,7 +22,7 @@ from typing import Literal, Optional
 
 import numpy as np
 
-from ..model import Puzzle3D
+from ..model3d import Puzzle3D
 
 __all__ = ["AXES", "MODEL_SUFFIXES", "cube_faces", "level_mesh", "model_bytes"]
 

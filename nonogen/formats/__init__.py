@@ -24,11 +24,16 @@ import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import Iterator, Optional, Union
+from typing import TYPE_CHECKING, Iterator, Optional, Union
 
 from ..errors import FileLimitError, FormatError, UnknownFormatError
-from ..model import Puzzle, Puzzle3D
+from ..files import write_file
+from ..model import Puzzle
 from ._common import MAX_FILE_BYTES, clean_puzzle
+from .sniff3d import SNIFFERS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model3d import Puzzle3D
 
 __all__ = [
     "FORMATS",
@@ -50,7 +55,8 @@ __all__ = [
     "writable",
 ]
 
-AnyPuzzle = Union[Puzzle, Puzzle3D]
+AnyPuzzle = Union[Puzzle, "Puzzle3D"]
+
 
 class _Formats(Mapping):
     """Format name -> module, each module imported when first asked for.
@@ -119,8 +125,8 @@ def sniff(text: str) -> str:
     >>> sniff('{"rows": [[1]], "cols": [[1]]}'), sniff("width 1\\nheight 1\\nrows\\n1\\ncolumns\\n1\\n")
     ('rowscols', 'non')
     """
-    for name in _SNIFF_ORDER:
-        if FORMATS[name].looks_like(text):
+    for name in _SNIFF_ORDER:  # the 3D formats' signatures are read without loading their readers (numpy)
+        if (SNIFFERS.get(name) or FORMATS[name].looks_like)(text):
             return name
     raise UnknownFormatError("unrecognised puzzle format", line=1)
 
@@ -276,7 +282,7 @@ FORMATS_3D = ("nonogen-3d", "picross3d-nathsou", "picross3d-ytakata")
 def _check_kind(puzzles: list[AnyPuzzle], format: str) -> None:
     """2D puzzles go to 2D formats and Picross 3D levels to the 3D formats only."""
     _module(format)
-    is_3d = [isinstance(p, Puzzle3D) for p in puzzles]
+    is_3d = [p.dimensions == 3 for p in puzzles]
     if format in FORMATS_3D and not all(is_3d):
         raise FormatError(f"{format} holds Picross 3D levels, not 2D puzzles")
     if format not in FORMATS_3D and any(is_3d):
@@ -315,19 +321,17 @@ def dropped(puzzle: AnyPuzzle, format: str) -> list[str]:
     return list(_module(format).dropped(clean_puzzle(puzzle)))
 
 
-def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[str] = None, force: bool = False) -> Path:
+def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[str] = None, *, force: bool = False) -> Path:
     """Write ``puzzles`` to ``path`` atomically (never over an existing file unless ``force``).
 
     Picross 3D levels written to a ``.json`` path become ``nonogen-3d``.
     """
-    from ..files import write_file
-
     path = Path(path)
-    like = "nonogen-3d" if puzzles and all(isinstance(p, Puzzle3D) for p in puzzles) else None
+    like = "nonogen-3d" if puzzles and all(p.dimensions == 3 for p in puzzles) else None
     name = format or format_for(path, like=like)
     return write_file(path, dumps_all(puzzles, name), force)
 
 
-def dump(puzzle: AnyPuzzle, path: Union[str, Path], format: Optional[str] = None, force: bool = False) -> Path:
+def dump(puzzle: AnyPuzzle, path: Union[str, Path], format: Optional[str] = None, *, force: bool = False) -> Path:
     """Write one puzzle to ``path`` in ``format`` (default: from the suffix)."""
-    return dump_all([puzzle], path, format, force)
+    return dump_all([puzzle], path, format, force=force)

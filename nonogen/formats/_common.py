@@ -11,6 +11,7 @@ from itertools import chain
 from operator import itemgetter
 from typing import Callable, Optional, Sequence
 
+from ..clues import derive_clues
 from ..errors import FileLimitError, FormatError, PuzzleError
 from ..grids import Rows, rows_in, split_rows
 from ..model import BW_PALETTE, Color, LineClue, Puzzle
@@ -264,7 +265,7 @@ def color_from_name(name: str, line: Optional[int]) -> str:
         raise FormatError(str(exc), line=line) from None
 
 
-def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line: Optional[int] = None,
+def build(rows, cols, palette=BW_PALETTE, *, goal=None, givens=(), meta=None, line: Optional[int] = None,
           check_goal: bool = True) -> Puzzle:
     """A :class:`Puzzle`, turning model complaints into FormatErrors for the reader's line.
 
@@ -284,8 +285,6 @@ def build(rows, cols, palette=BW_PALETTE, goal=None, givens=(), meta=None, line:
         raise FormatError(str(exc), line=line) from None
     goal = rows_in(puzzle, "goal")
     if check_goal and goal is not None:
-        from ..clues import derive_clues
-
         g_rows, g_cols = derive_clues(goal)
         for what, have, want in (("row", g_rows, puzzle.rows), ("column", g_cols, puzzle.cols)):
             bad = next((i for i, (a, b) in enumerate(zip(have, want)) if a != b), None)

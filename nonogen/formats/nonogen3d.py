@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
+
+import numpy as np
 
 from ..errors import FileLimitError, FormatError, PuzzleError
-from ..model import AXES, Clue3D, Puzzle3D
+from ..model3d import AXES, Clue3D, Puzzle3D
 from ..palette import Color
 from ._common import json_meta, put_json_meta
 from ._json import line_of, parse_json, validate
-
-if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
+from .sniff3d import nonogen3d as looks_like
 
 NAME = "nonogen-3d"
 SUFFIXES = (".json",)
@@ -30,12 +30,6 @@ MAX_CELLS_3D = 1_000_000
 _TOKEN = re.compile(r"(\d{1,9})([os]?)")
 _GROUPS = {"": 1, "o": 2, "s": 3}
 _MARK = {1: "", 2: "o", 3: "s"}
-
-
-def looks_like(text: str) -> bool:
-    """A JSON object whose ``format`` is ``nonogen-3d``."""
-    head = text[:4000]
-    return head.lstrip("\ufeff \t\r\n").startswith("{") and f'"{TAG}"' in head
 
 
 def parse_token(token: Any, where: str) -> Optional[Clue3D]:
@@ -98,15 +92,13 @@ def _clues(data: dict, size: tuple[int, int, int], text: str) -> dict[str, list]
     return clues
 
 
-def _goal(data: dict, size: tuple[int, int, int], text: str) -> Optional["np.ndarray"]:
+def _goal(data: dict, size: tuple[int, int, int], text: str) -> Optional[np.ndarray]:
     g = data.get("goal")
     if g is None:
         return None
     n = size[0] * size[1] * size[2]
     if len(g) != n:
         raise FormatError(f"'goal' has {len(g):,} characters, expected {n:,} '0'/'1'", line=line_of(text, ["goal"]))
-    import numpy as np  # here: sniffing a 2D .json file must not load it
-
     return (np.frombuffer(g.encode("ascii"), dtype=np.uint8) == ord("1")).reshape(size)
 
 
@@ -119,7 +111,7 @@ def _givens(data: dict, size: tuple[int, int, int], text: str) -> list[tuple[int
     return givens
 
 
-def _colors(data: dict, size: tuple[int, int, int], text: str) -> tuple[tuple[Color, ...], Optional["np.ndarray"]]:
+def _colors(data: dict, size: tuple[int, int, int], text: str) -> tuple[tuple[Color, ...], Optional[np.ndarray]]:
     """The optional look of the solved model: ``palette`` (entry 0: no colour) and ``colors``, X*Y*Z palette chars."""
     colors, entries = data.get("colors"), data.get("palette")
     if entries is None and colors is None:
@@ -138,8 +130,6 @@ def _colors(data: dict, size: tuple[int, int, int], text: str) -> tuple[tuple[Co
     index = {c.char: i for i, c in enumerate(palette)}
     if len(colors) != n or not set(colors) <= set(index):
         raise FormatError(f"'colors' must be {n:,} palette chars", line=line_of(text, ["colors"]))
-    import numpy as np
-
     return palette, np.array([index[ch] for ch in colors], dtype=np.uint8).reshape(size)
 
 

@@ -21,22 +21,16 @@ import json
 from typing import Any, Optional
 
 from ..errors import FileLimitError, FormatError, PuzzleError
-from ..model import Clue3D, Puzzle3D
+from ..model3d import Clue3D, Puzzle3D
 from ._common import one_line
 from ._json import line_of, parse_json
 from .nonogen3d import MAX_CELLS_3D
+from .sniff3d import nathsou as looks_like
 
 NAME = "picross3d-nathsou"
 SUFFIXES = (".json",)
 _TYPES = {0: 1, 1: 2, 2: 3}  # hint type -> groups in nonogen's clue
 _TYPE_OF = {groups: t for t, groups in _TYPES.items()}
-
-
-def looks_like(text: str) -> bool:
-    """A JSON object with ``dims`` and ``hints`` near its start and no ``format`` tag of nonogen's."""
-    head = text[:4000]
-    return (head.lstrip("\ufeff \t\r\n").startswith("{") and '"dims"' in head and '"hints"' in head
-            and '"format"' not in head)
 
 
 def _dims(data: dict, text: str) -> tuple[int, int, int]:

@@ -18,26 +18,20 @@ top); answer section z is the slice ``z``.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
+
+import numpy as np
 
 from ..errors import FileLimitError, FormatError, PuzzleError
-from ..model import Clue3D, Puzzle3D
+from ..model3d import Clue3D, Puzzle3D
 from ._common import one_line, split_lines
 from .nonogen3d import MAX_CELLS_3D
-
-if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
+from .sniff3d import ytakata as looks_like
 
 NAME = "picross3d-ytakata"
 SUFFIXES = (".txt",)
 _TOKEN = re.compile(r"\.|(\d{1,9})|\((\d{1,9})\)|\[(\d{1,9})\]")
 Section = list[tuple[int, list[str]]]  # (line number, tokens) per line
-
-
-def looks_like(text: str) -> bool:
-    """Text with the ``# FRONT``, ``# SIDE`` and ``# TOP`` section comments."""
-    marks = {line.strip().upper() for line in split_lines(text[:20000]) if line.lstrip().startswith("#")}
-    return {"# FRONT", "# SIDE", "# TOP"} <= marks
 
 
 def _sections(text: str) -> tuple[list[Section], str]:
@@ -106,15 +100,13 @@ def loads(text: str) -> Puzzle3D:
         raise FormatError(str(exc)) from None
 
 
-def _answer(sections: list[Section], W: int, H: int, D: int) -> Optional["np.ndarray"]:
+def _answer(sections: list[Section], W: int, H: int, D: int) -> Optional[np.ndarray]:
     """The answer sections as a ``(W, H, D)`` goal, or ``None`` when the file has none."""
     if not sections:
         return None
     if len(sections) != D:
         raise FormatError(f"the answer must be {D} sections (one per slice, front first), found {len(sections)}",
                           line=sections[0][0][0])
-    import numpy as np  # here: sniffing a 2D .txt file must not load it
-
     goal = np.zeros((W, H, D), dtype=bool)
     for z, section in enumerate(sections):
         for y, row in enumerate(_grid(section, H, W, f"answer slice {z + 1}")):

@@ -33,7 +33,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..palette import median_cut, to_lab
+from ..colorspace import median_cut, to_lab
 from .cells import class_share, vote
 from .cleanup import clean, share_cost
 from .frame import Frame, cell_mean, luma, over_white
@@ -111,7 +111,7 @@ def subject_mask(frame: Frame) -> tuple[Optional[np.ndarray], str]:
 
 def _border_subject(rgba: np.ndarray, cell_px: float) -> np.ndarray:
     """Everything not reachable from the border through pixels coloured like the border's main colours."""
-    from scipy.ndimage import gaussian_filter, label
+    from scipy.ndimage import gaussian_filter, label  # scipy: 0.4 s to load, paid by reading a picture
 
     rgb = over_white(rgba)
     sigma = max(0.7, cell_px / 4)
@@ -278,7 +278,7 @@ OUTLINE_CELLS = 2
 
 def _outline(frame: Frame, subject: np.ndarray, lum: np.ndarray) -> Inking:
     """The silhouette's outer :data:`OUTLINE_CELLS` cells, plus the subject's strong dark parts inside."""
-    from scipy.ndimage import binary_erosion
+    from scipy.ndimage import binary_erosion  # scipy: 0.4 s to load, paid by reading a picture
 
     silhouette = _inking(subject, frame, "silhouette")
     inner = binary_erosion(silhouette.grid.astype(bool), iterations=OUTLINE_CELLS)

@@ -11,39 +11,22 @@ missing bottom does not empty the model while a torus hole stays open).
 """
 from __future__ import annotations
 
-import stat
-import warnings
+import resource
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
 import numpy as np
 
-from ..errors import EmptyModelError, FileLimitError, FormatError, InputError, LimitError, OptionError
-from ..palette import Color, median_cut, palette_from_rgb
+from ..colorspace import median_cut, palette_from_rgb
+from ..errors import EmptyModelError, InputError, LimitError, OptionError
+from ..palette import Color
+from .meshfile import checked_mesh, default_up, load_mesh
 
-__all__ = [
-    "MESH_SUFFIXES",
-    "VoxelModel",
-    "load_mesh",
-    "default_up",
-    "orient",
-    "voxelize",
-    "mesh_to_voxels",
-    "MIN_SIZE",
-    "MAX_SIZE",
-    "MAX_MODEL_BYTES",
-    "MAX_FACES",
-]
+__all__ = ["VoxelModel", "orient", "voxelize", "mesh_to_voxels", "MIN_SIZE", "MAX_SIZE"]
 
-MESH_SUFFIXES = (".stl", ".obj", ".ply", ".glb", ".gltf", ".off")
 MIN_SIZE, MAX_SIZE = 2, 40
 METHODS = ("center", "surface")
-Y_UP_SUFFIXES = (".ply", ".glb", ".gltf", ".obj")
-MAX_MODEL_BYTES = 8 * 1024 * 1024
-"""Largest model file read: trimesh needs about 30 times a file's size while loading it."""
-MAX_FACES = 200_000
-"""Most triangles a model may have: at 40 cubes per side, more detail cannot show, only cost time."""
 
 
 @dataclass(frozen=True)
@@ -67,131 +50,6 @@ class VoxelModel:
 
 MAX_LEVEL_COLORS = 12
 """Colours a level keeps from its model: enough for a recognisable model, few enough to name."""
-
-
-def load_mesh(path: str | Path):
-    """Read a model with trimesh as one mesh (scenes flattened); bad files raise one-line errors."""
-    import trimesh
-
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
-    suffix = path.suffix.lower()
-    if suffix not in MESH_SUFFIXES:
-        raise InputError(f"{path}: unsupported model type {suffix or '(none)'}; use one of {', '.join(MESH_SUFFIXES)}")
-    size = path.stat().st_size
-    if size == 0:
-        raise InputError(f"{path}: empty file")
-    if size > MAX_MODEL_BYTES:
-        raise FileLimitError(f"model file is {size / 2**20:.1f} MB; nonogen reads models up to "
-                             f"{MAX_MODEL_BYTES >> 20} MB", path=str(path))
-    if suffix in (".gltf", ".glb"):
-        _check_external_files(path, size)
-    mesh = _read(trimesh, path, suffix)
-    if not isinstance(mesh, trimesh.Trimesh) or len(getattr(mesh, "faces", ())) == 0:
-        raise InputError(f"{path}: the model has no faces (empty scene or point cloud)")
-    if len(mesh.faces) > MAX_FACES:
-        raise FileLimitError(f"the model has {len(mesh.faces):,} triangles; nonogen reads up to {MAX_FACES:,}",
-                             path=str(path))
-    vertices, faces = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)
-    if vertices.ndim != 2 or vertices.shape[1] != 3 or faces.ndim != 2 or faces.shape[1] != 3:
-        raise InputError(f"{path}: the model is not made of 3D triangles (vertices {vertices.shape}, faces {faces.shape})")
-    if faces.min() < 0 or faces.max() >= len(vertices):
-        raise InputError(f"{path}: the model's faces name vertices it does not have")
-    if not np.isfinite(vertices).all():
-        raise InputError(f"{path}: the model has vertices that are not finite numbers")
-    _check_volume(vertices, path)
-    return mesh
-
-
-MAX_EXTERNAL_FILES = 64
-"""Most buffers and images a glTF model may name outside itself (real models name a handful)."""
-
-
-def _check_external_files(path: Path, own_size: int) -> None:
-    """Count the files a glTF names (buffers, images) before trimesh reads any: they share the size cap.
-
-    A 400-byte ``.gltf`` can name a buffer of gigabytes, a device or a FIFO;
-    the cap on the model file alone would not see it.
-    """
-    uris = [item.get("uri") for key in ("buffers", "images") for item in _gltf_json(path).get(key) or ()
-            if isinstance(item, dict)]
-    external = [u for u in uris if isinstance(u, str) and not u.startswith("data:")]
-    if len(external) > MAX_EXTERNAL_FILES:
-        raise FileLimitError(f"the model names {len(external)} external files; nonogen reads up to "
-                             f"{MAX_EXTERNAL_FILES}", path=str(path))
-    total = own_size
-    for uri in external:
-        from urllib.parse import unquote
-
-        other = path.parent / unquote(uri)
-        try:
-            info = other.stat()
-        except OSError:
-            continue  # a missing file is trimesh's error to report
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{path}: names {other}: not a regular file; not read")
-        total += info.st_size
-        if total > MAX_MODEL_BYTES:
-            raise FileLimitError(f"the model with {other.name} ({info.st_size / 2**20:.1f} MB) comes to "
-                                 f"{total / 2**20:.1f} MB; nonogen reads models up to {MAX_MODEL_BYTES >> 20} MB "
-                                 "with the files they name", path=str(path))
-
-
-def _gltf_json(path: Path) -> dict:
-    """The JSON of a ``.gltf``, or of a ``.glb``'s first chunk; ``{}`` when it is not there (trimesh then says why)."""
-    import json
-    import struct
-
-    data = path.read_bytes()
-    if path.suffix.lower() == ".glb":
-        if len(data) < 20 or data[:4] != b"glTF" or data[16:20] != b"JSON":
-            return {}
-        length = struct.unpack_from("<I", data, 12)[0]
-        data = data[20 : 20 + length]
-    try:
-        doc = json.loads(data)
-    except (ValueError, RecursionError):
-        return {}
-    return doc if isinstance(doc, dict) else {}
-
-
-def _read(trimesh, path: Path, suffix: str):
-    """trimesh's mesh of ``path``; whatever it raises on garbage becomes one FormatError naming the file.
-
-    Its numeric warnings on broken data are silenced (the checks after
-    loading say what is wrong) and Pillow's decompression-bomb warning for
-    textures becomes an error.
-    """
-    from PIL import Image
-
-    try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            return trimesh.load(str(path), force="mesh")
-    except Exception as exc:  # trimesh raises many types for garbage input
-        text = str(exc).strip()
-        detail = text.splitlines()[0][:80] if text and not isinstance(exc, ImportError) else "unreadable data"
-        raise FormatError(f"not a valid {suffix[1:].upper()} model ({detail})", path=str(path)) from None
-
-
-def _check_volume(vertices: np.ndarray, path: Path) -> None:
-    """Refuse flat models, measured after scaling so that 1e308 coordinates cannot overflow."""
-    scale = float(np.abs(vertices).max())
-    extents = np.ptp(vertices / scale, axis=0) if scale > 0 else np.zeros(3)
-    if extents.max() <= 0 or extents.min() <= extents.max() * 1e-6:
-        shown = np.round(extents * scale, 6).tolist() if scale < 1e300 else "beyond floating point"
-        raise InputError(f"{path}: the model is flat (zero volume, extents {shown})")
-
-
-def default_up(path: str | Path) -> str:
-    """The usual up axis of a file type: ``y`` for PLY/GLB/GLTF/OBJ, ``z`` for STL and OFF.
-
-    >>> default_up("bunny.ply"), default_up("part.STL")
-    ('y', 'z')
-    """
-    return "y" if Path(path).suffix.lower() in Y_UP_SUFFIXES else "z"
 
 
 def orient(vertices: np.ndarray, up: str) -> np.ndarray:
@@ -298,7 +156,7 @@ def _blocked_inside(surface: np.ndarray, needed: int) -> np.ndarray:
     return blocked >= needed
 
 
-def voxelize(mesh, size: int, up: str = "z", method: str = "center") -> VoxelModel:
+def voxelize(mesh, size: int, *, up: str = "z", method: str = "center") -> VoxelModel:
     """Exactly ``size`` cells on the model's longest axis, solid inside.
 
     ``method='surface'`` keeps every cell the surface passes through
@@ -349,7 +207,7 @@ class _Paint:
 
     def spread(self) -> np.ndarray:
         """Each cell takes the colour of the surface in it, or of the nearest coloured cell."""
-        from scipy import ndimage
+        from scipy import ndimage  # scipy (0.4 s to load): only a model with colours needs it
 
         _, nearest = ndimage.distance_transform_edt(~self.has, return_indices=True)
         return self.colors[tuple(nearest)]
@@ -373,8 +231,6 @@ def proof_memory(shape: tuple[int, ...]) -> int:
 
 def available_memory() -> int:
     """Bytes this process may grow to: memory the system has free plus what the process holds, within its rlimit."""
-    import resource
-
     try:
         with open("/proc/meminfo") as handle:
             free = next(int(line.split()[1]) << 10 for line in handle if line.startswith("MemAvailable:"))
@@ -394,7 +250,7 @@ def check_memory(shape: tuple[int, ...], path: str | Path = "the model") -> None
                          f"to prove unique and {have / 2**30:.1f} GB is available; choose a smaller size")
 
 
-def mesh_to_voxels(source, size: int, up: Optional[str] = None, method: str = "center") -> VoxelModel:
+def mesh_to_voxels(source, size: int, *, up: Optional[str] = None, method: str = "center") -> VoxelModel:
     """Load (a path) and voxelize a model, with its colours reduced to a palette.
 
     ``source`` is a model file or a ``trimesh.Trimesh`` (whose up axis
@@ -402,11 +258,11 @@ def mesh_to_voxels(source, size: int, up: Optional[str] = None, method: str = "c
     an input error.
     """
     named = isinstance(source, (str, Path))
-    mesh = load_mesh(source) if named else _checked_mesh(source)
+    mesh = load_mesh(source) if named else checked_mesh(source)
     up = up or (default_up(source) if named else "z")
     label = source if named else "the Trimesh"
     try:
-        model = voxelize(mesh, size, up, method)
+        model = voxelize(mesh, size, up=up, method=method)
     except OptionError:
         raise
     except (InputError, LimitError) as exc:  # say which model could not be voxelized
@@ -421,19 +277,6 @@ def mesh_to_voxels(source, size: int, up: Optional[str] = None, method: str = "c
         )
     palette, index = _level_palette(model.cells, model.colors) if model.colors is not None else (None, None)
     return replace(model, palette=palette, index=index, up=up)
-
-
-def _checked_mesh(mesh):
-    """A mesh given as an object: it must be a ``trimesh.Trimesh`` with faces, within :data:`MAX_FACES`."""
-    import trimesh
-
-    if not isinstance(mesh, trimesh.Trimesh):
-        raise InputError(f"expected a model file or a trimesh.Trimesh, not {type(mesh).__name__}")
-    if len(mesh.faces) == 0:
-        raise InputError("the model has no faces")
-    if len(mesh.faces) > MAX_FACES:
-        raise LimitError(f"the model has {len(mesh.faces):,} triangles; nonogen reads up to {MAX_FACES:,}")
-    return mesh
 
 
 def _level_palette(cells: np.ndarray, rgb: np.ndarray) -> tuple[tuple[Color, ...], np.ndarray]:

@@ -28,7 +28,7 @@ from typing import Optional
 
 import numpy as np
 
-from ..palette import delta_e, from_lab, to_lab
+from ..colorspace import delta_e, from_lab, to_lab
 from .binarize import otsu_threshold
 from .cleanup import clean
 from .frame import Frame, cell_mean, over_white
@@ -71,7 +71,7 @@ def _smoothed_lab(frame: Frame) -> np.ndarray:
 
     Edges stay sharp and texture and noise go, so the clusters are the
     picture's regions, not its grain."""
-    from skimage.segmentation import slic
+    from skimage.segmentation import slic  # loads scipy (0.4 s): paid by reading a picture
 
     rgb = over_white(frame.rgba)
     if frame.cell_px >= 3:
@@ -279,7 +279,7 @@ def bw_photo(frame: Frame, reference: np.ndarray) -> Colouring:
 
 def _cut(frame: Frame, values: np.ndarray, how: str) -> Colouring:
     """One tone cut at half Otsu + half the local mean, the side leaving the border emptier inked, cleaned."""
-    from scipy.ndimage import gaussian_filter
+    from scipy.ndimage import gaussian_filter  # scipy: 0.4 s to load, paid by reading a picture
 
     v = values.reshape(frame.rows, frame.cols)
     span = float(v.max() - v.min()) or 1.0
@@ -309,7 +309,7 @@ def _tones(frame: Frame) -> list[tuple[np.ndarray, str]]:
     lightness = (lab[:, 0], "lightness")
     if spread >= FLAT_SPREAD:
         return [(centred @ axis, "principal axis"), lightness]
-    from skimage.exposure import equalize_adapthist
+    from skimage.exposure import equalize_adapthist  # loads scipy (0.4 s): paid by reading a picture
 
     lum = over_white(frame.rgba) @ np.array([0.299, 0.587, 0.114]) / 255.0
     return [(cell_mean(equalize_adapthist(np.clip(lum, 0, 1)), frame.labels, frame.n_cells), "CLAHE luminance"),

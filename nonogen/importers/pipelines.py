@@ -15,7 +15,8 @@ from typing import Any, Optional
 import numpy as np
 
 from ..errors import InputError
-from ..palette import BW_PALETTE, DEFAULT_MIN_DISTANCE, Color, palette_from_rgb, to_hex
+from ..colorspace import DEFAULT_MIN_DISTANCE, palette_from_rgb
+from ..palette import BW_PALETTE, Color, to_hex
 from .binarize import bw_cells, subject_inkings
 from .frame import Frame, cell_mean
 from .options import ImageOptions

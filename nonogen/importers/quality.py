@@ -27,7 +27,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..palette import Color, min_palette_distance
+from ..colorspace import delta_e, min_palette_distance, to_lab
+from ..palette import Color
 
 __all__ = ["fidelity", "speck_share", "fill_share", "edge_f", "recognisability", "mean_delta_e", "measure", "reads"]
 
@@ -78,7 +79,7 @@ def fidelity(grid: np.ndarray, reference: np.ndarray) -> Optional[float]:
     >>> fidelity((ref > 100).astype(int), ref)
     1.0
     """
-    from skimage.metrics import structural_similarity
+    from skimage.metrics import structural_similarity  # loads scipy (0.4 s): paid by reading a picture
 
     grid = np.asarray(grid)
     reference = np.asarray(reference, dtype=np.float64)
@@ -97,7 +98,7 @@ def _painted(grid: np.ndarray, reference: np.ndarray) -> np.ndarray:
 
 
 def _edges(values: np.ndarray) -> np.ndarray:
-    from skimage.feature import canny
+    from skimage.feature import canny  # loads scipy (0.4 s): paid by reading a picture
 
     span = float(values.max() - values.min())
     if span <= 0:
@@ -115,7 +116,7 @@ def edge_f(grid: np.ndarray, reference: np.ndarray) -> Optional[float]:
     >>> edge_f((ref > 100).astype(int), ref)
     1.0
     """
-    from scipy.ndimage import binary_dilation
+    from scipy.ndimage import binary_dilation  # scipy: 0.4 s to load, paid by reading a picture
 
     grid = np.asarray(grid)
     reference = np.asarray(reference, dtype=np.float64)
@@ -140,8 +141,6 @@ def recognisability(grid: np.ndarray, reference: np.ndarray) -> Optional[float]:
 
 def mean_delta_e(grid: np.ndarray, reference_rgb: np.ndarray, palette: Sequence[Color]) -> float:
     """Mean CIEDE2000 between each cell's colour in the picture (rows x cols x 3) and its palette colour."""
-    from ..palette import delta_e, to_lab
-
     colours = np.array([c.rgb_tuple for c in palette], dtype=np.float64)
     want = to_lab(np.asarray(reference_rgb, dtype=np.float64))
     got = to_lab(colours[np.asarray(grid)])

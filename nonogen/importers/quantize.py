@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..palette import delta_e, from_lab, median_cut, to_lab
+from ..colorspace import delta_e, from_lab, median_cut, to_lab
 from .cells import peel_outline, thicken_outline, vote
 from .cleanup import clean, share_cost
 from .frame import Frame, over_white

@@ -14,11 +14,13 @@ from typing import Callable, Optional
 import numpy as np
 from pysat.solvers import Solver
 
-from ..clues import LineRef, all_lines, clue_at, with_clues
+from ..clues3d import LineRef, all_lines, clue_at, with_clues
 from ..errors import OptionError
-from ..model import Puzzle3D
+from ..model3d import Puzzle3D
 from ..solve.cnf3d import SOLVER_NAME, Encoder, encode
 from ..solve.deadline import Clock
+from ..solve.grade import grade_of_score
+from ..solve.grade3d import score3d
 from ..solve.line3d import LineIndex3D
 from ..solve.verify3d import check_size
 
@@ -52,6 +54,7 @@ def check_share(fraction: Optional[float]) -> None:
 
 def hide_clues(
     puzzle: Puzzle3D,
+    *,
     fraction: Optional[float] = None,
     seed: int = 0,
     line_solvable: bool = False,
@@ -142,7 +145,7 @@ def _hide_incremental(
 
 
 def hide_to_grade(
-    puzzle: Puzzle3D, hiding: HideResult, grade: int, notes: list, lines: Optional[LineIndex3D] = None
+    puzzle: Puzzle3D, hiding: HideResult, *, grade: int, notes: list, lines: Optional[LineIndex3D] = None
 ) -> HideResult:
     """Keep the longest prefix of the hidden clues whose level is still of the asked grade.
 
@@ -152,15 +155,14 @@ def hide_to_grade(
     beyond every prefix, or one more clue jumps past it), the closest level
     is kept and a note says why.
     """
-    from ..solve.grade import grade_of_score, score3d
-
     sequence = hiding.sequence
     lines = lines or LineIndex3D(puzzle)
 
     cells = int(np.prod(puzzle.size))
 
     def grade_at(k: int) -> int:
-        return grade_of_score(score3d(*lines.passes(puzzle.givens, hidden=set(sequence[:k])), cells))
+        passes, solved, _ = lines.passes(puzzle.givens, hidden=set(sequence[:k]))
+        return grade_of_score(score3d(passes, solved, cells))
 
     lo, hi = 0, len(sequence)  # the answer k: the largest with grade_at(k) <= grade
     if grade_at(0) > grade:

@@ -14,12 +14,13 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ..clues import puzzle3d_from_cells
+from ..clues3d import puzzle3d_from_cells
 from ..errors import OptionError
 from ..made import Made
-from ..model import Color, Puzzle3D
+from ..model3d import Puzzle3D
+from ..palette import Color
 from ..solve.deadline import Deadline
-from ..solve.grade import rate3d
+from ..solve.grade3d import rate3d
 from ..solve.line3d import LineIndex3D
 from ..solve.result import VerifyResult
 from ..solve.verify3d import verify3d
@@ -102,7 +103,7 @@ class _Level:
 
     def check_and_repair(self, unique: str, line_solvable: bool) -> None:
         """Prove the full clue set; repair the shape or reveal cubes as ``unique`` says."""
-        full = verify3d(self.puzzle, self.puzzle.goal, timeout=self.clock.left(0.5), lines=self.lines)
+        full = verify3d(self.puzzle, target=self.puzzle.goal, timeout=self.clock.left(0.5), grade=False, lines=self.lines)
         self.calls += full.stats.get("solver_calls", 0)
         self.status = self.full_status = full.status
         self.notes.append(f"every clue shown: {full.status}" + (f" ({full.difficulty} logic)" if full.difficulty else ""))
@@ -147,7 +148,7 @@ class _Level:
                             timeout=self.clock.left(0.5), on_progress=on_progress, lines=self.lines)
         self.calls += result.stats["solver_calls"]
         if grade is not None:
-            result = hide_to_grade(self.puzzle, result, grade, self.notes, lines=self.lines)
+            result = hide_to_grade(self.puzzle, result, grade=grade, notes=self.notes, lines=self.lines)
         self.puzzle, self.hidden = result.puzzle, result.sequence
         self.notes.append(f"hid {result.hidden} of {result.total} clues ({100 * result.share:.0f} %)")
         if self.clock.expired():
@@ -158,7 +159,8 @@ class _Level:
         unique = self.status == "unique"
         rated, by_lines = None, False
         if unique:  # proved above; the grade needs only the line passes, no second SAT run
-            rated = rate3d(VerifyResult("unique"), self.puzzle, Deadline(self.clock.left(0.5)), self.lines, self.hidden)
+            rated = rate3d(VerifyResult("unique"), self.puzzle, deadline=Deadline(self.clock.left(0.5)), lines=self.lines,
+                           hidden=self.hidden)
             measures = rated.stats.get("grade_measures")  # the passes also say whether line logic solves it
             by_lines = measures["line_solvable"] if measures else self.lines.fixpoint(
                 self.puzzle.givens, hidden=set(self.hidden))[1]
@@ -211,10 +213,10 @@ def from_mesh(
     >>> made.report["status"], made.puzzle.size
     ('unique', (4, 6, 4))
     """
-    from ..importers.mesh import mesh_to_voxels
+    from ..importers.mesh import mesh_to_voxels  # trimesh (0.5 s to load): make_level from cubes never reads a model
 
     start = time.monotonic()
-    voxels = mesh_to_voxels(source, size, up, method)
+    voxels = mesh_to_voxels(source, size, up=up, method=method)
     named = isinstance(source, (str, Path))
     made = make_level(
         voxels.cells, palette=voxels.palette, colors=voxels.index, unique=unique, hide=hide, seed=seed,

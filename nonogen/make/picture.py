@@ -23,6 +23,7 @@ from ..importers.image import ImageOptions, ImportResult, image_to_grid, load_im
 from ..importers.quality import measure
 from ..errors import NonogenError, OptionError, SolverTimeout
 from ..made import Made
+from ..solve import verify
 from ..solve.deadline import Deadline, OutOfTime, interrupt_at, read_limit
 from .repair2d import MODES as REPAIR_MODES
 from .repair2d import Repair2D, ease_to_grade, repair
@@ -308,10 +309,8 @@ def _status_without_givens(result: Repair2D, clock: Deadline) -> str:
     """What a solver that never sees the givens faces (the repair's session knows the clues)."""
     session = result.session
     if session is not None and not session.puzzle.givens:
-        return session.verify(result.grid, timeout=clock.left()).status
-    from ..solve import verify
-
-    return verify(result.puzzle.replace(givens=()), result.grid, timeout=clock.left(), grade=False).status
+        return session.verify(result.grid, timeout=clock.left(), grade=False).status
+    return verify(result.puzzle.replace(givens=()), target=result.grid, timeout=clock.left(), grade=False).status
 
 
 REPAIR_KEYS = ("givens", "edits", "ambiguous_cells", "ambiguous_count", "initial_status", "repair", "line_solvable",

@@ -29,7 +29,7 @@ import numpy as np
 from ..clues import puzzle_from_grid
 from ..errors import PuzzleError
 from ..model import Puzzle
-from ..solve.deadline import Deadline
+from ..solve.deadline import TIMEOUT, Deadline
 from ..solve.grade import rate
 from ..solve.result import VerifyResult
 from ..solve.session import Given, Session
@@ -67,7 +67,7 @@ def _done(
         return True, None
     if need_line:
         return False, decided < 0
-    result = session.verify(target, givens, timeout=clock.left())
+    result = session.verify(target, givens=givens, timeout=clock.left(), grade=False)
     if result.status == "unique":
         return True, None
     if result.status == "multiple" and result.second_solution is not None:
@@ -218,20 +218,22 @@ def _givens_on(givens: tuple, grid: np.ndarray) -> tuple:
 def repair(
     puzzle: Puzzle,
     target: np.ndarray,
+    *,
     mode: str = "givens",
     line_solvable: bool = False,
     confidence: Optional[np.ndarray] = None,
     alternative: Optional[np.ndarray] = None,
-    timeout: Optional[float] = 60.0,
+    timeout: Optional[float] = TIMEOUT,
     max_edits: Optional[int] = None,
     hard: bool = False,
-    grade: bool = False,
+    grade: bool = True,
 ) -> Repair2D:
     """Make ``puzzle`` (whose intended solution is ``target``) unique, or report why it is not.
 
     ``hard`` chooses givens that help line logic the least (for harder puzzles).
     ``grade`` adds the finished puzzle's grade to the report (``grade``,
-    ``grade_name``, ``score``) from the last proof, without a new one.
+    ``grade_name``, ``score``) from the last proof, without a new one; as
+    every engine door does, it grades unless told ``grade=False``.
 
     ``mode`` is ``"givens"``, ``"edit"`` or ``"off"`` (report only);
     ``line_solvable`` keeps repairing until line logic alone solves it.
@@ -250,7 +252,7 @@ def repair(
     session = Session(puzzle)
 
     tick = time.monotonic()
-    first = session.verify(target, timeout=clock.left())
+    first = session.verify(target, timeout=clock.left(), grade=False)
     timings["verify"] = time.monotonic() - tick
     if first.status == "unsolvable":
         raise PuzzleError("the target picture does not meet the puzzle's clues")
@@ -266,9 +268,9 @@ def repair(
 
     tick = time.monotonic()
     changed = final is not session or added
-    last = final.verify(grid, added, timeout=clock.left()) if changed else first
+    last = final.verify(grid, givens=added, timeout=clock.left(), grade=False) if changed else first
     if grade:
-        rate(last, final.with_givens(added), clock, final.grid)
+        rate(last, final.with_givens(added), deadline=clock, grid=final.grid)
     is_line = last.status == "unique" and bool((final.decided(added) >= 0).all())
     timings["final_verify"] = time.monotonic() - tick
     repaired = final.with_givens(added)
@@ -368,7 +370,7 @@ def ease_to_grade(result: Repair2D, grade: int, clock: Deadline) -> Repair2D:
         if given is None:
             break
         added, extra = tuple(sorted(added + (given,))), extra + 1
-        rating = session.verify(grid, added, timeout=clock.left(), grade=True)
+        rating = session.verify(grid, givens=added, timeout=clock.left(), grade=True)
         current = rating.grade
     if not extra:
         return result

@@ -13,10 +13,10 @@ from typing import Optional, Sequence
 import numpy as np
 from pysat.solvers import Solver
 
-from ..clues import derive_clues_3d
-from ..model import Puzzle3D
+from ..clues3d import derive_clues_3d
+from ..model3d import Puzzle3D
 from ..solve.cnf3d import SOLVER_NAME, encode
-from ..solve.deadline import Clock, Deadline
+from ..solve.deadline import TIMEOUT, Clock, Deadline
 from ..solve.line3d import LineIndex3D
 from ..solve.verify3d import verify3d
 
@@ -35,7 +35,7 @@ class Repair3D:
 
 
 def repair_givens(
-    puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, line_solvable: bool = False,
+    puzzle: Puzzle3D, *, timeout: float = TIMEOUT, seed: int = 0, line_solvable: bool = False,
     lines: Optional[LineIndex3D] = None,
 ) -> Repair3D:
     """Reveal cubes of the goal until it is the only solution, then drop reveals that are not needed.
@@ -93,7 +93,7 @@ def _with_givens(puzzle: Puzzle3D, goal: np.ndarray, cells: Sequence[tuple[int, 
 
 
 def repair_edit(
-    puzzle: Puzzle3D, timeout: float = 60.0, seed: int = 0, max_edits: int = 20, candidates: int = 40
+    puzzle: Puzzle3D, *, timeout: float = TIMEOUT, seed: int = 0, max_edits: int = 20, candidates: int = 40
 ) -> Repair3D:
     """Add or remove a few cubes until the shape is unique with every clue shown.
 
@@ -110,7 +110,7 @@ def repair_edit(
     while len(edits) <= max_edits:
         if clock.expired():
             break
-        result = verify3d(_full(goal, puzzle), goal, timeout=clock.remaining())
+        result = verify3d(_full(goal, puzzle), target=goal, timeout=clock.remaining(), grade=False)
         calls += result.stats.get("solver_calls", 0)
         if result.status == "unique":
             fixed = _full(goal, puzzle)
@@ -125,7 +125,7 @@ def repair_edit(
             trial[c] = not trial[c]
             if not trial.any():
                 continue
-            check = verify3d(_full(trial, puzzle), trial, timeout=clock.left(0.1))
+            check = verify3d(_full(trial, puzzle), target=trial, timeout=clock.left(0.1), grade=False)
             calls += check.stats.get("solver_calls", 0)
             if check.status == "unique":
                 best = (0, c)

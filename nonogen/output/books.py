@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, Union
 
-from ..clues import valid_goal
+from ..clues3d import valid_goal
 from ..errors import PuzzleError
 from ..files import write_file
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
+from ..model3d import Puzzle3D
 from ..render import encode
 from ..render.book import BookItem, layout_book
 from ..render.page import paper_named

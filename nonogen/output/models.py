@@ -7,7 +7,7 @@ from typing import Any, Union
 from ..errors import PuzzleError
 from ..export.model3d import MODEL_SUFFIXES, model_bytes
 from ..files import write_file
-from ..model import Puzzle3D
+from ..model3d import Puzzle3D
 
 __all__ = ["write_model"]
 

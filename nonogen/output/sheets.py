@@ -14,11 +14,12 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from ..clues import valid_goal
+from ..clues3d import valid_goal
 from ..errors import OptionError, PuzzleError
 from ..export.html import page_2d, page_3d
 from ..files import write_file
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
+from ..model3d import Puzzle3D
 from ..render import SUFFIXES, check_cell, encode, iso3d, sheet2d
 from ..render.book import CELL_2D, CELL_3D
 from ..render.canvas import PX_PER_MM, Picture

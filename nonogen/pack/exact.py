@@ -146,6 +146,7 @@ PRUNING = ("cells", "regions", "none")
 
 def search(
     problem: ExactProblem,
+    *,
     limit: Optional[int] = 2,
     keep: int = 2,
     deadline: Optional[Deadline] = None,
@@ -310,6 +311,7 @@ class CountOutcome:
 
 def count_memo(
     problem: ExactProblem,
+    *,
     cap: Optional[int] = None,
     deadline: Optional[Deadline] = None,
     on_progress: Optional[Callable[[int, int], None]] = None,

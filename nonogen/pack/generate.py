@@ -46,7 +46,7 @@ def default_size_range(area: int, n_pieces: int) -> tuple[int, int]:
     return max(1, math.floor(avg) - 1), math.ceil(avg) + 1
 
 
-def cut_board(width: int, height: int, n_pieces: int, min_size: int, max_size: int, rng: random.Random,
+def cut_board(width: int, height: int, *, n_pieces: int, min_size: int, max_size: int, rng: random.Random,
               distinct: bool = False, attempts: int = 500) -> list[list[Cell]]:
     """Split a ``width`` x ``height`` board into ``n_pieces`` connected pieces of the given sizes.
 
@@ -135,7 +135,7 @@ def _regions_ok(empty: set, min_size: int, max_size: int) -> bool:
     return True
 
 
-def random_tiling(level: Level, rng: random.Random, timeout: float = 30.0) -> tuple[str, ...]:
+def random_tiling(level: Level, rng: random.Random, *, timeout: float = 30.0) -> tuple[str, ...]:
     """A random completion of ``level`` (the search tries candidates in shuffled order)."""
     outcome = search(compile_level(level), limit=1, keep=1, deadline=Deadline(timeout), rng=rng)
     if not outcome.solutions:
@@ -144,7 +144,7 @@ def random_tiling(level: Level, rng: random.Random, timeout: float = 30.0) -> tu
     return outcome.solutions[0]
 
 
-def choose_placed(level: Level, solution: Sequence[str], rng: random.Random, check_timeout: float = 5.0,
+def choose_placed(level: Level, solution: Sequence[str], *, rng: random.Random, check_timeout: float = 5.0,
                   report: Optional[GenerateReport] = None,
                   on_step: Optional[Callable[[str], None]] = None) -> Level:
     """Pre-place as few pieces of ``solution`` as the greedy search can so the completion is unique."""
@@ -202,7 +202,7 @@ def _best_addition(level: Level, solution, placed, moved, rng: random.Random, ca
     return best
 
 
-def generate_level(width: int, height: int, n_pieces: int, seed: int = 0, min_size: Optional[int] = None,
+def generate_level(width: int, height: int, n_pieces: int, *, seed: int = 0, min_size: Optional[int] = None,
                    max_size: Optional[int] = None, distinct: bool = False, classic: bool = False,
                    check_timeout: float = 5.0, on_step: Optional[Callable[[str], None]] = None,
                    ) -> tuple[Level, GenerateReport]:
@@ -222,14 +222,14 @@ def generate_level(width: int, height: int, n_pieces: int, seed: int = 0, min_si
     else:
         lo, hi = default_size_range(width * height, n_pieces)
         lo, hi = min_size or lo, max_size or hi
-        cut = cut_board(width, height, n_pieces, lo, hi, rng, distinct=distinct)
+        cut = cut_board(width, height, n_pieces=n_pieces, min_size=lo, max_size=hi, rng=rng, distinct=distinct)
         pieces = tuple(Piece(PIECE_CHARS[i], f"{PIECE_CHARS[i]}{len(cells)}", normalize(cells))
                        for i, cells in enumerate(cut))
         base = Level(width, height, pieces, meta={"title": f"Packing {width}x{height}, {n_pieces} pieces (seed {seed})"})
         solution = base.rows({p.char: cells for p, cells in zip(pieces, cut)})
     report.seconds["tiling"] = time.monotonic() - t0
     t1 = time.monotonic()
-    level = choose_placed(base, solution, rng, check_timeout, report, on_step)
+    level = choose_placed(base, solution, rng=rng, check_timeout=check_timeout, report=report, on_step=on_step)
     report.seconds["placing"] = time.monotonic() - t1
     report.seconds["total"] = time.monotonic() - t0
     return level, report

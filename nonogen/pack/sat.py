@@ -50,6 +50,7 @@ def _clauses(problem: ExactProblem) -> tuple[list[list[int]], IDPool]:
 
 def sat_search(
     problem: ExactProblem,
+    *,
     limit: Optional[int] = 2,
     keep: int = 2,
     deadline: Optional[Deadline] = None,

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..solve.deadline import Deadline
+from ..solve.deadline import TIMEOUT, Deadline
 from .exact import SearchOutcome, compile_level, count_memo, search
 from .level import Level
 from .sat import sat_search
@@ -72,7 +72,7 @@ def _run(level: Level, method: str, limit: Optional[int], keep: int, timeout: Op
     return outcome, time.monotonic() - start, stats
 
 
-def solve_level(level: Level, timeout: Optional[float] = 60.0, method: str = "auto") -> PackResult:
+def solve_level(level: Level, *, timeout: Optional[float] = TIMEOUT, method: str = "auto") -> PackResult:
     """One completion of the level: status ``solved``, ``unsolvable`` or ``timeout``."""
     out, seconds, stats = _run(level, method, 1, 1, timeout)
     if out.solutions:
@@ -82,7 +82,7 @@ def solve_level(level: Level, timeout: Optional[float] = 60.0, method: str = "au
     return PackResult("unsolvable", None, None, 0, True, seconds, "the pieces cannot complete the board", stats)
 
 
-def verify_level(level: Level, timeout: Optional[float] = 60.0, method: str = "auto",
+def verify_level(level: Level, *, timeout: Optional[float] = TIMEOUT, method: str = "auto",
                  use_solution: bool = True) -> PackResult:
     """Whether the level has exactly one completion (stops at the second one).
 
@@ -111,7 +111,7 @@ def verify_level(level: Level, timeout: Optional[float] = 60.0, method: str = "a
     return PackResult("unique", first, None, 1, True, seconds, "exactly one completion", stats)
 
 
-def count_solutions(level: Level, limit: Optional[int] = None, timeout: Optional[float] = 60.0,
+def count_solutions(level: Level, *, limit: Optional[int] = None, timeout: Optional[float] = TIMEOUT,
                     method: str = "auto", on_progress: Optional[Callable[[int, int], None]] = None) -> PackResult:
     """Count completions up to ``limit`` (None: all) within ``timeout`` seconds.
 

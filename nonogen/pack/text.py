@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from ..errors import FileLimitError, FormatError, NonogenError
+from ..files import write_file
 from .level import BLOCKED, FREE, MAX_SIDE, Level, cells_by_char
 from .pieces import CLASSIC_PIECES, PIECE_CHARS, Piece, shape_from_rows, shape_to_rows
 
@@ -234,8 +235,6 @@ def load(path: str | Path) -> Level:
         raise exc.with_path(str(path)) from None
 
 
-def dump(level: Level, path: str | Path, force: bool = False) -> Path:
+def dump(level: Level, path: str | Path, *, force: bool = False) -> Path:
     """Write ``level`` to ``path`` atomically, as every nonogen file is (an existing file only with ``force``)."""
-    from ..files import write_file
-
     return write_file(Path(path), dumps(level), force)

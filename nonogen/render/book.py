@@ -28,7 +28,8 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from ..errors import InputError, LimitError
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
+from ..model3d import Puzzle3D
 from . import iso3d, sheet2d
 from .canvas import PX_PER_MM, PX_PER_PT, Picture, Shape, placed, trimmed, wrap_text
 from .canvas import text_width

@@ -17,7 +17,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..model import Clue3D, Puzzle3D
+from ..model3d import Clue3D, Puzzle3D
 from ..palette import to_hex
 from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, flow, text_width, wrap_text
 

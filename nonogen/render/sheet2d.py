@@ -26,7 +26,8 @@ from typing import Optional
 
 import numpy as np
 from ..model import Puzzle
-from ..palette import ink_on, readable_names
+from ..colorspace import readable_names
+from ..palette import ink_on
 from .canvas import Line, Picture, Rect, Shape, Text, flow, text_width, wrap_text
 
 __all__ = [

@@ -1,20 +1,25 @@
 """The engine: line logic, probing and SAT that decide whether a puzzle (2D or Picross 3D) has one solution."""
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
+from .deadline import TIMEOUT
 from .result import STATUSES, Status, VerifyResult
 from .session import Session
 from .verify import ambiguity, ambiguous_cells, line_solve, verify2d
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model3d import Puzzle3D
 
 __all__ = ["verify", "solve", "Session", "ambiguous_cells", "ambiguity", "line_solve", "VerifyResult", "Status", "STATUSES"]
 
 
 def verify(
     puzzle: Union[Puzzle, Puzzle3D],
+    *,
     target: Any = None,
-    timeout: Optional[float] = 60.0,
+    timeout: Optional[float] = TIMEOUT,
     strategy: str = "full",
     grade: bool = True,
 ) -> VerifyResult:
@@ -24,7 +29,8 @@ def verify(
     the question is "is this the only solution?". ``strategy`` applies to 2D
     puzzles (see :func:`nonogen.solve.verify.verify2d`). ``grade`` rates how
     hard the puzzle is for a person, 1-5 (:mod:`nonogen.solve.grade`), within
-    the same time limit.
+    the same time limit; every door of the engine grades unless told
+    ``grade=False``, and gives up after :data:`~nonogen.solve.deadline.TIMEOUT` seconds.
 
     >>> from nonogen.clues import puzzle_from_grid
     >>> verify(puzzle_from_grid([[1, 0, 0], [0, 1, 0], [0, 0, 1]])).status
@@ -33,17 +39,18 @@ def verify(
     Traceback (most recent call last):
     TypeError: verify takes a Puzzle or Puzzle3D, not str; read a file with nonogen.load(path) first
     """
-    if not isinstance(puzzle, (Puzzle, Puzzle3D)):  # a path, most likely: say how to get a puzzle from it
-        raise TypeError(f"verify takes a Puzzle or Puzzle3D, not {type(puzzle).__name__}; "
-                        "read a file with nonogen.load(path) first")
-    if isinstance(puzzle, Puzzle3D):
-        from .verify3d import verify3d
+    dimensions = getattr(puzzle, "dimensions", None)
+    if dimensions == 3:
+        from .verify3d import verify3d  # the 3D half loads numpy: a 2D verify does not
 
         return verify3d(puzzle, target=target, timeout=timeout, grade=grade)
-    return verify2d(puzzle, target, timeout, strategy, grade)
+    if dimensions != 2:  # a path, most likely: say how to get a puzzle from it
+        raise TypeError(f"verify takes a Puzzle or Puzzle3D, not {type(puzzle).__name__}; "
+                        "read a file with nonogen.load(path) first")
+    return verify2d(puzzle, target=target, timeout=timeout, strategy=strategy, grade=grade)
 
 
-def solve(puzzle: Union[Puzzle, Puzzle3D], timeout: Optional[float] = 60.0) -> VerifyResult:
+def solve(puzzle: Union[Puzzle, Puzzle3D], *, timeout: Optional[float] = TIMEOUT) -> VerifyResult:
     """Find a solution (and tell whether it is the only one): :func:`verify` by another name.
 
     Kept as its own entry point because "solve" is what users reach for; a

@@ -15,8 +15,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..clues import LineRef, all_lines, clue_at, line_cells
-from ..model import Clue3D, Puzzle3D
+from ..clues3d import LineRef, all_lines, clue_at, line_cells
+from ..model3d import Clue3D, Puzzle3D
 from .deadline import Deadline
 
 __all__ = ["Encoder", "encode", "SOLVER_NAME"]
@@ -165,7 +165,7 @@ class Encoder:
         return cells.reshape(self.size)
 
 
-def encode(puzzle: Puzzle3D, deadline: Optional[Deadline] = None) -> Encoder:
+def encode(puzzle: Puzzle3D, *, deadline: Optional[Deadline] = None) -> Encoder:
     """Every shown clue of ``puzzle`` and its givens as unit clauses (Timeout at the deadline: a 40^3 box has 3,161 lines)."""
     enc = Encoder(puzzle.size)
     for k, line in enumerate(all_lines(puzzle.size)):

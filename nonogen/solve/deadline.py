@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 if TYPE_CHECKING:  # the SAT solver loads on first use: a line-solvable puzzle never needs it
     from pysat.solvers import Solver
 
-__all__ = ["Deadline", "Timeout", "OutOfTime", "Clock", "interrupt_at", "read_limit", "solve_limited", "solve_budgeted"]
+__all__ = ["TIMEOUT", "Deadline", "Timeout", "OutOfTime", "Clock", "interrupt_at", "read_limit", "solve_limited",
+           "solve_budgeted"]
+
+TIMEOUT = 60.0
+"""Seconds one question to the engine may take unless the caller says: every door's default, 2D and 3D alike."""
 
 
 class Timeout(Exception):

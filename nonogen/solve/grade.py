@@ -33,13 +33,14 @@ from itertools import compress, count
 from operator import ne
 from typing import NamedTuple, Optional
 
-from ..model import Puzzle, Puzzle3D
+from ..model import Puzzle
 from .deadline import Deadline, Timeout
-from .line import LineAutomaton, solve_line
+from .line import LineAutomaton, overlap, solve_line
 from .propagate import Contradiction, Grid, _bits, _linelogic
 from .result import VerifyResult
 
-__all__ = ["Grade", "Measures", "GRADE_NAMES", "grade2d", "measure2d", "score", "grade_of_score", "rate", "rate3d", "score3d"]
+__all__ = ["Grade", "Measures", "Replay", "GRADE_NAMES", "grade2d", "measure2d", "replay", "score", "grade_of_score",
+           "rate"]
 
 GRADE_NAMES = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "needs search"}
 
@@ -97,60 +98,12 @@ def _line_readers(clue, native: bool):
     return complete, deductions
 
 
-def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
-    """What a person sees on a line: the overlap of each block's leftmost and rightmost placement.
-
-    A block's earliest and latest start (given the cells already known) bound
-    it: the cells every placement of it covers take its colour, and cells no
-    block can reach are background. This is the classic left-right overlap
-    line solver (pbnsolve's); complete line logic sometimes finds more, and
-    those deductions are the hard ones. ``None`` when no placement fits.
-    The grade reads it from the C module's ``deductions`` when it is built;
-    this is the reference it is checked against, and the fallback.
-
-    >>> overlap(LineAutomaton(((3, 1),)), (3, 3, 3, 3))
-    (3, 2, 2, 3)
-    >>> overlap(LineAutomaton(((1, 1), (1, 1))), (3, 3, 2, 3, 3))  # complete logic also empties cells 1 and 3
-    (3, 3, 2, 3, 3)
-    """
-    result = automaton.live_states(domain)
-    if result is None:
-        return None
-    live, n = result[0], len(domain)
-    clue, starts = automaton.clue, automaton.starts
-    first = _earliest_starts(live, range(n), clue, starts, domain)
-    last = _earliest_starts(live, range(n - 1, -1, -1), clue, starts, domain)
-    out = [1] * n  # background wherever no block reaches
-    for (length, color), a, b in zip(clue, first, last):
-        bit = 1 << color
-        out[a : b + length] = [m | bit for m in out[a : b + length]]
-    for (length, color), a, b in zip(clue, first, last):
-        if b < a + length:  # every placement of the block covers b .. a + length - 1
-            out[b : a + length] = [1 << color] * (a + length - b)
-    return tuple(m & d for m, d in zip(out, domain))
-
-
-def _earliest_starts(live: list[int], order, clue, starts: list[int], domain) -> list[int]:
-    """For each block, the first position in ``order`` where some valid placement starts it."""
-    found = [0] * len(clue)
-    block_of = {1 << s: i for i, s in enumerate(starts)}
-    waiting = sum(block_of)
-    for t in order:
-        starting = live[t] & (live[t + 1] >> 1) & waiting
-        while starting:
-            low = starting & -starting
-            i = block_of[low]
-            if domain[t] >> clue[i][1] & 1:
-                found[i] = t
-                waiting ^= low
-            starting ^= low
-        if not waiting:
-            break
-    return found
-
-
 class _Replay:
-    """The human-style solve: overlap passes, hard line deductions, lookahead, over one puzzle's masks."""
+    """The human-style solve: overlap passes, hard line deductions, lookahead, over one puzzle's masks.
+
+    Each pass, hard line deduction and sweep is a step; ``step`` records the one that fixed each cell
+    (-1: none yet, or known from the start) and ``kinds`` the kind of each step that fixed any.
+    """
 
     def __init__(self, puzzle: Puzzle, deadline: Deadline, grid: Optional[Grid] = None):
         self.grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
@@ -163,6 +116,17 @@ class _Replay:
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
         self.hard: dict[int, int] = {}  # line -> cells complete logic finds there beyond the overlap
+        self.step = array("i", [-1]) * len(self.masks)
+        self.kinds = ["start"]
+        self.fixed: list[int] = []  # cells the step under way has fixed
+
+    def _close(self, kind: str) -> None:
+        """End a step: when it fixed cells, it becomes the next step of ``kinds``."""
+        if self.fixed:
+            for cell in self.fixed:
+                self.step[cell] = len(self.kinds)
+            self.kinds.append(kind)
+            self.fixed = []
 
     def _read(self, line: int) -> tuple[int, ...]:
         """The masks of ``line``'s cells (rows and columns are slices of the flat masks)."""
@@ -181,6 +145,8 @@ class _Replay:
             self.masks[self.grid.slices[line]] = array("I", narrowed) if isinstance(self.masks, array) else list(narrowed)
             cross = self.grid.height if line < self.grid.height else 0  # a row's cell k lies on column k, and back
             touched.update(map(cross.__add__, changed))
+            cells = self.grid.cells[line]
+            self.fixed.extend(cells[k] for k in changed if not narrowed[k] & (narrowed[k] - 1))
 
     def overlap_passes(self, lines: set[int]) -> None:
         """Passes of the overlap rule until no line changes: each pass reads the lines the one before touched.
@@ -208,6 +174,7 @@ class _Replay:
                 else:
                     self.hard.pop(line, None)
                 self._apply(line, current, seen, touched)
+            self._close("overlap")
             lines = touched
 
     def line_logic(self, lines: set[int]) -> None:
@@ -219,6 +186,7 @@ class _Replay:
             current = self._read(line)
             touched: set[int] = set()
             self._apply(line, current, self.complete[line](current), touched)
+            self._close("hard line")
             self.hard_lines += 1
             self.overlap_passes(touched | {line})
 
@@ -244,6 +212,9 @@ class _Replay:
         for cell, values in ruled_out.items():
             self.deductions += bin(values).count("1")
             self.masks[cell] &= ~values
+            if not self.masks[cell] & (self.masks[cell] - 1):
+                self.fixed.append(cell)
+        self._close("lookahead")
         self.line_logic({c // W for c in ruled_out} | {H + c % W for c in ruled_out})
         return True
 
@@ -260,6 +231,8 @@ class _Replay:
         self.sweeps += 1
         self.deductions += sum(a != b for a, b in zip(before, self.masks))
         self.depth = max(self.depth, BOTH_WAYS_DEPTH)
+        self.fixed = [i for i, (a, b) in enumerate(zip(before, self.masks)) if a != b and not b & (b - 1)]
+        self._close("both ways")
         return True
 
     def _depth(self, cell: int, value: int, limit: int = DEEP) -> int:
@@ -285,29 +258,70 @@ class _Replay:
         return limit
 
 
-def measure2d(puzzle: Puzzle, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Measures:
+    def run(self) -> Measures:
+        """The whole solve: line logic, then lookahead while cells stay open (Contradiction, Timeout)."""
+        self.line_logic(set(range(self.grid.height + self.grid.width)))
+        search = False
+        while self.grid.undecided(self.masks):
+            if not self.sweep() and not self.both_ways():
+                search = True
+                break
+        H, W = self.grid.height, self.grid.width
+        return Measures(cells=H * W, lines=H + W, passes=self.passes, line_reads=self.line_reads,
+                        hard_lines=self.hard_lines, sweeps=self.sweeps, deductions=self.deductions, depth=self.depth,
+                        search=search)
+
+
+def measure2d(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Measures:
     """Replay a human-style solve (see the module docstring); Contradiction if the clues admit none.
 
     Raises :class:`~nonogen.solve.deadline.Timeout` at the deadline.
     """
-    replay = _Replay(puzzle, deadline or Deadline(None), grid)
-    replay.line_logic(set(range(puzzle.height + puzzle.width)))
-    search = False
-    while replay.grid.undecided(replay.masks):
-        if not replay.sweep() and not replay.both_ways():
-            search = True
-            break
-    return Measures(
-        cells=puzzle.height * puzzle.width,
-        lines=puzzle.height + puzzle.width,
-        passes=replay.passes,
-        line_reads=replay.line_reads,
-        hard_lines=replay.hard_lines,
-        sweeps=replay.sweeps,
-        deductions=replay.deductions,
-        depth=replay.depth,
-        search=search,
-    )
+    return _Replay(puzzle, deadline or Deadline(None), grid).run()
+
+
+class Replay(NamedTuple):
+    """A careful human solve of a 2D puzzle, step by step: the steps the grade measures, for people to watch.
+
+    ``kinds[k]`` names step ``k``: ``"start"`` (known before any reasoning:
+    givens, empty lines), then ``"overlap"`` (an overlap pass), ``"hard
+    line"`` (a hard line deduction), ``"lookahead"`` (a lookahead sweep) and
+    ``"both ways"`` (what every value of a cell agrees on); a step that fixes
+    no cell is left out. ``step[r][c]`` is the step that fixed cell ``(r, c)``,
+    -1 if none did. ``measures`` are the grade's counts of the same solve,
+    ``None`` when it was cut off (by the deadline, or clues with no solution).
+    """
+
+    kinds: list[str]
+    step: list[list[int]]
+    measures: Optional[Measures]
+
+    def cells(self, k: int) -> list[tuple[int, int]]:
+        """The cells step ``k`` fixed, in reading order."""
+        return [(r, c) for r, row in enumerate(self.step) for c, s in enumerate(row) if s == k]
+
+    def to_dict(self) -> dict:
+        """``{"step": [[...]], "kinds": [...]}``: plain JSON, as the studio's page reads it."""
+        return {"step": self.step, "kinds": self.kinds}
+
+
+def replay(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Replay:
+    """Which cells a careful solver fixes in which step: the grade's own solve, recorded (see :class:`Replay`).
+
+    Cut off by the deadline or a contradiction, it shows how far the solver came.
+
+    >>> shown = replay(Puzzle(rows=[[(2, 1)], [(1, 1)]], cols=[[(2, 1)], [(1, 1)]]))
+    >>> shown.kinds, shown.step, shown.measures.passes
+    (['start', 'overlap'], [[1, 1], [1, 1]], 2)
+    """
+    solve = _Replay(puzzle, deadline or Deadline(None), grid)
+    try:
+        measures: Optional[Measures] = solve.run()
+    except (Timeout, Contradiction):
+        measures = None
+    start, W = solve.grid.masks, puzzle.width
+    step = [0 if s < 0 and start[i] and not start[i] & (start[i] - 1) else s for i, s in enumerate(solve.step)]
+    return Replay(solve.kinds, [step[r * W : (r + 1) * W] for r in range(puzzle.height)], measures)
 
 
 # Grade points of each measure (see :func:`score`), calibrated on the shared collections so that no
@@ -353,18 +367,20 @@ def grade_of_score(value: float) -> int:
     return max(1, min(5, int(math.floor(value))))
 
 
-def grade2d(puzzle: Puzzle, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Grade:
+def grade2d(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Grade:
     """The grade of a 2D puzzle (Contradiction when it has no solution, Timeout at the deadline).
 
     ``grid`` lends the engine's line cache when it belongs to ``puzzle``; the grade is the same without it.
     """
-    m = measure2d(puzzle, deadline, grid)
+    m = measure2d(puzzle, deadline=deadline, grid=grid)
     value = score(m)
     grade = grade_of_score(value)
     return Grade(grade, GRADE_NAMES[grade], value, m)
 
 
-def rate(result: VerifyResult, puzzle: Puzzle, deadline: Deadline, grid: Optional[Grid] = None) -> VerifyResult:
+def rate(
+    result: VerifyResult, puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None
+) -> VerifyResult:
     """Fill in the grade of a verified 2D puzzle: 5 when search is needed (or it has several solutions).
 
     Unsolvable and undecided puzzles, and a replay cut off by the deadline, stay ungraded.
@@ -373,61 +389,10 @@ def rate(result: VerifyResult, puzzle: Puzzle, deadline: Deadline, grid: Optiona
         result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
     elif result.status == "unique":
         try:
-            g = grade2d(puzzle, deadline, grid)
+            g = grade2d(puzzle, deadline=deadline, grid=grid)
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result
         result.grade, result.grade_name, result.score = g.grade, g.name, g.score
         result.stats["grade_measures"] = g.measures._asdict()
-    return result
-
-
-# --- Picross 3D ----------------------------------------------------------------------------------
-
-
-PASSES_PER_GRADE_3D = 3
-"""Line passes that make one grade of a Picross 3D level (2 passes on a level of SIZE_BASE_3D cubes: grade 1.0)."""
-
-SIZE_BASE_3D = 125
-"""Cubes of the smallest level that gets no size points (5x5x5); each doubling beyond adds SIZE_POINTS, as in 2D."""
-
-
-def score3d(passes: int, solved: bool, cells: int) -> float:
-    """The numeric difficulty of a Picross 3D level of ``cells`` cubes, 1.0 to 5.0 (see :func:`rate3d`).
-
-    Line logic alone scores 1.00-3.99: :data:`SIZE_POINTS` per doubling of
-    the cubes beyond :data:`SIZE_BASE_3D`, and a grade for every
-    :data:`PASSES_PER_GRADE_3D` passes beyond the first two (long chains). A
-    level line logic does not finish is 5 (nonogen does not replay lookahead
-    in 3D, so it cannot tell lookahead from search there).
-
-    >>> score3d(2, True, 125), score3d(6, True, 125), score3d(6, True, 1000), score3d(40, True, 125), score3d(2, False, 125)
-    (1.0, 2.33, 2.93, 3.99, 5.0)
-    """
-    if not solved:
-        return 5.0
-    value = 1.0 + SIZE_POINTS * math.log2(max(1.0, cells / SIZE_BASE_3D)) + max(0, passes - 2) / PASSES_PER_GRADE_3D
-    return math.floor(min(value, 3.99) * 100) / 100
-
-
-def rate3d(result: VerifyResult, puzzle: Puzzle3D, deadline: Deadline, lines=None, hidden=()) -> VerifyResult:
-    """Fill in the grade of a verified Picross 3D level (unique ones by their line passes, several solutions 5).
-
-    ``lines`` lends the level's :class:`~nonogen.solve.line3d.LineIndex3D` when one is at hand (with the
-    ``hidden`` lines it does not read); the grade is the same without it.
-    """
-    from .line3d import LineIndex3D  # numpy's: a 2D verify should not load it
-
-    if result.status == "multiple":
-        result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
-    elif result.status == "unique":
-        try:
-            passes, solved = (lines or LineIndex3D(puzzle)).passes(puzzle.givens, hidden=set(hidden), deadline=deadline)
-        except Timeout:
-            result.stats["grade"] = "not rated within the time limit"
-            return result
-        value = score3d(passes, solved, math.prod(puzzle.size))
-        grade = grade_of_score(value)
-        result.grade, result.grade_name, result.score = grade, GRADE_NAMES[grade], value
-        result.stats["grade_measures"] = {"passes": passes, "line_solvable": solved}
     return result

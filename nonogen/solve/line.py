@@ -19,7 +19,7 @@ from typing import Optional, Sequence
 
 from ..model import LineClue
 
-__all__ = ["LineAutomaton", "solve_line", "all_values"]
+__all__ = ["LineAutomaton", "solve_line", "all_values", "overlap"]
 
 
 def all_values(mask: int) -> list[int]:
@@ -178,3 +178,56 @@ def solve_line(auto: LineAutomaton, domain: Sequence[int]) -> Optional[tuple[int
     if result is None:
         return None
     return tuple(result[1])
+
+
+def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
+    """What a person sees on a line: the overlap of each block's leftmost and rightmost placement.
+
+    A block's earliest and latest start (given the cells already known) bound
+    it: the cells every placement of it covers take its colour, and cells no
+    block can reach are background. This is the classic left-right overlap
+    line solver (pbnsolve's); complete line logic sometimes finds more, and
+    those deductions are the hard ones (:mod:`nonogen.solve.grade`). ``None``
+    when no placement fits. The grade reads it from the C module's
+    ``deductions`` when it is built; this is the reference it is checked
+    against, and the fallback.
+
+    >>> overlap(LineAutomaton(((3, 1),)), (3, 3, 3, 3))
+    (3, 2, 2, 3)
+    >>> overlap(LineAutomaton(((1, 1), (1, 1))), (3, 3, 2, 3, 3))  # complete logic also empties cells 1 and 3
+    (3, 3, 2, 3, 3)
+    """
+    result = automaton.live_states(domain)
+    if result is None:
+        return None
+    live, n = result[0], len(domain)
+    clue, starts = automaton.clue, automaton.starts
+    first = _earliest_starts(live, range(n), clue, starts, domain)
+    last = _earliest_starts(live, range(n - 1, -1, -1), clue, starts, domain)
+    out = [1] * n  # background wherever no block reaches
+    for (length, color), a, b in zip(clue, first, last):
+        bit = 1 << color
+        out[a : b + length] = [m | bit for m in out[a : b + length]]
+    for (length, color), a, b in zip(clue, first, last):
+        if b < a + length:  # every placement of the block covers b .. a + length - 1
+            out[b : a + length] = [1 << color] * (a + length - b)
+    return tuple(m & d for m, d in zip(out, domain))
+
+
+def _earliest_starts(live: list[int], order, clue, starts: list[int], domain) -> list[int]:
+    """For each block, the first position in ``order`` where some valid placement starts it."""
+    found = [0] * len(clue)
+    block_of = {1 << s: i for i, s in enumerate(starts)}
+    waiting = sum(block_of)
+    for t in order:
+        starting = live[t] & (live[t + 1] >> 1) & waiting
+        while starting:
+            low = starting & -starting
+            i = block_of[low]
+            if domain[t] >> clue[i][1] & 1:
+                found[i] = t
+                waiting ^= low
+            starting ^= low
+        if not waiting:
+            break
+    return found

@@ -6,15 +6,23 @@ A person solves a level line by line; what line logic alone decides is the
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Collection, Optional
+from typing import Collection, NamedTuple, Optional
 
 import numpy as np
 
-from ..clues import LineRef, all_lines, clue_at, line_cells
-from ..model import Puzzle3D
+from ..clues3d import LineRef, all_lines, clue_at, line_cells
+from ..model3d import Puzzle3D
 from .deadline import Deadline
 
-__all__ = ["solve_line_3d", "LineIndex3D", "line_fixpoint", "line_solve3d"]
+__all__ = ["solve_line_3d", "LineIndex3D", "LinePasses", "line_fixpoint", "line_solve3d"]
+
+
+class LinePasses(NamedTuple):
+    """What synchronous line passes over a level found: how many passes, whether they solve it, the line runs."""
+
+    passes: int
+    solved: bool
+    runs: int
 
 
 def _step(state: tuple[int, int, int], value: int, count: int, groups: int) -> Optional[tuple[int, int, int]]:
@@ -102,7 +110,7 @@ class LineIndex3D:
     def _active(self, hidden: Collection[LineRef]) -> list[int]:
         return [k for k, ln in enumerate(self.refs) if ln not in hidden] if hidden else list(range(len(self.refs)))
 
-    def fixpoint(self, givens=(), known: Optional[np.ndarray] = None, hidden: Collection[LineRef] = (),
+    def fixpoint(self, givens=(), *, known: Optional[np.ndarray] = None, hidden: Collection[LineRef] = (),
                  deadline: Optional[Deadline] = None) -> tuple[np.ndarray, bool, int]:
         """Line logic to a fixpoint: (cells -1/0/1, solved, line runs); see :func:`line_fixpoint`."""
         grid = self._start(givens, known)
@@ -130,32 +138,33 @@ class LineIndex3D:
                             queue.append(other)
         return grid.reshape(self.size), bool((grid >= 0).all()), runs
 
-    def passes(self, givens=(), hidden: Collection[LineRef] = (), deadline: Optional[Deadline] = None) -> tuple[int, bool]:
-        """Synchronous line passes: (passes, whether they solve it); a pass reads the lines the pass before changed."""
+    def passes(self, givens=(), *, hidden: Collection[LineRef] = (), deadline: Optional[Deadline] = None) -> LinePasses:
+        """Synchronous line passes: a pass reads the lines the pass before changed (all lines at first)."""
         deadline = deadline or Deadline(None)
         grid = self._start(givens, None)
         active = set(self._active(hidden))
-        shown, passes = set(active), 0
+        shown, passes, runs = set(active), 0, 0
         while active:
             deadline.check()
             passes += 1
+            runs += len(active)
             touched: set[int] = set()
             for k in sorted(active):
                 cells, (count, groups) = self.cells[k], self.clues[k]
                 before = tuple(int(v) for v in grid[cells])
                 after = solve_line_3d(count, groups, before)
                 if after is None:
-                    return passes, False
+                    return LinePasses(passes, False, runs)
                 for c, b, a in zip(cells, before, after):
                     if b != a:
                         grid[c] = a
                         touched.update(self.by_cell[c])
             active = touched & shown
-        return passes, bool((grid >= 0).all())
+        return LinePasses(passes, bool((grid >= 0).all()), runs)
 
 
 def line_fixpoint(
-    puzzle: Puzzle3D, known: Optional[np.ndarray] = None, deadline: Optional[Deadline] = None
+    puzzle: Puzzle3D, *, known: Optional[np.ndarray] = None, deadline: Optional[Deadline] = None
 ) -> tuple[np.ndarray, bool, int]:
     """Line logic to a fixpoint over the shown clues. Returns (cells -1/0/1, solved, line runs).
 
@@ -163,7 +172,7 @@ def line_fixpoint(
     Raises :class:`~nonogen.solve.deadline.Timeout` once ``deadline`` passes.
     For many questions about one level, build a :class:`LineIndex3D` once.
     """
-    return LineIndex3D(puzzle).fixpoint(puzzle.givens, known, deadline=deadline)
+    return LineIndex3D(puzzle).fixpoint(puzzle.givens, known=known, deadline=deadline)
 
 
 def line_solve3d(puzzle: Puzzle3D) -> tuple[np.ndarray, bool]:

@@ -15,7 +15,7 @@ from array import array
 from collections import deque
 from typing import TYPE_CHECKING, Optional, Sequence
 
-from ..grids import Rows, split_rows
+from ..grids import Rows, split_rows, to_array
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton
@@ -280,14 +280,11 @@ class Grid:
         return split_rows(bytes(m.bit_length() - 1 for m in masks), self.width)
 
     def to_array(self, masks: list[int]) -> "np.ndarray":
-        """Decided cells as colour indices, undecided as -1."""
-        import numpy as np
-
-        out = np.full(len(masks), -1, dtype=np.int16)
-        for i, m in enumerate(masks):
-            if m and not m & (m - 1):
-                out[i] = m.bit_length() - 1
-        return out.reshape(self.height, self.width)
+        """Decided cells as colour indices, undecided as -1 (255 on the way: no palette reaches it)."""
+        values = bytes(m.bit_length() - 1 if m and not m & (m - 1) else 255 for m in masks)
+        out = to_array(split_rows(values, self.width)).astype("int16")
+        out[out == 255] = -1
+        return out
 
 
 def _native_call(method, *args):

@@ -15,16 +15,19 @@ warm.
 """
 from __future__ import annotations
 
+import os
+import resource
 import time
 from collections import Counter, OrderedDict
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
-from ..grids import Rows, flat, rows_in, rows_of
+from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
 from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
-from .deadline import Deadline, Timeout, solve_limited
+from .deadline import TIMEOUT, Deadline, Timeout, solve_limited
+from .grade import rate
 from .propagate import Contradiction, Grid
 from .search import first_solution
 from .result import VerifyResult
@@ -103,7 +106,7 @@ class Session:
             self._base = masks
         return self._base
 
-    def line_masks(self, givens: Sequence[Given] = (), deadline: Optional[Deadline] = None) -> list:
+    def line_masks(self, givens: Sequence[Given] = (), *, deadline: Optional[Deadline] = None) -> list:
         """A copy of the line-logic fixpoint with ``givens`` revealed (Contradiction, Timeout).
 
         When the fixpoint without the last given is at hand (the greedy repair
@@ -164,7 +167,7 @@ class Session:
         return state
 
     def _line_state(self, givens: tuple[Given, ...], deadline: Deadline) -> _State:
-        masks = self.line_masks(givens, deadline)
+        masks = self.line_masks(givens, deadline=deadline)
         return _State(masks, _open_count(masks))
 
     def _probe(self, state: _State, deadline: Deadline, stats: dict) -> bool:
@@ -212,10 +215,11 @@ class Session:
     def verify(
         self,
         target: Any = None,
+        *,
         givens: Sequence[Given] = (),
-        timeout: Optional[float] = 60.0,
+        timeout: Optional[float] = TIMEOUT,
         strategy: str = "full",
-        grade: bool = False,
+        grade: bool = True,
     ) -> VerifyResult:
         """Whether the puzzle with ``givens`` revealed has exactly one solution (see :func:`nonogen.solve.verify`).
 
@@ -231,9 +235,7 @@ class Session:
         result.stats["line_runs"] = runs
         result.work = round(runs / self.n_lines, 2)
         if grade:
-            from .grade import rate
-
-            rate(result, self.with_givens(givens), deadline, self.grid)
+            rate(result, self.with_givens(givens), deadline=deadline, grid=self.grid)
         result.seconds = time.monotonic() - start
         return result
 
@@ -300,21 +302,22 @@ class Session:
                 return "unique", first, None
             return "multiple", first, enc.decode(solver.get_model())
 
-    def ambiguity(self, reference: Any, givens: Sequence[Given] = (), timeout: Optional[float] = 60.0) -> tuple["np.ndarray", bool]:
+    def ambiguity(
+        self, reference: Any, *, givens: Sequence[Given] = (), timeout: Optional[float] = TIMEOUT
+    ) -> tuple["np.ndarray", bool]:
         """The ambiguous cells found within ``timeout`` (a boolean grid), and whether that is all of them.
 
         See :meth:`ambiguous_cells`, which gives them as ``(row, col)`` pairs without numpy.
         """
-        import numpy as np
-
-        cells, complete = self.ambiguous_cells(reference, givens, timeout)
-        mask = np.zeros((self.puzzle.height, self.puzzle.width), dtype=bool)
+        cells, complete = self.ambiguous_cells(reference, givens=givens, timeout=timeout)
+        width = self.puzzle.width
+        flags = bytearray(self.puzzle.height * width)
         for r, c in cells:
-            mask[r, c] = True
-        return mask, complete
+            flags[r * width + c] = 1
+        return to_array(split_rows(flags, width)).astype(bool), complete
 
     def ambiguous_cells(
-        self, reference: Any, givens: Sequence[Given] = (), timeout: Optional[float] = 60.0
+        self, reference: Any, *, givens: Sequence[Given] = (), timeout: Optional[float] = TIMEOUT
     ) -> tuple[list[tuple[int, int]], bool]:
         """The ambiguous cells found within ``timeout``, as ``(row, col)`` in reading order, and whether that is all.
 
@@ -377,9 +380,6 @@ MEMORY_SHARE = 0.25  # of the machine's memory (or of the address-space limit) o
 
 def memory_budget() -> float:
     """Bytes one puzzle's SAT encoding may take: a share of physical memory, or of RLIMIT_AS when set."""
-    import os
-    import resource
-
     total = float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
     limit = resource.getrlimit(resource.RLIMIT_AS)[0]
     if limit != resource.RLIM_INFINITY:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ..errors import PuzzleError, SolverTimeout
 from ..model import Puzzle
+from .deadline import TIMEOUT
 from .propagate import Contradiction
 from .result import VerifyResult
 from .session import Session
@@ -29,10 +30,11 @@ __all__ = ["verify2d", "timed_session", "ambiguous_cells", "ambiguity", "line_so
 
 def verify2d(
     puzzle: Puzzle,
+    *,
     target: Any = None,
-    timeout: Optional[float] = 60.0,
+    timeout: Optional[float] = TIMEOUT,
     strategy: str = "full",
-    grade: bool = False,
+    grade: bool = True,
 ) -> VerifyResult:
     """Decide whether a 2D ``puzzle`` has exactly one solution.
 
@@ -52,11 +54,11 @@ def verify2d(
     >>> verify2d(puzzle_from_grid([[1, 1], [1, 0]])).difficulty
     'line'
     """
-    session, left = timed_session(puzzle, timeout)
+    session, left = timed_session(puzzle, timeout=timeout)
     return session.verify(target, timeout=left, strategy=strategy, grade=grade)
 
 
-def timed_session(puzzle: Puzzle, timeout: Optional[float]) -> tuple[Session, Optional[float]]:
+def timed_session(puzzle: Puzzle, *, timeout: Optional[float]) -> tuple[Session, Optional[float]]:
     """A new :class:`Session` of ``puzzle`` and what is left of ``timeout`` once it is set up.
 
     Setting up is part of the time limit: a million cells take a third of a second, four million a second.
@@ -83,7 +85,7 @@ def line_solve(puzzle: Puzzle) -> tuple["np.ndarray", bool]:
     return decided, bool((decided >= 0).all())
 
 
-def ambiguous_cells(puzzle: Puzzle, reference: Any, timeout: Optional[float] = 60.0) -> "np.ndarray":
+def ambiguous_cells(puzzle: Puzzle, reference: Any, *, timeout: Optional[float] = TIMEOUT) -> "np.ndarray":
     """Cells whose value differs in some solution: the complement of the backbone.
 
     Raises :class:`~nonogen.errors.SolverTimeout` when the scan does not
@@ -94,13 +96,13 @@ def ambiguous_cells(puzzle: Puzzle, reference: Any, timeout: Optional[float] = 6
     >>> ambiguous_cells(puzzle_from_grid(g), g).astype(int).tolist()
     [[1, 1, 0], [1, 1, 0], [0, 0, 0]]
     """
-    mask, complete = ambiguity(puzzle, reference, timeout)
+    mask, complete = ambiguity(puzzle, reference, timeout=timeout)
     if not complete:
         raise SolverTimeout(f"ambiguity check gave up after {timeout} s")
     return mask
 
 
-def ambiguity(puzzle: Puzzle, reference: Any, timeout: Optional[float] = 60.0) -> tuple["np.ndarray", bool]:
+def ambiguity(puzzle: Puzzle, reference: Any, *, timeout: Optional[float] = TIMEOUT) -> tuple["np.ndarray", bool]:
     """The ambiguous cells found within ``timeout``, and whether that is all of them.
 
     See :meth:`~nonogen.solve.session.Session.ambiguity`.

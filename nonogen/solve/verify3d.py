@@ -10,12 +10,13 @@ from typing import Optional, Sequence
 import numpy as np
 from pysat.solvers import Solver
 
-from ..clues import satisfies_3d
+from ..clues3d import satisfies_3d
 from ..errors import LimitError
-from ..model import Puzzle3D
+from ..model3d import Puzzle3D
 from .cnf3d import SOLVER_NAME, encode
-from .deadline import Clock, Deadline, Timeout
-from .line3d import LineIndex3D
+from .deadline import TIMEOUT, Clock, Timeout
+from .grade3d import rate_passes
+from .line3d import LineIndex3D, LinePasses
 from .result import VerifyResult
 
 __all__ = ["verify3d", "MAX_SIDE", "check_size"]
@@ -29,7 +30,11 @@ def check_size(size: Sequence[int]) -> None:
 
 
 def verify3d(
-    puzzle: Puzzle3D, target: Optional[np.ndarray] = None, timeout: Optional[float] = 60.0, grade: bool = False,
+    puzzle: Puzzle3D,
+    *,
+    target: Optional[np.ndarray] = None,
+    timeout: Optional[float] = TIMEOUT,
+    grade: bool = True,
     lines: Optional[LineIndex3D] = None,
 ) -> VerifyResult:
     """Decide whether a Picross 3D level has exactly one solution (hidden clues constrain nothing).
@@ -38,28 +43,25 @@ def verify3d(
     solution *other* than the target, which settles uniqueness in one solver
     call when the target fits the clues. Difficulty is ``'line'`` when line
     logic alone solves the level, else ``'search'``. ``grade`` also rates it
-    for people (:func:`nonogen.solve.grade.rate3d`). ``lines`` lends the
-    level's line index when the caller has one (its clues are the puzzle's).
+    for people (:func:`nonogen.solve.grade3d.rate3d`) from the same line
+    passes, run once. ``lines`` lends the level's line index when the caller
+    has one (its clues are the puzzle's).
     """
-    result = _verify3d(puzzle, target, timeout, lines)
-    if grade:
-        from .grade import rate3d
-
-        left = None if timeout is None else max(0.05, timeout - result.seconds)
-        rate3d(result, puzzle, Deadline(left))
-    return result
+    measured, result = _verify3d(puzzle, target, timeout, lines)
+    return rate_passes(result, puzzle, measured) if grade else result
 
 
 def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[float],
-              lines: Optional[LineIndex3D]) -> VerifyResult:
+              lines: Optional[LineIndex3D]) -> tuple[VerifyResult, Optional[LinePasses]]:
+    """The verdict, and for a unique level the line passes that rate it (``None`` when cut off by the time limit)."""
     check_size(puzzle.size)
     start = time.monotonic()
     clock = Clock(timeout)
     fields: dict = {"status": "timeout"}
     try:
-        enc = encode(puzzle, clock.deadline)
+        enc = encode(puzzle, deadline=clock.deadline)
     except Timeout:
-        return _finish(fields, clock, start, "no answer within the time limit (still encoding the clues)")
+        return None, _finish(fields, clock, start, "no answer within the time limit (still encoding the clues)")
     with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
         first: Optional[np.ndarray] = None
         if target is not None and satisfies_3d(puzzle, target):
@@ -67,32 +69,33 @@ def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[
         else:
             found = clock.solve(solver)
             if found is None:
-                return _finish(fields, clock, start, "no answer within the time limit")
+                return None, _finish(fields, clock, start, "no answer within the time limit")
             if not found:
                 fields["status"] = "unsolvable"
-                return _finish(fields, clock, start, "no box of cubes meets every clue")
+                return None, _finish(fields, clock, start, "no box of cubes meets every clue")
             first = enc.decode(solver.get_model())
         solver.add_clause(enc.block(first))
         other = clock.solve(solver)
         fields["solution"] = first
         if other is None:
-            return _finish(fields, clock, start, "found a solution; uniqueness undecided within the time limit")
+            return None, _finish(fields, clock, start, "found a solution; uniqueness undecided within the time limit")
         if other:
             fields["status"] = "multiple"
             fields["second_solution"] = enc.decode(solver.get_model())
-            return _finish(fields, clock, start, "at least two solutions")
+            return None, _finish(fields, clock, start, "at least two solutions")
     fields["status"] = "unique"
+    measured = None
     try:
-        _, solved, runs = (lines or LineIndex3D(puzzle)).fixpoint(puzzle.givens, deadline=clock.deadline)
+        measured = (lines or LineIndex3D(puzzle)).passes(puzzle.givens, deadline=clock.deadline)
     except Timeout:  # the verdict stands; only the rating is missing
         message = "unique; difficulty not rated within the time limit"
     else:
-        fields["difficulty"] = "line" if solved else "search"
-        fields["work"] = float(runs * 100 / max(1, puzzle.n_clues))
-        message = "unique; line logic solves it" if solved else "unique; needs search beyond line logic"
+        fields["difficulty"] = "line" if measured.solved else "search"
+        fields["work"] = float(measured.runs * 100 / max(1, puzzle.n_clues))
+        message = "unique; line logic solves it" if measured.solved else "unique; needs search beyond line logic"
     if target is not None and not np.array_equal(first, np.asarray(target, dtype=bool)):
         message += " (the given target does not meet the clues)"
-    return _finish(fields, clock, start, message)
+    return measured, _finish(fields, clock, start, message)
 
 
 def _finish(fields: dict, clock: Clock, start: float, message: str) -> VerifyResult:

@@ -31,7 +31,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import formats
 from ..errors import NonogenError, OutputExistsError
-from ..model import Puzzle3D
+from ..model3d import Puzzle3D
 from ..output import answer, draw
 from ..output import save as save_made
 from ..plain import to_jsonable

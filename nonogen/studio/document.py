@@ -13,7 +13,8 @@ import numpy as np
 from ..clues import puzzle_from_grid
 from ..errors import InputError
 from ..model import Puzzle
-from ..palette import Color, color_name, parse_hex, pick_char
+from ..colorspace import color_name
+from ..palette import Color, parse_hex, pick_char
 
 __all__ = ["MAX_SIDE", "MAX_COLORS", "puzzle_of", "palette_of", "palette_json", "puzzle_json"]
 

@@ -21,13 +21,12 @@ from ..make.level3d import from_mesh
 from ..make.repair2d import ease_to_grade, repair
 from ..model import Puzzle
 from ..output import level_page, level_preview
-from ..solve.deadline import Deadline, Timeout
-from ..solve.grade import rate
-from ..solve.propagate import Contradiction, Grid
+from ..solve.deadline import Deadline
+from ..solve.grade import rate, replay
 from ..solve.session import Session
 from .document import palette_json, puzzle_of
 
-__all__ = ["run", "import_picture", "check", "suggest", "replay", "CHECK_SECONDS", "SUGGEST_SECONDS"]
+__all__ = ["run", "import_picture", "check", "suggest", "CHECK_SECONDS", "SUGGEST_SECONDS"]
 
 CHECK_SECONDS = 30.0
 """How long one check may take: a hard grid keeps its worker busy at most this long (a new edit stops it sooner)."""
@@ -113,7 +112,7 @@ def check(job: dict[str, Any]) -> Iterator[Message]:
     puzzle, grid = puzzle_of(job["doc"])
     clock = Deadline(float(job.get("timeout") or CHECK_SECONDS))
     session = Session(puzzle)
-    result = session.verify(grid, timeout=clock.left())
+    result = session.verify(grid, timeout=clock.left(), grade=False)
     yield {"verdict": result.status, "difficulty": result.difficulty, "message": result.message,
            "seconds": round(time.monotonic() - started, 4)}
     if result.status == "multiple":
@@ -121,9 +120,9 @@ def check(job: dict[str, Any]) -> Iterator[Message]:
         yield {"ambiguous": np.argwhere(ambiguous).tolist(), "complete": complete}
     else:
         yield {"ambiguous": [], "complete": result.status == "unique"}
-    rate(result, puzzle, clock, session.grid)
+    rate(result, puzzle, deadline=clock, grid=session.grid)
     yield {"grade": result.grade, "grade_name": result.grade_name, "score": result.score,
-           "replay": replay(puzzle, clock, session.grid), "quality": measure(grid, _reference(job["doc"], grid), puzzle.palette),
+           "replay": replay(puzzle, deadline=clock, grid=session.grid).to_dict(), "quality": measure(grid, _reference(job["doc"], grid), puzzle.palette),
            "seconds": round(time.monotonic() - started, 4)}
 
 
@@ -134,58 +133,6 @@ def _reference(doc: dict[str, Any], grid: np.ndarray) -> Optional[np.ndarray]:
     except (TypeError, ValueError):
         return None
     return reference if reference.shape == grid.shape else None
-
-
-def replay(puzzle: Puzzle, clock: Deadline, grid: Optional[Grid] = None) -> dict[str, Any]:
-    """Which cells a careful solver fixes in which step: ``step[r][c]`` (0: known at the start, -1: never) and each step's kind.
-
-    A "line" step is one pass of complete line logic over the lines the
-    pass before changed (all lines at first), each line reading the grid as
-    the pass found it, so a step shows what follows from the step before
-    and nothing further; when the lines say nothing
-    more, a "lookahead" step is the engine's probing (what every value of a
-    cell agrees on). The grade rates a replay of its own; this one only
-    shows the author where the solver's progress comes from and where it stops.
-    """
-    grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
-    H, W = puzzle.height, puzzle.width
-    masks = grid.masks[:]
-    step = np.full(H * W, -1, dtype=np.int32)
-    step[[i for i in range(H * W) if _decided(masks[i])]] = 0
-    kinds: list[str] = ["start"]  # givens, and cells an empty line or a colour no crossing line has settles
-    lines = set(range(H + W))
-    try:
-        while True:
-            before = masks[:]
-            if lines:
-                for line in sorted(lines):  # every line reads the grid as the pass found it
-                    clock.check()
-                    cells = grid.cells[line]
-                    narrowed = grid.solve_line(line, tuple(before[i] for i in cells))
-                    if narrowed is None:
-                        raise Contradiction()
-                    for i, m in zip(cells, narrowed):
-                        masks[i] &= m
-                kind = "line"
-            else:
-                if grid.undecided(masks):
-                    grid.probe(masks, clock)
-                if masks == before:
-                    break
-                kind = "lookahead"
-            changed = [i for i in range(H * W) if masks[i] != before[i]]
-            fixed = [i for i in changed if _decided(masks[i]) and step[i] < 0]
-            if fixed:
-                kinds.append(kind)
-                step[fixed] = len(kinds) - 1
-            lines = {i // W for i in changed} | {H + i % W for i in changed}
-    except (Timeout, Contradiction):
-        pass
-    return {"step": step.reshape(H, W).tolist(), "kinds": kinds}
-
-
-def _decided(mask: int) -> bool:
-    return mask != 0 and not mask & (mask - 1)
 
 
 # --- suggestions -------------------------------------------------------------------------------------
