@@ -16,6 +16,7 @@ from typing import Optional, Sequence
 
 from ..errors import (BlankPictureError, EmptyModelError, NonogenError, OptionError, OutputExistsError, SolverTimeout,
                       UnknownFormatError)
+from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
 
 # Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
 COMMANDS = {
@@ -88,8 +89,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     line naming the path, exit 2. Any other unexpected exception is a bug and
     exits with its own code after a traceback, never with a verdict's code.
     """
-    from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
-
     argv = sys.argv[1:] if argv is None else list(argv)
     _escape_unencodable()
     parser = build_parser(argv)

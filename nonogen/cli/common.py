@@ -13,6 +13,7 @@ from typing import Any, Iterable, Iterator, TypeVar
 
 from ..errors import InputError, LimitError
 from ..files import check_file
+from ..formats import MAX_FILE_BYTES, decode_text
 from ..plain import to_jsonable
 
 T = TypeVar("T")
@@ -160,8 +161,6 @@ STDIO = "-"
 
 def read_stdin() -> str:
     """Standard input as puzzle text, read and checked as a puzzle file is."""
-    from ..formats import MAX_FILE_BYTES, decode_text
-
     stream = sys.stdin
     if stream is None:
         raise InputError("no standard input to read")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 from .. import formats
+from ..formats import taai
 from ..errors import FormatError, InputError, PuzzleError
 from ..export.model3d import AXES, MODEL_SUFFIXES
 from ..files import write_file
@@ -95,8 +96,6 @@ def run(args: argparse.Namespace) -> int:
     if Path(args.output).suffix.lower() in MODEL_SUFFIXES and args.output != STDIO:
         return _write_model(args, puzzles)
     if args.solutions:
-        from ..formats import taai
-
         puzzles = taai.attach_solutions(puzzles, taai.loads_solutions(formats.read_text(args.solutions)))
     if isinstance(puzzles[0], Puzzle3D) and like != "nonogen-3d":
         like = "nonogen-3d"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional, Sequence
 
 from ..errors import LimitError, PuzzleError
-from .pieces import Cell, Piece, is_connected, normalize, orientations
+from .pieces import CLASSIC_PIECES, Cell, Piece, is_connected, normalize, orientations
 
 __all__ = ["Level", "BLOCKED", "FREE", "MAX_SIDE", "classic_level"]
 
@@ -174,8 +174,6 @@ def cells_by_char(rows: Sequence[str]) -> dict[str, list[Cell]]:
 
 def classic_level(placed: Optional[Mapping[str, Iterable[Cell]]] = None) -> Level:
     """The IQ Puzzler Pro board (11 wide, 5 high) with its 12 pieces, optionally some pre-placed."""
-    from .pieces import CLASSIC_PIECES
-
     placed = {ch: tuple(cells) for ch, cells in (placed or {}).items()}
     return Level(11, 5, CLASSIC_PIECES, placed=placed, meta={"title": "IQ Puzzler Pro board"})
 
