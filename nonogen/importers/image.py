@@ -281,7 +281,8 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     if not np.any(result.grid):
         raise BlankPictureError(_blank_message(options))
     if not pixel_art:
-        notes += readability_warnings(result.grid, reference, info["mode"] == "color")
+        notes += readability_warnings(result.grid, reference, result.palette, colour=info["mode"] == "color",
+                                      cropped=options.crop or options.fit == "crop")
     return ImportResult(result.grid, result.palette, result.confidence, result.alternative, info, reference,
                         tuple(notes), reference_rgb)
 
