@@ -18,11 +18,19 @@ measured here on the returned solution against the same reference: the
 picture laid on the grid as the puzzle lays it (padded, never stretched).
 
 Printed per run and as medians per category and style: recognisability
-((tone SSIM + Canny edge F) / 2), fidelity (tone SSIM, same geometry), one-cell
-block share, fill share, mean CIEDE2000 to the picture's colours, unique and
-line-solvable, givens + edits per cell, seconds. The issue's targets are
-checked at the end; then a 24-megapixel JPEG at 40x30 (seconds and peak
-memory). A contact sheet goes to outputs/picture-quality.png.
+(today's readability score, fitted to the labelled set), likeness (the figure
+it replaced: (tone SSIM + Canny edge F) / 2), fidelity (tone SSIM, same
+geometry), one-cell block share, fill share, mean CIEDE2000 to the picture's
+colours, unique and line-solvable, givens + edits per cell, seconds. The
+issue's targets are checked at the end; then a 24-megapixel JPEG at 40x30
+(seconds and peak memory). A contact sheet goes to outputs/picture-quality.png.
+
+Then the labelled readability set (samples/readability, see
+scripts/readability_labels.py): ROC AUC of the score and of likeness on its
+labels, in-sample and leave one picture out, the share labelled readable per
+category, what the warning threshold catches; the share of this run's puzzles
+that score as readable, per category and style; and its contact sheet,
+outputs/readability-labels.png.
 
 Usage: .venv/bin/python scripts/bench_picture_quality.py [--quick] [--previous REV]
 """
@@ -45,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PREVIOUS = "e121663"  # main when issue 24 (pictures that read at a glance) was taken up
 PICTURES = ROOT / "samples" / "images"
 SHEET = ROOT / "outputs" / "picture-quality.png"
+LABEL_SHEET = ROOT / "outputs" / "readability-labels.png"
 STYLES = {
     "photo": {"colour": ({"colors": 4}, {}), "bw": ({}, {"mode": "bw"})},
     "icon": {"bw": ({}, {}), "outline": ({}, {"style": "outline"}), "fill": ({}, {"style": "fill"}),
@@ -144,7 +153,7 @@ def references(spec: dict) -> tuple[np.ndarray, np.ndarray]:
 
 
 def measure(result: dict, ref: np.ndarray, ref_rgb: np.ndarray) -> dict:
-    from nonogen.importers.quality import edge_f, fidelity, fill_share, mean_delta_e, recognisability, speck_share
+    from nonogen.importers.quality import edge_f, fidelity, fill_share, likeness, mean_delta_e, readability, speck_share
     from nonogen.palette import Color, to_hex
 
     if "error" in result:
@@ -153,21 +162,22 @@ def measure(result: dict, ref: np.ndarray, ref_rgb: np.ndarray) -> dict:
     if grid.shape != ref.shape:
         return {**result, "error": f"grid {grid.shape} vs reference {ref.shape}"}
     palette = [Color(f"c{i}", to_hex(rgb), "x") for i, rgb in enumerate(result["palette"])]
-    return {**result, "recog": recognisability(grid, ref), "fidelity": fidelity(grid, ref), "edge": edge_f(grid, ref),
+    return {**result, "recog": readability(grid, ref, palette), "like": likeness(grid, ref),
+            "fidelity": fidelity(grid, ref), "edge": edge_f(grid, ref),
             "speck": speck_share(grid), "fill": fill_share(grid), "de": mean_delta_e(grid, ref_rgb, palette),
             "ok": result["status"] == "unique", "fix_share": result["fixes"] / grid.size}
 
 
 # --- printing -----------------------------------------------------------------------------------------
 
-FIELDS = ("recog", "fidelity", "speck", "fill", "de", "fix_share", "seconds")
+FIELDS = ("recog", "like", "fidelity", "speck", "fill", "de", "fix_share", "seconds")
 
 
 def _fmt(res: dict) -> str:
     if "error" in res:
-        return f"error: {res['error']}"[:52]
+        return f"error: {res['error']}"[:58]
     status = ("U" if res["ok"] else res["status"][:4]) + ("L" if res["line_solvable"] else "-")
-    return (f"{res['recog']:5.2f} {res['fidelity']:5.2f} {res['speck']:5.2f} {res['fill']:5.2f} {res['de']:5.1f} "
+    return (f"{res['recog']:5.2f} {res['like']:5.2f} {res['fidelity']:5.2f} {res['speck']:5.2f} {res['fill']:5.2f} {res['de']:5.1f} "
             f"{res['fixes']:4d} {status:>3} {res['seconds']:5.2f}")
 
 
@@ -277,25 +287,49 @@ def main(argv: list[str]) -> int:
     specs = cases("--quick" in argv)
     old, new = run_pipeline("old", specs, rev), run_pipeline("new", specs, rev)
     rows = []
-    print(f"{'picture':26} {'style':8}| {'previous ' + rev + ': recog   fid speck  fill    dE  fix  ok     s':52} | today")
+    print(f"{'picture':26} {'style':8}| {'previous ' + rev + ': recog  like   fid speck  fill    dE  fix  ok     s':58} | today")
     for spec, o, n in zip(specs, old, new):
         ref, ref_rgb = references(spec)
         row = {**spec, "old": measure(o, ref, ref_rgb), "new": measure(n, ref, ref_rgb)}
         rows.append(row)
-        print(f"{spec['name'][:26]:26} {spec['style']:8}| {_fmt(row['old']):52} | {_fmt(row['new'])}")
+        print(f"{spec['name'][:26]:26} {spec['style']:8}| {_fmt(row['old']):58} | {_fmt(row['new'])}")
     print()
     print("\n".join(summary(rows)))
     print("\ntargets (today, medians):")
     print("\n".join(targets(rows)))
-    warned = [r for r in rows if "error" not in r["new"] and any("read" in w or "single cells" in w for w in r["new"]["warnings"])]
+    warned = [r for r in rows if "error" not in r["new"] and any("may not read" in w for w in r["new"]["warnings"])]
+    specky = [r for r in rows if "error" not in r["new"] and any("single cells" in w for w in r["new"]["warnings"])]
     print(f"\nreadability warnings today: {len(warned)} of {len(rows)} runs "
           f"(median recognisability warned {_median(warned, 'new', 'recog'):.2f}, "
-          f"not warned {_median([r for r in rows if r not in warned], 'new', 'recog'):.2f})")
+          f"not warned {_median([r for r in rows if r not in warned], 'new', 'recog'):.2f}); "
+          f"one-cell block warnings: {len(specky)}")
     print()
     print("\n".join(big_photo_check(rev)))
     contact_sheet(rows, SHEET)
     print(f"contact sheet: {SHEET.relative_to(ROOT)}")
+    print()
+    print("\n".join(readability_report(rows)))
     return 0
+
+
+def readability_report(rows: list[dict]) -> list[str]:
+    """The labelled set's table, this run's share scoring as readable per category and style, the set's sheet."""
+    from nonogen.importers.quality import READABLE
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import readability_labels as labelled
+
+    entries = labelled.measured(labelled.load())
+    lines = labelled.table(labelled.evaluate(entries))
+    lines += ["", f"scoring as readable (recognisability >= {READABLE:.2f}), previous -> today:"]
+    groups = sorted({(r["category"], r["style"]) for r in rows}, key=lambda g: (list(STYLES).index(g[0]), g[1]))
+    for kind, style in groups:
+        sel = [r for r in rows if (r["category"], r["style"]) == (kind, style)]
+        shares = [sum(1 for r in sel if (r[w].get("recog") or 0) >= READABLE) / len(sel) for w in ("old", "new")]
+        lines.append(f"  {kind + ' ' + style:16} {shares[0]:5.0%} -> {shares[1]:5.0%}   ({len(sel)} runs)")
+    labelled.sheet(entries, LABEL_SHEET)
+    lines.append(f"labelled set's contact sheet: {LABEL_SHEET.relative_to(ROOT)}")
+    return lines
 
 
 if __name__ == "__main__":

@@ -487,18 +487,6 @@ def test_image_to_grid_draws_light_icons_as_outlines(name):
         ImageOptions(style="hatched")
 
 
-def test_readability_warnings_suggest_colours_or_a_larger_size():
-    noise = np.random.default_rng(3).integers(0, 256, size=(200, 200, 3)).astype(np.uint8)
-    from scipy.ndimage import gaussian_filter
-
-    busy = np.stack([gaussian_filter(noise[..., k], 3) for k in range(3)], axis=-1)
-    busy = ((busy - busy.min()) * (255.0 / max(1, np.ptp(busy)))).astype(np.uint8)
-    result = image_to_grid(Image.fromarray(busy, "RGB"), ImageOptions(size=(20, 20), mode="bw", fit="pad"))
-    assert any("try colours" in w and "larger size" in w for w in result.warnings), result.warnings
-    clean_picture = image_to_grid(load_image(SAMPLES / "photo-rocket-launch.jpg"), ImageOptions(size=(30, 30)))
-    assert not any("read" in w or "single cells" in w for w in clean_picture.warnings)
-
-
 def test_measure_compares_against_the_picture_padded_like_the_puzzle():
     """The reference was the picture stretched to the grid although the puzzle pads it."""
     wide = np.full((100, 200, 3), 255, dtype=np.uint8)

@@ -68,6 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     out = p.add_argument_group("output")
     out.add_argument("--title", help="puzzle title (default: 'Puzzle WxH'; the file name would give the answer away)")
     out.add_argument("--cell", type=int, default=20, metavar="PX", help="cell size of the sheets in pixels (default 20)")
+    out.add_argument("--min-readability", type=float, metavar="X",
+                     help="refuse (exit 2, nothing written) a picture whose recognisability is under X (0-1; "
+                     "the warnings start under 0.35)")
     add_folder_options(out)
     p.set_defaults(run=run_image)
 
@@ -97,7 +100,8 @@ def run_image(args: argparse.Namespace) -> int:
     check_cell(args.cell)
     check_folder(args.output, args.force, [args.image])
     made = from_image(args.image, options=options, unique=args.unique, line_solvable=args.line_solvable,
-                      grade=args.grade, max_edits=args.max_edits, timeout=args.timeout, title=args.title)
+                      grade=args.grade, max_edits=args.max_edits, timeout=args.timeout, title=args.title,
+                      min_readability=args.min_readability)
     made.report["seconds"] = round(time.monotonic() - started, 3)
     for warning in made.report["warnings"]:
         print(f"nonogen: warning: {warning}", file=sys.stderr)

@@ -281,7 +281,7 @@ def _framed_on(rgba: np.ndarray, subject: Subject, options: ImageOptions, info: 
 
 def reads_better(a: ImportResult, b: ImportResult) -> bool:
     """Whether ``a`` reads at least as well as ``b`` (:func:`~.quality.reads`)."""
-    return reads(a.grid, a.reference) >= reads(b.grid, b.reference)
+    return reads(a.grid, a.reference, a.palette) >= reads(b.grid, b.reference, b.palette)
 
 
 def _drawn(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]], options: ImageOptions,
@@ -321,7 +321,8 @@ def _drawn(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]], opt
     if not np.any(result.grid):
         raise BlankPictureError(_blank_message(options))
     if not pixel_art:
-        notes += readability_warnings(result.grid, reference, info["mode"] == "color")
+        notes += readability_warnings(result.grid, reference, result.palette, colour=info["mode"] == "color",
+                                      cropped=options.crop or options.fit == "crop")
     return ImportResult(result.grid, result.palette, result.confidence, result.alternative, info, reference,
                         tuple(notes), reference_rgb)
 

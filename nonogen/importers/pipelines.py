@@ -99,8 +99,8 @@ def bw_photo_cells(frame: Frame, reference: np.ndarray, options: ImageOptions, i
     grid, sure = cells.grid, cells.sure
     drawn = subject_inkings(frame) if frame.background is None else []
     if drawn:
-        best = max(drawn, key=lambda inking: reads(inking.grid, reference))
-        if reads(best.grid, reference) > reads(grid, reference):
+        best = max(drawn, key=lambda inking: reads(inking.grid, reference, BW_PALETTE))
+        if reads(best.grid, reference, BW_PALETTE) > reads(grid, reference, BW_PALETTE):
             cells.info.update(method="subject drawing", drawing=best.name, **best.info)
             grid, sure = best.grid, best.sure
     info.update(mode="bw", **cells.info)

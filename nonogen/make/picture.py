@@ -20,7 +20,7 @@ from .. import formats
 from ..clues import puzzle_from_grid
 from ..importers.binarize import halftone
 from ..importers.image import ImageOptions, ImportResult, image_to_grid, load_image, pixels_wanted
-from ..importers.quality import measure
+from ..importers.quality import measure, refuse_unreadable
 from ..errors import NonogenError, OptionError, SolverTimeout
 from ..made import Made
 from ..solve import verify
@@ -50,6 +50,7 @@ def from_image(
     max_edits: Optional[int] = None,
     timeout: float = 60.0,
     title: Optional[str] = None,
+    min_readability: Optional[float] = None,
     **picture: Any,
 ) -> Made:
     """Turn a picture (a file, its bytes or a Pillow image) into a verified puzzle, repaired as ``unique`` says.
@@ -64,7 +65,9 @@ def from_image(
     ``line_solvable`` keeps repairing until line logic alone solves the
     puzzle. ``grade`` (1-5) aims at that difficulty grade (see :func:`_aim`)
     instead. The default title is "Puzzle WxH": the file name would often
-    give the answer away (it stays in the report).
+    give the answer away (it stays in the report). ``min_readability`` (0-1)
+    refuses, with :class:`InputError`, a picture whose recognisability as
+    imported is under it, before any repair (see :mod:`..importers.quality`).
 
     >>> made = from_image("samples/images/heart-pixelart-x10.png", colors=3)
     >>> made.report["status"], made.puzzle.width, made.puzzle.n_colors
@@ -76,6 +79,8 @@ def from_image(
         raise OptionError("unique", unique, " or ".join(UNIQUE_MODES))
     if grade is not None and not 1 <= grade <= 5:
         raise OptionError("grade", grade, "1 to 5")
+    if min_readability is not None and not 0 <= min_readability <= 1:
+        raise OptionError("min_readability", min_readability, "a recognisability from 0 to 1")
     clock = Deadline(timeout)
     name = str(source) if isinstance(source, (str, Path)) else None
     limit = read_limit(timeout)
@@ -86,6 +91,9 @@ def from_image(
     except OutOfTime:
         raise SolverTimeout(f"reading the picture took longer than {limit:g} s (half the time limit, "
                             "at least a second)") from None
+    if min_readability is not None:  # refused before any repair: cheap, and nothing is written
+        refuse_unreadable(imported.grid, imported.reference, imported.palette, least=min_readability,
+                          colour=imported.info["mode"] == "color", cropped=options.crop or options.fit == "crop")
 
     def make(imported: ImportResult, mode: str, line: bool) -> Repair2D:
         """Repair the imported picture; mode "hard" reveals the givens that help the solver least."""

@@ -1,0 +1,166 @@
+"""The labelled readability set (samples/readability/) against the report's scores: AUC, the fit, a contact sheet.
+
+Used by scripts/bench_picture_quality.py, and on its own:
+
+* ``python scripts/readability_labels.py`` prints the table: ROC AUC of today's
+  ``recognisability`` and of the old one (``likeness``: tone SSIM and edge F)
+  on the labels, in-sample and leave-one-picture-out, overall and per category,
+  and what the warning threshold catches;
+* ``--fit`` refits the logistic model over the four readability parts and
+  prints the coefficients for ``quality.READABILITY_MODEL``;
+* ``--sheet OUT.png`` draws every labelled grid with its label and score.
+
+The fit is plain L2-regularised logistic regression on standardised parts
+(numpy and scipy, both dependencies already). Leave-one-picture-out refits it
+without every puzzle of one picture and scores those, so the cross-validated
+AUC says how the formula does on pictures it was not fitted to.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SET = ROOT / "samples" / "readability"
+PARTS = ("subject", "lost_detail", "frame_pieces", "tone_order")
+L2 = 1.0
+"""Ridge penalty on the standardised coefficients: keeps a four-number model from chasing single puzzles."""
+
+
+def load() -> list[dict]:
+    """Every labelled puzzle: its grid, reference, palette and label (1 readable, 0 not), in labels.csv's order."""
+    from nonogen.palette import Color
+
+    puzzles = {p["id"]: p for p in json.loads((SET / "puzzles.json").read_text())}
+    out = []
+    with open(SET / "labels.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            p = puzzles[row["id"]]
+            grid = np.array([[0 if ch == "." else ord(ch) - 96 for ch in line] for line in p["grid"]])
+            ref = np.array([[int(line[i:i + 2], 16) for i in range(0, len(line), 2)] for line in p["reference"]], float)
+            palette = [Color(f"c{i}", rgb, "x") for i, rgb in enumerate(p["palette"])]
+            out.append({**row, "grid": grid, "reference": ref, "palette": palette, "mode": p["mode"],
+                        "y": int(row["label"] == "readable")})
+    return out
+
+
+def auc(scores, labels) -> float:
+    """ROC AUC: the chance a readable puzzle scores above an unreadable one (ties count half)."""
+    s, y = np.asarray(scores, float), np.asarray(labels)
+    pos, neg = s[y == 1], s[y == 0]
+    if not len(pos) or not len(neg):
+        return float("nan")
+    return float(((pos[:, None] > neg).sum() + 0.5 * (pos[:, None] == neg).sum()) / (len(pos) * len(neg)))
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
+    """Intercept and coefficients (on the raw parts) of the L2-regularised logistic fit on standardised parts."""
+    from scipy.optimize import minimize
+
+    mu, sd = x.mean(0), x.std(0) + 1e-9
+    z = (x - mu) / sd
+
+    def loss(w):
+        t = z @ w[1:] + w[0]
+        return float(np.sum(np.logaddexp(0, t) - y * t) + 0.5 * L2 * np.sum(w[1:] ** 2))
+
+    def grad(w):
+        r = 1 / (1 + np.exp(-(z @ w[1:] + w[0]))) - y
+        return np.concatenate([[r.sum()], z.T @ r + L2 * w[1:]])
+
+    w = minimize(loss, np.zeros(x.shape[1] + 1), jac=grad, method="L-BFGS-B").x
+    coef = w[1:] / sd
+    return float(w[0] - coef @ mu), coef
+
+
+def held_out(x: np.ndarray, y: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each puzzle's logit from a model fitted without any puzzle of its picture."""
+    out = np.zeros(len(y))
+    for g in np.unique(groups):
+        test = groups == g
+        b, coef = fit(x[~test], y[~test])
+        out[test] = b + x[test] @ coef
+    return out
+
+
+def measured(entries: list[dict]) -> list[dict]:
+    """Today's score, its parts and the old likeness of every labelled puzzle."""
+    from nonogen.importers.quality import likeness, readability, readability_parts
+
+    for e in entries:
+        e["parts"] = readability_parts(e["grid"], e["reference"], e["palette"])
+        e["score"] = readability(e["grid"], e["reference"], e["palette"])
+        e["old"] = likeness(e["grid"], e["reference"])
+    return entries
+
+
+def evaluate(entries: list[dict]) -> dict:
+    """AUCs of the new score and the old one, in-sample and held out, overall and per category."""
+    from nonogen.importers.quality import READABLE
+
+    y = np.array([e["y"] for e in entries])
+    x = np.array([[e["parts"][k] for k in PARTS] for e in entries])
+    cv = held_out(x, y, np.array([e["picture"] for e in entries]))
+    new, old = np.array([e["score"] for e in entries]), np.array([e["old"] for e in entries])
+    rows = {}
+    for name in ["all", *sorted({e["category"] for e in entries})]:
+        sel = np.array([name == "all" or e["category"] == name for e in entries])
+        rows[name] = {"n": int(sel.sum()), "readable": int(y[sel].sum()), "new": auc(new[sel], y[sel]),
+                      "cv": auc(cv[sel], y[sel]), "old": auc(old[sel], y[sel]),
+                      "caught": float(np.mean(new[sel & (y == 0)] < READABLE)) if (sel & (y == 0)).any() else float("nan"),
+                      "false": float(np.mean(new[sel & (y == 1)] < READABLE)) if (sel & (y == 1)).any() else float("nan")}
+    return rows
+
+
+def table(rows: dict) -> list[str]:
+    from nonogen.importers.quality import READABLE
+
+    head = (f"{'labelled set':12} {'puzzles':>7} {'readable':>9} {'AUC new':>8} {'held out':>9} {'AUC old':>8}"
+            f"   warned (< {READABLE:.2f}): not-readable / readable")
+    lines = [head]
+    for name, r in rows.items():
+        lines.append(f"{name:12} {r['n']:7d} {r['readable'] / r['n']:9.0%} {r['new']:8.3f} {r['cv']:9.3f} {r['old']:8.3f}"
+                     f"   {r['caught']:8.0%} / {r['false']:.0%}")
+    return lines
+
+
+def sheet(entries: list[dict], out: Path, box: int = 96) -> None:
+    """Every labelled grid in its palette, readable ones first, each captioned with its label and score."""
+    from PIL import Image, ImageDraw
+
+    order = sorted(entries, key=lambda e: (-e["y"], e["score"]))
+    cols = 12
+    img = Image.new("RGB", (cols * (box + 8) + 8, ((len(order) + cols - 1) // cols) * (box + 22) + 8), "white")
+    draw = ImageDraw.Draw(img)
+    for i, e in enumerate(order):
+        x, y = 8 + (i % cols) * (box + 8), 8 + (i // cols) * (box + 22)
+        colours = np.array([c.rgb_tuple for c in e["palette"]], dtype=np.uint8)
+        cell = max(1, box // max(e["grid"].shape))
+        tile = Image.fromarray(colours[e["grid"]], "RGB").resize((e["grid"].shape[1] * cell, e["grid"].shape[0] * cell),
+                                                                 Image.Resampling.NEAREST)
+        img.paste(tile, (x, y + 14))
+        draw.text((x, y), f"{'R' if e['y'] else 'not'} {e['score']:.2f}", fill=(0, 110, 0) if e["y"] else (190, 0, 0))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    img.save(out)
+
+
+def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(ROOT))
+    entries = measured(load())
+    if "--fit" in argv:
+        y = np.array([e["y"] for e in entries])
+        b, coef = fit(np.array([[e["parts"][k] for k in PARTS] for e in entries]), y)
+        print("READABILITY_MODEL = {" + ", ".join([f'"intercept": {b:.3f}'] + [f'"{k}": {c:.3f}' for k, c in zip(PARTS, coef)]) + "}")
+        return 0
+    print("\n".join(table(evaluate(entries))))
+    if "--sheet" in argv:
+        sheet(entries, Path(argv[argv.index("--sheet") + 1]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
