@@ -70,7 +70,7 @@ def test_warnings_below_the_threshold_name_what_would_read_better():
 
     busy = np.stack([gaussian_filter(noise[..., k], 3) for k in range(3)], axis=-1)
     busy = ((busy - busy.min()) * (255.0 / max(1, np.ptp(busy)))).astype(np.uint8)
-    result = image_to_grid(Image.fromarray(busy, "RGB"), ImageOptions(size=(20, 20), mode="bw"))
+    result = image_to_grid(Image.fromarray(busy, "RGB"), ImageOptions(size=(20, 20), mode="bw", fit="pad"))
     warned = [w for w in result.warnings if "may not read" in w]
     assert warned and "in colour" in warned[0] and "larger size" in warned[0], result.warnings
     assert "--" not in warned[0]  # library sentences name no command-line flag
@@ -79,13 +79,13 @@ def test_warnings_below_the_threshold_name_what_would_read_better():
 
 
 def test_a_black_and_white_scene_is_told_to_try_colour():
-    chelsea = image_to_grid(load_image(SAMPLES / "photo-chelsea.jpg"), ImageOptions(width=30, mode="bw"))
+    chelsea = image_to_grid(load_image(SAMPLES / "photo-chelsea.jpg"), ImageOptions(width=30, mode="bw", fit="pad"))
     assert any("may not read in black and white" in w and "in colour" in w for w in chelsea.warnings)
 
 
 def test_min_readability_refuses_with_one_line_and_writes_nothing(tmp_path, capsys):
     out = tmp_path / "out"
-    code = run_cli(["image", str(SAMPLES / "photo-chelsea.jpg"), "-o", str(out), "--mode", "bw",
+    code = run_cli(["image", str(SAMPLES / "photo-chelsea.jpg"), "-o", str(out), "--mode", "bw", "--fit", "pad",
                     "--min-readability", "0.5"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and err[0].startswith("nonogen: error: ")
@@ -96,6 +96,6 @@ def test_min_readability_refuses_with_one_line_and_writes_nothing(tmp_path, caps
 
 def test_min_readability_in_python():
     with pytest.raises(InputError, match="under the 0.9 asked"):
-        from_image(SAMPLES / "photo-chelsea.jpg", mode="bw", width=30, min_readability=0.9)
+        from_image(SAMPLES / "photo-chelsea.jpg", mode="bw", width=30, fit="pad", min_readability=0.9)
     with pytest.raises(OptionError, match="min_readability 1.5"):
         from_image(SAMPLES / "flat-fish.png", min_readability=1.5)

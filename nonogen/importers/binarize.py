@@ -37,7 +37,7 @@ from ..colorspace import median_cut, to_lab
 from .cells import class_share, vote
 from .cleanup import clean, share_cost
 from .frame import Frame, cell_mean, luma, over_white
-from .quality import fidelity, fill_share, recognisability, speck_share
+from .quality import fidelity, fill_share, likeness, speck_share
 
 __all__ = ["Inking", "bw_cells", "subject_inkings", "subject_mask", "otsu_threshold", "halftone"]
 
@@ -200,7 +200,7 @@ def bw_cells(
 
     ``style`` (``auto``, ``outline``, ``fill``) says whether a subject cut out
     by transparency is drawn as a two-cell outline plus its dark details; auto
-    does so when the outline reads better (recognisability less half the
+    does so when the outline reads better (likeness less half the
     one-cell block share) than the inking chosen otherwise: light subjects,
     which every filled inking turns into a slab.
     """
@@ -248,7 +248,7 @@ def subject_inkings(frame: Frame) -> list[Inking]:
 
 def _reads(inking: Inking, reference: np.ndarray) -> float:
     """Recognisability less half the one-cell block share: how :func:`bw_cells` compares outline and fill."""
-    return (recognisability(inking.grid, reference) or 0.0) - SPECK_WEIGHT * speck_share(inking.grid)
+    return (likeness(inking.grid, reference) or 0.0) - SPECK_WEIGHT * speck_share(inking.grid)
 
 
 def _candidates(frame: Frame, subject: Optional[np.ndarray], lum: np.ndarray, alpha_art: bool) -> list[Inking]:

@@ -17,8 +17,8 @@ and voting: specks 32 % -> 14 % in colour, 23 % -> 3 % in black and white.
   global Otsu threshold plus half a local Gaussian mean (sigma
   :data:`LOCAL_SIGMA` cells), so a subject in shadow and one in light both
   separate from what is right around them, and the side that leaves the
-  border emptier is inked. The cut that reads best (recognisability less
-  twice its one-cell block share) is kept.
+  border emptier is inked first, then the other side. The cut that reads
+  best (:func:`~.quality.reads`: readability less its one-cell blocks) is kept.
 
 Both end with the grid-scale cleanup of :mod:`.cleanup`.
 """
@@ -29,10 +29,11 @@ from typing import Optional
 import numpy as np
 
 from ..colorspace import delta_e, from_lab, to_lab
+from ..palette import BW_PALETTE
 from .binarize import otsu_threshold
 from .cleanup import clean
 from .frame import Frame, cell_mean, over_white
-from .quality import recognisability, speck_share
+from .quality import reads
 from .quantize import Colouring
 
 __all__ = ["colour_photo", "bw_photo", "cell_lab", "MERGE_DE"]
@@ -46,10 +47,6 @@ FLAT_SPREAD = 12.0
 SEGMENTS_PER_CELL = 2.0
 """SLIC superpixels per cell: small enough that few straddle an edge (one per cell read slightly worse)."""
 KMEANS_ROUNDS = 30
-SPECK_PENALTY = 2.0
-"""How much a black-and-white cut's share of one-cell blocks counts against its recognisability. Measured on
-the bench photos: 1.0 keeps more detail (recognisability 0.68) but 6.5 % one-cell blocks; 2.0 gives 0.66 with
-4.8 %."""
 BLEND_SHARE = 0.1
 BLEND_DISTANCE = 6.0
 """A cluster with under BLEND_SHARE of the pixels within BLEND_DISTANCE (CIELAB) of the line between two
@@ -263,22 +260,22 @@ def _finish(grid: np.ndarray, cost: np.ndarray, rgbs: list, info: dict) -> Colou
 
 
 def bw_photo(frame: Frame, reference: np.ndarray) -> Colouring:
-    """Black-and-white cells of a photo: each tone (module docstring) cut and cleaned, the best kept.
+    """Black-and-white cells of a photo: each tone (module docstring) cut and cleaned, inked on either side,
+    the one that reads best kept (:func:`~.quality.reads`). Every score is reported.
 
-    ``reference`` is the picture's luma per cell; the best inking has the
-    highest recognisability less :data:`SPECK_PENALTY` times its share of
-    one-cell blocks. Every score is reported.
+    Both sides are tried because the border rule guesses wrong on a light
+    subject in a dark frame: the smoke under a rocket at night became a slab.
     """
-    candidates = [_cut(frame, values, how) for values, how in _tones(frame)]
-    scores = [recognisability(c.grid, reference) or 0.0 for c in candidates]
-    scored = [s - SPECK_PENALTY * speck_share(c.grid) for s, c in zip(scores, candidates)]
+    candidates = [c for values, how in _tones(frame) for c in _cut(frame, values, how)]
+    scored = [reads(c.grid, reference, BW_PALETTE) for c in candidates]
     best = candidates[int(np.argmax(scored))]
-    best.info["scores"] = {c.info["tone"]: round(v, 4) for c, v in zip(candidates, scored)}
+    best.info["scores"] = {f"{c.info['tone']}, {c.info['ink']} ink": round(v, 4) for c, v in zip(candidates, scored)}
     return best
 
 
-def _cut(frame: Frame, values: np.ndarray, how: str) -> Colouring:
-    """One tone cut at half Otsu + half the local mean, the side leaving the border emptier inked, cleaned."""
+def _cut(frame: Frame, values: np.ndarray, how: str) -> list[Colouring]:
+    """One tone cut at half Otsu + half the local mean, cleaned: the side leaving the border emptier inked first,
+    then the other side."""
     from scipy.ndimage import gaussian_filter  # scipy: 0.4 s to load, paid by reading a picture
 
     v = values.reshape(frame.rows, frame.cols)
@@ -288,14 +285,17 @@ def _cut(frame: Frame, values: np.ndarray, how: str) -> Colouring:
     t = 0.5 * t_global + 0.5 * gaussian_filter(scaled, LOCAL_SIGMA, mode="nearest")
     low = scaled < t
     border = _border_cells(frame.rows, frame.cols).reshape(v.shape)
-    dark = low[border].mean() <= (~low)[border].mean()
-    ink = low if dark else ~low
-    margin = (scaled - t) * (50.0 / 255.0) * np.where(low == ink, 1.0, -1.0)  # > 0: leans to the paper side
-    cost = np.stack([-margin / 2, margin / 2], axis=-1)
-    grid, changed = clean(ink.astype(np.int64), cost)
-    info = {"method": "tone cut", "tone": how, "threshold": int(t_global), "ink": "dark" if dark else "light",
-            "cleanup_changed": changed}
-    return _finish(grid, cost, [(255, 255, 255), (0, 0, 0)], info)
+    dark_first = low[border].mean() <= (~low)[border].mean()
+    cuts = []
+    for dark in (dark_first, not dark_first):
+        ink = low if dark else ~low
+        margin = (scaled - t) * (50.0 / 255.0) * np.where(low == ink, 1.0, -1.0)  # > 0: leans to the paper side
+        cost = np.stack([-margin / 2, margin / 2], axis=-1)
+        grid, changed = clean(ink.astype(np.int64), cost)
+        info = {"method": "tone cut", "tone": how, "threshold": int(t_global), "ink": "dark" if dark else "light",
+                "cleanup_changed": changed}
+        cuts.append(_finish(grid, cost, [(255, 255, 255), (0, 0, 0)], info))
+    return cuts
 
 
 def _tones(frame: Frame) -> list[tuple[np.ndarray, str]]:
