@@ -263,7 +263,7 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
         notes = ["no subject stands out from the photo: the whole photo is drawn"] if options.fit == "subject" else []
         return _drawn(rgba, background_rgb, options, info, notes, pixel_art, photo)
     drafts = [_framed_on(rgba, subject, options, info, pixel_art, photo) for subject in subjects]
-    if options.fit == "auto":
+    if options.fit == "auto" and drafts[0].info["mode"] == "color":  # black and white: a subject is always drawn
         drafts.append(_drawn(rgba, background_rgb, options, dict(info, subject={"used": False}), [], pixel_art, photo))
     best = drafts[0]
     for draft in drafts[1:]:
