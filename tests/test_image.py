@@ -421,7 +421,7 @@ def test_image_to_grid_makes_photos_colour_by_default_and_bw_when_asked():
     assert min_palette_distance(colour.palette) >= 12  # near-identical shades are merged
     bw = image_to_grid(photo, ImageOptions(width=30, mode="bw"))  # framed on its subject: drawn as authors do
     assert bw.palette == BW_PALETTE and bw.info["method"] == "subject drawing"
-    assert bw.info["drawing"] in ("silhouette", "outline") and bw.info["subject"]["box"]
+    assert bw.info["drawing"] in ("silhouette", "outline", "regions") and bw.info["subject"]["box"]
     whole = image_to_grid(photo, ImageOptions(width=30, mode="bw", fit="pad"))  # the whole photo: a tone cut
     assert whole.info["method"] == "tone cut" and f"{whole.info['tone']}, {whole.info['ink']} ink" in whole.info["scores"]
     assert speck_share(bw.grid) <= 0.2 and speck_share(whole.grid) <= 0.2 and speck_share(colour.grid) <= 0.3
