@@ -53,14 +53,21 @@ def test_the_score_orders_pinned_labelled_puzzles_as_people_did():
         min(likeness(sets[k]["grid"], sets[k]["reference"]) for k in readable)
 
 
-def test_the_score_separates_the_labelled_set():
-    """ROC AUC over all 148 labelled puzzles stays at least 0.85 (0.88 when fitted)."""
-    entries = list(labelled().values())
+def _auc(entries) -> float:
     s = np.array([score(e) for e in entries])
     y = np.array([e["y"] for e in entries])
     pos, neg = s[y == 1], s[y == 0]
-    auc = ((pos[:, None] > neg).sum() + 0.5 * (pos[:, None] == neg).sum()) / (len(pos) * len(neg))
-    assert auc >= 0.85
+    return ((pos[:, None] > neg).sum() + 0.5 * (pos[:, None] == neg).sum()) / (len(pos) * len(neg))
+
+
+def test_the_score_separates_the_labelled_set():
+    """ROC AUC over the 148 puzzles the model was fitted to stays at least 0.85 (0.88 when fitted); over the blind
+    batch (photos labelled by judges who never saw the photos, never fitted) at least 0.75 (0.79 today)."""
+    entries = labelled()
+    fitted = [e for key, e in entries.items() if key.startswith("p")]
+    blind = [e for key, e in entries.items() if not key.startswith("p")]
+    assert len(fitted) == 148 and len(blind) >= 70
+    assert _auc(fitted) >= 0.85 and _auc(blind) >= 0.75
 
 
 def test_warnings_below_the_threshold_name_what_would_read_better():
