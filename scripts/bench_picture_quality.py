@@ -6,8 +6,8 @@ own drawn photos, icons and flat drawings, and pixel art. Photos are made 30
 cells wide, icons and flat drawings 20x20, pixel art at its native size, each
 with ``--line-solvable`` like the demo. Styles:
 
-* photos: ``colour`` (today's default; the previous pipeline with 4 colours)
-  and ``bw`` (``--mode bw``; the previous default);
+* photos: ``colour`` (the default of both) and ``bw`` (``--mode bw``); today's
+  frames a photo on its subject, and its figures are measured on that frame;
 * icons: ``bw`` (the default), ``outline`` and ``fill`` (``--style``; the
   previous pipeline had one black-and-white rendering) and ``colour`` (4);
 * flat drawings and pixel art: the default.
@@ -32,6 +32,9 @@ category, what the warning threshold catches; the share of this run's puzzles
 that score as readable, per category and style; and its contact sheet,
 outputs/readability-labels.png.
 
+Last, the blind batch: the 13 photos made again by both pipelines in colour and black and white, each grid
+looked up among the labels of judges who never saw the photos: the share labelled readable.
+
 Usage: .venv/bin/python scripts/bench_picture_quality.py [--quick] [--previous REV]
 """
 from __future__ import annotations
@@ -50,12 +53,12 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 ROOT = Path(__file__).resolve().parents[1]
-PREVIOUS = "e121663"  # main when issue 24 (pictures that read at a glance) was taken up
+PREVIOUS = "07c0a63"  # main when issue 34 (pictures: subject first, an honest score) was taken up
 PICTURES = ROOT / "samples" / "images"
 SHEET = ROOT / "outputs" / "picture-quality.png"
 LABEL_SHEET = ROOT / "outputs" / "readability-labels.png"
 STYLES = {
-    "photo": {"colour": ({"colors": 4}, {}), "bw": ({}, {"mode": "bw"})},
+    "photo": {"colour": ({}, {}), "bw": ({"mode": "bw"}, {"mode": "bw"})},
     "icon": {"bw": ({}, {}), "outline": ({}, {"style": "outline"}), "fill": ({}, {"style": "fill"}),
              "colour": ({"colors": 4}, {"colors": 4})},
     "flat": {"default": ({}, {})},
@@ -104,7 +107,9 @@ def worker(specs: list[dict], which: str) -> list[dict]:
             out.append({"error": f"{type(exc).__name__}: {exc}"[:100]})
             continue
         rep = made.report
-        out.append({
+        subject = rep.get("import", {}).get("subject")
+        subject = subject if isinstance(subject, dict) else {}  # before subjects, "subject" named how binarize found one
+        out.append({"box": subject.get("box") if subject.get("used", True) else None,
             "status": rep["status"], "line_solvable": rep["line_solvable"], "fixes": len(rep["givens"]) + len(rep["edits"]),
             "grid": np.asarray(made.solution).tolist(), "palette": [list(c.rgb_tuple) for c in made.puzzle.palette],
             "seconds": round(time.perf_counter() - start, 3), "warnings": rep.get("warnings", []),
@@ -143,12 +148,16 @@ def run_pipeline(which: str, specs: list[dict], rev: str) -> list[dict]:
 # --- measuring ----------------------------------------------------------------------------------------
 
 
-def references(spec: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The picture's luma and colour per cell, laid on the grid as the puzzle lays it (padded like it)."""
+def references(spec: dict, result: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The picture's luma and colour per cell, laid on the grid as the puzzle lays it (padded like it): the whole
+    picture, or the box a photo was framed on (``box`` in the result, from its report)."""
     from nonogen.importers.image import ImageOptions, image_to_grid, load_image
 
-    size = {k: tuple(v) if k == "size" else v for k, v in spec["size"].items()}
-    imported = image_to_grid(load_image(spec["path"]), ImageOptions(**size))
+    picture = load_image(spec["path"])
+    if result.get("box"):
+        picture = picture.crop(tuple(result["box"]))
+    rows, cols = np.asarray(result["grid"]).shape
+    imported = image_to_grid(picture, ImageOptions(size=(cols, rows), fit="pad", mode="bw"))
     return imported.reference, imported.reference_rgb
 
 
@@ -278,9 +287,56 @@ def big_photo_check(rev: str) -> list[str]:
     return lines
 
 
+BLIND_PHOTOS = sorted(str(p.relative_to(ROOT)) for p in PICTURES.glob("photo-*.jpg")) + [
+    "samples/images/landscape.jpg", "samples/readability/pictures/photo-coins.jpg"]
+"""The photos of the blind batch (samples/readability/README.md): each made with the default and --mode bw."""
+
+
+def blind_worker() -> list[dict]:
+    """The imported grid of every blind-batch photo in both modes, with whichever nonogen is on the path."""
+    from nonogen.importers.image import ImageOptions, image_to_grid, load_image
+
+    out = []
+    for path in BLIND_PHOTOS:
+        for mode in ("default", "bw"):
+            result = image_to_grid(load_image(str(ROOT / path)), ImageOptions(**({"mode": "bw"} if mode == "bw" else {})))
+            out.append({"picture": path, "mode": mode, "grid": ["".join(".abcdefghijklmnop"[v] for v in row)
+                                                                for row in result.grid.tolist()]})
+    return out
+
+
+def blind_report(rev: str) -> list[str]:
+    """Share of the blind-batch photos labelled readable, previous pipeline and today's, per mode: each made again
+    and looked up by its grid among the labels (a grid no judge saw is counted as unlabelled)."""
+    import csv
+
+    labelled = {}
+    puzzles = {p["id"]: p for p in json.loads((ROOT / "samples/readability/puzzles.json").read_text())}
+    with open(ROOT / "samples/readability/labels.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            p = puzzles[row["id"]]
+            labelled[(p["picture"], tuple(p["grid"]))] = row["label"]
+    lines = ["blind labels (judges who never saw the photos) of the photos as each pipeline makes them now:"]
+    for which in ("old", "new"):
+        env = dict(os.environ, PYTHONPATH=str(previous_tree(rev) if which == "old" else ROOT))
+        done = subprocess.run([sys.executable, __file__, "--blind"], env=env, capture_output=True, text=True, timeout=1800)
+        if done.returncode != 0:
+            lines.append(f"  {which}: failed: {done.stderr.strip()[-200:]}")
+            continue
+        for mode in ("default", "bw"):
+            got = [labelled.get((r["picture"], tuple(r["grid"]))) for r in json.loads(done.stdout) if r["mode"] == mode]
+            readable, known = sum(g == "readable" for g in got), sum(g is not None for g in got)
+            name = f"previous {rev}" if which == "old" else "today"
+            lines.append(f"  {name:18} {mode:8} {readable:2} of {known} labelled readable ({len(got) - known} unlabelled)")
+    return lines
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--worker"]:
         print(json.dumps(worker(json.loads(sys.stdin.read()), argv[1])))
+        return 0
+    if argv[:1] == ["--blind"]:
+        print(json.dumps(blind_worker()))
         return 0
     sys.path.insert(0, str(ROOT))
     rev = argv[argv.index("--previous") + 1] if "--previous" in argv else PREVIOUS
@@ -289,8 +345,8 @@ def main(argv: list[str]) -> int:
     rows = []
     print(f"{'picture':26} {'style':8}| {'previous ' + rev + ': recog  like   fid speck  fill    dE  fix  ok     s':58} | today")
     for spec, o, n in zip(specs, old, new):
-        ref, ref_rgb = references(spec)
-        row = {**spec, "old": measure(o, ref, ref_rgb), "new": measure(n, ref, ref_rgb)}
+        row = {**spec, "old": o if "error" in o else measure(o, *references(spec, o)),
+               "new": n if "error" in n else measure(n, *references(spec, n))}
         rows.append(row)
         print(f"{spec['name'][:26]:26} {spec['style']:8}| {_fmt(row['old']):58} | {_fmt(row['new'])}")
     print()
@@ -309,6 +365,8 @@ def main(argv: list[str]) -> int:
     print(f"contact sheet: {SHEET.relative_to(ROOT)}")
     print()
     print("\n".join(readability_report(rows)))
+    print()
+    print("\n".join(blind_report(rev)))
     return 0
 
 

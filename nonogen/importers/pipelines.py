@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import InputError
 from ..colorspace import DEFAULT_MIN_DISTANCE, palette_from_rgb, to_lab
 from ..palette import BW_PALETTE, Color, to_hex
-from .binarize import Inking, bw_cells, subject_inkings
+from .binarize import OUTLINE_CELLS, Inking, bw_cells, subject_inkings
 from .frame import Frame, cell_mean
 from .options import ImageOptions
 from .photo import MERGE_DE, bw_photo, colour_photo
@@ -142,10 +142,11 @@ def region_drawing(frame: Frame) -> Inking:
     colouring = colour_photo(frame, PHOTO_COLORS, MERGE_DE)
     grid = colouring.grid
     light = {c for c, rgb in enumerate(colouring.rgbs) if c and to_lab(np.array(rgb, dtype=np.float64))[0] >= DARK_REGION}
-    padded = np.pad(grid, 1, constant_values=0)
     edge = np.zeros(grid.shape, dtype=bool)
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        edge |= padded[1 + dr : grid.shape[0] + 1 + dr, 1 + dc : grid.shape[1] + 1 + dc] != grid
+    for step in range(1, OUTLINE_CELLS + 1):  # a band as thick as the outlines' (one-cell lines are specks)
+        padded = np.pad(grid, step, constant_values=0)
+        for dr, dc in ((-step, 0), (step, 0), (0, -step), (0, step)):
+            edge |= padded[step + dr : grid.shape[0] + step + dr, step + dc : grid.shape[1] + step + dc] != grid
     ink = (grid > 0) & (~np.isin(grid, list(light)) | edge)
     return Inking(ink.astype(np.uint8), colouring.sure, "regions", {"light_regions": len(light)})
 
