@@ -1,0 +1,112 @@
+"""What the server keeps for each page: its picture, its level, its engine lanes. Two tabs never share any of it.
+
+The page holds its document and sends it whole with every question (see
+:mod:`.document`); what it cannot hold is kept here under the tab id the
+page makes when it loads (``X-Nonogen-Tab``): the picture it imported (a
+slider reads it again), the level it made and its play page, and the lanes
+its jobs run in (a tab's newer edit replaces only that tab's check). A
+request without a tab id is the tab of scripts.
+
+Uploads are streamed to files in a private temporary folder, one per tab,
+never kept in memory; a tab keeps only its newest picture and model. At
+most ``limit`` tabs are kept: the one unused longest is forgotten, its files
+deleted (its page is told to drop the picture again).
+"""
+from __future__ import annotations
+
+import collections
+import re
+import secrets
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from ..errors import InputError
+
+__all__ = ["Tab", "Tabs", "Picture"]
+
+_TAB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture a tab imported: its id (sent back by the page to read it again), file, and the author's name for it."""
+
+    id: str
+    path: Path
+    name: str
+    owned: bool  # an upload in the tab's folder (deleted when replaced), not a file of the studio's folder
+
+
+class Tab:
+    """One page's state on the server."""
+
+    def __init__(self, key: str, folder: Path):
+        self.key = key
+        self.folder = folder  # made on first upload
+        self.picture: Optional[Picture] = None
+        self.level: Any = None  # the Made of the level this tab made last
+        self.level_page = ""  # its play page, shown in the tab's frame
+        self.model: Optional[Path] = None  # the model file the level was made from
+
+    def lane(self, kind: str) -> tuple[str, str]:
+        """The engine lane of this tab's jobs of ``kind``: a newer job replaces an older one of the same lane."""
+        return (self.key, kind)
+
+    def upload_path(self, name: str) -> Path:
+        """A new file for an upload (a fresh name: the previous upload may still be read)."""
+        self.folder.mkdir(mode=0o700, exist_ok=True)
+        return self.folder / f"{secrets.token_hex(6)}-{name}"
+
+    def keep_picture(self, picture: Picture) -> None:
+        self._replace(self.picture, picture)
+        self.picture = picture
+
+    def keep_model(self, path: Path) -> None:
+        if self.model is not None and self.model != path:
+            _remove(self.model)
+        self.model = path
+
+    def _replace(self, old: Optional[Picture], new: Picture) -> None:
+        if old is not None and old.owned and old.path != new.path:
+            _remove(old.path)
+
+    def forget(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Tabs:
+    """The tabs the server knows, the most recently used last; at most ``limit`` of them."""
+
+    def __init__(self, limit: int = 16):
+        self.limit = max(1, limit)
+        self._root = tempfile.TemporaryDirectory(prefix="nonogen-studio-")  # 0700: other users cannot look in
+        self._tabs: collections.OrderedDict[str, Tab] = collections.OrderedDict()
+        self._count = 0
+
+    def get(self, key: Optional[str]) -> Tab:
+        """The tab of ``key`` (the page's ``X-Nonogen-Tab``; None: the scripts' tab), made on first use."""
+        key = key or ""
+        if key and not _TAB_ID.fullmatch(key):
+            raise InputError("X-Nonogen-Tab: expected 1 to 64 letters, digits, '-' or '_'")
+        tab = self._tabs.get(key)
+        if tab is None:
+            self._count += 1
+            tab = self._tabs[key] = Tab(key, Path(self._root.name) / str(self._count))
+            while len(self._tabs) > self.limit:
+                self._tabs.popitem(last=False)[1].forget()
+        self._tabs.move_to_end(key)
+        return tab
+
+    def close(self) -> None:
+        self._tabs.clear()
+        self._root.cleanup()
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
