@@ -24,8 +24,9 @@ TOKEN = "studio-test-token-0123456789"
 DOC = {"grid": [[1, 0], [0, 1]], "palette": [{"rgb": "#ffffff"}, {"rgb": "#000000"}], "givens": [[0, 0]]}
 
 _SERVE = """
-import json, sys
+import json, signal, sys
 from nonogen.studio import Limits, open_socket, serve
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # as the command exits on SIGTERM
 sock = open_socket()
 serve(sys.argv[1], sock, lambda url: print("nonogen studio:", url, flush=True), token=sys.argv[2] or None,
       limits=Limits(**json.loads(sys.argv[3])))

@@ -38,7 +38,7 @@ from .folder import MODEL_SUFFIXES, PICTURE_SUFFIXES, Folder
 from .guard import TAB_HEADER, Gate, TooSlow, chunks, cookie_name
 from .limits import Limits, job_seconds
 from .options import mesh_options, picture_options
-from .tabs import Picture, Tab, Tabs
+from .tabs import Picture, Tab, Tabs, forget_upload
 from .worker import Engine
 
 __all__ = ["create_app"]
@@ -107,7 +107,7 @@ async def _upload(request: Request, path: Path) -> None:
                     pending.clear()
             await asyncio.to_thread(out.write, bytes(pending))
     except BaseException:
-        path.unlink(missing_ok=True)
+        forget_upload(path)
         raise
     finally:
         studio.uploads.release()
@@ -160,7 +160,7 @@ async def picture(request: Request) -> Response:
     try:
         options = picture_options(_query_options(request))
     except NonogenError:
-        path.unlink(missing_ok=True)
+        forget_upload(path)
         raise
     upload = Picture(secrets.token_hex(8), path, _file_name(request) or "the picture", owned=True)
     tab.keep_picture(upload)
@@ -234,14 +234,14 @@ async def mesh(request: Request) -> Response:
     if suffix not in MODEL_SUFFIXES or name.startswith("."):
         return _error(f"{name or 'the file'}: a model file is named *{', *'.join(MODEL_SUFFIXES)}")
     tab = _tab(request)
-    path = tab.upload_path("model" + suffix)
+    path = tab.upload_path(name)
     await _upload(request, path)
     try:
         options = mesh_options(_query_options(request))
     except NonogenError:
-        path.unlink(missing_ok=True)
+        forget_upload(path)
         raise
-    return await _mesh(request, tab, path, options, name)
+    return await _mesh(request, tab, path, options)
 
 
 async def remesh(request: Request) -> Response:
@@ -249,11 +249,11 @@ async def remesh(request: Request) -> Response:
     tab = _tab(request)
     if tab.model is None or tab.level is None:
         return _error("no model loaded yet")
-    return await _mesh(request, tab, tab.model, mesh_options(body.get("options")), tab.level.report["model"])
+    return await _mesh(request, tab, tab.model, mesh_options(body.get("options")))
 
 
-async def _mesh(request: Request, tab: Tab, path: Path, options: dict[str, Any], name: Optional[str] = None) -> Response:
-    name = name or path.name
+async def _mesh(request: Request, tab: Tab, path: Path, options: dict[str, Any]) -> Response:
+    name = path.name
     message = await _studio(request).engine.one({"kind": "mesh", "path": str(path), "options": options},
                                                 lane=tab.lane("mesh"), seconds=job_seconds("mesh"))
     made = message.pop("made", None)

@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from ..errors import InputError
 
-__all__ = ["Tab", "Tabs", "Picture"]
+__all__ = ["Tab", "Tabs", "Picture", "forget_upload"]
 
 _TAB_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -56,22 +56,24 @@ class Tab:
         return (self.key, kind)
 
     def upload_path(self, name: str) -> Path:
-        """A new file for an upload (a fresh name: the previous upload may still be read)."""
+        """Where an upload named ``name`` goes: a fresh folder of its own (the previous upload may still be read;
+        a model keeps its name, which the level it makes records as its source)."""
         self.folder.mkdir(mode=0o700, exist_ok=True)
-        return self.folder / f"{secrets.token_hex(6)}-{name}"
+        own = self.folder / secrets.token_hex(6)
+        own.mkdir(mode=0o700)
+        return own / name
 
     def keep_picture(self, picture: Picture) -> None:
-        self._replace(self.picture, picture)
-        self.picture = picture
+        """``picture`` is the tab's picture now; the upload it replaces is deleted."""
+        old, self.picture = self.picture, picture
+        if old is not None and old.owned and old.path != picture.path:
+            forget_upload(old.path)
 
     def keep_model(self, path: Path) -> None:
-        if self.model is not None and self.model != path:
-            _remove(self.model)
-        self.model = path
-
-    def _replace(self, old: Optional[Picture], new: Picture) -> None:
-        if old is not None and old.owned and old.path != new.path:
-            _remove(old.path)
+        """``path`` (an upload or a file of the folder) is the model of the tab's level now."""
+        old, self.model = self.model, path
+        if old is not None and old != path and old.is_relative_to(self.folder):
+            forget_upload(old)
 
     def forget(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -105,8 +107,6 @@ class Tabs:
         self._root.cleanup()
 
 
-def _remove(path: Path) -> None:
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
+def forget_upload(path: Path) -> None:
+    """Delete an upload and the folder it was given."""
+    shutil.rmtree(path.parent, ignore_errors=True)

@@ -40,23 +40,28 @@ _PRELOAD = ("nonogen.studio._preload",)
 
 
 def _serve(conn: Connection) -> None:  # pragma: no cover - runs in the worker process
-    """The worker's loop: one job at a time, each message sent as soon as it is made, then :data:`_END`."""
+    """The worker's loop: hello, then one job at a time, each message sent as soon as it is made, then :data:`_END`.
+
+    When the server goes away (its end of the pipe closes) the worker ends quietly.
+    """
     if not enter_worker():
         return
     from .jobs import run
 
-    conn.send(_READY)
-    while True:
-        try:
+    try:
+        conn.send(_READY)
+        while True:
             job = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            for message in run(job):
-                conn.send(message)
-        except Exception as exc:  # a bug in a job: say so in the page, keep serving
-            conn.send({"error": f"internal error: {type(exc).__name__}: {exc}"})
-        conn.send(_END)
+            try:
+                for message in run(job):
+                    conn.send(message)
+            except (OSError, EOFError):
+                raise
+            except Exception as exc:  # a bug in a job: say so in the page, keep serving
+                conn.send({"error": f"internal error: {type(exc).__name__}: {exc}"})
+            conn.send(_END)
+    except (OSError, EOFError):
+        return
 
 
 class _Job:
