@@ -24,7 +24,7 @@ from urllib.parse import unquote
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -90,13 +90,19 @@ async def _json(request: Request) -> dict[str, Any]:
 
 
 async def _upload(request: Request, path: Path) -> None:
-    """The request body streamed into ``path`` (never held in memory), one of at most ``limits.uploads`` at once."""
+    """The request body streamed into ``path`` (never held in memory), one of at most ``limits.uploads`` at once.
+
+    An upload that finds no turn, or no room on disk, is still read to its
+    end (and dropped) before the answer: a server that answers before an
+    upload ends resets the connection, and the page would say "network error".
+    """
     studio = _studio(request)
     limits = studio.limits
     try:
         await asyncio.wait_for(studio.uploads.acquire(), limits.body_seconds)
     except asyncio.TimeoutError:
-        raise TooSlow(f"the studio is busy with other uploads; try again in a moment", 503) from None
+        await _drain(request)
+        raise TooSlow("the studio is busy with other uploads; try again in a moment", 503) from None
     try:
         with open(path, "wb") as out:
             pending = bytearray()
@@ -106,11 +112,23 @@ async def _upload(request: Request, path: Path) -> None:
                     await asyncio.to_thread(out.write, bytes(pending))
                     pending.clear()
             await asyncio.to_thread(out.write, bytes(pending))
+    except OSError:
+        forget_upload(path)
+        await _drain(request)
+        raise
     except BaseException:
         forget_upload(path)
         raise
     finally:
         studio.uploads.release()
+
+
+async def _drain(request: Request) -> None:
+    """Read what is left of the body and drop it (within the body's limits; RuntimeError: it was read already)."""
+    limits = _studio(request).limits
+    with contextlib.suppress(LimitError, ClientDisconnect, RuntimeError):
+        async for _ in chunks(request, limits.upload_bytes, limits.body_seconds):
+            pass
 
 
 def _query_options(request: Request) -> Any:
@@ -162,7 +180,7 @@ async def picture(request: Request) -> Response:
     except NonogenError:
         forget_upload(path)
         raise
-    upload = Picture(secrets.token_hex(8), path, _file_name(request) or "the picture", owned=True)
+    upload = Picture(secrets.token_hex(8), path, _file_name(request) or "the picture")
     tab.keep_picture(upload)
     return await _import(request, tab, upload, options)
 
@@ -216,7 +234,7 @@ async def open_file(request: Request) -> Response:
     if suffix in PICTURE_SUFFIXES:
         options = picture_options(body.get("options"))
         path = await asyncio.to_thread(studio.folder.file, name, studio.limits.upload_bytes)
-        source = Picture(secrets.token_hex(8), path, path.name, owned=False)
+        source = Picture(secrets.token_hex(8), path, path.name)
         tab.keep_picture(source)
         return await _import(request, tab, source, options)
     if suffix in MODEL_SUFFIXES:
@@ -232,6 +250,7 @@ async def mesh(request: Request) -> Response:
     name = _file_name(request)
     suffix = Path(name).suffix.lower()
     if suffix not in MODEL_SUFFIXES or name.startswith("."):
+        await _drain(request)
         return _error(f"{name or 'the file'}: a model file is named *{', *'.join(MODEL_SUFFIXES)}")
     tab = _tab(request)
     path = tab.upload_path(name)

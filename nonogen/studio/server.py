@@ -6,11 +6,17 @@ the studio unreachable. Here every connection must send its request's
 headers within ``limits.header_seconds``, and past ``limits.connections``
 the connection idle longest is closed to make room for a new one (past
 twice that, new ones are closed at once); requests beyond the limit get 503.
+Connections are accepted ``limits.connections`` at a time (uvicorn's 2,048
+ran the process out of file handles before any could be closed), and should
+the handles run out anyway, asyncio's complaint is printed once a minute,
+not once per connection with a traceback.
 """
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+import time
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
@@ -86,6 +92,24 @@ def _connection_class(limits: Limits) -> type:
     return Connection
 
 
+class _Quieter(logging.Filter):
+    """asyncio's "socket.accept() out of system resource": once a minute and without its traceback."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last = -60.0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "out of system resource" not in record.getMessage():
+            return True
+        now = time.monotonic()
+        if now - self.last < 60:
+            return False
+        self.last = now
+        record.exc_info = record.exc_text = None
+        return True
+
+
 def serve(folder: Union[str, Path], sock: socket.socket, on_ready: Optional[Callable[[str], None]] = None, *,
           token: Optional[str] = None, limits: Limits = Limits()) -> None:
     """Serve the studio for ``folder`` on ``sock`` until interrupted; ``on_ready(url)`` once it listens.
@@ -113,7 +137,7 @@ def serve(folder: Union[str, Path], sock: socket.socket, on_ready: Optional[Call
 
     config = uvicorn.Config(app, log_level="error", lifespan="on", http=_connection_class(limits),
                             timeout_keep_alive=limits.keep_alive_seconds, limit_concurrency=limits.connections + 1,
-                            timeout_graceful_shutdown=0.5)
+                            backlog=limits.connections, timeout_graceful_shutdown=0.5)
     server = Server(config)
 
     async def run() -> None:
@@ -124,4 +148,9 @@ def serve(folder: Union[str, Path], sock: socket.socket, on_ready: Optional[Call
             on_ready(url)
         await task
 
-    asyncio.run(run())
+    quieter = _Quieter()
+    logging.getLogger("asyncio").addFilter(quieter)
+    try:
+        asyncio.run(run())
+    finally:
+        logging.getLogger("asyncio").removeFilter(quieter)
