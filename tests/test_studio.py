@@ -202,6 +202,24 @@ def test_engine_answers_only_the_newest_job_of_a_lane():
     assert not other_done and started == 3  # two, then one for the newest check: none for the four dropped ones
 
 
+def test_engine_never_runs_an_older_claim_last():
+    """Edits that overtook each other while their bodies were read ran the older one last: it stopped the
+    newer edit's check, and the page waited for a verdict that never came."""
+
+    async def scenario():
+        engine = Engine(size=1, spare=0)
+        try:
+            older, newer = engine.claim("tab"), engine.claim("tab")
+            newest = [m async for m in engine.run({"kind": "check", "doc": DOC}, lane="tab", claim=newer)]
+            late = [m async for m in engine.run({"kind": "check", "doc": DOC}, lane="tab", claim=older)]
+            return newest, late
+        finally:
+            engine.close()
+
+    newest, late = asyncio.run(scenario())
+    assert newest[0]["verdict"] == "unique" and late == [CANCELLED]
+
+
 def test_engine_stops_a_job_past_its_time_limit():
     """A job that overruns its limit gets a one-line error, its worker is killed, and the next job runs."""
     rng = np.random.default_rng(2)

@@ -173,6 +173,7 @@ async def files(request: Request) -> Response:
 async def picture(request: Request) -> Response:
     """An uploaded picture (the raw bytes), read into a puzzle with the options in the query."""
     tab = _tab(request)
+    claim = _studio(request).engine.claim(tab.lane("import"))
     path = tab.upload_path("picture")
     await _upload(request, path)
     try:
@@ -182,22 +183,24 @@ async def picture(request: Request) -> Response:
         raise
     upload = Picture(secrets.token_hex(8), path, _file_name(request) or "the picture")
     tab.keep_picture(upload)
-    return await _import(request, tab, upload, options)
+    return await _import(request, tab, upload, options, claim)
 
 
 async def reimport(request: Request) -> Response:
     """The tab's picture read again with other options (size, colours, threshold...)."""
-    body = await _json(request)
     tab = _tab(request)
+    claim = _studio(request).engine.claim(tab.lane("import"))
+    body = await _json(request)
     options = picture_options(body.get("options"))
     if tab.picture is None or tab.picture.id != body.get("picture_id"):
         return _error("the picture is no longer on the server; drop it again")
-    return await _import(request, tab, tab.picture, options)
+    return await _import(request, tab, tab.picture, options, claim)
 
 
-async def _import(request: Request, tab: Tab, source: Picture, options: Any) -> Response:
+async def _import(request: Request, tab: Tab, source: Picture, options: Any, claim: int) -> Response:
     job = {"kind": "import", "picture_id": source.id, "path": str(source.path), "name": source.name, "options": options}
-    message = await _studio(request).engine.one(job, lane=tab.lane("import"), seconds=job_seconds("import"))
+    message = await _studio(request).engine.one(job, lane=tab.lane("import"), claim=claim,
+                                                seconds=job_seconds("import"))
     if "grid" in message:
         message["picture_id"] = source.id
     return _answer(message)
@@ -205,12 +208,14 @@ async def _import(request: Request, tab: Tab, source: Picture, options: Any) -> 
 
 async def check(request: Request) -> Response:
     """The verdict, ambiguous cells, grade and replay of the page's grid, one JSON line each as they come."""
-    body = await _json(request)
-    await asyncio.to_thread(puzzle_of, body.get("doc"))  # a bad document is refused here, before a check is stopped
     engine, lane = _studio(request).engine, _tab(request).lane("check")
+    claim = engine.claim(lane)  # the edit before this one is dropped now, not once this body is read
+    body = await _json(request)
+    await asyncio.to_thread(puzzle_of, body.get("doc"))
 
     async def lines() -> AsyncIterator[bytes]:
-        async for message in engine.run({"kind": "check", "doc": body["doc"]}, lane=lane, seconds=job_seconds("check")):
+        async for message in engine.run({"kind": "check", "doc": body["doc"]}, lane=lane, claim=claim,
+                                        seconds=job_seconds("check")):
             message.pop("error_kind", None)
             yield (json.dumps(to_jsonable(message)) + "\n").encode()
 
@@ -218,30 +223,33 @@ async def check(request: Request) -> Response:
 
 
 async def suggest(request: Request) -> Response:
+    engine, lane = _studio(request).engine, _tab(request).lane("check")
+    claim = engine.claim(lane)
     body = await _json(request)
     await asyncio.to_thread(puzzle_of, body.get("doc"))
     job = {"kind": "suggest", "doc": body["doc"], "goal": body.get("goal"), "grade": body.get("grade")}
-    return _answer(await _studio(request).engine.one(job, lane=_tab(request).lane("check"),
-                                                     seconds=job_seconds("suggest")))
+    return _answer(await engine.one(job, lane=lane, claim=claim, seconds=job_seconds("suggest")))
 
 
 async def open_file(request: Request) -> Response:
     """A file of the folder: a puzzle opens as its solution grid, a picture is imported, a model made a level."""
-    body = await _json(request)
     studio, tab = _studio(request), _tab(request)
+    body = await _json(request)
     name = body.get("name")
     suffix = Path(str(name)).suffix.lower()
+    if suffix in MODEL_SUFFIXES:
+        claim = studio.engine.claim(tab.lane("mesh"))
+        options = mesh_options(body.get("options"))
+        return await _mesh(request, tab, await asyncio.to_thread(studio.folder.file, name), options, claim)
+    claim = studio.engine.claim(tab.lane("import"))
     if suffix in PICTURE_SUFFIXES:
         options = picture_options(body.get("options"))
         path = await asyncio.to_thread(studio.folder.file, name, studio.limits.upload_bytes)
         source = Picture(secrets.token_hex(8), path, path.name)
         tab.keep_picture(source)
-        return await _import(request, tab, source, options)
-    if suffix in MODEL_SUFFIXES:
-        options = mesh_options(body.get("options"))
-        return await _mesh(request, tab, await asyncio.to_thread(studio.folder.file, name), options)
+        return await _import(request, tab, source, options, claim)
     path = await asyncio.to_thread(studio.folder.file, name)
-    return _answer(await studio.engine.one({"kind": "open", "path": str(path)}, lane=tab.lane("import"),
+    return _answer(await studio.engine.one({"kind": "open", "path": str(path)}, lane=tab.lane("import"), claim=claim,
                                            seconds=job_seconds("open")))
 
 
@@ -253,6 +261,7 @@ async def mesh(request: Request) -> Response:
         await _drain(request)
         return _error(f"{name or 'the file'}: a model file is named *{', *'.join(MODEL_SUFFIXES)}")
     tab = _tab(request)
+    claim = _studio(request).engine.claim(tab.lane("mesh"))
     path = tab.upload_path(name)
     await _upload(request, path)
     try:
@@ -260,21 +269,22 @@ async def mesh(request: Request) -> Response:
     except NonogenError:
         forget_upload(path)
         raise
-    return await _mesh(request, tab, path, options)
+    return await _mesh(request, tab, path, options, claim)
 
 
 async def remesh(request: Request) -> Response:
-    body = await _json(request)
     tab = _tab(request)
+    claim = _studio(request).engine.claim(tab.lane("mesh"))
+    body = await _json(request)
     if tab.model is None or tab.level is None:
         return _error("no model loaded yet")
-    return await _mesh(request, tab, tab.model, mesh_options(body.get("options")))
+    return await _mesh(request, tab, tab.model, mesh_options(body.get("options")), claim)
 
 
-async def _mesh(request: Request, tab: Tab, path: Path, options: dict[str, Any]) -> Response:
+async def _mesh(request: Request, tab: Tab, path: Path, options: dict[str, Any], claim: int) -> Response:
     name = path.name
     message = await _studio(request).engine.one({"kind": "mesh", "path": str(path), "options": options},
-                                                lane=tab.lane("mesh"), seconds=job_seconds("mesh"))
+                                                lane=tab.lane("mesh"), claim=claim, seconds=job_seconds("mesh"))
     made = message.pop("made", None)
     if "error" in message:  # the model's name as the author knows it, not the server's copy
         message["error"] = message["error"].replace(str(path), name)

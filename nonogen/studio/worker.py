@@ -5,9 +5,10 @@ deadline; a process can be killed. The :class:`Engine` keeps a few worker
 processes (the batch pool's kind: :func:`nonogen.executors.enter_worker`
 caps their memory and kills them with the server) and gives each job to an
 idle one. Jobs come in *lanes* (one tab's checks, its imports, its levels):
-only the newest job of a lane is worth an answer, so a new job answers the
-lane's queued one :data:`CANCELLED` without touching any process, and stops
-the lane's running one. A paint stroke of a hundred edits thus costs a few
+only the newest job of a lane is worth an answer, so a new request answers
+the lane's queued job :data:`CANCELLED` without touching any process, and
+stops the lane's running one, as soon as it arrives (:meth:`Engine.claim`);
+an older request that overtakes it while its body is read is not run. A paint stroke of a hundred edits thus costs a few
 worker restarts, not a hundred, and the last edit runs as soon as a worker
 is free. A spare worker is kept started, so a stopped check is replaced
 without waiting for a process to start; starting one happens in a thread.
@@ -169,24 +170,41 @@ class Engine:
         self._ctx: Any = None
         self._workers: list[_Worker] = []
         self._waiting: collections.deque[_Job] = collections.deque()
-        self._lanes: dict[Hashable, _Job] = {}
+        self._lanes: dict[Hashable, _Job] = {}  # the job of each lane, queued or running
+        self._claims: dict[Hashable, int] = {}  # the newest claim on each lane
+        self._claimed = 0
         self._starting = False
         self._broken = ""  # why the last worker died before it was ready: no spare is started until one is
         self._closed = False
         self.started = 0  # workers started so far (the stress script and tests read it)
 
-    async def run(self, job: dict[str, Any], *, lane: Optional[Hashable] = None,
+    def claim(self, lane: Hashable) -> int:
+        """Take ``lane`` for a job about to come (call when its request arrives, before reading its body): the
+        lane's job so far is dropped at once, and a job of an older claim that comes later is not run."""
+        self._claimed += 1
+        self._claims[lane] = self._claimed
+        older = self._lanes.pop(lane, None)
+        if older is not None:
+            self._cancel(older, CANCELLED)
+        return self._claimed
+
+    async def run(self, job: dict[str, Any], *, lane: Optional[Hashable] = None, claim: Optional[int] = None,
                   seconds: float = 60.0) -> AsyncIterator[Message]:
-        """The job's messages as they come, the last one an error or :data:`CANCELLED` when it did not finish."""
+        """The job's messages as they come, the last one an error or :data:`CANCELLED` when it did not finish.
+
+        A job of a ``lane`` replaces the lane's job so far; with a ``claim`` (see :meth:`claim`) it runs only
+        if no newer claim came since, so requests that overtake each other never run an older edit last.
+        """
         task = _Job(job, lane, seconds)
+        if lane is not None and claim is None:
+            claim = self.claim(lane)
         if self._closed:
             task.end({"error": "the studio is stopping"})
+        elif lane is not None and self._claims.get(lane) != claim:
+            task.end(CANCELLED)
         else:
             if lane is not None:
-                older = self._lanes.get(lane)
                 self._lanes[lane] = task
-                if older is not None:
-                    self._cancel(older, CANCELLED)
             self._waiting.append(task)
             self._dispatch()
         try:
@@ -200,11 +218,14 @@ class Engine:
                 self._cancel(task, None)
             if lane is not None and self._lanes.get(lane) is task:
                 del self._lanes[lane]
+                if self._claims.get(lane) == claim:
+                    del self._claims[lane]
 
-    async def one(self, job: dict[str, Any], *, lane: Optional[Hashable] = None, seconds: float = 60.0) -> Message:
+    async def one(self, job: dict[str, Any], *, lane: Optional[Hashable] = None, claim: Optional[int] = None,
+                  seconds: float = 60.0) -> Message:
         """The last message of a single-answer job (read to its end, so its worker is free again)."""
         last: Message = CANCELLED
-        async for message in self.run(job, lane=lane, seconds=seconds):
+        async for message in self.run(job, lane=lane, claim=claim, seconds=seconds):
             last = message
         return last
 
