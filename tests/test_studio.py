@@ -202,6 +202,28 @@ def test_engine_answers_only_the_newest_job_of_a_lane():
     assert not other_done and started == 3  # two, then one for the newest check: none for the four dropped ones
 
 
+def test_engine_stops_a_running_check_and_keeps_its_worker():
+    """Every edit of a paint stroke killed the check worker and forked a new one; a stopped check now ends at
+    its next message and its worker takes the newer edit."""
+    rng = np.random.default_rng(7)
+    grid = (rng.random((30, 30)) < 0.5).astype(int).tolist()  # a grid with many solutions: the ambiguity takes a while
+
+    async def scenario():
+        engine = Engine(size=1, spare=0, stop_grace=WAIT)  # stopped, never killed
+        try:
+            first = engine.run({"kind": "check", "doc": {**DOC, "grid": grid, "givens": []}}, lane="tab")
+            verdict = await first.__anext__()  # it runs: its verdict came
+            newest = [m async for m in engine.run({"kind": "check", "doc": DOC}, lane="tab")]
+            rest = [m async for m in first]
+            return verdict, newest, rest, engine.started
+        finally:
+            engine.close()
+
+    verdict, newest, rest, started = asyncio.run(scenario())
+    assert verdict["verdict"] == "multiple" and rest == [CANCELLED]
+    assert newest[0]["verdict"] == "unique" and newest[-1]["grade"] == 1 and started == 1
+
+
 def test_engine_never_runs_an_older_claim_last():
     """Edits that overtook each other while their bodies were read ran the older one last: it stopped the
     newer edit's check, and the page waited for a verdict that never came."""

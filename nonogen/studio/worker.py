@@ -8,10 +8,15 @@ idle one. Jobs come in *lanes* (one tab's checks, its imports, its levels):
 only the newest job of a lane is worth an answer, so a new request answers
 the lane's queued job :data:`CANCELLED` without touching any process, and
 stops the lane's running one, as soon as it arrives (:meth:`Engine.claim`);
-an older request that overtakes it while its body is read is not run. A paint stroke of a hundred edits thus costs a few
-worker restarts, not a hundred, and the last edit runs as soon as a worker
-is free. A spare worker is kept started, so a stopped check is replaced
-without waiting for a process to start; starting one happens in a thread.
+an older request that overtakes it while its body is read is not run.
+
+Stopping is cheap: the worker is asked to stop, and does so at the job's
+next message (a check sends its verdict, then the ambiguous cells, then the
+grade), staying started for the next job; only a worker that has not
+stopped within :data:`STOP_GRACE` seconds is killed and replaced. A spare
+worker is kept started, so a new job rarely waits for a process; starting
+one happens in a thread. A paint stroke of a hundred edits thus costs no new
+process at all, where each edit used to kill one and fork the next.
 
 Every job has a time limit; a worker past it is killed and its job answered
 with a one-line error. Workers come from a ``forkserver`` that imported the
@@ -22,28 +27,34 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import queue
 import threading
 from multiprocessing.connection import Connection
 from typing import Any, AsyncIterator, Callable, Hashable, Optional
 
 from ..executors import death_message, enter_worker, worker_context
 
-__all__ = ["Engine", "CANCELLED"]
+__all__ = ["Engine", "CANCELLED", "STOP_GRACE"]
 
 Message = dict[str, Any]
 
 CANCELLED: Message = {"cancelled": True}
 """The last message of a job that a newer job of its lane replaced."""
 
+STOP_GRACE = 0.25
+"""Seconds a worker asked to stop may take to reach its job's next message before it is killed."""
+
 _END = "end"
 _READY = "ready"
+_STOP = "stop"
 _PRELOAD = ("nonogen.studio._preload",)
 
 
 def _serve(conn: Connection) -> None:  # pragma: no cover - runs in the worker process
     """The worker's loop: hello, then one job at a time, each message sent as soon as it is made, then :data:`_END`.
 
-    When the server goes away (its end of the pipe closes) the worker ends quietly.
+    While a job runs, the server sends nothing but :data:`_STOP`: the job is
+    closed at its next message. When the server goes away the worker ends quietly.
     """
     if not enter_worker():
         return
@@ -53,13 +64,21 @@ def _serve(conn: Connection) -> None:  # pragma: no cover - runs in the worker p
         conn.send(_READY)
         while True:
             job = conn.recv()
+            if job == _STOP:  # for a job that had ended before it came
+                continue
+            messages = run(job)
             try:
-                for message in run(job):
+                for message in messages:
                     conn.send(message)
+                    if conn.poll():
+                        conn.recv()  # a stop
+                        break
             except (OSError, EOFError):
                 raise
             except Exception as exc:  # a bug in a job: say so in the page, keep serving
                 conn.send({"error": f"internal error: {type(exc).__name__}: {exc}"})
+            finally:
+                messages.close()
             conn.send(_END)
     except (OSError, EOFError):
         return
@@ -76,7 +95,7 @@ class _Job:
         self.done = False
 
     def end(self, last: Optional[Message] = None) -> None:
-        """No more messages: ``last`` (if any), then the end."""
+        """No more messages for the reader: ``last`` (if any), then the end."""
         if self.done:
             return
         self.done = True
@@ -88,18 +107,35 @@ class _Job:
 
 
 class _Worker:
-    """One worker process and the thread that reads its messages onto the event loop."""
+    """One worker process, with a thread that writes to it in order and one that reads its messages onto the loop."""
 
     def __init__(self, ctx: Any, engine: "Engine", loop: asyncio.AbstractEventLoop):
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_serve, args=(child,), daemon=True, name="nonogen-studio-worker")
         self.process.start()
         child.close()
-        self.job: Optional[_Job] = None
+        self.job: Optional[_Job] = None  # the job it runs (an ended one while it stops)
+        self.stopping: Optional[asyncio.TimerHandle] = None  # asked to stop: killed when this fires
         self.ready = False  # said hello: it started, and its first job will not find it broken
         self.lane: Optional[Hashable] = None  # the lane of its last job: a picture read again finds it decoded here
         self.engine, self.loop = engine, loop
+        self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         threading.Thread(target=self._read, daemon=True, name="nonogen-studio-reader").start()
+        threading.Thread(target=self._write, daemon=True, name="nonogen-studio-writer").start()
+
+    def post(self, message: Any) -> None:
+        """Send ``message`` to the worker, after everything posted before it (None: no more, close the pipe)."""
+        self._outbox.put(message)
+
+    def _write(self) -> None:
+        while (message := self._outbox.get()) is not None:
+            try:
+                self.conn.send(message)  # a job can be larger than a pipe holds: never on the loop
+            except (OSError, EOFError):  # it died: its reader tells
+                break
+            except Exception as exc:  # noqa: BLE001 - a job that cannot be pickled: the loop ends it
+                self._tell(self.engine._unsent, exc)
+        self.conn.close()
 
     def _read(self) -> None:
         """Each message to the loop as it comes; when the pipe ends, the worker is reaped and its death told."""
@@ -108,15 +144,14 @@ class _Worker:
                 message = self.conn.recv()
             except (EOFError, OSError, TypeError, ValueError):
                 break
-            if not self._post(message):
+            if not self._tell(self.engine._received, message):
                 return
         self.process.join(5)
-        self._post(_Death(self.process.exitcode))
-        self.conn.close()
+        self._tell(self.engine._received, _Death(self.process.exitcode))
 
-    def _post(self, message: Any) -> bool:
+    def _tell(self, handler: Callable[["_Worker", Any], None], message: Any) -> bool:
         try:
-            self.loop.call_soon_threadsafe(self.engine._received, self, message)
+            self.loop.call_soon_threadsafe(handler, self, message)
             return True
         except RuntimeError:  # the loop is closed: the server is gone
             return False
@@ -158,6 +193,8 @@ def _in_thread(loop: asyncio.AbstractEventLoop, fn: Callable[[], Any], done: Cal
 class Engine:
     """Worker processes for the studio's jobs: at most ``size`` of them, ``spare`` kept started while idle.
 
+    A worker asked to stop has ``stop_grace`` seconds to reach its job's next message before it is killed.
+
     :meth:`run` streams a job's messages. A job whose lane gets a newer job
     ends with :data:`CANCELLED`; one that runs past its ``seconds`` ends
     with an error; a job whose reader goes away (the page aborted) is
@@ -165,8 +202,10 @@ class Engine:
     :meth:`close` also answers every waiting job.
     """
 
-    def __init__(self, size: int = 3, spare: int = 1, preload: tuple[str, ...] = _PRELOAD):
+    def __init__(self, size: int = 3, spare: int = 1, preload: tuple[str, ...] = _PRELOAD,
+                 stop_grace: float = STOP_GRACE):
         self.size, self.spare, self.preload = max(1, size), max(0, min(spare, size - 1)), preload
+        self.stop_grace = stop_grace
         self._ctx: Any = None
         self._workers: list[_Worker] = []
         self._waiting: collections.deque[_Job] = collections.deque()
@@ -248,24 +287,36 @@ class Engine:
         for worker in self._workers:
             if worker.job is not None:
                 worker.job.end({"error": "the studio is stopping"})
+            worker.post(None)
         self._workers.clear()
 
     # --- on the event loop -------------------------------------------------------------------
 
     def _cancel(self, task: _Job, last: Optional[Message]) -> None:
-        """End ``task``: a queued one just leaves the queue; a running one's worker is killed."""
+        """End ``task``: a queued one just leaves the queue; a running one's worker is asked to stop."""
         if task.worker is None:
             if task in self._waiting:
                 self._waiting.remove(task)
-        else:
-            self._drop(task.worker)
+        elif task.worker.job is task and task.worker.stopping is None:
+            worker = task.worker
+            worker.post(_STOP)
+            worker.stopping = asyncio.get_running_loop().call_later(self.stop_grace, self._stopped_late, worker)
         task.end(last)
         self._dispatch()
 
+    def _stopped_late(self, worker: _Worker) -> None:
+        if worker.stopping is not None:
+            self._drop(worker)
+            self._dispatch()
+
     def _drop(self, worker: _Worker) -> None:
+        """Kill ``worker`` and forget it (its reader reaps it)."""
         worker.kill()
         if worker in self._workers:
             self._workers.remove(worker)
+        if worker.stopping is not None:
+            worker.stopping.cancel()
+            worker.stopping = None
         worker.job = None
 
     def _dispatch(self) -> None:
@@ -277,10 +328,9 @@ class Engine:
             if not idle:
                 break
             task = self._waiting.popleft()
-            worker = next((w for w in idle if task.lane is not None and w.lane == task.lane), idle[0])
-            self._assign(task, worker)
-        idle = sum(1 for w in self._workers if w.job is None)
-        wanted = len(self._waiting) + (0 if self._broken else self.spare) - idle
+            self._assign(task, next((w for w in idle if task.lane is not None and w.lane == task.lane), idle[0]))
+        soon_idle = sum(1 for w in self._workers if w.job is None or w.stopping is not None)
+        wanted = len(self._waiting) + (0 if self._broken else self.spare) - soon_idle
         if wanted > 0 and len(self._workers) < self.size and not self._starting:
             self._starting = True
             loop = asyncio.get_running_loop()
@@ -306,25 +356,18 @@ class Engine:
 
     def _assign(self, task: _Job, worker: _Worker) -> None:
         task.worker, worker.job, worker.lane = worker, task, task.lane
-        loop = asyncio.get_running_loop()
-        task.timer = loop.call_later(task.seconds, self._overrun, task)
-        _in_thread(loop, lambda: self._send(worker, task.job), lambda _, error: error and self._unsent(task, error))
+        task.timer = asyncio.get_running_loop().call_later(task.seconds, self._overrun, task)
+        worker.post(task.job)
 
-    @staticmethod
-    def _send(worker: _Worker, job: dict[str, Any]) -> None:  # in a thread: a job can be larger than a pipe holds
-        try:
-            worker.conn.send(job)
-        except (OSError, EOFError):  # killed meanwhile: its reader tells
-            pass
-
-    def _unsent(self, task: _Job, error: BaseException) -> None:
-        if task.worker is not None and not task.done:
-            self._drop(task.worker)
+    def _unsent(self, worker: _Worker, error: BaseException) -> None:
+        task = worker.job
+        if task is not None and worker in self._workers:
+            self._drop(worker)
             task.end({"error": f"internal error: the job could not be sent: {type(error).__name__}: {error}"})
             self._dispatch()
 
     def _overrun(self, task: _Job) -> None:
-        if task.worker is not None and not task.done:
+        if task.worker is not None and task.worker.job is task:
             self._drop(task.worker)
             task.end({"error": f"no answer within {task.seconds:g} s; the engine's worker was stopped"})
             self._dispatch()
@@ -333,9 +376,9 @@ class Engine:
         """A message from ``worker``'s reader thread, now on the loop."""
         task = worker.job
         if isinstance(message, _Death):
+            worker.post(None)
             if worker in self._workers:  # died on its own (a crash, the out-of-memory killer), or the server stops
-                self._workers.remove(worker)
-                worker.job = None
+                self._drop(worker)
                 if task is not None:
                     task.end({"error": "the studio is stopping" if self._closed else death_message(message.exitcode)})
                 if not worker.ready:  # it could not even start: jobs waiting for it get that, not a restart loop
@@ -343,15 +386,16 @@ class Engine:
                     while self._waiting:
                         self._waiting.popleft().end({"error": self._broken})
             self._dispatch()
-            return
-        if message == _READY:
+        elif message == _READY:
             worker.ready, self._broken = True, ""
-            return
-        if task is None or task.done or worker not in self._workers:
-            return  # a stopped job's last words
-        if message == _END:
+        elif task is None or worker not in self._workers:
+            return  # a killed worker's last words
+        elif message == _END:  # done, or stopped as asked: free for the next job
+            if worker.stopping is not None:
+                worker.stopping.cancel()
+                worker.stopping = None
             worker.job = None
             task.end()
             self._dispatch()
-        else:
+        elif not task.done:
             task.messages.put_nowait(message)
