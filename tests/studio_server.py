@@ -26,10 +26,13 @@ DOC = {"grid": [[1, 0], [0, 1]], "palette": [{"rgb": "#ffffff"}, {"rgb": "#00000
 _SERVE = """
 import json, signal, sys
 from nonogen.studio import Limits, open_socket, serve
-signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # as the command exits on SIGTERM
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # as the command exits on SIGTERM and Ctrl-C
 sock = open_socket()
-serve(sys.argv[1], sock, lambda url: print("nonogen studio:", url, flush=True), token=sys.argv[2] or None,
-      limits=Limits(**json.loads(sys.argv[3])))
+try:
+    serve(sys.argv[1], sock, lambda url: print("nonogen studio:", url, flush=True), token=sys.argv[2] or None,
+          limits=Limits(**json.loads(sys.argv[3])))
+except KeyboardInterrupt:
+    sys.exit(130)
 """
 
 

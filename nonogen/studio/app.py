@@ -298,8 +298,8 @@ async def _mesh(request: Request, tab: Tab, path: Path, options: dict[str, Any],
 
 async def level_page(request: Request) -> Response:
     """The tab's level as a play page (three.js, self-contained), for the frame: its own document keeps its own CSP."""
-    tab = _studio(request).tabs.get(request.query_params.get("tab"))
-    page = tab.level_page or "<!DOCTYPE html><title>no level</title><p>No level made yet.</p>"
+    tab = _studio(request).tabs.peek(request.query_params.get("tab"))
+    page = (tab and tab.level_page) or "<!DOCTYPE html><title>no level</title><p>No level made yet.</p>"
     return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
 

@@ -115,6 +115,10 @@ class Tabs:
         self._tabs.move_to_end(key)
         return tab
 
+    def peek(self, key: Optional[str]) -> Optional[Tab]:
+        """The tab of ``key`` if the server has it (none is made, none forgotten: a frame's request, say)."""
+        return self._tabs.get(key or "")
+
     def close(self) -> None:
         self._tabs.clear()
         self._root.cleanup()
