@@ -184,11 +184,9 @@ _O_TMPFILE = getattr(os, "O_TMPFILE", 0) if os.path.isdir("/proc/self/fd") else 
 def _keep_mode(fd: int, target: Path, default: Optional[int]) -> None:
     """Give the new file ``fd`` the permission bits, owner and group of the regular file ``target`` it replaces.
 
-    Replacing is a rename, so without this a ``0600`` file would come back
-    with the umask's ``0644``, readable by every local user. The mode is set
-    before the file is in place. Owner and group are copied where this
-    process may set them (root, or a group it belongs to). With no file to
-    replace, ``default`` is applied (None: the mode the file was made with).
+    Replacing is a rename, so without this a ``0600`` file would come back with the umask's ``0644``,
+    readable by every local user. Owner and group are copied where this process may (root, or a group it
+    is in). With no file to replace, ``default`` is applied (None: the mode the file was made with).
     """
     try:
         old = os.lstat(target)
