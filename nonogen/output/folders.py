@@ -48,7 +48,7 @@ def save(made: Made, folder: Union[str, Path], *, force: bool = False, cell: int
     >>> made = nonogen.from_image("samples/images/heart-pixelart-x10.png", colors=3)
     >>> folder = nonogen.save(made, pathlib.Path(tempfile.mkdtemp()) / "heart")
     >>> sorted(p.name for p in folder.iterdir())[:3]
-    ['puzzle.html', 'puzzle.json', 'puzzle.non']
+    ['puzzle.cnon', 'puzzle.html', 'puzzle.json']
     """
     source = made.report.get("model" if made.is_level else "image")
     inputs = [source] if source else []
