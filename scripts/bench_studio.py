@@ -135,7 +135,7 @@ def main() -> int:
                 print(f"{name[:-4] + f' {size}x{size}':28} {common:9} | {ms(first)} | {ms(last)} | {ms(alone_v)} | {ms(alone_all)}")
             alone, newer = cancel_case(url, 60)
             print(f"\nnewer edit during a hard job (60x60 random grid, edit repair): the hard job alone {alone:.2f} s; "
-                  f"the newer edit's verdict {1000 * newer:.0f} ms (stops the busy worker, starts a fresh one)")
+                  f"the newer edit's verdict {1000 * newer:.0f} ms (the spare worker takes it; the busy one is stopped)")
         finally:
             server.terminate()
             server.wait(30)
