@@ -67,6 +67,8 @@ def test_every_api_request_needs_the_run_token(studio):
     assert _get(studio.url, {"Cookie": f"nonogen-studio-{studio.port}=wrong"})[0] == 403
     assert _get(studio.url + "level.html")[0] == 403
     assert _get(studio.url + "static/studio.js")[0] == 200  # the page's own scripts hold no secret
+    for path in ("/api/files", "api/../api/files", "nothing-here"):  # anything else: 403
+        assert _get(studio.url + path)[0] == 403, path
     # the cookie is for the page only: an API request still needs the header
     assert studio.api("/api/files", token=None, headers={"Cookie": cookie})[0] == 403
 

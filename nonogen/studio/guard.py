@@ -67,8 +67,9 @@ def cookie_name(scope: dict[str, Any]) -> str:
 
 
 class Gate:
-    """ASGI middleware: ``/api/...`` needs the token in :data:`TOKEN_HEADER`; ``/`` and ``/level.html`` need it in
-    the query (``?token=``) or the cookie; anything else (the page's scripts and style) is public."""
+    """ASGI middleware: ``/`` and ``/level.html`` need the token in the query (``?token=``) or the cookie;
+    ``/static/...`` (the page's scripts and style, no secret in them) is public; anything else, the API first,
+    needs it in :data:`TOKEN_HEADER`."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], token: str):
         self.app, self.token = app, token.encode()
@@ -79,12 +80,12 @@ class Gate:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             path = scope["path"]
-            if path.startswith("/api/") and not self._right(_header(scope, TOKEN_HEADER.lower().encode())):
+            if path in ("/", "/level.html"):
+                if not (self._right(_query(scope, "token")) or self._right(_cookie(scope, cookie_name(scope)))):
+                    return await _refuse(send, b"text/html; charset=utf-8", LOCKED.encode())
+            elif not path.startswith("/static/") and not self._right(_header(scope, TOKEN_HEADER.lower().encode())):
                 return await _refuse(send, b"application/json",
                                      b'{"error": "refused: this request lacks the studio\'s token (see X-Nonogen-Token)"}')
-            if path in ("/", "/level.html") and not (self._right(_query(scope, "token"))
-                                                     or self._right(_cookie(scope, cookie_name(scope)))):
-                return await _refuse(send, b"text/html; charset=utf-8", LOCKED.encode())
         await self.app(scope, receive, send)
 
 
