@@ -175,6 +175,25 @@ def test_a_fifo_in_the_folder_is_refused_not_waited_on(studio):
     assert status == 200 and [f["name"] for f in answer["files"]] == ["heart.non"]
 
 
+def test_a_slow_file_never_stalls_other_requests(studio):
+    """/api/open of a 16 MB .non read it on the server's event loop: every other request waited about 25 s."""
+    import json
+    import socket
+
+    body = "width 5\nheight 5\n\nrows\n0\n2\n4\n3\n1,1\n\ncolumns\n0\n4\n3\n3\n1\n"
+    (studio.folder / "slow.non").write_text(body.replace("rows", "\n" * (16 * 1024 * 1024 - 400) + "rows"))
+    request = json.dumps({"name": "slow.non"}).encode()
+    opening = socket.create_connection(("127.0.0.1", studio.port), timeout=WAIT)
+    opening.sendall(b"POST /api/open HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Nonogen-Token: %s\r\nContent-Length: %d\r\n\r\n"
+                    % (studio.token.encode(), len(request)) + request)
+    status, answer = studio.api("/api/files")  # sent after the open, answered while the file is still being read
+    assert status == 200 and {"name": "slow.non", "kind": "puzzle"} in answer["files"]
+    opening.setblocking(False)
+    with pytest.raises(BlockingIOError):  # the open has no answer yet
+        opening.recv(1)
+    opening.close()
+
+
 def test_a_symlink_loop_does_not_hide_the_folder(studio):
     """Two symlinks pointing at each other made /api/files fail (ELOOP) for the whole folder."""
     os.symlink("b.non", studio.folder / "a.non")

@@ -215,6 +215,7 @@ class Engine:
         self._starting = False
         self._broken = ""  # why the last worker died before it was ready: no spare is started until one is
         self._closed = False
+        self._loop: Optional[asyncio.AbstractEventLoop] = None  # set by warm(): kill() reaches it from a signal
         self.started = 0  # workers started so far (the stress script and tests read it)
 
     def claim(self, lane: Hashable) -> int:
@@ -270,17 +271,25 @@ class Engine:
 
     def warm(self) -> None:
         """Start the spare workers now, so the first edit does not wait for a process (call on the loop)."""
+        self._loop = asyncio.get_running_loop()
         self._dispatch()
 
     def kill(self) -> None:
-        """Kill every worker now (the server is stopping; safe in a signal handler): waiting requests end."""
+        """Kill every worker now and end every job soon (the server is stopping; safe in a signal handler)."""
         self._closed = True
         for worker in list(self._workers):
             worker.kill()
+        if self._loop is not None:
+            try:
+                self._loop.call_soon_threadsafe(self.close)  # requests waiting on a job end at once, not at a timeout
+            except RuntimeError:  # the loop is closed already
+                pass
 
     def close(self) -> None:
         """Kill every worker and end every job (on the loop)."""
-        self.kill()
+        self._closed = True
+        for worker in list(self._workers):
+            worker.kill()
         for task in list(self._waiting):
             task.end({"error": "the studio is stopping"})
         self._waiting.clear()
