@@ -119,7 +119,6 @@ def test_concurrent_uploads_are_bounded_and_memory_comes_back(tmp_path):
         # to come back (503); none is a 500
         assert len(codes) == 40 and set(codes) <= {b"200", b"422", b"503"} and b"422" in codes, codes
         after = rss()
-        print(f"server RSS: idle {idle / 1e6:.0f} MB, peak {max(peak) / 1e6:.0f} MB, after {after / 1e6:.0f} MB")
         assert max(peak) - idle < 200e6 and after - idle < 100e6, (idle, max(peak), after)
     finally:
         server.stop()

@@ -33,7 +33,7 @@ def _text(driver, element_id: str) -> str:
     return driver.find_element(By.ID, element_id).text
 
 
-def test_the_page_keeps_its_token_out_of_sight_and_a_reload_works(page):
+def test_the_page_keeps_its_token_out_of_sight_and_a_reload_works(page):  # noqa: F811
     """The page works end to end with the run's token, which leaves the address bar at once; a reload gets in by
     the cookie; a browser without either sees where to find the right URL."""
     driver, url, folder = page
@@ -57,7 +57,7 @@ def test_the_page_keeps_its_token_out_of_sight_and_a_reload_works(page):
     _shot(driver, "studio-no-token")
 
 
-def test_a_new_picture_or_file_starts_clean(page):
+def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
     """A dropped picture took the last picture's width and height; the file list still named the file opened
     before; opening a puzzle left the last picture's "Recognisable" figure and "saved ..." line on the page."""
     driver, url, folder = page
