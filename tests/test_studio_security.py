@@ -87,6 +87,21 @@ def test_the_command_prints_a_fresh_token_and_refuses_a_bad_one(tmp_path):
     assert "--token" in subprocess.run([*_nonogen(), "studio", "--help"], capture_output=True, text=True).stdout
 
 
+def test_the_browser_is_opened_through_a_file_only_its_user_can_read(tmp_path, monkeypatch):
+    """A browser's command line is visible to every local user: the token must not be on it."""
+    import webbrowser
+    from urllib.parse import urlparse
+
+    from nonogen.cli.studio import _open_browser
+
+    opened: list = []
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+    _open_browser("http://127.0.0.1:8737/?token=s3cret-token", tmp_path)
+    page = Path(urlparse(opened[0]).path)
+    assert "s3cret" not in opened[0] and stat.S_IMODE(page.stat().st_mode) == 0o600
+    assert 'url=http://127.0.0.1:8737/?token=s3cret-token"' in page.read_text()
+
+
 def _nonogen() -> list[str]:
     import sys
 
