@@ -24,7 +24,8 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Protocol
 
 from .errors import InputError
 
-__all__ = ["Executor", "SerialExecutor", "LocalPool", "DaskExecutor", "make_executor", "hard_limit"]
+__all__ = ["Executor", "SerialExecutor", "LocalPool", "DaskExecutor", "make_executor", "hard_limit", "enter_worker",
+           "worker_context", "death_message"]
 
 Fn = Callable[[Any], Any]
 Fail = Callable[[Any, str, str], Any]
@@ -76,7 +77,7 @@ class SerialExecutor:
 
 
 def _die_with_parent() -> None:
-    """Ask Linux to kill this worker when the batch process dies, however it dies (even SIGKILL)."""
+    """Ask Linux to kill this worker when its parent dies, however it dies (even SIGKILL)."""
     if not sys.platform.startswith("linux"):
         return
     try:
@@ -110,19 +111,27 @@ def _limit_memory() -> None:
         pass
 
 
-def _worker(conn, fn: Fn, parent: Optional[int]) -> None:
-    """A worker's life: take a task, send back its result, until told to stop or the batch goes away.
+def enter_worker(parent: Optional[int] = None) -> bool:
+    """Make this process a worker: deaf to the terminal's signals, dying with its parent, its memory capped.
 
     Ctrl-C, and SIGHUP when the terminal closes, reach every process of the
-    terminal's group; the batch process alone decides what to do about them,
-    so workers ignore both (a worker dying of them would become an error record).
+    terminal's group; the process that started the workers alone decides what
+    to do about them, so workers ignore both (a worker dying of them would
+    become an error record). Every worker nonogen starts (a batch's, the
+    studio's) begins here. False when ``parent`` (the pid that forked this
+    process) died before the death signal was armed: the worker should return.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent()
     _limit_memory()
-    if parent is not None and os.getppid() != parent:  # the batch died before the death signal was armed
+    return parent is None or os.getppid() == parent
+
+
+def _worker(conn, fn: Fn, parent: Optional[int]) -> None:
+    """A worker's life: take a task, send back its result, until told to stop or the batch goes away."""
+    if not enter_worker(parent):
         return
     while True:
         try:
@@ -142,16 +151,17 @@ def _worker(conn, fn: Fn, parent: Optional[int]) -> None:
             conn.send((ident, None, f"result could not be sent back: {type(exc).__name__}: {exc}"))
 
 
-def _context():
-    """``fork`` when this process has one thread (fast, and safe then), else ``forkserver``/``spawn``."""
+def worker_context(preload: tuple[str, ...] = ("nonogen.batch",), fork: bool = True):
+    """How workers start: ``fork`` when allowed and this process has one thread (fast, and safe then),
+    else a ``forkserver`` that imported ``preload`` once (every worker forked from it starts warm), else ``spawn``."""
     import multiprocessing  # here, not at the top: a one-process run never starts a pool
 
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
+    if fork and "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["nonogen.batch"])
+        ctx.set_forkserver_preload(list(preload))
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -203,7 +213,7 @@ class LocalPool:
     def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]:
         from multiprocessing import connection  # see _context: a one-process run never starts a pool
 
-        ctx = _context()
+        ctx = worker_context()
         slots: list[_Slot] = []
         source, retry = iter(tasks), deque()
         counter, finished = 0, False
@@ -256,7 +266,7 @@ class LocalPool:
         if slot.process.sentinel in ready or not slot.process.is_alive():
             if slot.process.is_alive():
                 return
-            yield from self._replace(slot, slots, retry, fail, _death(slot.process.exitcode), "error")
+            yield from self._replace(slot, slots, retry, fail, death_message(slot.process.exitcode), "error")
         elif self.limit is not None and slot.queue and time.monotonic() - slot.started > self.limit:
             message = f"no answer within {self.limit:g} s; its worker process was stopped"
             slot.process.kill()
@@ -291,7 +301,7 @@ _END = object()
 _NEW = object()
 
 
-def _death(exitcode: Optional[int]) -> str:
+def death_message(exitcode: Optional[int]) -> str:
     """Why a worker died, in words: ``worker process died (SIGSEGV)``."""
     if exitcode is not None and exitcode < 0:
         try:

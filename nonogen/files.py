@@ -49,6 +49,8 @@ def write_file(path: Union[str, Path], content: Content, force: bool = False) ->
     link stays. A FIFO or character device (``/dev/null``, ``/dev/stdout``,
     ``>(cmd)``) has no content to replace, so it is written in place without
     ``force``. Without ``force`` an existing file is an :class:`OutputExistsError`.
+    A replaced file keeps its permission bits (a ``0600`` file stays
+    owner-only) and, where allowed, its owner and group.
     """
     path = Path(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
@@ -119,7 +121,10 @@ class _Pending:
         self.done = False
         try:
             self.fd = _open_stream(path) if self.stream else self._open_unnamed()
+            if not self.stream:  # mkstemp's 0600 becomes the umask's mode, or the replaced file's
+                _keep_mode(self.fd, self.target, _CREATE_MODE if self.tmp is not None else None)
         except OSError as exc:
+            self.discard()
             raise _named(exc, path) from None
 
     def _open_unnamed(self) -> int:
@@ -133,7 +138,6 @@ class _Pending:
         import tempfile  # here: reading and verifying never need it
 
         fd, tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=folder)
-        os.chmod(tmp, _CREATE_MODE)  # mkstemp makes 0600
         self.tmp = Path(tmp)
         return fd
 
@@ -162,6 +166,8 @@ class _Pending:
             raise _named(exc, self.path) from None
         self.done = True
 
+    fd = -1
+
     def discard(self) -> None:
         """Close; an uncommitted file is dropped (an unnamed one vanishes with its descriptor)."""
         if self.fd >= 0:
@@ -173,6 +179,32 @@ class _Pending:
 
 
 _O_TMPFILE = getattr(os, "O_TMPFILE", 0) if os.path.isdir("/proc/self/fd") else 0
+
+
+def _keep_mode(fd: int, target: Path, default: Optional[int]) -> None:
+    """Give the new file ``fd`` the permission bits, owner and group of the regular file ``target`` it replaces.
+
+    Replacing is a rename, so without this a ``0600`` file would come back with the umask's ``0644``,
+    readable by every local user. Owner and group are copied where this process may (root, or a group it
+    is in). With no file to replace, ``default`` is applied (None: the mode the file was made with).
+    """
+    try:
+        old = os.lstat(target)
+    except FileNotFoundError:
+        old = None
+    if old is None or not stat.S_ISREG(old.st_mode):
+        if default is not None:
+            os.fchmod(fd, default)
+        return
+    new = os.fstat(fd)
+    if (new.st_uid, new.st_gid) != (old.st_uid, old.st_gid):
+        for uid in (old.st_uid, -1):
+            try:
+                os.fchown(fd, uid, old.st_gid)
+                break
+            except PermissionError:
+                continue
+    os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o777)  # after chown, which may clear bits
 
 
 def _link_unnamed(fd: int, target: Path) -> Path:

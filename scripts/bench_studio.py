@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -39,16 +40,20 @@ PICTURES = [("photo-portrait.jpg", 20), ("photo-portrait.jpg", 30), ("photo-port
             ("photo-sailboat.jpg", 20), ("photo-sailboat.jpg", 30), ("photo-sailboat.jpg", 45)]
 
 
+TOKEN = "bench-token-0123456789"
+
+
 def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
     server = subprocess.Popen([sys.executable, "-m", "nonogen", "studio", str(folder), "--port", "0", "--no-browser"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return server, server.stdout.readline().split()[2]
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              env={**os.environ, "NONOGEN_STUDIO_TOKEN": TOKEN})
+    return server, server.stdout.readline().split()[2].partition("?")[0]
 
 
 def post(url: str, path: str, body, raw: bool = False) -> list[tuple[float, dict]]:
     """The answer's JSON lines, each with the seconds since the request went out."""
     data = body if raw else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, headers={"X-Nonogen-Studio": "1"})
+    request = urllib.request.Request(url + path, data=data, headers={"X-Nonogen-Token": TOKEN})
     start = time.perf_counter()
     lines = []
     with urllib.request.urlopen(request, timeout=300) as answer:
@@ -130,7 +135,7 @@ def main() -> int:
                 print(f"{name[:-4] + f' {size}x{size}':28} {common:9} | {ms(first)} | {ms(last)} | {ms(alone_v)} | {ms(alone_all)}")
             alone, newer = cancel_case(url, 60)
             print(f"\nnewer edit during a hard job (60x60 random grid, edit repair): the hard job alone {alone:.2f} s; "
-                  f"the newer edit's verdict {1000 * newer:.0f} ms (stops the busy worker, starts a fresh one)")
+                  f"the newer edit's verdict {1000 * newer:.0f} ms (the spare worker takes it; the busy one is stopped)")
         finally:
             server.terminate()
             server.wait(30)

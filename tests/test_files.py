@@ -119,6 +119,34 @@ def test_write_file_writes_through_a_symlink(tmp_path):
     assert dangling.is_symlink() and (tmp_path / "made.non").read_text() == "made"
 
 
+def test_write_file_keeps_the_mode_of_the_file_it_replaces(tmp_path, monkeypatch):
+    """Replacing a 0600 file left it 0644 (the rename put a new file with the umask's mode in its place)."""
+    import nonogen.files as files
+
+    secret = tmp_path / "notes.non"
+    secret.write_text("mine")
+    secret.chmod(0o600)
+    write_file(secret, OK, force=True)
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600 and secret.read_text() == OK
+    shared = tmp_path / "shared.non"
+    shared.write_text("x")
+    shared.chmod(0o664)
+    LineFile(shared, force=True).close()
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o664
+    (tmp_path / "new.non").unlink(missing_ok=True)
+    write_file(tmp_path / "new.non", OK)  # a new file: the umask decides, as for open()
+    assert stat.S_IMODE((tmp_path / "new.non").stat().st_mode) == 0o666 & ~files._umask()
+    monkeypatch.setattr(files, "_O_TMPFILE", 0)  # the named-temporary path keeps it too
+    write_file(secret, "again", force=True)
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600 and sorted(p.name for p in tmp_path.iterdir()) == [
+        "new.non", "notes.non", "shared.non"]
+    if os.geteuid() == 0:  # root replacing another user's file leaves it that user's
+        os.chown(secret, 65534, 65534)
+        write_file(secret, "root wrote", force=True)
+        assert (secret.stat().st_uid, secret.stat().st_gid) == (65534, 65534)
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+
+
 def test_line_file_writes_a_fifo_in_place(tmp_path):
     """`verify --csv FIFO --force` (like `--csv >(cmd)`) replaced the pipe instead of writing into it."""
     fifo = tmp_path / "pipe"

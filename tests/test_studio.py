@@ -3,7 +3,8 @@
 The browser comes from tests/test_play_browser.py's fixture (Debian's chromium and chromedriver; the tests skip
 without them). Pictures are dropped the way a browser delivers a drop (a DataTransfer holding a File), cells
 are clicked with WebDriver pointer actions, and every wait is for a condition in the page, never for a time.
-Screenshots go to ``tests/artifacts/``.
+Screenshots go to ``tests/artifacts/``. What the studio refuses (other users, endless bodies, bad names) is
+tests/test_studio_security.py; the server helper is tests/studio_server.py.
 """
 from __future__ import annotations
 
@@ -25,11 +26,11 @@ from PIL import Image
 
 from nonogen.cli.common import EXIT_TERMINATED
 from nonogen.studio.folder import Folder
-from nonogen.studio.worker import CANCELLED, Channel
+from nonogen.studio.worker import CANCELLED, Engine
+from studio_server import DOC, WAIT, Studio
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-WAIT = 60  # seconds a condition may take on a loaded machine before the test fails
 
 
 def _picture_png(cell_px: int = 8) -> bytes:
@@ -43,36 +44,17 @@ def _picture_png(cell_px: int = 8) -> bytes:
 
 
 @pytest.fixture
-def studio(tmp_path) -> Iterator[tuple[str, Path]]:
-    """``nonogen studio`` serving a fresh folder (with heart.non in it): its URL and the folder."""
+def studio(tmp_path) -> Iterator[Studio]:
+    """``nonogen studio`` serving a fresh folder (with heart.non in it); stopped by SIGTERM, with no traceback."""
     folder = tmp_path / "work"
     folder.mkdir()
     (folder / "heart.non").write_bytes((SAMPLES / "puzzles" / "heart.non").read_bytes())
-    server = subprocess.Popen([sys.executable, "-m", "nonogen", "studio", str(folder), "--port", "0", "--no-browser"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = server.stdout.readline()  # the server prints its URL once it listens (or exits on failure)
-    assert line.startswith("nonogen studio: http://127.0.0.1:"), line + server.stderr.read()
+    server = Studio(folder, token=None)  # a fresh token, as a user gets it
     try:
-        yield line.split()[2], folder
+        yield server
     finally:
-        server.terminate()
-        code, errors = server.wait(30), server.stderr.read()
+        code, errors = server.stop()
         assert code == EXIT_TERMINATED and "Traceback" not in errors, errors
-
-
-def _api(url: str, path: str, body=None, headers=None, raw: bool = False) -> tuple[int, dict]:
-    """A request to the studio's API as its page makes it; (status, JSON answer)."""
-    data = body if raw or body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path.lstrip("/"), data=data, method="GET" if data is None else "POST",
-                                     headers={"X-Nonogen-Studio": "1", **(headers or {})})
-    try:
-        with urllib.request.urlopen(request, timeout=WAIT) as answer:
-            return answer.status, json.loads(answer.read().decode().splitlines()[-1])
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
-DOC = {"grid": [[1, 0], [0, 1]], "palette": [{"rgb": "#ffffff"}, {"rgb": "#000000"}], "givens": [[0, 0]]}
 
 
 # --- no browser: the folder is the only place the app reads and writes ------------------------------------------
@@ -92,64 +74,60 @@ def test_folder_path_refuses_every_way_out(tmp_path):
 
 
 def test_studio_api_keeps_to_its_folder(studio, tmp_path):
-    url, folder = studio
+    folder = studio.folder
     (tmp_path / "outside.non").write_bytes((SAMPLES / "puzzles" / "heart.non").read_bytes())
     os.symlink(tmp_path / "outside.non", folder / "link.non")
     for name in ("../outside.non", str(tmp_path / "outside.non"), "link.non", "../work/heart.non"):
-        status, answer = _api(url, "/api/open", {"name": name})
+        status, answer = studio.api("/api/open", {"name": name})
         assert status == 400 and "error" in answer, name
-        status, answer = _api(url, "/api/save", {"doc": DOC, "name": name, "format": "non"})
+        status, answer = studio.api("/api/save", {"doc": DOC, "name": name, "format": "non"})
         assert status == 400 and "error" in answer, name
     assert (tmp_path / "outside.non").read_bytes() == (SAMPLES / "puzzles" / "heart.non").read_bytes()
     assert not (tmp_path / "outside.non.tmp").exists() and sorted(p.name for p in folder.iterdir()) == ["heart.non", "link.non"]
-    # a request without the page's header (another site's form, say) is refused; so is a foreign Host name
-    request = urllib.request.Request(url + "api/save", data=json.dumps({"doc": DOC, "name": "x.non", "format": "non"}).encode())
-    with pytest.raises(urllib.error.HTTPError, match="403"):
-        urllib.request.urlopen(request, timeout=WAIT)
+    # a request without the run's token (another site's form, say) is refused; so is a foreign Host name
+    assert studio.api("/api/save", {"doc": DOC, "name": "x.non", "format": "non"}, token=None)[0] == 403
     with pytest.raises(urllib.error.HTTPError, match="400"):
-        urllib.request.urlopen(urllib.request.Request(url, headers={"Host": "evil.example"}), timeout=WAIT)
+        urllib.request.urlopen(urllib.request.Request(studio.page, headers={"Host": "evil.example"}), timeout=WAIT)
     assert not (folder / "x.non").exists()
     # saving twice: the second is refused until the author says overwrite
-    assert _api(url, "/api/save", {"doc": DOC, "name": "x.non", "format": "non"})[0] == 200
-    assert _api(url, "/api/save", {"doc": DOC, "name": "x.non", "format": "non"})[0] == 409
-    assert _api(url, "/api/save", {"doc": DOC, "name": "x.non", "format": "non", "overwrite": True})[0] == 200
+    assert studio.api("/api/save", {"doc": DOC, "name": "x.non", "format": "non"})[0] == 200
+    assert studio.api("/api/save", {"doc": DOC, "name": "x.non", "format": "non"})[0] == 409
+    assert studio.api("/api/save", {"doc": DOC, "name": "x.non", "format": "non", "overwrite": True})[0] == 200
 
 
 def test_studio_api_refuses_bad_input_and_keeps_serving(studio):
-    url, _ = studio
-    status, answer = _api(url, "/api/picture", b"not a picture", {"X-File-Name": "notes.png"}, raw=True)
+    status, answer = studio.api("/api/picture", b"not a picture", {"X-File-Name": "notes.png"}, raw=True)
     assert status == 422 and answer["error"].startswith("notes.png: not a picture")
-    status, answer = _api(url, "/api/picture", bytes(21_000_000), {"X-File-Name": "big.png"}, raw=True)
+    status, answer = studio.api("/api/picture", bytes(21_000_000), {"X-File-Name": "big.png"}, raw=True)
     assert status == 413 and "up to 20 MB" in answer["error"]
-    status, answer = _api(url, "/api/check", {"doc": {"grid": [[7]], "palette": DOC["palette"]}})
+    status, answer = studio.api("/api/check", {"doc": {"grid": [[7]], "palette": DOC["palette"]}})
     assert status == 400 and "colour indices" in answer["error"]
-    status, answer = _api(url, "/api/check", b"{", raw=True)
+    status, answer = studio.api("/api/check", b"{", raw=True)
     assert status == 400 and "not JSON" in answer["error"]
-    status, answer = _api(url, "/api/mesh", b"solid broken\nfacet nonsense", {"X-File-Name": "broken.stl"}, raw=True)
+    status, answer = studio.api("/api/mesh", b"solid broken\nfacet nonsense", {"X-File-Name": "broken.stl"}, raw=True)
     assert status == 422 and answer["error"].startswith("broken.stl: "), answer
-    status, answer = _api(url, "/api/check", {"doc": DOC})
+    status, answer = studio.api("/api/check", {"doc": DOC})
     assert status == 200 and answer["grade"] == 1  # still serving
 
 
 def test_studio_reimport_follows_the_options(studio):
     """The picture options re-read the uploaded picture: size, threshold, colours; a bad option is a message."""
-    url, _ = studio
     data = (SAMPLES / "images" / "landscape.jpg").read_bytes()
-    status, first = _api(url, "/api/picture?options=" + urllib.request.quote('{"width": 20, "mode": "bw"}'), data,
+    status, first = studio.api("/api/picture?options=" + urllib.request.quote('{"width": 20, "mode": "bw"}'), data,
                          {"X-File-Name": "landscape.jpg"}, raw=True)
     assert status == 200 and len(first["grid"][0]) == 20 and first["quality"]["fill_share"] > 0
     fills = []
     for threshold in (60, 200):
-        status, again = _api(url, "/api/import", {"picture_id": first["picture_id"],
+        status, again = studio.api("/api/import", {"picture_id": first["picture_id"],
                                                   "options": {"width": 20, "mode": "bw", "threshold": threshold}})
         assert status == 200 and len(again["grid"][0]) == 20
         fills.append(again["quality"]["fill_share"])
     assert fills[0] != fills[1]
-    status, colour = _api(url, "/api/import", {"picture_id": first["picture_id"], "options": {"width": 12, "colors": 3}})
+    status, colour = studio.api("/api/import", {"picture_id": first["picture_id"], "options": {"width": 12, "colors": 3}})
     assert status == 200 and len(colour["palette"]) == 4 and len(colour["grid"][0]) == 12
-    status, answer = _api(url, "/api/import", {"picture_id": first["picture_id"], "options": {"width": 999}})
-    assert status == 422 and "width" in answer["error"]
-    status, answer = _api(url, "/api/import", {"picture_id": "gone", "options": {}})
+    status, answer = studio.api("/api/import", {"picture_id": first["picture_id"], "options": {"width": 999}})
+    assert status == 400 and answer["error"] == "width 999: expected 1 to 100 cells"
+    status, answer = studio.api("/api/import", {"picture_id": "gone", "options": {}})
     assert status == 400 and "drop it again" in answer["error"]
 
 
@@ -158,13 +136,12 @@ def test_studio_suggestions_reach_their_goal(studio):
     import nonogen
     from nonogen.studio.document import puzzle_of
 
-    url, _ = studio
     grid = np.zeros((8, 8), dtype=int)
     grid[0, 0] = grid[1, 1] = grid[5, 3] = grid[6, 4] = 1  # two diagonal pairs: four solutions
     grid[3, 5:8] = 1
     doc = {"grid": grid.tolist(), "palette": DOC["palette"], "givens": []}
     for goal in ("unique", "line", "edit", "grade"):
-        status, s = _api(url, "/api/suggest", {"doc": doc, "goal": goal, "grade": 1})
+        status, s = studio.api("/api/suggest", {"doc": doc, "goal": goal, "grade": 1})
         assert status == 200 and s["status"] == "unique", (goal, s)
         edited = np.array(doc["grid"])
         for r, c, v in s["edits"]:
@@ -178,7 +155,7 @@ def test_studio_suggestions_reach_their_goal(studio):
             assert s["edits"] and not s["givens"]
         else:
             assert s["givens"] and not s["edits"]
-    status, answer = _api(url, "/api/suggest", {"doc": doc, "goal": "prettier"})
+    status, answer = studio.api("/api/suggest", {"doc": doc, "goal": "prettier"})
     assert status == 422 and "goal" in answer["error"]
 
 
@@ -196,32 +173,92 @@ def test_studio_command_refuses_a_missing_folder_and_a_taken_port(tmp_path):
     assert "Traceback" not in result.stderr
 
 
-def test_channel_stops_a_busy_job_for_a_newer_one():
-    """A newer job kills the worker of a job still running; the older one ends with CANCELLED."""
+def test_engine_answers_only_the_newest_job_of_a_lane():
+    """A newer job of a lane stops the running one and answers the queued ones CANCELLED without touching a
+    worker (a paint stroke forked a process per edit); another lane's job is left alone."""
     rng = np.random.default_rng(1)
     hard = {"grid": rng.integers(0, 2, (60, 60)).tolist(), "palette": DOC["palette"], "givens": []}
 
     async def scenario():
-        channel = Channel()
+        engine = Engine(size=2, spare=0)
         try:
-            first: list = []
+            async def collect(job, lane):
+                return [m async for m in engine.run(job, lane=lane, seconds=60)]
 
-            async def collect():
-                async for message in channel.run({"kind": "suggest", "doc": hard, "goal": "edit"}):
-                    first.append(message)
-
-            task = asyncio.ensure_future(collect())
-            while not channel._busy:
-                await asyncio.sleep(0.01)
-            second = [m async for m in channel.run({"kind": "check", "doc": DOC})]
-            await task
-            return first, second
+            other = asyncio.ensure_future(collect({"kind": "suggest", "doc": hard, "goal": "edit"}, "other tab"))
+            first = asyncio.ensure_future(collect({"kind": "suggest", "doc": hard, "goal": "edit"}, "tab"))
+            while len(engine._workers) < 2 or any(w.job is None for w in engine._workers):
+                await asyncio.sleep(0.01)  # both run, each on its worker: the engine is full
+            queued = [asyncio.ensure_future(collect({"kind": "check", "doc": DOC}, "tab")) for _ in range(5)]
+            newest = await queued[-1]
+            started = engine.started
+            return await first, [await q for q in queued[:-1]], newest, other.done(), started, engine
         finally:
-            channel.close()
+            engine.close()
 
-    first, second = asyncio.run(scenario())
-    assert first == [CANCELLED]
-    assert second[0]["verdict"] == "unique" and second[-1]["grade"] == 1
+    first, older, newest, other_done, started, engine = asyncio.run(scenario())
+    assert first == [CANCELLED] and older == [[CANCELLED]] * 4
+    assert newest[0]["verdict"] == "unique" and newest[-1]["grade"] == 1
+    assert not other_done and started == 3  # two, then one for the newest check: none for the four dropped ones
+
+
+def test_engine_stops_a_running_check_and_keeps_its_worker():
+    """Every edit of a paint stroke killed the check worker and forked a new one; a stopped check now ends at
+    its next message and its worker takes the newer edit."""
+    rng = np.random.default_rng(7)
+    grid = (rng.random((30, 30)) < 0.5).astype(int).tolist()  # a grid with many solutions: the ambiguity takes a while
+
+    async def scenario():
+        engine = Engine(size=1, spare=0, stop_grace=WAIT)  # stopped, never killed
+        try:
+            first = engine.run({"kind": "check", "doc": {**DOC, "grid": grid, "givens": []}}, lane="tab")
+            verdict = await first.__anext__()  # it runs: its verdict came
+            newest = [m async for m in engine.run({"kind": "check", "doc": DOC}, lane="tab")]
+            rest = [m async for m in first]
+            return verdict, newest, rest, engine.started
+        finally:
+            engine.close()
+
+    verdict, newest, rest, started = asyncio.run(scenario())
+    assert verdict["verdict"] == "multiple" and rest == [CANCELLED]
+    assert newest[0]["verdict"] == "unique" and newest[-1]["grade"] == 1 and started == 1
+
+
+def test_engine_never_runs_an_older_claim_last():
+    """Edits that overtook each other while their bodies were read ran the older one last: it stopped the
+    newer edit's check, and the page waited for a verdict that never came."""
+
+    async def scenario():
+        engine = Engine(size=1, spare=0)
+        try:
+            older, newer = engine.claim("tab"), engine.claim("tab")
+            newest = [m async for m in engine.run({"kind": "check", "doc": DOC}, lane="tab", claim=newer)]
+            late = [m async for m in engine.run({"kind": "check", "doc": DOC}, lane="tab", claim=older)]
+            return newest, late
+        finally:
+            engine.close()
+
+    newest, late = asyncio.run(scenario())
+    assert newest[0]["verdict"] == "unique" and late == [CANCELLED]
+
+
+def test_engine_stops_a_job_past_its_time_limit():
+    """A job that overruns its limit gets a one-line error, its worker is killed, and the next job runs."""
+    rng = np.random.default_rng(2)
+    hard = {"grid": rng.integers(0, 2, (60, 60)).tolist(), "palette": DOC["palette"], "givens": []}
+
+    async def scenario():
+        engine = Engine(size=1, spare=0)
+        try:
+            late = [m async for m in engine.run({"kind": "suggest", "doc": hard, "goal": "edit"}, seconds=0.5)]
+            after = [m async for m in engine.run({"kind": "check", "doc": DOC}, seconds=60)]
+            return late, after
+        finally:
+            engine.close()
+
+    late, after = asyncio.run(scenario())
+    assert late == [{"error": "no answer within 0.5 s; the engine's worker was stopped"}]
+    assert after[0]["verdict"] == "unique"
 
 
 # --- the browser ------------------------------------------------------------------------------------------------
@@ -273,11 +310,10 @@ def _shot(driver, name: str) -> None:
 
 @pytest.fixture
 def page(browser, studio):  # noqa: F811
-    url, folder = studio
     browser.set_window_size(1280, 900)
-    browser.get(url)
-    _until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#folder-files option"))
-    return browser, url, folder
+    browser.get(studio.page)
+    _until(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#folder-files option")) > 1)
+    return browser, studio.url, studio.folder
 
 
 def test_studio_picture_edit_suggest_save(page):

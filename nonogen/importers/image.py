@@ -212,6 +212,8 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool,
     (10, 5)
     >>> target_size(16, 12, ImageOptions(), native=True)
     (16, 12)
+    >>> target_size(400, 100, ImageOptions(height=50, max_side=100), native=False)
+    (100, 25)
     """
     if options.size is not None:
         w, h = options.size
@@ -228,8 +230,12 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool,
             w, h = long_side, max(1, round(long_side * src_h / src_w))
         else:
             w, h = max(1, round(long_side * src_w / src_h)), long_side
-    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
-        raise LimitError(f"puzzle size {w}x{h}: each side must be between 1 and {MAX_SIDE} cells")
+    top = options.max_side
+    if max(w, h) > top:  # a derived side (an asked one is at most ``top``): both shrink, the aspect stays
+        scale = top / max(w, h)
+        w, h = max(1, round(w * scale)), max(1, round(h * scale))
+    if not (1 <= w <= top and 1 <= h <= top):
+        raise LimitError(f"puzzle size {w}x{h}: each side must be between 1 and {top} cells")
     return int(w), int(h)
 
 

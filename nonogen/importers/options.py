@@ -40,6 +40,11 @@ class ImageOptions:
     photos); the others say what happens when ``size`` has another aspect
     than the picture: ``pad`` (background margins), ``crop`` (keeps the
     subject) or ``stretch``. ``fill`` asks for that share of inked cells (black and white).
+    ``max_side`` bounds both sides: a side derived from the picture (the
+    other side's aspect, pixel art's native size) is scaled down with its
+    partner to fit, and a side asked for beyond it is refused. A caller that
+    can only take smaller puzzles (the studio edits up to 100 cells a side)
+    sets it, so that every picture it imports is one it can check.
     """
 
     size: Optional[tuple[int, int]] = None  # (width, height) in cells
@@ -55,14 +60,18 @@ class ImageOptions:
     min_distance: Optional[float] = None  # CIEDE2000 between palette entries; None: 12 for photos, else 10
     fill: Optional[float] = None  # share of filled cells wanted (black and white)
     style: str = "auto"  # outline | fill | auto (see above)
+    max_side: int = MAX_SIDE  # largest side wanted: a side derived from the picture's aspect is scaled down to fit
 
     def __post_init__(self) -> None:
         """Every option is checked here, once: a bad value fails before any pixel is read."""
-        if self.size is not None and not all(isinstance(v, int) and 1 <= v <= MAX_SIDE for v in self.size):
-            raise OptionError("size", "x".join(map(str, self.size)), f"sides of 1 to {MAX_SIDE} cells")
+        if not (isinstance(self.max_side, int) and 1 <= self.max_side <= MAX_SIDE):
+            raise OptionError("max_side", self.max_side, f"1 to {MAX_SIDE} cells")
+        top = self.max_side
+        if self.size is not None and not all(isinstance(v, int) and 1 <= v <= top for v in self.size):
+            raise OptionError("size", "x".join(map(str, self.size)), f"sides of 1 to {top} cells")
         for name, value in (("width", self.width), ("height", self.height)):
-            if value is not None and not (isinstance(value, int) and 1 <= value <= MAX_SIDE):
-                raise OptionError(name, value, f"1 to {MAX_SIDE} cells")
+            if value is not None and not (isinstance(value, int) and 1 <= value <= top):
+                raise OptionError(name, value, f"1 to {top} cells")
             if value is not None and self.size is not None:
                 raise OptionError(name, value, "no size as well (give either a size or a width/height)")
         if self.mode not in MODES:

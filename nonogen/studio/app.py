@@ -1,21 +1,21 @@
 """The studio's web app: Starlette routes between the page and the engine workers.
 
-Routes only move bytes and JSON: documents are checked by
-:mod:`.document`, files go through :class:`.folder.Folder`, engine work runs
-in :mod:`.worker` channels. Every failure the author can cause is a JSON
-``{"error": ...}`` with a 4xx status; the server keeps running.
-
-A page on another site could send requests to this port; every ``/api``
-request must carry the ``X-Nonogen-Studio`` header, which a cross-site page
-cannot set without a CORS preflight the app never grants, and the ``Host``
-must be the loopback name the server was opened on (no DNS rebinding).
+Routes are adapters: they parse the request, hand the work to a worker
+(:class:`.worker.Engine`: the engine, the readers and the drawing never run
+on the event loop, so one slow file never stalls the other requests) and
+stream the answer. Documents are checked by :mod:`.document`, options by
+:mod:`.options`, names by :class:`.folder.Folder`; each page's state lives in
+its :class:`.tabs.Tab`. Every failure the author can cause is a JSON
+``{"error": ...}`` with a 4xx status; the server keeps running. Who may ask
+at all is :mod:`.guard`'s business.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import json
 import secrets
-import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Any, AsyncIterator, Optional
@@ -24,103 +24,64 @@ from urllib.parse import unquote
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import formats
-from ..errors import NonogenError, OutputExistsError
-from ..model3d import Puzzle3D
-from ..output import answer, draw
-from ..output import save as save_made
+from ..errors import LimitError, NonogenError, OutputExistsError
 from ..plain import to_jsonable
-from .document import puzzle_json, puzzle_of
+from .document import puzzle_of
+from .filework import SHEETS
 from .folder import MODEL_SUFFIXES, PICTURE_SUFFIXES, Folder
-from .worker import CANCELLED, Channel
+from .guard import TAB_HEADER, Gate, TooSlow, chunks, cookie_name
+from .limits import Limits, job_seconds
+from .options import mesh_options, picture_options
+from .tabs import Picture, Tab, Tabs, forget_upload
+from .worker import Engine
 
-__all__ = ["create_app", "MAX_UPLOAD", "HEADER"]
+__all__ = ["create_app"]
 
-MAX_UPLOAD = 20_000_000
-"""Largest picture or model the studio takes (bytes); past it the rest of an upload is read and dropped, never kept."""
-
-HEADER = "X-Nonogen-Studio"
-
-SHEETS = {"pdf": ".pdf", "pdf-solution": ".pdf", "png": ".png", "svg": ".svg", "html": ".html"}
-"""Save kinds that draw the puzzle (sheet, solution, play page) rather than write a puzzle file."""
-
-_KEPT = 8  # uploaded pictures kept in memory
+_STATUS = {"OptionError": 400, "OSError": 400, "OutputExistsError": 409}
+"""HTTP status of a worker's error by its kind; any other error the author caused (a picture that is no picture) is 422."""
 
 
 class Studio:
-    """What the server holds: the folder, uploaded pictures, the last level made, the engine channels."""
+    """What the server holds: the folder, the tabs, the engine, the limits, and the run's token."""
 
-    def __init__(self, folder: Folder):
-        self.folder = folder
-        self.pictures: dict[str, tuple[bytes, str]] = {}  # id -> (bytes, file name)
-        self.channels = {name: Channel() for name in ("check", "import", "mesh")}
-        self.models = tempfile.TemporaryDirectory(prefix="nonogen-studio-")
-        self.level: Any = None  # the Made of the last level
-        self.level_page = ""  # its play page, shown in the page's frame
-
-    def keep_picture(self, data: bytes, name: str) -> str:
-        key = secrets.token_hex(8)
-        self.pictures[key] = (data, name[:200])
-        while len(self.pictures) > _KEPT:
-            self.pictures.pop(next(iter(self.pictures)))
-        return key
-
-    async def one(self, channel: str, job: dict[str, Any]) -> dict[str, Any]:
-        """The last message of a single-answer job (an error or cancellation if that is what came)."""
-        last: dict[str, Any] = CANCELLED
-        async for message in self.channels[channel].run(job):  # read to the end: the worker is then free
-            last = message
-        return last
-
-    def stop_engine(self) -> None:
-        """Kill every worker: requests waiting on one answer at once (the server is shutting down)."""
-        for channel in self.channels.values():
-            channel.close()
+    def __init__(self, folder: Folder, token: str, limits: Limits):
+        self.folder, self.token, self.limits = folder, token, limits
+        self.tabs = Tabs(limits.tabs)
+        self.engine = Engine(size=limits.workers)
+        self.uploads = asyncio.Semaphore(limits.uploads)
 
     def close(self) -> None:
-        self.stop_engine()
-        self.models.cleanup()
+        self.engine.close()
+        self.tabs.close()
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+class _JSON(JSONResponse):
+    """JSON in ASCII: a file name that is not UTF-8 (a lone surrogate) goes out as ``\\udcff`` and comes back alike."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
-def _answer(message: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(to_jsonable(message), status_code=422 if "error" in message else 200)
+def _error(message: str, status: int = 400) -> Response:
+    return _JSON({"error": message}, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-async def _body(request: Request) -> bytes:
-    """The request body, refused past :data:`MAX_UPLOAD`.
-
-    The rest of a refused body is read and dropped, not kept: a server that
-    answers before the upload ends gets its connection reset, and the page
-    would show "network error" instead of the reason.
-    """
-    data = bytearray()
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size <= MAX_UPLOAD:
-            data += chunk
-    if size > MAX_UPLOAD:
-        raise _TooLarge(size)
-    return bytes(data)
-
-
-class _TooLarge(Exception):
-    def __init__(self, size: int):
-        super().__init__(f"the file is {size / 1e6:.1f} MB; the studio takes files up to {MAX_UPLOAD // 1_000_000} MB")
+def _answer(message: dict[str, Any]) -> Response:
+    kind = message.pop("error_kind", None)
+    return _JSON(to_jsonable(message), status_code=_STATUS.get(kind, 422) if "error" in message else 200)
 
 
 async def _json(request: Request) -> dict[str, Any]:
+    limits = _studio(request).limits
+    data = b"".join([chunk async for chunk in chunks(request, limits.json_bytes, limits.body_seconds)])
     try:
-        value = json.loads(await _body(request))
+        value = json.loads(data)
     except (ValueError, UnicodeDecodeError):
         raise NonogenError("the request is not JSON") from None
     if not isinstance(value, dict):
@@ -128,15 +89,54 @@ async def _json(request: Request) -> dict[str, Any]:
     return value
 
 
-def _options(request: Request) -> dict[str, Any]:
+async def _upload(request: Request, path: Path) -> None:
+    """The request body streamed into ``path`` (never held in memory), one of at most ``limits.uploads`` at once.
+
+    An upload that finds no turn, or no room on disk, is still read to its
+    end (and dropped) before the answer: a server that answers before an
+    upload ends resets the connection, and the page would say "network error".
+    """
+    studio = _studio(request)
+    limits = studio.limits
+    try:
+        await asyncio.wait_for(studio.uploads.acquire(), limits.body_seconds)
+    except asyncio.TimeoutError:
+        await _drain(request)
+        raise TooSlow("the studio is busy with other uploads; try again in a moment", 503) from None
+    try:
+        with open(path, "wb") as out:
+            pending = bytearray()
+            async for chunk in chunks(request, limits.upload_bytes, limits.body_seconds):
+                pending += chunk
+                if len(pending) >= 1 << 20:
+                    await asyncio.to_thread(out.write, bytes(pending))
+                    pending.clear()
+            await asyncio.to_thread(out.write, bytes(pending))
+    except OSError:
+        forget_upload(path)
+        await _drain(request)
+        raise
+    except BaseException:
+        forget_upload(path)
+        raise
+    finally:
+        studio.uploads.release()
+
+
+async def _drain(request: Request) -> None:
+    """Read what is left of the body and drop it (within the body's limits; RuntimeError: it was read already)."""
+    limits = _studio(request).limits
+    with contextlib.suppress(LimitError, ClientDisconnect, RuntimeError):
+        async for _ in chunks(request, limits.upload_bytes, limits.body_seconds):
+            pass
+
+
+def _query_options(request: Request) -> Any:
     """The options an upload carries in its query (``?options={...}``)."""
     try:
-        value = json.loads(request.query_params.get("options") or "{}")
+        return json.loads(request.query_params.get("options") or "{}")
     except ValueError:
         raise NonogenError("options: expected a JSON object") from None
-    if not isinstance(value, dict):
-        raise NonogenError("options: expected a JSON object")
-    return value
 
 
 def _file_name(request: Request) -> str:
@@ -148,155 +148,179 @@ def _studio(request: Request) -> Studio:
     return request.app.state.studio
 
 
+def _tab(request: Request) -> Tab:
+    return _studio(request).tabs.get(request.headers.get(TAB_HEADER))
+
+
 # --- routes ------------------------------------------------------------------------------------------
 
 
 async def index(request: Request) -> Response:
-    return FileResponse(_static() / "index.html", headers={"Cache-Control": "no-store"})
+    """The page, with the run's token in it (the page sends it back); the token's cookie lets a reload in."""
+    token = _studio(request).token
+    page = _page().replace('<meta name="nonogen-token" content="">', f'<meta name="nonogen-token" content="{token}">')
+    response = HTMLResponse(page, headers={"Cache-Control": "no-store",
+                                           "Content-Security-Policy": "frame-ancestors 'self'"})
+    response.set_cookie(cookie_name(request.scope), token, httponly=True, samesite="strict")
+    return response
 
 
 async def files(request: Request) -> Response:
     studio = _studio(request)
-    return JSONResponse({"folder": str(studio.folder.root), "files": studio.folder.listing()})
+    return _JSON({"folder": str(studio.folder.root), "files": await asyncio.to_thread(studio.folder.listing)})
 
 
 async def picture(request: Request) -> Response:
     """An uploaded picture (the raw bytes), read into a puzzle with the options in the query."""
-    studio = _studio(request)
-    key = studio.keep_picture(await _body(request), _file_name(request) or "the picture")
-    return await _import(studio, key, _options(request))
+    tab = _tab(request)
+    claim = _studio(request).engine.claim(tab.lane("import"))
+    path = tab.upload_path("picture")
+    await _upload(request, path)
+    try:
+        options = picture_options(_query_options(request))
+    except NonogenError:
+        forget_upload(path)
+        raise
+    upload = Picture(secrets.token_hex(8), path, _file_name(request) or "the picture")
+    tab.keep_picture(upload)
+    return await _import(request, tab, upload, options, claim)
 
 
 async def reimport(request: Request) -> Response:
-    """The picture read again with other options (size, colours, threshold...)."""
+    """The tab's picture read again with other options (size, colours, threshold...)."""
+    tab = _tab(request)
+    claim = _studio(request).engine.claim(tab.lane("import"))
     body = await _json(request)
-    studio = _studio(request)
-    key = str(body.get("picture_id"))
-    if key not in studio.pictures:
+    options = picture_options(body.get("options"))
+    if tab.picture is None or tab.picture.id != body.get("picture_id"):
         return _error("the picture is no longer on the server; drop it again")
-    return await _import(studio, key, body.get("options") or {})
+    return await _import(request, tab, tab.picture, options, claim)
 
 
-async def _import(studio: Studio, key: str, options: dict[str, Any]) -> Response:
-    data, name = studio.pictures[key]
-    job = {"kind": "import", "picture_id": key, "data": data, "name": name, "options": options}
-    message = await studio.one("import", job)
+async def _import(request: Request, tab: Tab, source: Picture, options: Any, claim: int) -> Response:
+    job = {"kind": "import", "picture_id": source.id, "path": str(source.path), "name": source.name, "options": options}
+    message = await _studio(request).engine.one(job, lane=tab.lane("import"), claim=claim,
+                                                seconds=job_seconds("import"))
     if "grid" in message:
-        message["picture_id"] = key
+        message["picture_id"] = source.id
     return _answer(message)
 
 
 async def check(request: Request) -> Response:
     """The verdict, ambiguous cells, grade and replay of the page's grid, one JSON line each as they come."""
+    engine, lane = _studio(request).engine, _tab(request).lane("check")
+    claim = engine.claim(lane)  # the edit before this one is dropped now, not once this body is read
     body = await _json(request)
-    puzzle_of(body.get("doc"))  # a bad document is refused here, before a worker is stopped for it
-    studio = _studio(request)
+    await asyncio.to_thread(puzzle_of, body.get("doc"))
 
     async def lines() -> AsyncIterator[bytes]:
-        async for message in studio.channels["check"].run({"kind": "check", "doc": body["doc"]}):
+        async for message in engine.run({"kind": "check", "doc": body["doc"]}, lane=lane, claim=claim,
+                                        seconds=job_seconds("check")):
+            message.pop("error_kind", None)
             yield (json.dumps(to_jsonable(message)) + "\n").encode()
 
     return StreamingResponse(lines(), media_type="application/x-ndjson", headers={"Cache-Control": "no-store"})
 
 
 async def suggest(request: Request) -> Response:
+    engine, lane = _studio(request).engine, _tab(request).lane("check")
+    claim = engine.claim(lane)
     body = await _json(request)
-    puzzle_of(body.get("doc"))
+    await asyncio.to_thread(puzzle_of, body.get("doc"))
     job = {"kind": "suggest", "doc": body["doc"], "goal": body.get("goal"), "grade": body.get("grade")}
-    return _answer(await _studio(request).one("check", job))
+    return _answer(await engine.one(job, lane=lane, claim=claim, seconds=job_seconds("suggest")))
 
 
 async def open_file(request: Request) -> Response:
     """A file of the folder: a puzzle opens as its solution grid, a picture is imported, a model made a level."""
+    studio, tab = _studio(request), _tab(request)
     body = await _json(request)
-    studio = _studio(request)
-    name = str(body.get("name"))
-    suffix = Path(name).suffix.lower()
-    if suffix in PICTURE_SUFFIXES:
-        data = studio.folder.read(name, MAX_UPLOAD)
-        return await _import(studio, studio.keep_picture(data, name), body.get("options") or {})
+    name = body.get("name")
+    suffix = Path(str(name)).suffix.lower()
     if suffix in MODEL_SUFFIXES:
-        return await _mesh(studio, studio.folder.path(name), body.get("options") or {})
-    return _answer(_open_puzzle(studio.folder.path(name)))
-
-
-def _open_puzzle(path: Path) -> dict[str, Any]:
-    puzzle = formats.load(path)
-    if isinstance(puzzle, Puzzle3D):
-        return {"error": f"{path.name}: a Picross 3D level; the studio makes levels from models"}
-    found = answer(puzzle, timeout=10)
-    doc = puzzle_json(puzzle, found.cells)
-    doc["title"] = doc["title"] or path.stem
-    return {**doc, "warnings": [found.note] if found.note else []}
+        claim = studio.engine.claim(tab.lane("mesh"))
+        options = mesh_options(body.get("options"))
+        return await _mesh(request, tab, await asyncio.to_thread(studio.folder.file, name), options, claim)
+    claim = studio.engine.claim(tab.lane("import"))
+    if suffix in PICTURE_SUFFIXES:
+        options = picture_options(body.get("options"))
+        path = await asyncio.to_thread(studio.folder.file, name, studio.limits.upload_bytes)
+        source = Picture(secrets.token_hex(8), path, path.name)
+        tab.keep_picture(source)
+        return await _import(request, tab, source, options, claim)
+    path = await asyncio.to_thread(studio.folder.file, name)
+    return _answer(await studio.engine.one({"kind": "open", "path": str(path)}, lane=tab.lane("import"), claim=claim,
+                                           seconds=job_seconds("open")))
 
 
 async def mesh(request: Request) -> Response:
     """An uploaded model (raw bytes; its name in ``X-File-Name``) made into a level with the query's options."""
-    studio = _studio(request)
     name = _file_name(request)
-    if Path(name).suffix.lower() not in MODEL_SUFFIXES or name.startswith("."):
+    suffix = Path(name).suffix.lower()
+    if suffix not in MODEL_SUFFIXES or name.startswith("."):
+        await _drain(request)
         return _error(f"{name or 'the file'}: a model file is named *{', *'.join(MODEL_SUFFIXES)}")
-    path = Path(studio.models.name) / name
-    path.write_bytes(await _body(request))
-    return await _mesh(studio, path, _options(request))
+    tab = _tab(request)
+    claim = _studio(request).engine.claim(tab.lane("mesh"))
+    path = tab.upload_path(name)
+    await _upload(request, path)
+    try:
+        options = mesh_options(_query_options(request))
+    except NonogenError:
+        forget_upload(path)
+        raise
+    return await _mesh(request, tab, path, options, claim)
 
 
 async def remesh(request: Request) -> Response:
+    tab = _tab(request)
+    claim = _studio(request).engine.claim(tab.lane("mesh"))
     body = await _json(request)
-    studio = _studio(request)
-    if studio.level is None:
+    if tab.model is None or tab.level is None:
         return _error("no model loaded yet")
-    return await _mesh(studio, Path(studio.level.report["model"]), body.get("options") or {})
+    return await _mesh(request, tab, tab.model, mesh_options(body.get("options")), claim)
 
 
-async def _mesh(studio: Studio, path: Path, options: dict[str, Any]) -> Response:
-    message = await studio.one("mesh", {"kind": "mesh", "path": str(path), "options": options})
+async def _mesh(request: Request, tab: Tab, path: Path, options: dict[str, Any], claim: int) -> Response:
+    name = path.name
+    message = await _studio(request).engine.one({"kind": "mesh", "path": str(path), "options": options},
+                                                lane=tab.lane("mesh"), claim=claim, seconds=job_seconds("mesh"))
     made = message.pop("made", None)
     if "error" in message:  # the model's name as the author knows it, not the server's copy
-        message["error"] = message["error"].replace(str(path), path.name)
+        message["error"] = message["error"].replace(str(path), name)
     if made is not None:
-        studio.level, studio.level_page = made, message.pop("page")
-        message["report"] = {k: v for k, v in message["report"].items() if k != "model"}
-        message["report"]["model"] = path.name
+        made.report["model"] = name
+        tab.level, tab.level_page = made, message.pop("page")
+        tab.keep_model(path)
+        message["report"] = made.report
     return _answer(message)
 
 
 async def level_page(request: Request) -> Response:
-    """The last level's play page (three.js, self-contained), for the frame: its own document keeps its own CSP."""
-    page = _studio(request).level_page or "<!DOCTYPE html><title>no level</title><p>No level made yet.</p>"
+    """The tab's level as a play page (three.js, self-contained), for the frame: its own document keeps its own CSP."""
+    tab = _studio(request).tabs.peek(request.query_params.get("tab"))
+    page = (tab and tab.level_page) or "<!DOCTYPE html><title>no level</title><p>No level made yet.</p>"
     return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
 
 async def save(request: Request) -> Response:
     """The page's puzzle written into the folder as a puzzle file, a sheet or a play page (never over a file unasked)."""
     body = await _json(request)
-    studio = _studio(request)
-    kind, name, overwrite = str(body.get("format")), str(body.get("name")), bool(body.get("overwrite"))
+    studio, tab = _studio(request), _tab(request)
+    kind, name, overwrite = str(body.get("format")), body.get("name"), bool(body.get("overwrite"))
+    path = studio.folder.path(name)
     if body.get("level"):
-        return _save_level(studio, name, overwrite)
-    puzzle, grid = puzzle_of(body.get("doc"))
-    path = studio.folder.path(name)
-    if kind in SHEETS:
-        if path.suffix.lower() != SHEETS[kind]:
-            return _error(f"{name}: a {kind} file is named *{SHEETS[kind]}")
-        draw(puzzle, path, solution=kind == "pdf-solution", force=overwrite)
-        return JSONResponse({"saved": name, "dropped": []})
-    if kind not in formats.FORMATS or not formats.writable(kind) or kind == "nonogen-3d":
-        return _error(f"unknown format {kind!r}")
-    studio.folder.write(name, formats.dumps(puzzle, kind), overwrite)
-    return JSONResponse({"saved": name, "dropped": formats.dropped(puzzle, kind)})
-
-
-def _save_level(studio: Studio, name: str, overwrite: bool) -> Response:
-    """The last level made: ``*.json`` is the level file, any other name a folder like ``nonogen mesh`` writes."""
-    if studio.level is None:
-        return _error("no level made yet")
-    path = studio.folder.path(name)
-    if path.suffix.lower() == ".json":
-        studio.folder.write(name, formats.dumps(studio.level.puzzle, "nonogen-3d"), overwrite)
-    else:
-        save_made(studio.level, path, force=overwrite)
-    return JSONResponse({"saved": name, "dropped": []})
+        if tab.level is None:
+            return _error("no level made yet")
+        job = {"kind": "save-level", "made": tab.level, "path": str(path), "overwrite": overwrite}
+        return _answer(await studio.engine.one(job, seconds=job_seconds("save-level")))
+    if kind in SHEETS and path.suffix.lower() != SHEETS[kind]:
+        return _error(f"{path.name}: a {kind} file is named *{SHEETS[kind]}")
+    if kind not in SHEETS and (kind not in formats.FORMATS or not formats.writable(kind) or kind == "nonogen-3d"):
+        return _error(f"format: unknown format {kind!r}")
+    await asyncio.to_thread(puzzle_of, body.get("doc"))
+    job = {"kind": "save", "doc": body["doc"], "path": str(path), "format": kind, "overwrite": overwrite}
+    return _answer(await studio.engine.one(job, seconds=job_seconds("save")))
 
 
 # --- the app -----------------------------------------------------------------------------------------
@@ -306,35 +330,34 @@ def _static() -> Path:
     return Path(str(resources.files(__package__).joinpath("static")))
 
 
-async def _guard(request: Request, call_next):
-    """API requests must carry the studio's header (see the module docstring)."""
-    if request.url.path.startswith("/api/") and request.headers.get(HEADER) != "1":
-        return _error("requests to the studio's API come from the studio's page", 403)
-    return await call_next(request)
+@functools.lru_cache(maxsize=1)
+def _page() -> str:
+    return (_static() / "index.html").read_text(encoding="utf-8")
 
 
 async def _failed(request: Request, exc: Exception) -> Response:
-    """What the author caused, as a message for the page: too large, exists (ask first), bad input, OS error."""
-    if isinstance(exc, _TooLarge):
-        return _error(str(exc), 413)
+    """What the author caused, as a message for the page: too large or slow, exists (ask first), bad input."""
+    if isinstance(exc, LimitError):  # the body may be unread: the connection closes after the answer
+        response = _error(str(exc), getattr(exc, "status", 400))
+        response.headers["Connection"] = "close"
+        return response
     if isinstance(exc, OutputExistsError):
         return _error(str(exc), 409)
-    if isinstance(exc, OSError):
+    if isinstance(exc, OSError):  # the studio's own files (a full disk, say)
         return _error(f"{Path(exc.filename).name if exc.filename else ''}: {exc.strerror or exc}".lstrip(": "))
     return _error(str(exc))
 
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    app.state.studio.engine.warm()
     yield
     app.state.studio.close()
 
 
-def create_app(folder: Folder, hosts: Optional[list[str]] = None) -> Starlette:
-    """The studio's ASGI app serving ``folder``; ``hosts`` are the names the page may reach it by."""
-    from starlette.middleware.base import BaseHTTPMiddleware
-
-    studio = Studio(folder)
+def create_app(folder: Folder, token: str, hosts: Optional[list[str]] = None, limits: Limits = Limits()) -> Starlette:
+    """The studio's ASGI app serving ``folder`` to requests that carry ``token``; ``hosts`` are the names the page
+    may reach it by."""
     api = [
         Route("/api/files", files),
         Route("/api/picture", picture, methods=["POST"]),
@@ -347,13 +370,14 @@ def create_app(folder: Folder, hosts: Optional[list[str]] = None) -> Starlette:
         Route("/api/save", save, methods=["POST"]),
     ]
     app = Starlette(
-        routes=[Route("/", index), Route("/level.html", level_page), *api, Mount("/static", StaticFiles(directory=_static()), name="static")],
+        routes=[Route("/", index), Route("/level.html", level_page), *api,
+                Mount("/static", StaticFiles(directory=_static()), name="static")],
         middleware=[
             Middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["127.0.0.1", "localhost"]),
-            Middleware(BaseHTTPMiddleware, dispatch=_guard),
+            Middleware(Gate, token=token),
         ],
-        exception_handlers={_TooLarge: _failed, NonogenError: _failed, OSError: _failed},
+        exception_handlers={NonogenError: _failed, OSError: _failed},
         lifespan=_lifespan,
     )
-    app.state.studio = studio
+    app.state.studio = Studio(folder, token, limits)
     return app

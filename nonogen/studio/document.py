@@ -2,7 +2,9 @@
 
 The page holds the document and sends all of it with every question, so the
 server keeps no per-puzzle state and a question can never be answered about
-a stale grid. Everything here is pure: JSON-ready dicts in and out.
+a stale grid. Titles and colour names are cleaned as the readers clean them
+(a lone surrogate becomes U+FFFD), so whatever the page sends can be written
+in every format. Everything here is pure: JSON-ready dicts in and out.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import numpy as np
 
 from ..clues import puzzle_from_grid
 from ..errors import InputError
+from ..formats._common import clean_text
 from ..model import Puzzle
 from ..colorspace import color_name
 from ..palette import Color, parse_hex, pick_char
@@ -41,7 +44,7 @@ def palette_of(entries: Any) -> tuple[Color, ...]:
             rgb = parse_hex(str(entry["rgb"]))
         except (TypeError, KeyError, ValueError):
             raise InputError(f"palette entry {i}: expected a colour as #rrggbb") from None
-        wanted = str(entry.get("name") or "")[:40] or color_name(Color("x", rgb, "x").rgb_tuple)
+        wanted = clean_text(str(entry.get("name") or "")[:40]) or color_name(Color("x", rgb, "x").rgb_tuple)
         name = wanted if wanted not in names else f"{wanted}-{i}"
         char = "." if i == 0 else pick_char(name, rgb, chars)
         names.add(name)
@@ -57,7 +60,7 @@ def puzzle_of(doc: Any) -> tuple[Puzzle, np.ndarray]:
     palette = palette_of(doc.get("palette"))
     grid = _grid_of(doc.get("grid"), len(palette) - 1)
     givens = _givens_of(doc.get("givens") or [], grid)
-    title = str(doc.get("title") or f"Puzzle {grid.shape[1]}x{grid.shape[0]}")[:200]
+    title = clean_text(str(doc.get("title") or f"Puzzle {grid.shape[1]}x{grid.shape[0]}")[:200])
     return puzzle_from_grid(grid, palette, givens=givens, title=title), grid
 
 

@@ -4,18 +4,20 @@ Each job is a generator of JSON-ready messages, so the page sees the verdict
 as soon as it is known and the grade and ambiguous cells when they follow.
 Jobs only call the public API (:func:`nonogen.from_mesh`, the importer, the
 engine :class:`~nonogen.solve.session.Session`, the repair); they print
-nothing and write nothing.
+nothing, and only the file jobs (:mod:`.filework`) write. Options arrive
+checked (:mod:`.options`).
 """
 from __future__ import annotations
 
 import base64
 import time
+from pathlib import Path
 from typing import Any, Iterator, Optional
 
 import numpy as np
 
 from ..errors import InputError, NonogenError
-from ..importers.image import ImageOptions, image_to_grid, load_image, pixels_wanted
+from ..importers.image import image_to_grid, load_image, pixels_wanted
 from ..importers.quality import measure
 from ..make.level3d import from_mesh
 from ..make.repair2d import ease_to_grade, repair
@@ -25,26 +27,23 @@ from ..solve.deadline import Deadline
 from ..solve.grade import rate, replay
 from ..solve.session import Session
 from .document import palette_json, puzzle_of
+from .filework import open_puzzle, save_level, save_puzzle
+from .limits import CHECK_SECONDS, MESH_SECONDS, SUGGEST_SECONDS
 
 __all__ = ["run", "import_picture", "check", "suggest", "CHECK_SECONDS", "SUGGEST_SECONDS"]
-
-CHECK_SECONDS = 30.0
-"""How long one check may take: a hard grid keeps its worker busy at most this long (a new edit stops it sooner)."""
-
-SUGGEST_SECONDS = 30.0
-"""How long a suggestion may search."""
-
-MESH_SECONDS = 120.0
 
 Message = dict[str, Any]
 
 
 def run(job: dict[str, Any]) -> Iterator[Message]:
-    """The messages of one job; a nonogen error becomes an ``error`` message (the worker lives on)."""
+    """The messages of one job; a nonogen or OS error becomes an ``error`` message naming its kind (the worker lives on)."""
     try:
         yield from JOBS[job["kind"]](job)
     except NonogenError as exc:
-        yield {"error": str(exc)}
+        yield {"error": str(exc), "error_kind": type(exc).__name__}
+    except OSError as exc:  # a file of the folder: named as the author knows it
+        name = Path(exc.filename).name if exc.filename else ""
+        yield {"error": f"{name}: {exc.strerror or exc}".lstrip(": "), "error_kind": "OSError"}
 
 
 # --- picture -> grid ---------------------------------------------------------------------------------
@@ -54,12 +53,13 @@ _last_picture: dict[str, Any] = {}  # the decoded picture of the last import: a 
 
 
 def import_picture(job: dict[str, Any]) -> Iterator[Message]:
-    """The picture read into cells with the page's options, and how much it still looks like the picture."""
-    options = ImageOptions(**_image_options(job.get("options") or {}))
+    """The picture (the file at ``job["path"]``) read into cells with the page's options, and how much it still
+    looks like the picture."""
+    options = job["options"]
     key = (job["picture_id"], pixels_wanted(options))
     if _last_picture.get("key") != key:
         _last_picture.clear()
-        _last_picture.update(key=key, image=_picture(job["data"], str(job.get("name") or "the picture"), key[1]))
+        _last_picture.update(key=key, image=_picture(job["path"], str(job.get("name") or "the picture"), key[1]))
     imported = image_to_grid(_last_picture["image"], options)
     quality = measure(imported.grid, imported.reference, imported.palette)
     yield {
@@ -73,34 +73,14 @@ def import_picture(job: dict[str, Any]) -> Iterator[Message]:
     }
 
 
-def _picture(data: bytes, name: str, reduce_for: tuple[int, int]) -> Any:
+def _picture(path: str, name: str, reduce_for: tuple[int, int]) -> Any:
     """The decoded picture; a file Pillow cannot read is named by the name the author knows it by."""
     try:
-        return load_image(data, reduce_for=reduce_for)
+        return load_image(path, reduce_for=reduce_for)
     except NonogenError as exc:
         if "not a readable picture" in str(exc):
             raise InputError(f"{name}: not a picture nonogen can read (PNG, JPEG, GIF, BMP, WebP or TIFF)") from None
-        raise type(exc)(str(exc).replace("<bytes>", name, 1)) from None
-
-
-OPTION_TYPES = {"width": int, "height": int, "colors": int, "threshold": int, "mode": str, "fit": str,
-                "invert": bool, "fill": float, "background": str}
-"""The picture options the page can set, with their types (the rest of ImageOptions keeps its defaults)."""
-
-
-def _image_options(given: dict[str, Any]) -> dict[str, Any]:
-    options = {}
-    for name, kind in OPTION_TYPES.items():
-        value = given.get(name)
-        if value is None or value == "":
-            continue
-        try:
-            options[name] = kind(value)
-        except (TypeError, ValueError):
-            raise NonogenError(f"{name}: expected {kind.__name__}, got {value!r}") from None
-    if "width" in options and "height" in options:
-        options["size"] = (options.pop("width"), options.pop("height"))
-    return options
+        raise type(exc)(str(exc).replace(str(path), name)) from None
 
 
 # --- check -------------------------------------------------------------------------------------------
@@ -179,13 +159,13 @@ def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline
 
 def make_mesh(job: dict[str, Any]) -> Iterator[Message]:
     """A Picross 3D level from a model file, its verdict and the play page that shows it in 3D."""
-    options = job.get("options") or {}
-    hide = options.get("hide")
-    made = from_mesh(job["path"], size=int(options.get("size") or 10), hide=None if hide in (None, "") else float(hide),
-                     line_solvable=bool(options.get("line_solvable")), timeout=MESH_SECONDS)
+    options = job["options"]
+    made = from_mesh(job["path"], size=options["size"], hide=options["hide"], line_solvable=options["line_solvable"],
+                     timeout=MESH_SECONDS)
     preview = level_preview(made)
     yield {"report": made.report, "page": level_page(made), "made": made,
            "solution_png": "data:image/png;base64," + base64.b64encode(preview).decode("ascii")}
 
 
-JOBS = {"import": import_picture, "check": check, "suggest": suggest, "mesh": make_mesh}
+JOBS = {"import": import_picture, "check": check, "suggest": suggest, "mesh": make_mesh, "open": open_puzzle,
+        "save": save_puzzle, "save-level": save_level}

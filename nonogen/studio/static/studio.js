@@ -1,11 +1,11 @@
-/* The studio page: the document, the server's answers, the panels. The board itself is board.js.
- * Every edit sends the whole document to /api/check; the answer streams back as JSON lines
+/* The studio page: the document, the server's answers, the panels. The board itself is board.js, the calls to
+ * the server api.js. Every edit sends the whole document to /api/check; the answer streams back as JSON lines
  * (verdict, ambiguous cells, grade and replay). A newer edit aborts the older request, and the
  * server stops the older check, so the page never waits for a grid that is gone. */
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const HEADERS = { "X-Nonogen-Studio": "1" };
+const api = StudioApi.call;
 const FORMATS = [
   ["nonogen", "nonogen JSON (.json, keeps givens)", ".json"], ["non", ".non", ".non"], ["cnon", ".cnon (colour)", ".cnon"],
   ["webpbn", "webpbn XML (.xml)", ".xml"], ["g", "Olšák .g", ".g"], ["nin", ".nin", ".nin"],
@@ -24,16 +24,6 @@ const state = {
   stem: "",             // the opened file's name without its suffix: the name saves suggest
 };
 const board = new StudioBoard.Board($("board"), () => edited());
-
-async function api(path, body, raw) {
-  const init = { method: body === undefined ? "GET" : "POST", headers: { ...HEADERS } };
-  if (raw) { init.body = body; Object.assign(init.headers, raw); }
-  else if (body !== undefined) { init.body = JSON.stringify(body); init.headers["Content-Type"] = "application/json"; }
-  const res = await fetch(path, init);
-  let data;
-  try { data = await res.json(); } catch (err) { data = { error: `the server answered ${res.status}` }; }
-  return { status: res.status, data };
-}
 
 function say(text) {
   const box = $("message");
@@ -55,9 +45,11 @@ function isModel(name) { return /\.(stl|obj|ply|glb|gltf|off)$/i.test(name); }
 
 async function upload(file) {
   say("");
+  $("folder-files").value = "";  // the board shows the dropped file now, not the one chosen in the folder before
   if (isModel(file.name)) return makeLevel(await api("/api/mesh?options=" + encodeURIComponent(JSON.stringify(meshOptions())),
     file, { "X-File-Name": encodeURIComponent(file.name) }));
   const seq = ++state.importSeq;
+  newPicture();
   const res = await api("/api/picture?options=" + encodeURIComponent(JSON.stringify(pictureOptions())), file,
     { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(file.name) });
   if (seq === state.importSeq) imported(res, file.name, seq);
@@ -83,12 +75,21 @@ function imported(res, name, seq) {
   }
 }
 
+/* A new picture is read at its own size: the last picture's width and height do not carry over. */
+function newPicture() {
+  $("opt-width").value = "";
+  $("opt-height").value = "";
+}
+
 function loadDoc(doc, warnings) {
   state.doc = doc;
   state.analysis = { ambiguous: [], replay: null };
   state.suggestion = null;
   $("suggestion").textContent = "";
   $("apply").hidden = true;
+  for (const id of ["q-fidelity", "q-specks", "q-fill"]) $(id).textContent = "-";  // the last picture's, until measured
+  $("save-status").textContent = "";
+  $("save-status").dataset.saved = "";
   board.active = Math.min(board.active, doc.palette.length - 1) || 1;
   board.load(doc);
   drawPalette();
@@ -136,25 +137,12 @@ async function check() {
   const abort = state.checkAbort = new AbortController();
   const started = performance.now();  // an edit asks at once, so this is the edit's time too
   setVerdict("checking", "checking...");
-  let res;
   try {
-    res = await fetch("/api/check", { method: "POST", signal: abort.signal, body: JSON.stringify({ doc: state.doc }),
-      headers: { ...HEADERS, "Content-Type": "application/json" } });
-    if (!res.ok) { const d = await res.json(); if (seq === state.checkSeq) { say(d.error); setVerdict("", "-"); } return; }
-    const reader = res.body.getReader(), decoder = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let at;
-      while ((at = buffer.indexOf("\n")) >= 0) {
-        const message = JSON.parse(buffer.slice(0, at));
-        buffer = buffer.slice(at + 1);
-        if (seq !== state.checkSeq) return;
-        checked(message, started);
-      }
-    }
+    await StudioApi.check(state.doc, abort.signal, (message) => {
+      if (seq !== state.checkSeq) return false;
+      checked(message, started);
+      return true;
+    }, (error) => { if (seq === state.checkSeq) { say(error); setVerdict("", "-"); } });
   } catch (err) {
     if (err.name !== "AbortError" && seq === state.checkSeq) say("the studio's server cannot be reached: " + err.message);
   }
@@ -344,7 +332,7 @@ function makeLevel(res) {
   $("mesh-grade").textContent = report.grade ? `${report.grade} (${report.grade_name})` : "-";
   $("mesh-notes").textContent = `${report.size ? report.size.join("x") : ""} ${(report.notes || []).join("; ")}`;
   $("level-shape").src = res.data.solution_png;
-  $("level-frame").src = "/level.html?" + (++state.levels);  // a page of its own: a srcdoc frame would take this page's CSP
+  $("level-frame").src = StudioApi.levelUrl(++state.levels);  // a page of its own: a srcdoc frame would take this page's CSP
   $("mesh-name").value = (report.model || "level").replace(/\.[^.]*$/, "") + "-level";
 }
 
@@ -377,6 +365,7 @@ async function listFiles() {
   const select = $("folder-files");
   const chosen = select.value;
   select.innerHTML = "";
+  select.add(new Option("choose a file in the folder...", ""));
   for (const f of res.data.files) {
     const option = document.createElement("option");
     option.value = f.name;
@@ -391,6 +380,7 @@ async function openFile() {
   if (!name) return;
   say("");
   const seq = ++state.importSeq;
+  if (!isModel(name)) newPicture();
   const options = isModel(name) ? meshOptions() : pictureOptions();
   const res = await api("/api/open", { name, options });
   if (seq !== state.importSeq) return;

@@ -1,0 +1,166 @@
+"""What every request to the studio passes: the run's secret, and the limits on its body.
+
+The studio listens on the loopback address, where every local user and every
+web page the browser shows can reach it. So, as Jupyter does, each run has a
+secret token: the URL the command prints carries it (``/?token=...``), the
+page keeps it and sends it as ``X-Nonogen-Token`` with every API request,
+and a request without it is refused (403) whoever sends it: another user of
+the machine, or a page on another site (which also could not set the header
+without a CORS preflight the studio never grants; and the ``Host`` must be
+a loopback name, against DNS rebinding). The page itself is served for the
+token in its URL, or for the cookie that first visit set, so a reload works;
+without either it is a short note saying where the right URL is.
+
+Request bodies are read with a byte limit and a time limit, so an endless
+or stalled upload ends with a one-line error and a closed connection.
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import re
+import secrets
+from typing import Any, AsyncIterator, Awaitable, Callable
+from urllib.parse import parse_qs
+
+from starlette.requests import Request
+
+from ..errors import InputError, LimitError
+
+__all__ = ["Gate", "new_token", "check_token", "TOKEN_HEADER", "TAB_HEADER", "chunks", "TooLarge", "TooSlow",
+           "cookie_name"]
+
+TOKEN_HEADER = "X-Nonogen-Token"
+TAB_HEADER = "X-Nonogen-Tab"
+
+_TOKEN = re.compile(r"[A-Za-z0-9_.~-]{8,200}")
+
+LOCKED = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>nonogen studio</title></head>
+<body style="font-family: system-ui, sans-serif; margin: 3em; max-width: 40em">
+<h1>nonogen studio</h1>
+<p>Open the URL printed by <code>nonogen studio</code> in its terminal: it carries this run's secret
+(<code>/?token=...</code>), which keeps other users and other sites out of your folder.</p>
+</body></html>
+"""
+
+
+def new_token() -> str:
+    """A fresh secret for one run (256 bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def check_token(token: str) -> str:
+    """``token`` when it can be a studio token (8 to 200 URL-safe characters), else an InputError.
+
+    >>> check_token("s3cret-for-tests")
+    's3cret-for-tests'
+    """
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        raise InputError("token: expected 8 to 200 letters, digits or -._~")
+    return token
+
+
+def cookie_name(scope: dict[str, Any]) -> str:
+    """The cookie of this server (cookies are per host, not per port: two studios must not share one)."""
+    server = scope.get("server") or ("", 0)
+    return f"nonogen-studio-{server[1]}"
+
+
+class Gate:
+    """ASGI middleware: ``/`` and ``/level.html`` need the token in the query (``?token=``) or the cookie;
+    ``/static/...`` (the page's scripts and style, no secret in them) is public; anything else, the API first,
+    needs it in :data:`TOKEN_HEADER`."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], token: str):
+        self.app, self.token = app, token.encode()
+
+    def _right(self, value: str) -> bool:
+        return hmac.compare_digest(value.encode("utf-8", "replace"), self.token)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            path = scope["path"]
+            if path in ("/", "/level.html"):
+                if not (self._right(_query(scope, "token")) or self._right(_cookie(scope, cookie_name(scope)))):
+                    return await _refuse(send, b"text/html; charset=utf-8", LOCKED.encode())
+            elif not path.startswith("/static/") and not self._right(_header(scope, TOKEN_HEADER.lower().encode())):
+                return await _refuse(send, b"application/json",
+                                     b'{"error": "refused: this request lacks the studio\'s token (see X-Nonogen-Token)"}')
+        await self.app(scope, receive, send)
+
+
+def _header(scope: dict[str, Any], name: bytes) -> str:
+    for key, value in scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
+    return ""
+
+
+def _query(scope: dict[str, Any], name: str) -> str:
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
+    return values[0] if values else ""
+
+
+def _cookie(scope: dict[str, Any], name: str) -> str:
+    for part in _header(scope, b"cookie").split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return value
+    return ""
+
+
+async def _refuse(send: Any, kind: bytes, body: bytes) -> None:
+    await send({"type": "http.response.start", "status": 403,
+                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
+                            (b"cache-control", b"no-store"), (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+# --- request bodies ------------------------------------------------------------------------------
+
+
+class TooLarge(LimitError):
+    """A request body over its byte limit (413)."""
+
+    status = 413
+
+    def __init__(self, size: int, limit: int, whole: bool = True):
+        super().__init__(f"the file is {size / 1e6:.1f} MB{'' if whole else ' or more'}; the studio takes files up to "
+                         f"{limit / 1e6:g} MB")
+
+
+class TooSlow(LimitError):
+    """A request body that did not arrive within its time limit (408), or an upload that found no turn (503)."""
+
+    def __init__(self, message: str, status: int = 408):
+        super().__init__(message)
+        self.status = status
+
+
+DROP_FACTOR = 4
+"""Past its limit, a body is read and dropped up to this many times the limit, so the page gets the reason (a
+server that answers before an upload ends resets the connection, and the browser says "network error")."""
+
+
+async def chunks(request: Request, limit: int, seconds: float) -> AsyncIterator[bytes]:
+    """The request body in chunks as they arrive: at most ``limit`` bytes, all of them within ``seconds``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    stream = request.stream().__aiter__()
+    size = 0
+    while True:
+        try:
+            chunk = await asyncio.wait_for(stream.__anext__(), max(0.0, deadline - loop.time()))
+        except StopAsyncIteration:
+            break
+        except asyncio.TimeoutError:
+            if size > limit:
+                raise TooLarge(size, limit, whole=False) from None
+            raise TooSlow(f"the request's body did not arrive within {seconds:g} s") from None
+        size += len(chunk)
+        if size <= limit:
+            yield chunk
+        elif size > DROP_FACTOR * limit:
+            raise TooLarge(size, limit, whole=False)
+    if size > limit:
+        raise TooLarge(size, limit)

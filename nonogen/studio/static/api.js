@@ -1,0 +1,57 @@
+/* The page's link to its server: this run's token, this tab's id, JSON calls and the streamed check.
+ * The token comes in the page (the server puts it in a meta tag; the URL that brought it is cleaned out of the
+ * address bar at once); every API call carries it, and the tab id that keeps this tab's pictures and levels
+ * apart from every other tab's on the server. */
+"use strict";
+
+const StudioApi = (() => {
+  const token = document.querySelector('meta[name="nonogen-token"]').content;
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  const tab = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  const HEADERS = { "X-Nonogen-Token": token, "X-Nonogen-Tab": tab };
+  if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", location.pathname);
+
+  /* A JSON call (body: an object, or raw bytes with their headers); {status, data}. */
+  async function call(path, body, raw) {
+    const init = { method: body === undefined ? "GET" : "POST", headers: { ...HEADERS } };
+    if (raw) { init.body = body; Object.assign(init.headers, raw); }
+    else if (body !== undefined) { init.body = JSON.stringify(body); init.headers["Content-Type"] = "application/json"; }
+    let res;
+    try { res = await fetch(path, init); } catch (err) { return { status: 0, data: { error: "the studio's server cannot be reached: " + err.message } }; }
+    let data;
+    try { data = await res.json(); } catch (err) { data = { error: `the server answered ${res.status}` }; }
+    return { status: res.status, data };
+  }
+
+  /* The check of `doc`: each JSON line to onMessage as it comes; an error answer to onError. Abort with `signal`. */
+  async function check(doc, signal, onMessage, onError) {
+    const res = await fetch("/api/check", { method: "POST", signal, body: JSON.stringify({ doc }),
+      headers: { ...HEADERS, "Content-Type": "application/json" } });
+    if (!res.ok) {
+      let data;
+      try { data = await res.json(); } catch (err) { data = { error: `the server answered ${res.status}` }; }
+      onError(data.error);
+      return;
+    }
+    const reader = res.body.getReader(), decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let at;
+      while ((at = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 1);
+        if (onMessage(JSON.parse(line)) === false) return;
+      }
+    }
+  }
+
+  /* The address of this tab's level page for the frame (a frame sends no headers: the token goes in the query). */
+  function levelUrl(n) {
+    return `/level.html?tab=${tab}&token=${encodeURIComponent(token)}&n=${n}`;
+  }
+
+  return { call, check, levelUrl, tab };
+})();

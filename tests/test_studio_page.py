@@ -1,0 +1,90 @@
+"""The studio's page in headless Chromium: its token, and what it must forget when a new picture or file comes.
+
+The server and the browser helpers are tests/test_studio.py's; every wait is for a condition in the page.
+"""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+from test_play_browser import browser  # noqa: E402,F401  (the shared headless Chromium)
+from test_studio import _cell, _drop, _picture_png, _shot, _until, _verdict, _width, page, studio  # noqa: E402,F401
+
+
+def _photo(width: int, height: int) -> bytes:
+    """A soft ellipse with a little texture (a photo's kind of picture, read at the default size)."""
+    y, x = np.mgrid[0:height, 0:width]
+    r = ((x - width / 2) / (width / 3)) ** 2 + ((y - height / 2) / (height / 3)) ** 2
+    pixels = np.clip(255 * np.clip(r, 0, 1.2) / 1.2 + (x % 7) * 2, 0, 255).astype(np.uint8)
+    out = io.BytesIO()
+    Image.fromarray(pixels, "L").save(out, "PNG")
+    return out.getvalue()
+
+
+def _text(driver, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def test_the_page_keeps_its_token_out_of_sight_and_a_reload_works(page):  # noqa: F811
+    """The page works end to end with the run's token, which leaves the address bar at once; a reload gets in by
+    the cookie; a browser without either sees where to find the right URL."""
+    driver, url, folder = page
+    assert driver.current_url == url and "token" not in driver.current_url
+    _drop(driver, "block.png", _picture_png())
+    _until(driver, lambda: _verdict(driver) == "unique" and _width(driver) == 10)
+    _cell(driver, 0, 0).click()
+    _until(driver, lambda: _verdict(driver) == "unique" and _text(driver, "grade")[:1].isdigit())
+    Select(driver.find_element(By.ID, "save-format")).select_by_value("non")
+    name = driver.find_element(By.ID, "save-name")
+    name.send_keys(Keys.CONTROL, "a", Keys.NULL, "mine.non")
+    driver.find_element(By.ID, "save-button").click()
+    _until(driver, lambda: driver.find_element(By.ID, "save-status").get_attribute("data-saved") == "mine.non")
+    assert (folder / "mine.non").read_text().startswith("title")
+    driver.refresh()
+    _until(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#folder-files option")) == 3)
+    assert "token" not in driver.current_url
+    driver.delete_all_cookies()
+    driver.get(url)
+    _until(driver, lambda: "Open the URL printed by" in driver.find_element(By.TAG_NAME, "body").text)
+    _shot(driver, "studio-no-token")
+
+
+def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
+    """A dropped picture took the last picture's width and height; the file list still named the file opened
+    before; opening a puzzle left the last picture's "Recognisable" figure and "saved ..." line on the page."""
+    driver, url, folder = page
+    height = lambda: driver.find_element(By.ID, "opt-height").get_attribute("value")  # noqa: E731
+    _drop(driver, "wide.png", _photo(400, 200))
+    _until(driver, lambda: _width(driver) == 30 and height() == "15")  # a photo: 30 cells on its long side
+    width = driver.find_element(By.ID, "opt-width")
+    width.send_keys(Keys.CONTROL, "a", Keys.NULL, "20\n")
+    _until(driver, lambda: _width(driver) == 20 and height() == "10")
+    _until(driver, lambda: _verdict(driver) in ("unique", "multiple", "unsolvable"))
+    _until(driver, lambda: _text(driver, "q-fidelity") not in ("", "-"))
+    # a tall picture comes at its own default size, not 20 wide like the last one
+    _drop(driver, "tall.png", _photo(200, 400))
+    _until(driver, lambda: _width(driver) == 15 and height() == "30")
+    # open heart.non from the folder, save it, then drop a picture: the list and the saved line follow
+    Select(driver.find_element(By.ID, "folder-files")).select_by_value("heart.non")
+    driver.find_element(By.ID, "open").click()
+    _until(driver, lambda: _width(driver) == 7 and _verdict(driver) == "unique")
+    assert _text(driver, "q-fidelity") == "-" and not driver.find_element(By.ID, "picture-options").is_displayed()
+    driver.find_element(By.ID, "save-button").click()
+    _until(driver, lambda: _text(driver, "save-status").startswith("saved"))
+    _drop(driver, "block.png", _picture_png())
+    _until(driver, lambda: _width(driver) == 10 and _verdict(driver) == "unique")
+    assert Select(driver.find_element(By.ID, "folder-files")).first_selected_option.get_attribute("value") == ""
+    assert _text(driver, "save-status") == ""
+    Select(driver.find_element(By.ID, "folder-files")).select_by_value("heart.non")
+    driver.find_element(By.ID, "open").click()
+    _until(driver, lambda: _width(driver) == 7)
+    assert _text(driver, "q-fidelity") == "-" and _text(driver, "save-status") == ""
+    _shot(driver, "studio-opened-after-picture")
