@@ -10,6 +10,9 @@ from pathlib import Path
 from ..errors import InputError
 from .common import positive_int
 from . import summary
+from ..studio import open_socket, serve
+from ..studio.folder import Folder
+from ..studio.guard import check_token
 
 DEFAULT_PORT = 8737
 TOKEN_VARIABLE = "NONOGEN_STUDIO_TOKEN"
@@ -44,10 +47,6 @@ def _port(text: str) -> int:
 
 
 def run_studio(args: argparse.Namespace) -> int:
-    from ..studio import open_socket, serve
-    from ..studio.folder import Folder
-    from ..studio.guard import check_token
-
     Folder(args.folder)  # a missing folder or a bad token fails before the port is taken
     token = args.token or os.environ.get(TOKEN_VARIABLE) or None
     if token is not None:

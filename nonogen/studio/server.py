@@ -117,11 +117,11 @@ def serve(folder: Union[str, Path], sock: socket.socket, on_ready: Optional[Call
     ``url`` carries the run's ``token`` (a fresh secret when None): the page
     and every API request need it (see :mod:`.guard`).
     """
-    import uvicorn
+    import uvicorn  # uvicorn and Starlette load when a studio starts: importing nonogen.studio stays light
 
     from .app import create_app
     from .folder import Folder
-    from .guard import check_token, new_token
+    from .guard import check_token, new_token  # guard, like app, imports Starlette
 
     token = new_token() if token is None else check_token(token)
     host, port = sock.getsockname()[:2]

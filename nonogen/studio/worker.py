@@ -58,7 +58,7 @@ def _serve(conn: Connection) -> None:  # pragma: no cover - runs in the worker p
     """
     if not enter_worker():
         return
-    from .jobs import run
+    from .jobs import run  # the engine, numpy and Pillow load in the worker only, never in the server
 
     try:
         conn.send(_READY)
