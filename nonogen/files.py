@@ -397,7 +397,7 @@ os.register_at_fork(after_in_child=_drop_locks_in_child)
 
 def _open_locked(path: Path) -> int:
     """``path`` opened to append, locked against a second writer, with a torn last line cut off."""
-    import fcntl
+    import fcntl  # POSIX only: the lock is taken where the platform has one
 
     check_file(path, force=True)
     try:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import select
 import signal
 import sys
 import threading
 import traceback
 from typing import Optional, Sequence
 
+from .. import __version__
 from ..errors import (BlankPictureError, EmptyModelError, NonogenError, OptionError, OutputExistsError, SolverTimeout,
                       UnknownFormatError)
 from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
@@ -50,8 +53,6 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
         prog="nonogen",
         description="Make nonograms and Picross 3D levels from pictures and models, and prove them unique.",
     )
-    from .. import __version__
-
     parser.add_argument("--version", action="version", version=f"nonogen {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -154,8 +155,6 @@ def _stdout_closed() -> bool:
     A broken pipe to a worker once looked like ``| head`` closing early, and a batch ended
     quietly with exit 0 after its first record.
     """
-    import select
-
     try:
         poller = select.poll()
         poller.register(sys.stdout.fileno(), select.POLLOUT)
@@ -166,8 +165,6 @@ def _stdout_closed() -> bool:
 
 def _silence_stdout() -> None:
     """Point stdout at the null device, so the flush at exit does not fail once more."""
-    import os
-
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):

@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 import argparse
+import html
 import os
 import sys
 import tempfile
+import webbrowser
 from pathlib import Path
 
 from ..errors import InputError
-from .common import positive_int
-from . import summary
 from ..studio import open_socket, serve
 from ..studio.folder import Folder
 from ..studio.guard import check_token
+from . import summary
+from .common import positive_int
 
 DEFAULT_PORT = 8737
 TOKEN_VARIABLE = "NONOGEN_STUDIO_TOKEN"
@@ -73,9 +75,6 @@ def run_studio(args: argparse.Namespace) -> int:
 def _open_browser(url: str, private: Path) -> None:
     """Open ``url`` through a file only this user can read, as Jupyter does: a browser's command line (and so the
     token in the URL) is visible to every user of the machine, a file in a 0700 folder is not."""
-    import html
-    import webbrowser
-
     page = private / "open.html"
     fd = os.open(page, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as out:

@@ -197,7 +197,7 @@ def _validator(definition: str):
     one and why. A 512x512 puzzle has 100,000 blocks; jsonschema spends
     about 50 microseconds on each, the predicate well under one.
     """
-    import jsonschema
+    import jsonschema  # loaded with the first JSON document to check: other formats never need it
     from jsonschema import _keywords
 
     def items(validator, item_schema, instance, schema):

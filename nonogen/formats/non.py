@@ -8,6 +8,7 @@ is the default colour ``1``. Bundles (``.nonpack``) separate puzzles with a
 """
 from __future__ import annotations
 
+import html
 import re
 from itertools import chain
 from operator import itemgetter
@@ -239,8 +240,6 @@ def _unquote(value: str) -> str:
 
 
 def _quote(value: str) -> str:
-    import html
-
     escaped = html.escape(value, quote=True).replace("\n", "&#10;").replace("\r", "&#13;")
     return f'"{escaped}"'
 

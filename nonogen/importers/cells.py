@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
+from scipy.ndimage import distance_transform_edt, label
 
 from .frame import Frame, cell_mean
 
@@ -32,7 +33,7 @@ SURE_SPECK = 0.85
 
 def line_cells(mask: np.ndarray, frame: Frame) -> np.ndarray:
     """Cells (flat bool) that a thin structure of ``mask`` (pixel bool, h x w) runs through."""
-    from skimage.morphology import skeletonize
+    from skimage.morphology import skeletonize  # scikit-image: loaded by the first picture with thin lines to keep
 
     if frame.cell_px < 2.5 or not mask.any():
         return np.zeros(frame.n_cells, dtype=bool)
@@ -48,8 +49,6 @@ def line_cells(mask: np.ndarray, frame: Frame) -> np.ndarray:
 def _opening(mask: np.ndarray, radius: float) -> np.ndarray:
     """Morphological opening by a disk, with two Euclidean distance transforms (linear time at any radius):
     the pixels covered by some disk of ``radius`` that fits inside ``mask``."""
-    from scipy.ndimage import distance_transform_edt
-
     centres = distance_transform_edt(np.pad(mask, 1)) > radius
     if not centres.any():
         return np.zeros_like(mask)
@@ -142,8 +141,6 @@ def thicken_outline(grid: np.ndarray, lightness: Optional[np.ndarray] = None) ->
     enclose thicken (a lighter rim is a blend or a highlight, not an outline).
     Returns the grid and how many cells changed.
     """
-    from scipy.ndimage import label
-
     g = np.pad(grid.astype(np.int64), 2, constant_values=0)
     parts, _ = label(g == 0)
     g[(g == 0) & (parts != parts[0, 0])] = -1  # enclosed background: -1 while we look

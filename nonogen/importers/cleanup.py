@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
+from scipy.ndimage import binary_dilation, label
 
 __all__ = ["AGREE", "MIN_PART", "TOLERANCE", "clean", "majority", "drop_small", "despeckle", "share_cost"]
 
@@ -101,8 +102,6 @@ def drop_small(grid: np.ndarray, refuse: Optional[np.ndarray] = None, min_part: 
     >>> int(drop_small(g).sum())
     25
     """
-    from scipy.ndimage import binary_dilation, label
-
     out = grid.copy()
     for value in np.unique(grid):
         parts, n = label(grid == value, _EIGHT if value else None)  # a diagonal line is one part, not specks

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 import numpy as np
+from scipy.ndimage import label, laplace
 
 from ..colorspace import delta_e, min_palette_distance, to_lab
 from ..errors import InputError
@@ -211,8 +212,6 @@ def frame_pieces(grid: np.ndarray) -> float:
 
 def _regions(grid: np.ndarray):
     """Per colour: the 4-connected region labels, their sizes, and the labels that touch the frame."""
-    from scipy.ndimage import label
-
     for value in np.unique(grid):
         labels, count = label(grid == value)
         if not count:
@@ -235,8 +234,6 @@ def lost_detail(grid: np.ndarray, reference: np.ndarray) -> float:
     >>> lost_detail((ref > 100).astype(int), ref)
     0.0
     """
-    from scipy.ndimage import laplace
-
     reference = np.asarray(reference, dtype=np.float64)
     left = float(np.abs(laplace(reference - _painted(np.asarray(grid), reference))).mean())
     want = float(np.abs(laplace(reference)).mean())

@@ -248,7 +248,7 @@ class Encoding:
             for start in range(0, len(self._lists), _LOAD_CHUNK):
                 yield self._lists[start : start + _LOAD_CHUNK]
             return
-        from . import _linelogic
+        from . import _linelogic  # the C module: optional, and only a big residue is encoded by it
 
         at = 0
         while at < len(self._flat) // 4:

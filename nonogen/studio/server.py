@@ -37,7 +37,7 @@ def open_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 
 def _connection_class(limits: Limits) -> type:
     """uvicorn's HTTP/1.1 connection with a deadline for each request's headers and a cap on idle connections."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
+    from uvicorn.protocols.http.h11_impl import H11Protocol  # uvicorn loads when a studio starts
 
     class Connection(H11Protocol):
         _timer: Optional[asyncio.TimerHandle] = None
@@ -119,8 +119,8 @@ def serve(folder: Union[str, Path], sock: socket.socket, on_ready: Optional[Call
     """
     import uvicorn  # uvicorn and Starlette load when a studio starts: importing nonogen.studio stays light
 
-    from .app import create_app
-    from .folder import Folder
+    from .app import create_app  # app and guard import Starlette
+    from .folder import Folder  # noqa: I001 - with them
     from .guard import check_token, new_token  # guard, like app, imports Starlette
 
     token = new_token() if token is None else check_token(token)
