@@ -2,9 +2,16 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
+
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    # A suite started in the background by a non-interactive shell (`make test &`, some CI runners) inherits
+    # SIGINT ignored, and so would every nonogen process a test starts: the tests that press Ctrl-C on one
+    # then saw it run to the end. A handled signal is reset to the default in a child, an ignored one is not.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 SHARED_DATA = Path(os.environ.get("NONOGEN_SHARED") or Path(__file__).resolve().parents[2] / "shared") / "data"
 """The team's read-only data (``../shared/data``); ``NONOGEN_SHARED=/nonexistent`` checks that tests skip without it."""
