@@ -281,3 +281,19 @@ def test_solution_png_gives_each_piece_its_own_colour():
             assert "#%02x%02x%02x" % image.getpixel((x, y)) == colors[ch]
     svg = to_svg(solution_picture(level, level.solution))
     assert all(f'fill="{color}"' in svg for color in colors.values())
+
+
+def test_a_count_stopped_by_its_step_budget_is_the_same_on_every_machine():
+    """`pack generate --seed 1` gave other levels from run to run: a 0.15 s clock cut the counts that rank
+    candidate pieces, and how far a count got depended on the machine's load. A budget of search steps does not."""
+    import inspect
+
+    import nonogen.pack.generate as generate
+
+    empty = classic_level()
+    first = count_solutions(empty, limit=None, timeout=None, max_nodes=20_000)
+    again = count_solutions(empty, limit=None, timeout=None, max_nodes=20_000)
+    assert first.status == "timeout" and "20,000 search steps" in first.message
+    assert (first.count, first.stats["nodes"]) == (again.count, again.stats["nodes"])
+    source = inspect.getsource(generate._best_addition)
+    assert "timeout=None" in source and "max_nodes=" in source  # the ranking reads no clock

@@ -316,6 +316,7 @@ def count_memo(
     deadline: Optional[Deadline] = None,
     on_progress: Optional[Callable[[int, int], None]] = None,
     max_states: int = 2_000_000,
+    max_nodes: Optional[int] = None,
 ) -> CountOutcome:
     """Count completions by the same search, remembering the count of every (board, pieces used) state.
 
@@ -324,8 +325,10 @@ def count_memo(
     number of completions is the same: counting each such state once turns the
     empty IQ Puzzler board's 4.3 million tilings into about a million states.
     Memory is bounded by ``max_states`` (beyond it, states are recomputed).
-    Counts are capped at ``cap`` when given. When the deadline stops the count,
-    the result is the number of completions in the branches already finished.
+    Counts are capped at ``cap`` when given. When the deadline (or ``max_nodes``,
+    a budget of search steps that, unlike a clock, gives the same answer on any
+    machine) stops the count, the result is the number of completions in the
+    branches already finished.
     """
     stride = problem.stride
     goal = problem.goal
@@ -345,7 +348,7 @@ def count_memo(
         nonlocal nodes, stop_depth
         nodes += 1
         if not nodes & 0x3FF:
-            if deadline is not None and deadline.expired():
+            if (deadline is not None and deadline.expired()) or (max_nodes is not None and nodes >= max_nodes):
                 stop_depth = depth
                 raise _Stop
             if on_progress is not None and not nodes & 0xFFFF:

@@ -184,18 +184,24 @@ def _moved(solution: Sequence[str], other: Sequence[str], placed: Sequence[str])
     return sorted(ch for ch in a if ch not in placed and ch not in ".#" and a[ch] != b.get(ch))
 
 
+RANKING_NODES = 40_000
+"""Search steps a candidate piece's completion count may take (about 0.1 s): past it the count is the cap."""
+
+
 def _best_addition(level: Level, solution, placed, moved, rng: random.Random, cap: int = 12) -> str:
     """Of a few candidate pieces, the one whose placement leaves the fewest completions.
 
-    Counts are capped and short (a count cut off by its deadline counts as the
-    cap): they only rank candidates, and exact counts would cost more than the
-    extra pre-placed piece a worse choice sometimes needs.
+    Counts are capped and short (a count cut off by its step budget counts as
+    the cap): they only rank candidates, and exact counts would cost more than
+    the extra pre-placed piece a worse choice sometimes needs. The budget is
+    counted in search steps, not seconds: a 0.15 s clock made ``--seed 1`` give
+    other levels on a loaded machine.
     """
     rng.shuffle(moved)
     best, best_count = moved[0], None
     for ch in moved[:4]:
         trial = level.with_placed([*placed, ch], solution)
-        result = count_solutions(trial, limit=cap, timeout=0.15)
+        result = count_solutions(trial, limit=cap, timeout=None, max_nodes=RANKING_NODES)
         n = cap if result.status == "timeout" else result.count
         if best_count is None or n < best_count:
             best, best_count = ch, n

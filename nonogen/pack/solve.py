@@ -112,14 +112,16 @@ def verify_level(level: Level, *, timeout: Optional[float] = TIMEOUT, method: st
 
 
 def count_solutions(level: Level, *, limit: Optional[int] = None, timeout: Optional[float] = TIMEOUT,
-                    method: str = "auto", on_progress: Optional[Callable[[int, int], None]] = None) -> PackResult:
+                    method: str = "auto", on_progress: Optional[Callable[[int, int], None]] = None,
+                    max_nodes: Optional[int] = None) -> PackResult:
     """Count completions up to ``limit`` (None: all) within ``timeout`` seconds.
 
     ``complete`` says whether the count is exact; otherwise it is how many were
     found before the limit or the deadline stopped the search. Congruent
     pieces swapped in place count once. ``dlx`` counts with a memo of partly
     filled boards (:func:`~nonogen.pack.exact.count_memo`), as does ``auto``;
-    ``sat`` enumerates.
+    ``sat`` enumerates. ``max_nodes`` stops the ``dlx`` count after that many
+    search steps (status ``timeout``), the same on every machine.
     """
     if method == "sat":
         out, seconds, stats = _run(level, method, limit, 1, timeout, on_progress=on_progress)
@@ -128,7 +130,7 @@ def count_solutions(level: Level, *, limit: Optional[int] = None, timeout: Optio
         start = time.monotonic()
         deadline = Deadline(timeout)
         problem = compile_level(level)
-        memo = count_memo(problem, cap=limit, deadline=deadline, on_progress=on_progress)
+        memo = count_memo(problem, cap=limit, deadline=deadline, on_progress=on_progress, max_nodes=max_nodes)
         count, complete, timed_out = memo.count, memo.complete, memo.timed_out
         first = search(problem, limit=1, keep=1, deadline=deadline).solutions if count else []
         for rows in first:
@@ -139,7 +141,8 @@ def count_solutions(level: Level, *, limit: Optional[int] = None, timeout: Optio
     status = "complete" if complete else ("timeout" if timed_out else "limit")
     message = {
         "complete": f"exactly {count} completion(s)",
-        "timeout": f"at least {count} completion(s); stopped after {timeout:g} s",
+        "timeout": f"at least {count} completion(s); stopped after "
+                   + (f"{timeout:g} s" if max_nodes is None else f"{max_nodes:,} search steps"),
         "limit": f"at least {count} completion(s); stopped at the limit",
     }[status]
     return PackResult(status, first[0] if first else None, None, count, complete, seconds, message, stats)
