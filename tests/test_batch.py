@@ -284,7 +284,7 @@ def test_csv_summary_json_and_the_summary_line(tmp_path, capsys):
     assert summary["puzzles"] == 3 and summary["error"] == 1 and summary["multiple"] == 1
     for mode in (["--json"], ["--csv", "-"]):
         _, out, err = run(capsys, "verify", tmp_path / "a.non", *mode)
-        assert err.strip().splitlines()[-1].startswith("1 puzzles: 1 unique") and out
+        assert err.strip().splitlines()[-1].startswith("1 puzzle: 1 unique") and out
     assert run(capsys, "verify", tmp_path, "--csv", table)[0] == 2  # exists: needs --force
 
 
@@ -434,7 +434,7 @@ def test_an_interrupted_batch_stops_at_once_and_leaves_no_worker(tmp_path, sig, 
     assert text.endswith("\n") and all(json.loads(line)["status"] for line in text.splitlines())
     rows = list(csv.DictReader(table.open()))
     assert len(rows) == len(text.splitlines()) and all(r["clue_hash"] for r in rows)
-    assert f"{len(rows)} puzzles:" in err
+    assert f"{len(rows)} puzzle{'s' if len(rows) != 1 else ''}:" in err
 
 
 # --- Dask ---------------------------------------------------------------------------------------------

@@ -1021,3 +1021,12 @@ def test_json_readers_refuse_a_value_of_any_wrong_type_in_one_line(fmt):
         except FormatError as exc:
             assert "\n" not in str(exc), str(exc)
     assert tried > 50
+
+
+def test_convert_says_what_it_wrote(tmp_path, capsys):
+    """`convert` printed nothing, while every other writer says what it wrote; a summary said "1 puzzles"."""
+    out = tmp_path / "heart.xml"
+    assert cli.main(["convert", str(Path(__file__).resolve().parents[1] / "samples" / "puzzles" / "heart.non"), str(out)]) == 0
+    assert capsys.readouterr().err.strip() == f"{out}: 1 puzzle written as webpbn"
+    assert cli.main(["verify", str(out)]) == 0
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("1 puzzle: 1 unique")

@@ -113,4 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"input": args.input, "output": args.output, "format": target,
                     "puzzles": len(puzzles), "dropped": lost})
+    else:  # on stderr: standard output may be the converted file itself
+        count = f"{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}"
+        print(f"{where}: {count} written as {target}", file=sys.stderr)
     return 0

@@ -50,7 +50,8 @@ class Summary:
         parts = ", ".join(f"{self.counts.get(s, 0)} {s}" for s in STATUSES)
         extra = "".join(f", {n} {what}" for n, what in ((self.resumed, "from the resumed run"),) if n)
         stop = ", interrupted" if self.interrupted else ""
-        return f"{self.total} puzzles: {parts} ({self.seconds:.2f} s{extra}{stop})"
+        noun = "puzzle" if self.total == 1 else "puzzles"
+        return f"{self.total} {noun}: {parts} ({self.seconds:.2f} s{extra}{stop})"
 
     def to_dict(self) -> dict:
         return {"puzzles": self.total, **{s: self.counts.get(s, 0) for s in STATUSES},
