@@ -113,3 +113,19 @@ def alive(pids: list[int]) -> list[int]:
 
 def environ_without_token() -> dict:
     return {k: v for k, v in os.environ.items() if k != "NONOGEN_STUDIO_TOKEN"}
+
+
+def photo_png(width: int, height: int) -> bytes:
+    """A soft dark ellipse on white with a little texture: a photo's kind of picture (not pixel art, which keeps
+    its own size), as PNG bytes to upload."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    y, x = np.mgrid[0:height, 0:width]
+    r = ((x - width / 2) / (width / 3)) ** 2 + ((y - height / 2) / (height / 3)) ** 2
+    pixels = np.clip(255 * np.clip(r, 0, 1.2) / 1.2 + (x % 7) * 2, 0, 255).astype(np.uint8)
+    out = io.BytesIO()
+    Image.fromarray(pixels, "L").save(out, "PNG")
+    return out.getvalue()

@@ -4,29 +4,17 @@ The server and the browser helpers are tests/test_studio.py's; every wait is for
 """
 from __future__ import annotations
 
-import io
 
-import numpy as np
 import pytest
-from PIL import Image
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
+from studio_server import photo_png  # noqa: E402
 from test_play_browser import browser  # noqa: E402,F401  (the shared headless Chromium)
 from test_studio import _cell, _drop, _picture_png, _shot, _until, _verdict, _width, page, studio  # noqa: E402,F401
-
-
-def _photo(width: int, height: int) -> bytes:
-    """A soft ellipse with a little texture (a photo's kind of picture, read at the default size)."""
-    y, x = np.mgrid[0:height, 0:width]
-    r = ((x - width / 2) / (width / 3)) ** 2 + ((y - height / 2) / (height / 3)) ** 2
-    pixels = np.clip(255 * np.clip(r, 0, 1.2) / 1.2 + (x % 7) * 2, 0, 255).astype(np.uint8)
-    out = io.BytesIO()
-    Image.fromarray(pixels, "L").save(out, "PNG")
-    return out.getvalue()
 
 
 def _text(driver, element_id: str) -> str:
@@ -62,7 +50,7 @@ def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
     before; opening a puzzle left the last picture's "Recognisable" figure and "saved ..." line on the page."""
     driver, url, folder = page
     height = lambda: driver.find_element(By.ID, "opt-height").get_attribute("value")  # noqa: E731
-    _drop(driver, "wide.png", _photo(400, 200))
+    _drop(driver, "wide.png", photo_png(400, 200))
     _until(driver, lambda: _width(driver) == 30 and height() == "15")  # a photo: 30 cells on its long side
     width = driver.find_element(By.ID, "opt-width")
     width.send_keys(Keys.CONTROL, "a", Keys.NULL, "20\n")
@@ -70,7 +58,7 @@ def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
     _until(driver, lambda: _verdict(driver) in ("unique", "multiple", "unsolvable"))
     _until(driver, lambda: _text(driver, "q-fidelity") not in ("", "-"))
     # a tall picture comes at its own default size, not 20 wide like the last one
-    _drop(driver, "tall.png", _photo(200, 400))
+    _drop(driver, "tall.png", photo_png(200, 400))
     _until(driver, lambda: _width(driver) == 15 and height() == "30")
     # open heart.non from the folder, save it, then drop a picture: the list and the saved line follow
     Select(driver.find_element(By.ID, "folder-files")).select_by_value("heart.non")

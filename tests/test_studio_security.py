@@ -14,10 +14,9 @@ import urllib.request
 from pathlib import Path
 from typing import Iterator
 
-import numpy as np
 import pytest
 
-from studio_server import DOC, TOKEN, WAIT, Studio
+from studio_server import DOC, TOKEN, WAIT, Studio, photo_png
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
@@ -238,7 +237,7 @@ def test_names_and_titles_that_are_not_unicode(studio):
 
 def test_every_bad_option_is_a_one_line_400_naming_it(studio):
     """size "abc" for a model said "internal error: ValueError"; a bad picture option was a 422."""
-    png = _png(30, 300)
+    png = photo_png(30, 300)
     cases = [
         ("/api/mesh?options=" + urllib.request.quote('{"size": "abc"}'), "size 'abc': expected a whole number"),
         ("/api/mesh?options=" + urllib.request.quote('{"size": 500}'), "size 500: expected 2 to 40 cubes"),
@@ -264,7 +263,7 @@ def test_every_bad_option_is_a_one_line_400_naming_it(studio):
 
 def test_a_picture_always_imports_at_a_size_the_studio_can_check(studio):
     """A picture imported at width 150 (101 to 256 were accepted) could never be checked: the studio edits 100."""
-    status, doc = studio.api("/api/picture?options=" + urllib.request.quote('{"width": 100}'), _png(60, 600),
+    status, doc = studio.api("/api/picture?options=" + urllib.request.quote('{"width": 100}'), photo_png(60, 600),
                              {"X-File-Name": "tall.png"}, raw=True)
     assert status == 200
     height, width = len(doc["grid"]), len(doc["grid"][0])
@@ -294,26 +293,12 @@ def test_two_tabs_never_see_each_others_state(studio):
     assert "nonogenPlay" in pages[0] and "nonogenPlay" in pages[1] and pages[0] != pages[1]
     assert "No level made yet" in pages[2]
     assert studio.api("/api/save", {"level": True, "name": "c.json"}, tab="tab-c") == (400, {"error": "no level made yet"})
-    status, first = studio.api("/api/picture", _png(20, 20), {"X-File-Name": "p.png"}, raw=True, tab="tab-a")
+    status, first = studio.api("/api/picture", photo_png(20, 20), {"X-File-Name": "p.png"}, raw=True, tab="tab-a")
     assert status == 200
     again = {"picture_id": first["picture_id"], "options": {"width": 10}}
     assert studio.api("/api/import", again, tab="tab-a")[0] == 200
     assert studio.api("/api/import", again, tab="tab-b")[0] == 400
     assert studio.api("/api/check", {"doc": DOC}, tab="../../etc") == (400, {"error": "X-Nonogen-Tab: expected 1 to 64 letters, digits, '-' or '_'"})
-
-
-def _png(width: int, height: int) -> bytes:
-    """A soft dark ellipse on white (a photo's kind of picture, not pixel art, which keeps its own size)."""
-    import io
-
-    from PIL import Image
-
-    y, x = np.mgrid[0:height, 0:width]
-    r = ((x - width / 2) / (width / 3)) ** 2 + ((y - height / 2) / (height / 3)) ** 2
-    pixels = np.clip(255 * np.clip(r, 0, 1.2) / 1.2 + (x % 7) * 2, 0, 255).astype(np.uint8)
-    out = io.BytesIO()
-    Image.fromarray(pixels, "L").save(out, "PNG")
-    return out.getvalue()
 
 
 def _json(value) -> str:
