@@ -138,16 +138,24 @@ DARK_REGION = 55.0
 def region_drawing(frame: Frame) -> Inking:
     """The subject's colour drawing (:func:`~.photo.colour_photo`, :data:`PHOTO_COLORS` colours) in black and
     white: dark regions solid, light regions as their edge cells, so a white sail keeps its triangle beside a
-    dark hull and a light face its outline around dark eyes, as authors translate a colour picture."""
+    dark hull and a light face its outline around dark eyes, as authors translate a colour picture.
+
+    A light region's edge is drawn only where it meets paper or another light
+    region: where it meets a solid one, the solid region draws that edge
+    already, and a band there would fill the light holes (a wheel's hub
+    became part of a solid blob)."""
     colouring = colour_photo(frame, PHOTO_COLORS, MERGE_DE)
     grid = colouring.grid
     light = {c for c, rgb in enumerate(colouring.rgbs) if c and to_lab(np.array(rgb, dtype=np.float64))[0] >= DARK_REGION}
+    dark = (grid > 0) & ~np.isin(grid, list(light))
     edge = np.zeros(grid.shape, dtype=bool)
     for step in range(1, OUTLINE_CELLS + 1):  # a band as thick as the outlines' (one-cell lines are specks)
         padded = np.pad(grid, step, constant_values=0)
+        solid = np.pad(dark, step, constant_values=False)
         for dr, dc in ((-step, 0), (step, 0), (0, -step), (0, step)):
-            edge |= padded[step + dr : grid.shape[0] + step + dr, step + dc : grid.shape[1] + step + dc] != grid
-    ink = (grid > 0) & (~np.isin(grid, list(light)) | edge)
+            rows, cols = slice(step + dr, grid.shape[0] + step + dr), slice(step + dc, grid.shape[1] + step + dc)
+            edge |= (padded[rows, cols] != grid) & ~solid[rows, cols]  # a solid neighbour draws that edge already
+    ink = dark | ((grid > 0) & edge)
     return Inking(ink.astype(np.uint8), colouring.sure, "regions", {"light_regions": len(light)})
 
 

@@ -58,15 +58,17 @@ class Subject:
 
 def find_subjects(rgb: np.ndarray) -> list[Subject]:
     """The photo's (h x w x 3 uint8) plausible subjects, the one standing out most first; none when nothing
-    stands out (see the module docstring). Two guesses can find two different subjects (a portrait's head and
-    shoulders, or its suit): the caller draws each and keeps the one that reads best."""
+    stands out (see the module docstring). Guesses can find different subjects (a portrait's head or its head and
+    shoulders): the caller draws each and keeps the one that reads best."""
     h, w = rgb.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
     small = np.asarray(Image.fromarray(rgb).resize((max(8, round(w * scale)), max(8, round(h * scale))),
                                                    Image.Resampling.BOX)) if scale < 1 else rgb
     saliency = _saliency(small)
     found: list[tuple[float, np.ndarray, str]] = []
-    for how, mask in (("frame", _grabcut_frame(small)), ("saliency", _grabcut_seeded(small, saliency))):
+    guesses = (("frame", _grabcut_frame(small)), ("frame open below", _grabcut_frame(small, open_below=True)),
+               ("saliency", _grabcut_seeded(small, saliency)))
+    for how, mask in guesses:
         mask = _main_parts(mask)
         share = float(mask.mean())
         if not SHARE_RANGE[0] <= share <= SHARE_RANGE[1]:
@@ -121,9 +123,9 @@ def _grabcut(rgb: np.ndarray, mask: np.ndarray, rect: Optional[tuple[int, int, i
     return (mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)
 
 
-def _grabcut_frame(rgb: np.ndarray) -> np.ndarray:
+def _grabcut_frame(rgb: np.ndarray, open_below: bool = False) -> np.ndarray:
     h, w = rgb.shape[:2]
-    rect = (int(0.08 * w), int(0.08 * h), max(1, int(0.84 * w)), max(1, int(0.84 * h)))
+    rect = (int(0.08 * w), int(0.08 * h), max(1, int(0.84 * w)), h - int(0.08 * h) if open_below else max(1, int(0.84 * h)))
     return _grabcut(rgb, np.zeros((h, w), np.uint8), rect)
 
 
