@@ -123,11 +123,14 @@ def test_soft_alpha_counts_by_coverage_in_silhouette_mode():
         image_to_grid(Image.new("RGB", (8, 8), "red"), ImageOptions(mode="silhouette"))
 
 
-def test_default_size_is_thirty_for_photos_twenty_else_and_width_keeps_aspect():
-    """At the old default of 20 cells a photo of a face or an animal was a few blobs."""
+def test_default_size_is_the_cells_of_30x30_for_photos_twenty_else_and_width_keeps_aspect():
+    """At the old default of 20 cells a photo of a face or an animal was a few blobs; a wide photo at 30x15
+    had half the cells of a square one."""
     y, x = np.mgrid[0:300, 0:600]
     photo = Image.fromarray(((x + y) % 256).astype(np.uint8), "L")  # many grey levels: not pixel art
-    assert image_to_grid(photo, ImageOptions(fit="pad")).grid.shape == (15, 30)
+    assert image_to_grid(photo, ImageOptions(fit="pad")).grid.shape == (21, 42)
+    square = Image.fromarray(((x[:, :300] + y[:, :300]) % 256).astype(np.uint8), "L")
+    assert image_to_grid(square, ImageOptions(fit="pad")).grid.shape == (30, 30)
     assert image_to_grid(photo, ImageOptions(width=24, fit="pad")).grid.shape == (12, 24)
     assert image_to_grid(photo, ImageOptions(height=7, fit="pad")).grid.shape == (7, 14)
     drawing = Image.new("RGB", (600, 300), "white")

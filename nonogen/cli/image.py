@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "uniqueness and repair it, then write the puzzle files, SVG/PNG sheets and report.json.",
     )
     p.add_argument("image", metavar="IMAGE", help="PNG, JPEG, GIF, BMP, WebP ... (first frame of animations)")
-    size = p.add_argument_group("size (default: pixel art at native size, photos 30 cells on the long side, "
+    size = p.add_argument_group("size (default: pixel art at native size, photos about 900 cells (long side 30-45), "
                                  "anything else 20)")
     size.add_argument("--size", metavar="WxH", help="puzzle size in cells")
     size.add_argument("--width", type=int, metavar="W", help="width in cells, height keeps the aspect ratio")

@@ -201,10 +201,11 @@ def to_rgba_array(img: Image.Image) -> np.ndarray:
 
 
 def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool,
-                long_side: int = DEFAULT_LONG_SIDE) -> tuple[int, int]:
+                long_side: int = DEFAULT_LONG_SIDE, cells: Optional[int] = None) -> tuple[int, int]:
     """Puzzle size in cells: explicit ``size``, or one side with the aspect ratio kept, or the default.
 
-    The default is the native size for pixel art, else ``long_side`` cells on the long side (20; photos 30).
+    The default is the native size for pixel art, else ``long_side`` cells on the long side (20), or with
+    ``cells`` (photos) about that many cells (:func:`_default_size`).
 
     >>> target_size(400, 200, ImageOptions(), native=False)
     (20, 10)
@@ -226,10 +227,7 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool,
     elif native:
         w, h = src_w, src_h
     else:
-        if src_w >= src_h:
-            w, h = long_side, max(1, round(long_side * src_h / src_w))
-        else:
-            w, h = max(1, round(long_side * src_w / src_h)), long_side
+        w, h = _default_size(src_w, src_h, long_side, cells)
     top = options.max_side
     if max(w, h) > top:  # a derived side (an asked one is at most ``top``): both shrink, the aspect stays
         scale = top / max(w, h)
@@ -237,6 +235,26 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool,
     if not (1 <= w <= top and 1 <= h <= top):
         raise LimitError(f"puzzle size {w}x{h}: each side must be between 1 and {top} cells")
     return int(w), int(h)
+
+
+LONGER_SIDE = 1.5
+"""How much longer than ``long_side`` a default photo puzzle may grow when it keeps a cell budget."""
+
+
+def _default_size(src_w: int, src_h: int, long_side: int, cells: Optional[int]) -> tuple[int, int]:
+    """``long_side`` cells on the long side; with ``cells``, about that many cells, the long side at most
+    :data:`LONGER_SIDE` times ``long_side``.
+
+    A photo framed on a tall rocket at 30 cells high was 7 cells wide, too
+    few to draw its fins; with the cells of a 30x30 puzzle it gets 10 x 45.
+
+    >>> _default_size(400, 300, 30, None), _default_size(400, 300, 30, 900), _default_size(100, 400, 30, 900)
+    ((30, 22), (35, 26), (11, 45))
+    """
+    ratio = min(src_w, src_h) / max(src_w, src_h)
+    long = long_side if cells is None else min(round(LONGER_SIDE * long_side), round((cells / ratio) ** 0.5))
+    short = max(1, round(long * ratio))
+    return (long, short) if src_w >= src_h else (short, long)
 
 
 # --- the importer -------------------------------------------------------------------------------
@@ -300,7 +318,8 @@ def _drawn(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]], opt
     """
     fit = "pad" if options.fit in ("auto", "subject") else options.fit
     cols, rows = target_size(rgba.shape[1], rgba.shape[0], options, native=pixel_art,
-                             long_side=PHOTO_LONG_SIDE if photo else DEFAULT_LONG_SIDE)
+                             long_side=PHOTO_LONG_SIDE if photo else DEFAULT_LONG_SIDE,
+                             cells=PHOTO_LONG_SIDE ** 2 if photo else None)
     weight = content_weight(rgba, background_rgb) if fit == "crop" else None
     rgba, note = fit_to_aspect(rgba, cols, rows, fit, weight, background_rgb)
     if note:
