@@ -290,7 +290,8 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     best = drafts[0]  # the subject that stands out most; another only when it reads clearly better
     for draft in drafts[1:]:
         best = best if reads_better(best, draft, margin=SUBJECT_MARGIN) else draft
-    if options.fit == "auto" and best.info["mode"] == "color":  # black and white: a subject is always drawn
+    strong = max(subject.contrast for subject in subjects) >= STRONG_SUBJECT
+    if options.fit == "auto" and best.info["mode"] == "color" and not strong:  # black and white: always framed
         whole = _drawn(rgba, background_rgb, options, dict(info, subject={"used": False}), [], pixel_art, photo)
         best = best if reads_better(best, whole) else whole
     return best
@@ -304,6 +305,9 @@ def _framed_on(rgba: np.ndarray, subject: Subject, options: ImageOptions, info: 
                   reference_rgba=rgba[top:bottom, left:right])
 
 
+STRONG_SUBJECT = 0.5
+"""Saliency contrast from which a subject is drawn framed in colour too, whatever the score says of the whole
+photo: the score preferred a rocket launch drawn whole, which blind judges could not name."""
 SUBJECT_MARGIN = 0.05
 """How much better (:func:`~.quality.reads`) a subject that stands out less must read to be drawn instead:
 the score is least sure on cut-outs (blind judges named a framed rocket that scored 0.01 under a rocket in
