@@ -246,7 +246,7 @@ def _default_size(src_w: int, src_h: int, long_side: int, cells: Optional[int]) 
     :data:`LONGER_SIDE` times ``long_side``.
 
     A photo framed on a tall rocket at 30 cells high was 7 cells wide, too
-    few to draw its fins; with the cells of a 30x30 puzzle it gets 11 x 45.
+    few to draw its fins; with the cells of a 30x30 puzzle it gets 10 x 45.
 
     >>> _default_size(400, 300, 30, None), _default_size(400, 300, 30, 900), _default_size(100, 400, 30, 900)
     ((30, 22), (35, 26), (11, 45))
@@ -264,12 +264,9 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     """Turn a picture into a puzzle grid: see the module docstring for the pipeline.
 
     A photo is drawn framed on its subject (:mod:`.subject`) with the rest
-    left out, or whole. With ``fit="auto"`` the subject that stands out most
-    is framed (:data:`SUBJECT_MARGIN`); in colour the whole photo is drawn too
-    unless the subject stands out strongly (:data:`STRONG_SUBJECT`), and the
-    one that reads better is kept; in black and white a subject is always
-    framed unless none stands out (:data:`WEAK_SUBJECT`). ``info["subject"]``
-    says which, and where the subject was. Raises :class:`InputError` for pictures that cannot make a
+    left out, or whole; with ``fit="auto"`` both are made and the one that
+    reads better is kept (``info["subject"]`` says which, and where the
+    subject was). Raises :class:`InputError` for pictures that cannot make a
     puzzle (too small, blank, no transparency in silhouette mode) and
     :class:`LimitError` for sizes outside ``1..MAX_SIDE``.
     """
@@ -289,8 +286,6 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     if not subjects:
         notes = ["no subject stands out from the photo: the whole photo is drawn"] if options.fit == "subject" else []
         return _drawn(rgba, background_rgb, options, info, notes, pixel_art, photo)
-    if options.fit == "auto" and options.mode == "bw" and max(s.contrast for s in subjects) < WEAK_SUBJECT:
-        return _drawn(rgba, background_rgb, options, dict(info, subject={"used": False}), [], pixel_art, photo)
     drafts = [_framed_on(rgba, subject, options, info, pixel_art, photo) for subject in subjects]
     best = drafts[0]  # the subject that stands out most; another only when it reads clearly better
     for draft in drafts[1:]:
@@ -310,9 +305,6 @@ def _framed_on(rgba: np.ndarray, subject: Subject, options: ImageOptions, info: 
                   reference_rgba=rgba[top:bottom, left:right])
 
 
-WEAK_SUBJECT = 0.3
-"""Saliency contrast under which no subject stands out (a scene, a close-up): black and white draws the whole
-photo. Every such photo's cut-out was a blob to blind judges."""
 STRONG_SUBJECT = 0.5
 """Saliency contrast from which a subject is drawn framed in colour too, whatever the score says of the whole
 photo: the score preferred a rocket launch drawn whole, which blind judges could not name."""

@@ -92,8 +92,8 @@ def colour_photo_cells(frame: Frame, options: ImageOptions, info: dict[str, Any]
 
 
 def bw_photo_cells(frame: Frame, reference: np.ndarray, options: ImageOptions, info: dict[str, Any]) -> Cells:
-    """Black and white of a photo: the tone cut (:mod:`.photo`) or colour-region drawing (:func:`region_drawing`)
-    that reads best; a photo cut out to its subject is drawn as puzzle authors draw one (:func:`subject_drawing`)."""
+    """Black and white of a photo: the tone cut that reads best (:mod:`.photo`); a photo cut out to its subject
+    is drawn as puzzle authors draw one (:func:`subject_drawing`)."""
     drawn = subject_inkings(frame) if frame.background is None else []
     if drawn:
         drawn.append(region_drawing(frame))
@@ -101,8 +101,7 @@ def bw_photo_cells(frame: Frame, reference: np.ndarray, options: ImageOptions, i
         info.update(mode="bw", method="subject drawing", drawing=chosen.name, compactness=chosen.info["compactness"])
         grid, sure = chosen.grid, chosen.sure
     else:
-        cells = max([bw_photo(frame, reference), region_drawing(frame)],
-                    key=lambda drawing: reads(drawing.grid, reference, BW_PALETTE))
+        cells = bw_photo(frame, reference)
         info.update(mode="bw", **cells.info)
         grid, sure = cells.grid, cells.sure
     grid = (1 - grid if options.invert else grid).astype(np.uint8)
@@ -157,7 +156,7 @@ def region_drawing(frame: Frame) -> Inking:
             rows, cols = slice(step + dr, grid.shape[0] + step + dr), slice(step + dc, grid.shape[1] + step + dc)
             edge |= (padded[rows, cols] != grid) & ~solid[rows, cols]  # a solid neighbour draws that edge already
     ink = dark | ((grid > 0) & edge)
-    return Inking(ink.astype(np.uint8), colouring.sure, "regions", {"method": "colour regions", "light_regions": len(light)})
+    return Inking(ink.astype(np.uint8), colouring.sure, "regions", {"light_regions": len(light)})
 
 
 def compactness(grid: np.ndarray) -> float:
