@@ -246,7 +246,7 @@ def _default_size(src_w: int, src_h: int, long_side: int, cells: Optional[int]) 
     :data:`LONGER_SIDE` times ``long_side``.
 
     A photo framed on a tall rocket at 30 cells high was 7 cells wide, too
-    few to draw its fins; with the cells of a 30x30 puzzle it gets 10 x 45.
+    few to draw its fins; with the cells of a 30x30 puzzle it gets 11 x 45.
 
     >>> _default_size(400, 300, 30, None), _default_size(400, 300, 30, 900), _default_size(100, 400, 30, 900)
     ((30, 22), (35, 26), (11, 45))
@@ -264,9 +264,11 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     """Turn a picture into a puzzle grid: see the module docstring for the pipeline.
 
     A photo is drawn framed on its subject (:mod:`.subject`) with the rest
-    left out, or whole; with ``fit="auto"`` both are made and the one that
-    reads better is kept (``info["subject"]`` says which, and where the
-    subject was). Raises :class:`InputError` for pictures that cannot make a
+    left out, or whole. With ``fit="auto"`` the subject that stands out most
+    is framed (:data:`SUBJECT_MARGIN`); in colour the whole photo is drawn too
+    unless the subject stands out strongly (:data:`STRONG_SUBJECT`), and the
+    one that reads better is kept; in black and white a subject is always
+    framed. ``info["subject"]`` says which, and where the subject was. Raises :class:`InputError` for pictures that cannot make a
     puzzle (too small, blank, no transparency in silhouette mode) and
     :class:`LimitError` for sizes outside ``1..MAX_SIDE``.
     """
