@@ -62,6 +62,9 @@ class FailedRow:
     kind: Optional[str] = None
 
 
+_NONE = '<span class="none">—</span>'
+
+
 def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
@@ -73,7 +76,7 @@ def _url(path: Optional[str]) -> Optional[str]:
 
 def _picture(path: Optional[str], alt: str) -> str:
     if path is None:
-        return '<span class="none">—</span>'
+        return _NONE
     url = _e(_url(path))
     return f'<a href="{url}"><img src="{url}" alt="{_e(alt)}" loading="lazy"></a>'
 
@@ -114,7 +117,7 @@ def _row(row: GalleryRow) -> str:
         f"<td>{'—' if row.colors is None else row.colors}</td>", f"<td>{recog}</td>",
         f"<td>{_share(row.speck_share)}</td>", f"<td>{_share(row.fill_share)}</td>",
         f"<td>{_yes_no(row.line_solvable)}</td>",
-        f'<td class="warnings">{"<ul>" + warnings + "</ul>" if warnings else "<span class=\"none\">—</span>"}</td>',
+        f'<td class="warnings">{"<ul>" + warnings + "</ul>" if warnings else _NONE}</td>',
     ]
     return opening + "".join(cells_html) + "</tr>\n"
 
