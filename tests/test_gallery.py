@@ -21,41 +21,13 @@ import pytest
 from PIL import Image
 
 import nonogen
+from made_collection import make_collection
 from nonogen.output.collections import open_published, read_collection, read_selection, warning_kind
 
 REPO = Path(__file__).resolve().parents[1]
-SAMPLES = REPO / "samples"
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 WAIT = 120
-HOSTILE = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
-PICTURES = ("icon-heart.png", "icon-gear.png", "heart-pixelart-x10.png", "flat-fish.png")
-
-
-def make_collection(out: Path, pictures=PICTURES, mesh: str = "mug.glb", records: bool = True) -> Path:
-    """OUT/<stem>/ per source through the Python API, and (with ``records``) a collection.jsonl over them."""
-    lines = []
-    for name in pictures:
-        made = nonogen.from_image(SAMPLES / "images" / name)
-        folder = nonogen.save(made, out / Path(name).stem)
-        report = made.report
-        lines.append({"source": str(SAMPLES / "images" / name), "name": folder.name, "kind": "image", "status": "made",
-                      "width": report["width"], "height": report["height"], "grade": report["grade"],
-                      "warnings": report["warnings"], "error": None, "error_kind": None, "duplicate_of": None})
-    if mesh:
-        level = nonogen.from_mesh(SAMPLES / "meshes" / mesh, size=8)
-        nonogen.save(level, out / Path(mesh).stem)
-        lines.append({"source": str(SAMPLES / "meshes" / mesh), "name": Path(mesh).stem, "kind": "mesh",
-                      "status": "made", "grade": level.report["grade"], "error": None})
-    if records:
-        lines += [
-            {"source": f"/photos/{HOSTILE}.png", "name": None, "kind": "image", "status": "failed",
-             "error": f"cannot read {HOSTILE}", "error_kind": "format", "duplicate_of": None},
-            {"source": "/photos/again.png", "name": None, "kind": "image", "status": "duplicate",
-             "error": None, "error_kind": None, "duplicate_of": Path(pictures[0]).stem},
-        ]
-        (out / "collection.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
-    return out
 
 
 @pytest.fixture(scope="module")

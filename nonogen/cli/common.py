@@ -201,6 +201,16 @@ def parse_size(text: str, max_side: int = 1000) -> tuple[int, int]:
     return w, h
 
 
+def grade_range(text: str) -> tuple[int, int]:
+    """``--grade`` of the publishing commands: ``2`` or ``1-3`` as (lowest, highest)."""
+    from ..output.collections import parse_grades  # here: only book and levelpack take grades
+
+    try:
+        return parse_grades(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def positive_float(text: str) -> float:
     """argparse type for seconds: a number above 0 (``inf`` means no limit)."""
     try:

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from ..errors import FormatError, InputError
 
 __all__ = ["Member", "Collection", "read_collection", "read_selection", "open_published", "parse_grades",
-           "in_grades", "by_grade", "warning_kind", "RECORDS", "GRADES"]
+           "in_grades", "grade_text", "by_grade", "warning_kind", "RECORDS", "GRADES"]
 
 RECORDS = "collection.jsonl"
 GRADES = (1, 5)
@@ -247,6 +247,17 @@ def parse_grades(text: str) -> tuple[int, int]:
     if not GRADES[0] <= bounds[0] <= bounds[1] <= GRADES[1]:
         raise InputError(f"grades {text!r}: expected grades from {GRADES[0]} to {GRADES[1]}, lowest first")
     return bounds
+
+
+def grade_text(grades: Optional[tuple[int, int]]) -> str:
+    """``(1, 3)`` as ``"1-3"``, ``(2, 2)`` as ``"2"``: grades as the user wrote them.
+
+    >>> grade_text((1, 3)), grade_text((2, 2)), grade_text(None)
+    ('1-3', '2', 'any')
+    """
+    if grades is None:
+        return "any"
+    return str(grades[0]) if grades[0] == grades[1] else f"{grades[0]}-{grades[1]}"
 
 
 def in_grades(grade: Optional[int], grades: Optional[tuple[int, int]]) -> bool:
