@@ -18,7 +18,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from ..errors import FormatError, InputError
 
 __all__ = ["Member", "Collection", "read_collection", "read_selection", "open_published", "parse_grades",
-           "in_grades", "grade_text", "by_grade", "warning_kind", "RECORDS", "GRADES"]
+           "in_grades", "grade_text", "by_grade", "is_selection", "warning_kind", "RECORDS", "GRADES"]
 
 RECORDS = "collection.jsonl"
 GRADES = (1, 5)
@@ -74,6 +74,13 @@ class Member:
     @property
     def is_level(self) -> bool:
         return self.kind == "mesh"
+
+    @property
+    def puzzle_path(self) -> Optional[Path]:
+        """The puzzle file in the member's folder: the report's ``puzzle_file``, else the usual one."""
+        if self.folder is None:
+            return None
+        return self.folder / (self.puzzle_file or ("level.json" if self.is_level else "puzzle.json"))
 
     @property
     def cells(self) -> int:
@@ -220,6 +227,18 @@ def read_selection(path: Union[str, Path]) -> tuple[Collection, list[Member]]:
     where = Path(data["collection"])
     collection = read_collection(where if where.is_absolute() else path.parent / where)
     return collection, collection.named(names, str(path))
+
+
+def is_selection(path: Union[str, Path]) -> bool:
+    """Whether ``path`` is a selection file (a JSON object with "collection" and "names") rather than a puzzle."""
+    path = Path(path)
+    if path.suffix.lower() != ".json" or not path.is_file() or path.stat().st_size > 10_000_000:
+        return False
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(data, dict) and "collection" in data and "names" in data and "format" not in data
 
 
 def open_published(path: Union[str, Path]) -> tuple[Collection, list[Member]]:
