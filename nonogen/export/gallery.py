@@ -15,7 +15,6 @@ goes in and writes it.
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 from urllib.parse import quote
@@ -184,7 +183,3 @@ def gallery_page(rows: Sequence[GalleryRow], failed: Sequence[FailedRow], *, tit
         f"<script>\n{_script_text(_asset('gallery.js'))}</script>\n</body>\n</html>\n"
     )
 
-
-def selection_text(collection: str, names: Sequence[str]) -> str:
-    """The selection file the page writes, as Python writes it (tests compare the two)."""
-    return json.dumps({"collection": collection, "names": list(names)}, indent=1) + "\n"

@@ -47,7 +47,7 @@ def _level(member: Member) -> tuple[dict[str, Any], dict[str, bytes]]:
     assert member.folder is not None and member.name is not None
     name = _pack_name(member.name)
     contents = {}
-    for key, (theirs, ours) in FILES.items():
+    for theirs, ours in FILES.values():
         path = member.folder / theirs
         if not path.is_file():
             raise InputError(f"{path}: missing (a level's folder holds {', '.join(t for t, _ in FILES.values())})")
