@@ -19,7 +19,7 @@ from PIL import Image
 from ..errors import OutputExistsError
 from ..export.gallery import FailedRow, GalleryRow, gallery_page
 from ..files import check_file, write_file
-from ..render.contact import Tile, contact_sheet
+from ..render.contact import TILE_PX, Tile, contact_sheet
 from .collections import Collection, Member, read_collection, warning_kind
 
 __all__ = ["gallery", "PAGE", "SHEET", "THUMBS"]
@@ -82,7 +82,8 @@ def _tile(member: Member) -> Tile:
     picture = None
     if path.is_file():
         try:
-            with Image.open(path) as opened:
+            with Image.open(path) as opened:  # shrunk now: a thousand full-size sheets would not fit in memory
+                opened.thumbnail((TILE_PX, TILE_PX), Image.Resampling.LANCZOS)
                 picture = opened.copy()
         except (OSError, ValueError, Image.DecompressionBombError):
             picture = None

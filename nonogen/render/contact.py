@@ -11,12 +11,14 @@ from typing import Optional, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["Tile", "contact_sheet"]
+__all__ = ["Tile", "contact_sheet", "TILE_PX"]
 
 PAD = 12
 NAME_PX, LINE_PX, TITLE_PX = 14, 12, 20
 INK, MUTED, FRAME, PAPER = (34, 34, 34), (110, 110, 110), (200, 198, 192), (255, 255, 255)
 MAX_COLUMNS = 12
+TILE_PX = 180
+"""Side of the square each picture is shrunk into."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ def _thumbnail(picture: Image.Image, size: int) -> Image.Image:
     return flat
 
 
-def contact_sheet(tiles: Sequence[Tile], *, title: str = "", columns: int = 6, thumb: int = 180) -> bytes:
+def contact_sheet(tiles: Sequence[Tile], *, title: str = "", columns: int = 6, thumb: int = TILE_PX) -> bytes:
     """The PNG bytes of ``tiles`` in a grid of ``columns`` (fewer when there are fewer tiles), ``title`` on top."""
     if not tiles:
         raise ValueError("a contact sheet needs at least one tile")
