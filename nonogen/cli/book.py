@@ -20,7 +20,7 @@ from typing import Optional
 
 from .. import formats
 from ..errors import InputError, SolverTimeout
-from ..output.collections import is_selection, open_published
+from ..output.collections import is_collection, is_selection, open_published
 from ..model import Puzzle
 from ..model3d import Puzzle3D
 from ..render.book import PER_PAGE
@@ -67,7 +67,7 @@ def _published(name: str) -> list[tuple[str, Puzzle | Puzzle3D]]:
 
 
 def _is_collection(name: str) -> bool:
-    return Path(name).is_dir() or is_selection(name)
+    return is_collection(name) or is_selection(name)
 
 
 def _load(paths: list[str], fmt: Optional[str], timeout: float) -> list[tuple[str, Puzzle | Puzzle3D]]:
@@ -81,6 +81,8 @@ def _load(paths: list[str], fmt: Optional[str], timeout: float) -> list[tuple[st
         if _is_collection(name):
             loaded += _published(name)
             continue
+        if Path(name).is_dir():
+            raise InputError(f"{name}: is a folder but no collection; name the puzzle files (e.g. {name}/*.non)")
         limit = read_limit(timeout)
         try:
             with interrupt_at(limit):

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from ..errors import FormatError, InputError
 
 __all__ = ["Member", "Collection", "read_collection", "read_selection", "open_published", "parse_grades",
-           "in_grades", "grade_text", "by_grade", "is_selection", "warning_kind", "RECORDS", "GRADES"]
+           "in_grades", "grade_text", "by_grade", "is_collection", "is_selection", "warning_kind", "RECORDS", "GRADES"]
 
 RECORDS = "collection.jsonl"
 GRADES = (1, 5)
@@ -227,6 +227,12 @@ def read_selection(path: Union[str, Path]) -> tuple[Collection, list[Member]]:
     where = Path(data["collection"])
     collection = read_collection(where if where.is_absolute() else path.parent / where)
     return collection, collection.named(names, str(path))
+
+
+def is_collection(path: Union[str, Path]) -> bool:
+    """Whether ``path`` is a collection folder: it has ``collection.jsonl`` or a sub-folder with a ``report.json``."""
+    path = Path(path)
+    return path.is_dir() and ((path / RECORDS).is_file() or any((p / "report.json").is_file() for p in path.iterdir()))
 
 
 def is_selection(path: Union[str, Path]) -> bool:

@@ -20,7 +20,7 @@ from ..errors import OutputExistsError
 from ..export.gallery import FailedRow, GalleryRow, gallery_page
 from ..files import check_file, write_file
 from ..render.contact import TILE_PX, Tile, contact_sheet
-from .collections import Collection, Member, read_collection, warning_kind
+from .collections import Collection, Member, by_grade, read_collection, warning_kind
 
 __all__ = ["gallery", "PAGE", "SHEET", "THUMBS"]
 
@@ -141,7 +141,7 @@ def gallery(
                "puzzles": len(rows), "not_made": len(failed)}
     if made:
         count = f"{len(made)} puzzle{'s' if len(made) != 1 else ''}"
-        write_file(folder / SHEET, contact_sheet([_tile(m) for m in made], title=f"{name} · {count}"), force=force)
+        write_file(folder / SHEET, contact_sheet([_tile(m) for m in by_grade(made)], title=f"{name} · {count}"), force=force)
         written["contact_sheet"] = str(folder / SHEET)
     page = gallery_page(rows, failed, title=name, collection=str(folder.resolve()))
     write_file(folder / PAGE, page, force=force)
