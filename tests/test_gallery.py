@@ -21,6 +21,7 @@ import pytest
 from PIL import Image
 
 import nonogen
+from nonogen.errors import FormatError
 from made_collection import make_collection
 from nonogen.output.collections import open_published, read_collection, read_selection, warning_kind
 
@@ -93,6 +94,35 @@ def test_command_refuses_to_replace_a_gallery_and_says_what_it_wrote(collection,
     nothing = nonogen_cli("gallery", empty)
     assert nothing.returncode == 2 and "no collection here" in nothing.stderr
     assert len(nothing.stderr.strip().splitlines()) == 1
+
+
+def test_bad_records_and_selections_are_one_line_errors_naming_the_line(collection, tmp_path):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "collection.jsonl").write_text('{"status": "made", "name": "a"}\n{"status": "made", "name": "../etc"}\n')
+    done = nonogen_cli("gallery", bad)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert f"{bad / 'collection.jsonl'}:2:" in done.stderr and "folder name" in done.stderr
+    (bad / "collection.jsonl").write_text("{not json\n")
+    assert "collection.jsonl:1: not JSON" in nonogen_cli("gallery", bad).stderr
+    relative = collection.parent / "picks.json"  # a relative collection path is read from the file's folder
+    relative.write_text(json.dumps({"collection": collection.name, "names": ["icon-gear"]}))
+    assert [m.name for m in read_selection(relative)[1]] == ["icon-gear"]
+    twice = tmp_path / "twice.json"
+    twice.write_text(json.dumps({"collection": str(collection), "names": ["mug", "mug"]}))
+    with pytest.raises(FormatError, match="listed twice"):
+        read_selection(twice)
+
+
+def test_gallery_of_folders_made_by_separate_calls(collection, tmp_path):
+    bare = tmp_path / "bare"
+    for name in ("icon-heart", "icon-gear"):
+        shutil.copytree(collection / name, bare / name, ignore=shutil.ignore_patterns("gallery*"))
+    done = nonogen_cli("gallery", bare, "--json")  # no records: the reports name the source pictures
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["thumbnails"] == 2 and json.loads(done.stdout)["not_made"] == 0
+    assert sorted(p.name for p in (bare / "gallery.thumbs").iterdir()) == ["icon-gear.png", "icon-heart.png"]
+    assert "Not made" not in (bare / "gallery.html").read_text(encoding="utf-8")
 
 
 # --- the browser ------------------------------------------------------------------------------------------------
@@ -174,6 +204,9 @@ def test_page_filters_sorts_and_downloads_the_selection(browser, collection):
     Select(driver.find_element(By.ID, "warning")).select_by_value("some")
     assert _shown(driver) == [n for n in by_grade if members[n].grade == 1 and members[n].warnings]
     Select(driver.find_element(By.ID, "grade")).select_by_value("")
+    Select(driver.find_element(By.ID, "warning")).select_by_value("kind:file left out")
+    assert _shown(driver) == [n for n in by_grade if any(" not written:" in w for w in members[n].warnings)]
+    assert _shown(driver)  # icon-heart's puzzle.non cannot hold its givens
     Select(driver.find_element(By.ID, "warning")).select_by_value("none")
     assert _shown(driver) == [n for n in by_grade if not members[n].warnings]
     Select(driver.find_element(By.ID, "warning")).select_by_value("")
