@@ -86,7 +86,12 @@ def _write_tree(out: Path, files: dict[str, Union[str, bytes]]) -> None:
         if out.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
             os.rename(out, old / "pack")
-        os.rename(building, out)
+        try:
+            os.rename(building, out)
+        except OSError:
+            if old is not None:  # the old pack goes back where it was
+                os.rename(old / "pack", out)
+            raise
     finally:
         shutil.rmtree(building, ignore_errors=True)
         if old is not None:
