@@ -17,12 +17,10 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 from ..errors import FormatError, InputError
 
-__all__ = ["Member", "Collection", "read_collection", "read_selection", "open_published", "parse_grades",
-           "in_grades", "grade_text", "by_grade", "is_collection", "is_selection", "warning_kind", "RECORDS", "GRADES"]
+__all__ = ["Member", "Collection", "read_collection", "read_selection", "open_published",
+           "in_grades", "grade_text", "by_grade", "is_collection", "is_selection", "warning_kind", "RECORDS"]
 
 RECORDS = "collection.jsonl"
-GRADES = (1, 5)
-"""The engine's grades: 1 very easy to 5 very hard."""
 
 _NAME = re.compile(r"[a-z0-9_-]+")
 
@@ -256,22 +254,6 @@ def open_published(path: Union[str, Path]) -> tuple[Collection, list[Member]]:
     if not path.exists():
         raise InputError(f"{path}: no such collection folder or selection file")
     return read_selection(path)
-
-
-def parse_grades(text: str) -> tuple[int, int]:
-    """``"2"`` or ``"1-3"`` as the lowest and highest grade wanted.
-
-    >>> parse_grades("2"), parse_grades("1-3"), parse_grades(" 4 - 5 ")
-    ((2, 2), (1, 3), (4, 5))
-    """
-    low, _, high = str(text).partition("-")
-    try:
-        bounds = (int(low), int(high or low))
-    except ValueError:
-        raise InputError(f"grades {text!r}: expected a grade (e.g. 2) or a range (e.g. 1-3)") from None
-    if not GRADES[0] <= bounds[0] <= bounds[1] <= GRADES[1]:
-        raise InputError(f"grades {text!r}: expected grades from {GRADES[0]} to {GRADES[1]}, lowest first")
-    return bounds
 
 
 def grade_text(grades: Optional[tuple[int, int]]) -> str:
