@@ -110,3 +110,31 @@ def test_grade_filter_and_contents_for_puzzle_files(tmp_path):
     kept = json.loads(some.stdout)
     assert {p["source"] for p in kept["puzzles"]} == {p["source"] for p in every["puzzles"] if p["grade"] <= low}
     assert kept["contents_pages"] == [] and kept["sections"] == []  # files alone: no contents unless asked
+
+
+def test_contents_running_over_two_pages_shift_every_page_number():
+    """45 puzzles and 3 sections need two contents pages: every number printed must still point at its puzzle."""
+    from nonogen.clues import puzzle_from_grid
+    from nonogen.render.book import BookItem, layout_book
+    from nonogen.render.canvas import Text
+    from nonogen.render.page import PAPERS
+
+    rng = np.random.default_rng(5)
+    items = []
+    for k in range(45):
+        grid = (rng.random((5, 5)) < 0.5).astype(np.uint8)
+        items.append(BookItem(puzzle_from_grid(grid), grid, k % 3 + 1, None, f"p{k}"))
+    book = layout_book(items, PAPERS["a4"], 15, per_page=4, sections=True)
+    assert book.contents_pages == (1, 2)
+    texts = [[s.text for s in page.shapes if isinstance(s, Text)] for page in book.pages]
+    printed = {}
+    for page in book.contents_pages:
+        words = texts[page]
+        printed.update({w: int(n) for w, n in zip(words, words[1:]) if w.startswith("Puzzle ")})
+    assert len(printed) == 45
+    for entry in book.entries:
+        line = next(t for t in printed if t.startswith(f"Puzzle {entry.number} ·"))
+        assert printed[line] == entry.puzzle.page + 1 and entry.caption in texts[entry.puzzle.page]
+    for heading, page in book.sections:
+        assert heading in texts[page]
+    assert "Answers" in texts[book.answers_page]
