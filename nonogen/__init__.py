@@ -44,6 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .make.picture import from_image
     from .model3d import Puzzle3D
     from .output import book, draw, save
+    from .output.gallery import gallery
+    from .output.levelpack import level_pack
     from .solve import verify
 
 __version__ = "0.1.0"
@@ -64,6 +66,8 @@ __all__ = [
     "ImageOptions",
     "draw",
     "book",
+    "gallery",
+    "level_pack",
     "BACKGROUND",
     "BW_PALETTE",
     "Color",
@@ -102,6 +106,8 @@ _LAZY = {
     "save": ("output.folders", "save"),
     "draw": ("output.sheets", "draw"),
     "book": ("output.books", "book"),
+    "gallery": ("output.gallery", "gallery"),
+    "level_pack": ("output.levelpack", "level_pack"),
     "Puzzle3D": ("model3d", "Puzzle3D"),  # the 3D half loads numpy: not for a 2D puzzle
     "derive_clues_3d": ("clues3d", "derive_clues_3d"),
     "puzzle3d_from_cells": ("clues3d", "puzzle3d_from_cells"),

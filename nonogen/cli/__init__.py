@@ -30,6 +30,8 @@ COMMANDS = {
     "image": ("image", "turn a picture into a nonogram (verified unique, with printable sheets)"),
     "render": ("render", "draw a puzzle file (2D or Picross 3D) as an SVG, PNG or PDF sheet (or its solution)"),
     "book": ("book", "put puzzle files into one printable PDF booklet with answers at the back"),
+    "gallery": ("gallery", "a page and a contact sheet to compare a collection's puzzles and select some"),
+    "levelpack": ("levelpack", "a collection's levels as a pack for games (manifest by grade, GLB, previews)"),
     "mesh": ("mesh", "turn a 3D model (STL, OBJ, PLY, GLB/GLTF, OFF) into a unique Picross 3D level"),
     "pack": ("pack", "polyomino packing levels (IQ Puzzler Pro style)"),
     "studio": ("studio", "edit a puzzle made from a picture in the browser, the engine proving it as you edit"),

@@ -8,6 +8,8 @@ number. 2D nonograms and Picross 3D levels can be mixed; bundles give every
 puzzle they hold. A puzzle that cannot go in (no solution, none found in
 time, too big for the paper even with 6 pt digits) is left out with the
 reason on stderr, the rest of the book is made, and the exit code is 2.
+A collection folder or a selection file from its gallery page gives its
+puzzles, by grade then name, with a section per grade and a contents page.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from typing import Optional
 
 from .. import formats
 from ..errors import InputError, SolverTimeout
+from ..output.collections import is_collection, is_selection, open_published
 from ..model import Puzzle
 from ..model3d import Puzzle3D
 from ..render.book import PER_PAGE
@@ -25,13 +28,14 @@ from ..output import book
 from ..render.page import PAPERS, parse_length
 from ..solve.deadline import OutOfTime, interrupt_at, read_limit
 from . import summary
-from .common import EXIT_CODES, ProgressBar, check_output_file, positive_float, print_json
+from .common import EXIT_CODES, ProgressBar, check_output_file, grade_range, positive_float, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("book", help=summary("book"),
                        description=__doc__.split("\n\n", 1)[1].replace("\n", " "))
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files nonogen reads (bundles give every puzzle)")
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files nonogen reads (bundles give every puzzle), "
+                   "collection folders or selection files")
     p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="the booklet to write")
     p.add_argument("--title", default="Puzzles", metavar="TEXT", help="title on the first page (default: Puzzles)")
     p.add_argument("--per-page", type=int, choices=PER_PAGE, default=1, help="puzzles a page (default 1); "
@@ -44,20 +48,41 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", default=None, metavar="FORMAT", help="read every file in this format")
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
                    help="seconds to verify each puzzle (default 60)")
+    p.add_argument("--grade", type=grade_range, default=None, metavar="N|LOW-HIGH",
+                   help="only puzzles of this grade or range (1 very easy to 5 very hard), e.g. 2 or 1-3")
+    p.add_argument("--contents", action=argparse.BooleanOptionalAction, default=None,
+                   help="a section per grade and a contents page (default: with a collection or selection)")
     p.add_argument("--force", action="store_true", help="overwrite FILE.pdf")
     p.add_argument("--json", action="store_true", help="print what went where as one JSON line")
     p.set_defaults(run=run_book)
 
 
+def _published(name: str) -> list[tuple[str, Puzzle | Puzzle3D]]:
+    """The made puzzles of a collection folder or selection file, by name, each named after its folder."""
+    _, members = open_published(name)
+    if not members:
+        raise InputError(f"{name}: no made puzzle in the collection")
+    members = sorted(members, key=lambda m: m.name or "")  # the book orders by grade; ties go by name
+    return [(m.name or "", formats.load(m.puzzle_path, "nonogen-3d" if m.is_level else None)) for m in members]
+
+
+def _is_collection(name: str) -> bool:
+    return is_collection(name) or is_selection(name)
+
+
 def _load(paths: list[str], fmt: Optional[str], timeout: float) -> list[tuple[str, Puzzle | Puzzle3D]]:
-    """Every puzzle of every file, named ``file`` or ``file#k`` (k from 1) for bundles.
+    """Every puzzle of every file, named ``file`` or ``file#k`` (k from 1) for bundles; a collection folder or
+    selection file gives its made puzzles.
 
     Reading a file counts against the time limit as ``verify`` counts it (:func:`read_limit`).
     """
     loaded = []
     for name in paths:
+        if _is_collection(name):
+            loaded += _published(name)
+            continue
         if Path(name).is_dir():
-            raise InputError(f"{name}: is a folder; name the puzzle files (e.g. {name}/*.non)")
+            raise InputError(f"{name}: is a folder but no collection; name the puzzle files (e.g. {name}/*.non)")
         limit = read_limit(timeout)
         try:
             with interrupt_at(limit):
@@ -76,11 +101,14 @@ def run_book(args: argparse.Namespace) -> int:
         raise InputError(f"{out}: a book is written as .pdf")
     margin = parse_length(args.margin)
     check_output_file(out, args.force)
+    contents = any(map(_is_collection, args.puzzles)) if args.contents is None else args.contents
+    if contents and args.order != "grade":
+        raise InputError("--contents needs --order grade: its sections are grades (add --no-contents)")
     bar = ProgressBar("verify")
     try:
         report = book(_load(args.puzzles, args.format, args.timeout), out, title=args.title, paper=args.paper, margin=margin,
                       per_page=args.per_page, answers=args.answers == "end", order=args.order,
-                      timeout=args.timeout, force=True, on_progress=bar)
+                      timeout=args.timeout, force=True, on_progress=bar, grades=args.grade, sections=contents)
     finally:
         bar.clear()
     hints = {"paper": "" if args.paper == "a3" else "; a larger paper (--paper a3) may hold it",
@@ -97,6 +125,7 @@ def run_book(args: argparse.Namespace) -> int:
         answers = f", answers from page {report['answers_page']}" if report["answers_page"] else ""
         count = len(report["puzzles"])
         left_out = f"; {len(report['skipped'])} left out (see above)" if report["skipped"] else ""
+        left_out += f"; {len(report['other_grades'])} of other grades left out" if report["other_grades"] else ""
         print(f"{out}: {count} puzzle{'s' if count > 1 else ''} on {report['pages']} {report['paper']} pages"
               f"{answers}{left_out}")
     return EXIT_CODES["error"] if report["skipped"] else 0

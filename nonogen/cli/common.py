@@ -201,6 +201,22 @@ def parse_size(text: str, max_side: int = 1000) -> tuple[int, int]:
     return w, h
 
 
+def grade_range(text: str) -> tuple[int, int]:
+    """``--grade`` of the publishing commands: ``2`` or ``1-3`` as (lowest, highest), grades 1 to 5.
+
+    >>> grade_range("2"), grade_range("1-3"), grade_range(" 4 - 5 ")
+    ((2, 2), (1, 3), (4, 5))
+    """
+    low, _, high = text.partition("-")
+    try:
+        bounds = (int(low), int(high or low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a grade (e.g. 2) or a range (e.g. 1-3)") from None
+    if not 1 <= bounds[0] <= bounds[1] <= 5:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected grades from 1 to 5, lowest first")
+    return bounds
+
+
 def positive_float(text: str) -> float:
     """argparse type for seconds: a number above 0 (``inf`` means no limit)."""
     try:

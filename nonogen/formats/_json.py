@@ -169,10 +169,14 @@ def _child_start(text: str, i: int, part: Union[str, int]) -> int:
 # --- the schema -------------------------------------------------------------------------------------
 
 
+SCHEMA = "nonogen.schema.json"
+"""The schema of nonogen's puzzle files; ``schema/`` also holds the level pack's manifest schema."""
+
+
 @lru_cache(maxsize=None)
-def schema() -> dict:
-    """The JSON Schema of nonogen's own JSON formats, as shipped in ``schema/nonogen.schema.json``."""
-    text = resources.files(__package__).joinpath("schema", "nonogen.schema.json").read_text(encoding="utf-8")
+def schema(name: str = SCHEMA) -> dict:
+    """A JSON Schema shipped in ``schema/``: by default that of nonogen's own JSON formats."""
+    text = resources.files(__package__).joinpath("schema", name).read_text(encoding="utf-8")
     return json.loads(text)
 
 
@@ -188,7 +192,7 @@ def _inline(node: Any, defs: dict) -> Any:
 
 
 @lru_cache(maxsize=None)
-def _validator(definition: str):
+def _validator(definition: str, name: str = SCHEMA):
     """A validator for one ``$defs`` entry, refs inlined; whole numbers must be ints (``3.0`` is no block length).
 
     ``items`` gets a fast path: when the item schema uses only simple
@@ -212,7 +216,7 @@ def _validator(definition: str):
         "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool)
     ).redefine("number", lambda _checker, v: isinstance(v, (int, float)) and not isinstance(v, bool))
     cls = jsonschema.validators.extend(base, validators={"items": items}, type_checker=checker)
-    root = schema()
+    root = schema(name)
     return cls(_inline(root["$defs"][definition], root["$defs"]))
 
 
@@ -299,14 +303,15 @@ def _list_check(node: dict) -> Optional[Callable[[Any], bool]]:
                       and all(map(rest, v[n:])))
 
 
-def validate(data: Any, definition: str, text: str) -> None:
-    """Check ``data`` (parsed from ``text``) against ``$defs/<definition>``; the first problem is a FormatError.
+def validate(data: Any, definition: str, text: str, schema_name: str = SCHEMA) -> None:
+    """Check ``data`` (parsed from ``text``) against ``$defs/<definition>`` of the schema file ``schema_name``;
+    the first problem is a FormatError.
 
     The first error is taken from a lazy iterator, and the schema lists cheap
     bounds (type, size) before the items, so a list of a million items is
     refused before any item is looked at.
     """
-    error = next(iter(_validator(definition).iter_errors(data)), None)
+    error = next(iter(_validator(definition, schema_name).iter_errors(data)), None)
     if error is None:
         return
     parts = list(error.absolute_path)

@@ -18,6 +18,7 @@ from ..render import encode
 from ..render.book import BookItem, layout_book
 from ..render.page import paper_named
 from ..solve import verify
+from .collections import grade_text, in_grades
 from .sheets import DEFAULT_MARGIN_MM
 
 __all__ = ["book"]
@@ -38,6 +39,8 @@ def book(
     timeout: Optional[float] = 60.0,
     force: bool = False,
     on_progress: Optional[Callable[[int, int], None]] = None,
+    grades: Optional[tuple[int, int]] = None,
+    sections: bool = False,
 ) -> dict[str, Any]:
     """Put ``puzzles`` (or ``(name, puzzle)`` pairs) into one printable PDF with answer keys at the back.
 
@@ -47,9 +50,12 @@ def book(
     solution, none found in ``timeout``, too big for the paper) is left out
     and listed under ``skipped`` with its ``kind`` (``unsolvable``,
     ``timeout``, ``paper``) and the reason; the rest are written to
-    ``path``. Returns what went where (the CLI's ``--json``).
+    ``path``. ``grades`` (lowest, highest) keeps only puzzles the engine
+    grades within them (the others are listed under ``other_grades``);
+    ``sections`` opens each grade with a section page and adds contents
+    pages. Returns what went where (the CLI's ``--json``).
     """
-    items, lines, skipped = [], [], []
+    items, lines, skipped, other_grades = [], [], [], []
     named = [p if isinstance(p, tuple) else (p.meta.get("title") or f"puzzle {k}", p) for k, p in enumerate(puzzles, 1)]
     for k, (source, puzzle) in enumerate(named):
         if on_progress:
@@ -64,12 +70,20 @@ def book(
         if answers and solution is None:
             skipped.append({"source": source, "kind": "timeout", "reason": f"no solution found within {timeout:g} s"})
             continue
+        if not in_grades(result.grade, grades):
+            other_grades.append({"source": source, "grade": result.grade})
+            continue
         items.append(BookItem(puzzle, solution if answers else None, result.grade, result.grade_name, source))
         lines.append({"source": source, "status": result.status, "grade": result.grade, "grade_name": result.grade_name})
+    if not items and other_grades and not skipped:
+        found = sorted({str(o["grade"]) for o in other_grades if o["grade"] is not None}) or ["none"]
+        raise PuzzleError(f"no puzzle of grade {grade_text(grades)} among {len(other_grades)} "
+                          f"(their grades: {', '.join(found)})")
     if not items:
         raise PuzzleError("; ".join(f"{s['source']}: {s['reason']}" for s in skipped) or "no puzzles to put in a book")
     sheet = paper_named(paper)
-    made = layout_book(items, sheet, margin, title=title, per_page=per_page, answers=answers, order=order)
+    made = layout_book(items, sheet, margin, title=title, per_page=per_page, answers=answers, order=order,
+                       sections=sections)
     write_file(Path(path), encode(list(made.pages), ".pdf", title=title), force=force)
     skipped += [{"source": s.source, "kind": "paper", "reason": s.reason} for s in made.skipped]
     placed = []
@@ -80,4 +94,6 @@ def book(
         placed.append(line)
     return {"output": str(path), "pages": len(made.pages), "paper": sheet.name, "margin_mm": margin,
             "answers_page": None if made.answers_page is None else made.answers_page + 1,
-            "puzzles": placed, "skipped": skipped}
+            "puzzles": placed, "skipped": skipped, "other_grades": other_grades,
+            "sections": [{"heading": heading, "page": page + 1} for heading, page in made.sections],
+            "contents_pages": [page + 1 for page in made.contents_pages]}

@@ -31,6 +31,7 @@ from ..errors import InputError, LimitError
 from ..model import Puzzle
 from ..model3d import Puzzle3D
 from . import iso3d, sheet2d
+from .book_contents import ContentsLine, contents_page_count, contents_pages, section_name, section_page
 from .canvas import PX_PER_MM, PX_PER_PT, Picture, Shape, placed, trimmed, wrap_text
 from .canvas import text_width
 from .page import FOOTER_BAND, MAX_CELL_MM, Fit, Paper, fit, footer_text, orient_best, page_text, usable
@@ -103,6 +104,8 @@ class Book:
     entries: tuple[Entry, ...]
     answers_page: Optional[int] = None  # index of the first answer page
     skipped: tuple[Skipped, ...] = ()
+    sections: tuple[tuple[str, int], ...] = ()  # with sections: each section's heading and page index
+    contents_pages: tuple[int, ...] = ()  # indices of the contents pages
 
 
 def book_order(items: Sequence[BookItem], order: str = "grade") -> list[int]:
@@ -245,15 +248,21 @@ def _one_line(text: str, pt: float, width: float) -> str:
 
 
 def _puzzle_pages(pages: _Pages, items: Sequence[BookItem], order: list[int], paper: Paper, margin_mm: float,
-                  per_page: int) -> tuple[list[Entry], list[Skipped]]:
+                  per_page: int, sections: bool = False) -> tuple[list[Entry], list[Skipped], list[tuple[str, int]]]:
     """Puzzles in slots, ``per_page`` to a page; one that would have digits under 7 pt there gets a page of its own,
-    and one that fits no page is skipped (numbers stay consecutive over the puzzles printed)."""
+    and one that fits no page is skipped (numbers stay consecutive over the puzzles printed). With ``sections``
+    each grade opens with a page of its own (filled in by :func:`_fill_sections`); returns their headings and pages."""
     entries: list[Entry] = []
     skipped: list[Skipped] = []
+    opened: list[tuple[str, int]] = []
     slots: list[tuple[float, float, float, float]] = []
     current = -1
     for index in order:
         item = items[index]
+        heading = section_name(item.grade, item.grade_name)
+        if sections and (not opened or opened[-1][0] != heading):
+            opened.append((heading, pages.new(paper)))
+            slots = []  # the section's first puzzle starts a page
         number = len(entries) + 1
         text = caption(number, item.grade, item.grade_name)
         picture, cell = _puzzle_picture(item.puzzle)
@@ -273,7 +282,44 @@ def _puzzle_pages(pages: _Pages, items: Sequence[BookItem], order: list[int], pa
         slots = []  # the next puzzle starts a new page
         where = pages.put(pages.new(sheet), picture, x, y, f.scale, text)
         entries.append(Entry(number, index, item.source, item.grade, text, where, f.min_text_pt))
-    return entries, skipped
+    return entries, skipped, opened
+
+
+def _fill_sections(pages: _Pages, margin_mm: float, opened: list[tuple[str, int]], entries: list[Entry]) -> None:
+    """Each section page's heading and the numbers of the puzzles it opens."""
+    for k, (heading, page) in enumerate(opened):
+        end = opened[k + 1][1] if k + 1 < len(opened) else len(pages.papers)
+        numbers = [e.number for e in entries if page < e.puzzle.page < end]
+        span = "" if not numbers else f"Puzzle {numbers[0]}" if len(numbers) == 1 else f"Puzzles {numbers[0]}–{numbers[-1]}"
+        pages.shapes[page] = section_page(pages.papers[page], margin_mm, heading, [span] if span else [])
+
+
+def _size_text(puzzle: AnyPuzzle) -> str:
+    return "×".join(map(str, puzzle.size)) if isinstance(puzzle, Puzzle3D) else f"{puzzle.width}×{puzzle.height}"
+
+
+def _shifted(entry: Entry, by: int) -> Entry:
+    answer = entry.answer and replace(entry.answer, page=entry.answer.page + by)
+    return replace(entry, puzzle=replace(entry.puzzle, page=entry.puzzle.page + by), answer=answer)
+
+
+def _insert_contents(pages: _Pages, items: Sequence[BookItem], paper: Paper, margin_mm: float,
+                     opened: list[tuple[str, int]], entries: list[Entry], answers: Optional[int]) -> int:
+    """Contents pages right after the title page, listing sections, puzzles and answers; returns how many."""
+    lines = []
+    for k, (heading, page) in enumerate(opened):
+        end = opened[k + 1][1] if k + 1 < len(opened) else len(pages.papers)
+        lines.append(ContentsLine(heading, page, heading=True))
+        lines += [ContentsLine(f"Puzzle {e.number} · {_size_text(items[e.index].puzzle)}", e.puzzle.page)
+                  for e in entries if page < e.puzzle.page < end]
+    if answers is not None:
+        lines.append(ContentsLine("Answers", answers, heading=True))
+    count = contents_page_count(paper, margin_mm, len(lines))
+    for k, shapes in enumerate(contents_pages(paper, margin_mm, lines, count)):
+        pages.papers.insert(1 + k, paper)
+        pages.shapes.insert(1 + k, shapes)
+        pages.smooth.insert(1 + k, False)
+    return count
 
 
 def _answer_label(entry: Entry, puzzle: AnyPuzzle) -> str:
@@ -338,8 +384,13 @@ def layout_book(
     per_page: int = 1,
     answers: bool = True,
     order: str = "grade",
+    sections: bool = False,
 ) -> Book:
     """The whole book: title page, puzzles in ``order`` (``"grade"`` or ``"input"``), then answers if asked.
+
+    With ``sections`` (and ``order="grade"``) each grade opens with a
+    section page and contents pages after the title list the sections, the
+    puzzles and the answers with their page numbers.
 
     Every item needs an ``answer`` when ``answers`` is true. A puzzle no
     page holds with readable digits is left out and listed in
@@ -352,7 +403,10 @@ def layout_book(
         raise InputError(f"{per_page} puzzles a page: expected 1, 2 or 4")
     pages = _Pages()
     pages.new(paper)  # the title page, written last: it says where the answers start
-    entries, skipped = _puzzle_pages(pages, items, book_order(items, order), paper, margin_mm, per_page)
+    if sections and order != "grade":
+        raise InputError("sections are by grade: they need order grade")
+    entries, skipped, opened = _puzzle_pages(pages, items, book_order(items, order), paper, margin_mm, per_page,
+                                             sections)
     if not entries:
         raise LimitError("; ".join(f"{s.source or 'puzzle'}: {s.reason}" for s in skipped))
     about = _subtitle([items[e.index] for e in entries], order)
@@ -360,6 +414,16 @@ def layout_book(
     if answers:
         first_answer = len(pages.papers)
         entries = _answer_pages(pages, items, entries, paper, margin_mm)
+    contents: tuple[int, ...] = ()
+    if sections:
+        _fill_sections(pages, margin_mm, opened, entries)
+        count = _insert_contents(pages, items, paper, margin_mm, opened, entries, first_answer)
+        entries = [_shifted(e, count) for e in entries]
+        opened = [(heading, page + count) for heading, page in opened]
+        first_answer = None if first_answer is None else first_answer + count
+        contents = tuple(range(1, 1 + count))
+        about.append("contents on page 2")
+    if first_answer is not None:
         about.append(f"answers from page {first_answer + 1}")
     pages.shapes[0] = _title_page(paper, margin_mm, title, about)
-    return Book(pages.finish(margin_mm), tuple(entries), first_answer, tuple(skipped))
+    return Book(pages.finish(margin_mm), tuple(entries), first_answer, tuple(skipped), tuple(opened), contents)

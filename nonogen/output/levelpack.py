@@ -1,0 +1,142 @@
+"""``nonogen.level_pack``: a collection's Picross 3D levels as one folder a game loads, easiest first.
+
+The pack is ``manifest.json`` (levels ordered by grade, each with its name,
+title, grade, size and files; checked against
+``formats/schema/levelpack.schema.json``) and, per level,
+``levels/<name>/level.json`` (checked by the ``nonogen-3d`` schema as it is
+read), ``level.glb`` and ``preview.png``. The pack is built in a hidden
+folder beside its target and renamed into place when complete, so a failed
+run leaves no half pack, and an old pack is replaced only with ``force``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from .. import formats
+from ..errors import FormatError, InputError, OutputExistsError
+from ..export.html import model_name
+from ..files import _umask, json_text, write_file
+from ..formats._json import validate
+from .collections import Member, by_grade, grade_text, in_grades, open_published
+
+__all__ = ["level_pack", "MANIFEST", "SCHEMA"]
+
+MANIFEST, SCHEMA = "manifest.json", "levelpack.schema.json"
+FILES = {"level": ("level.json", "level.json"), "model": ("level.glb", "level.glb"), "preview": ("solution.png", "preview.png")}
+"""Each level's files: manifest key -> (name in the collection's folder, name in the pack)."""
+
+
+def _pack_name(name: str) -> str:
+    """A level's folder name in the pack: the collection's, other characters made ``-``.
+
+    >>> _pack_name("mug"), _pack_name("Café au lait")
+    ('mug', 'Caf--au-lait')
+    """
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "-", name)[:200]
+    return "-" + safe[1:] if safe.startswith(".") else safe
+
+
+def _level(member: Member) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """The manifest entry and files of one level; a missing or broken file is an error naming it."""
+    assert member.folder is not None and member.name is not None
+    name = _pack_name(member.name)
+    contents = {}
+    for theirs, ours in FILES.values():
+        path = member.folder / theirs
+        if not path.is_file():
+            raise InputError(f"{path}: missing (a level's folder holds {', '.join(t for t, _ in FILES.values())})")
+        contents[f"levels/{name}/{ours}"] = path.read_bytes()
+    level = formats.load(member.folder / "level.json", "nonogen-3d")  # the level schema checks it as it reads
+    entry = {"name": name, "title": model_name(level.meta) or str(level.meta.get("title") or name),
+             "grade": member.grade, "grade_name": member.grade_name, "size": list(level.size),
+             "files": {key: f"levels/{name}/{ours}" for key, (_, ours) in FILES.items()}}
+    return entry, contents
+
+
+def _check_target(out: Path, force: bool) -> None:
+    """Refuse before any work: an existing folder needs ``force``, and even then must be a pack (a manifest in it)."""
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: exists and is not a folder; name a folder for the pack")
+    if out.is_dir() and any(out.iterdir()):
+        if not force:
+            raise OutputExistsError(f"{out}: folder exists and is not empty")
+        if not (out / MANIFEST).is_file():
+            raise InputError(f"{out}: not a level pack (no {MANIFEST}); name a new folder rather than replace it")
+    here = Path.cwd().resolve()
+    if out.resolve() == here or out.resolve() in here.parents:
+        raise InputError(f"{out}: refusing to write into the current folder or one above it; name a new folder")
+
+
+def _write_tree(out: Path, files: dict[str, Union[str, bytes]]) -> None:
+    """All ``files`` (relative path -> content) at once under ``out``: built beside it, then renamed into place."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    old = None
+    try:
+        for relative, content in files.items():
+            (building / relative).parent.mkdir(parents=True, exist_ok=True)
+            write_file(building / relative, content)
+        os.chmod(building, 0o777 & ~_umask())
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
+            os.rename(out, old / "pack")
+        try:
+            os.rename(building, out)
+        except OSError:
+            if old is not None:  # the old pack goes back where it was
+                os.rename(old / "pack", out)
+            raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def level_pack(
+    source: Union[str, Path],
+    out: Union[str, Path],
+    *,
+    grades: Optional[tuple[int, int]] = None,
+    title: Optional[str] = None,
+    force: bool = False,
+) -> dict[str, Any]:
+    """Write the levels of a collection folder or selection file ``source`` as a pack in ``out``.
+
+    Levels go easiest first (ungraded last, ties by name); ``grades``
+    (lowest, highest) keeps only those. A source with no level (or none in
+    ``grades``) is an :class:`~nonogen.errors.InputError`. Returns the
+    manifest with where it was written (the CLI's ``--json``).
+    """
+    out = Path(out)
+    _check_target(out, force)
+    collection, members = open_published(source)
+    levels = [m for m in members if m.is_level]
+    if not levels:
+        raise InputError(f"{source}: no Picross 3D levels in it (a level pack holds what nonogen mesh made)")
+    chosen = by_grade(m for m in levels if in_grades(m.grade, grades))
+    if not chosen:
+        raise InputError(f"{source}: no level of grade {grade_text(grades)} among its {len(levels)}")
+    entries, files = [], {}
+    for member in chosen:
+        entry, contents = _level(member)
+        if any(e["name"] == entry["name"] for e in entries):
+            raise InputError(f"{member.folder}: two levels would share the folder levels/{entry['name']}")
+        entries.append(entry)
+        files.update(contents)
+    manifest = {"format": "nonogen-levelpack", "version": 1, "title": title or collection.folder.resolve().name,
+                "collection": str(collection.folder.resolve()), "levels": entries}
+    text = json_text(manifest)
+    try:
+        validate(json.loads(text), "manifest", text, SCHEMA)
+    except FormatError as exc:  # the pack we built breaks its own schema: a bug, not the input's fault
+        raise AssertionError(f"level pack manifest does not meet {SCHEMA}: {exc}") from None
+    files[MANIFEST] = text
+    _write_tree(out, files)
+    return {"output": str(out), "manifest": str(out / MANIFEST), "levels": [e["name"] for e in entries],
+            "grades": [e["grade"] for e in entries], "left_out": [m.name for m in levels if m not in chosen]}
