@@ -123,6 +123,7 @@ def run_verify(args) -> int:
     code = combined_exit_code(earlier)
     start = time.monotonic()
     bar = ProgressBar("verify")
+    finished = False
     try:
         for rec in records(args, bar, earlier):
             bar.clear()
@@ -130,12 +131,17 @@ def run_verify(args) -> int:
                 outputs.add(rec)
                 summary.add(rec)
             code = combine(code, exit_flag(rec))
+        finished = True
     except BaseException as exc:
         summary.interrupted = not isinstance(exc, Exception)  # Ctrl-C or SIGTERM; not "no puzzle files here"
         raise
     finally:
         bar.clear()
         summary.seconds = time.monotonic() - start
-        outputs.close(summary)
+        left_out = outputs.close(summary, finished)
         print(summary.line(), file=sys.stderr, flush=True)
+        if left_out:
+            keep = "" if args.resume else "; --resume FILE keeps finished records for the next run"
+            print(f"not written, as the run did not finish: {', '.join(left_out)} (run the same command "
+                  f"again{keep})", file=sys.stderr, flush=True)
     return code
