@@ -349,6 +349,31 @@ def test_clues_warns_about_colours_and_refuses_puzzle_files(tmp_path, capsys):
     assert code == 2 and out == "" and "puzzle file (non)" in err
 
 
+NUMBER_LOOM_HEART = "⬜⬛⬛⬜⬜\n⬛🟥🟥⬛⬜\n⬛🟥🟥⬛⬛\n⬜⬛⬛⬜⬛\n"  # number-loom's char-grid: emoji squares
+
+
+def test_number_loom_char_grids_are_read_with_white_as_background(tmp_path, capsys):
+    """`verify` called number-loom's char-grid puzzles unrecognised, and `clues` made their white square red."""
+    heart = tmp_path / "heart.txt"
+    heart.write_text(NUMBER_LOOM_HEART)
+    code, out, _ = run(capsys, "verify", heart, "--json")
+    rec = json.loads(out)
+    assert code == 0 and rec["format"] == "char-grid" and rec["status"] == "unique", rec
+    assert (rec["width"], rec["height"], rec["colors"]) == (5, 4, 2) and rec["solution"][0] == ".##.."
+    puzzle = formats.load(heart)
+    assert [(c.name, c.rgb) for c in puzzle.palette] == [("white", "#ffffff"), ("black", "#000000"), ("red", "#ff0000")]
+    assert puzzle.rows[1] == ((1, 1), (2, 2), (1, 1)) and puzzle.cols[4] == ((2, 1),)
+    code, out, err = run(capsys, "clues", heart)
+    assert code == 0 and err == "" and formats.loads(out, "non").same_clues(puzzle)  # no colour for the white square
+    letters = tmp_path / "letters.txt"  # number-loom also draws colours as letters on '.'
+    letters.write_text("..r.\n.#r.\n#rr#\n")
+    assert formats.load(letters).rows[2] == ((1, 2), (2, 1), (1, 2))  # r is colour 1: drawn first
+    for note in ("hello\nworld\n", "a short note\nof two lines\n", "w.w\n...\n", "#..\n#\n"):
+        heart.write_text(note)  # words, or nothing drawn, or rows of different lengths: not a grid
+        code, out, _ = run(capsys, "verify", heart, "--json")
+        assert code == 2 and "unrecognised puzzle format" in json.loads(out)["message"], note
+
+
 # --- resume, interrupts -----------------------------------------------------------------------------
 
 
