@@ -66,15 +66,25 @@ demo-book: demo-images demo-meshes
 	RL_invariant=1 $(NONOGEN) book $(OUT)/images/*/puzzle.json $(OUT)/meshes/*/level.json -o $(OUT)/book.pdf \
 		--title "nonogen: the demo puzzles" --force
 
-# Headless Chromium for tests/test_play_browser.py (the playable HTML pages) and poppler's pdftoppm/pdftotext
-# for tests/test_print.py (PDF pages read back as pixels and text); those tests skip without them.
+# Headless Chromium for the browser tests (tests/test_play_browser.py and others) and poppler's pdftoppm/pdftotext
+# for tests/test_print.py (PDF pages read back as pixels and text); those tests skip without them. apt-get
+# installs them only when asked: ALLOW_APT=1, as root (.ci/run asks, on its fresh machine). They bring about 120
+# packages and may upgrade some installed ones, so the count is said before anything is installed.
+BROWSER_PACKAGES := chromium chromium-driver poppler-utils
+CHROMIUM     ?= /usr/bin/chromium
+CHROMEDRIVER ?= /usr/bin/chromedriver
 browser-deps:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v pdftoppm >/dev/null; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			{ apt-get update && apt-get install -y chromium chromium-driver poppler-utils; } \
-				|| echo "could not install chromium chromium-driver poppler-utils: browser and print tests will skip"; \
+	@if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ] || ! command -v pdftoppm >/dev/null; then \
+		if [ "$(ALLOW_APT)" = 1 ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && plan=$$(apt-get install -s $(BROWSER_PACKAGES)) && \
+			echo "ALLOW_APT=1: apt-get installs $(BROWSER_PACKAGES): $$(echo "$$plan" | grep -c '^Inst') packages" \
+				"with their dependencies, $$(echo "$$plan" | grep -c '^Inst .*\[') of them upgrades of installed ones" && \
+			apt-get install -y -q $(BROWSER_PACKAGES) \
+				|| echo "could not install $(BROWSER_PACKAGES): browser and print tests will skip"; \
 		else \
-			echo "browser and print tests will skip: install them with 'sudo apt-get install chromium chromium-driver poppler-utils'"; \
+			echo "browser and print tests will skip: $(BROWSER_PACKAGES) are not all installed."; \
+			echo "  As root, 'make test ALLOW_APT=1' installs them with apt-get (about 120 packages with their"; \
+			echo "  dependencies; it says how many first), or: sudo apt-get install $(BROWSER_PACKAGES)"; \
 		fi; \
 	fi
 
