@@ -258,5 +258,5 @@ def test_the_3d_page_lists_its_keys(driver, open_page):
     open_page("level-keys-list", page_3d(puzzle3d_from_cells(cells), cells))
     listed = _keys_listed(driver)
     for key in ("Tab", "←", "→", "↑", "↓", "Page Down", "Page Up", "Shift", "Space", "Enter", "X", "Delete",
-                "F", "B", "P", "H", "Ctrl", "Z"):
+                "Backspace", "F", "B", "P", "H", "Ctrl", "Z"):
         assert key in listed, key

@@ -270,7 +270,7 @@ strikes; at the strike limit the try is over. Solve it to learn what the model i
 <dt><kbd>Page&nbsp;Down</kbd> <kbd>Page&nbsp;Up</kbd> (<kbd>Shift</kbd>+<kbd>&darr;</kbd> <kbd>&uarr;</kbd>)</dt>
 <dd>one layer deeper, or back towards the front; the layers in front of the cursor are sliced away</dd>
 <dt><kbd>Space</kbd> <kbd>Enter</kbd></dt><dd>what a click does: break or paint, by the mode</dd>
-<dt><kbd>X</kbd> <kbd>Delete</kbd></dt><dd>break the cube</dd>
+<dt><kbd>X</kbd> <kbd>Delete</kbd> <kbd>Backspace</kbd></dt><dd>break the cube</dd>
 <dt><kbd>F</kbd></dt><dd>paint the cube, or unpaint it (what a right-click does)</dd>
 <dt><kbd>B</kbd> <kbd>P</kbd></dt><dd>Break mode, Paint mode</dd>
 <dt><kbd>Shift</kbd>+<kbd>&larr;</kbd> <kbd>&rarr;</kbd></dt><dd>turn the model</dd>
