@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from ..batch import STATUSES
+from ..batch import SOLUTION_SUFFIX, STATUSES
 from ..errors import InputError, OutputExistsError
 from ..files import LineFile, write_file
 from .common import STDIO, check_output_file, json_line, print_json
@@ -100,7 +100,8 @@ class Outputs:
         if args.summary_json and args.summary_json != STDIO:
             check_output_file(args.summary_json, args.force)
         self.sol_dir = Path(args.solutions_dir) if args.solutions_dir else None
-        if self.sol_dir is not None and not (args.force or args.resume) and any(self.sol_dir.rglob("*.solution.txt")):
+        earlier_solutions = self.sol_dir is not None and any(self.sol_dir.rglob("*" + SOLUTION_SUFFIX))
+        if earlier_solutions and not (args.force or args.resume):
             raise OutputExistsError(f"{self.sol_dir}: holds solution files of an earlier run")
         self.root = _common_root(args.paths)
         self.resume = resume
@@ -134,7 +135,7 @@ class Outputs:
             self.resume.write(json_line(rec))
         self._csv_row(rec)
         if self.sol_dir is not None and rec.get("solution") is not None:
-            target = self.sol_dir / (self._relative(rec) + ".solution.txt")
+            target = self.sol_dir / (self._relative(rec) + SOLUTION_SUFFIX)
             _write_solution(target, rec)
             self.solution_files.append(target)
         if self.args.json:
