@@ -166,6 +166,7 @@ def test_3d_keyboard_play_with_a_cube_cursor(driver, open_page):
         _press(driver, "x")
         _until(driver, lambda d: _cube(d, *target) == "broken" or _state(d)["solved"], f"X to break {target}")
     assert _state(driver)["solved"] and _state(driver)["strikes"] == 0 and "Solved" in _status(driver)
+    _until(driver, lambda d: frame() == 0, "the cursor frame to leave the solved model")
     _shot(driver, "3d-keys-solved")
 
 

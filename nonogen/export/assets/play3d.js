@@ -129,6 +129,7 @@ function afterChange() {
 
 function finish() {
   solved = true;
+  showCursor(null);
   for (const axis of AXES) setSlice(axis, 0, false);
   wrong.clear();
   const it = P.name ? ` It is: ${P.name}.` : "";

@@ -27,8 +27,11 @@ function followCursor() {
   setSlice("x", Math.min(slice.x, X - 1 - x), false);
   setSlice("y", Math.min(slice.y, y), false);
   refreshScene();
-  showCursor(document.activeElement === canvas ? cursor : null);
+  showCursor(cursorShown() ? cursor : null);
 }
+
+// The frame shows while the model has the focus, until the level is solved: then the model shows clean.
+const cursorShown = () => document.activeElement === canvas && !solved;
 
 const where = ([x, y, z]) => `column ${x + 1}, row ${y + 1}, layer ${z + 1}`;
 const LINE_NAMES = { x: "left-to-right", y: "top-to-bottom", z: "front-to-back" };
@@ -88,7 +91,7 @@ function onPageKey(e) {
 
 function wireKeys() {
   canvas.addEventListener("keydown", onViewKey);
-  canvas.addEventListener("focus", () => showCursor(cursor));
+  canvas.addEventListener("focus", () => showCursor(cursorShown() ? cursor : null));
   canvas.addEventListener("blur", () => showCursor(null));
   window.addEventListener("keydown", onPageKey);
 }
