@@ -4,6 +4,10 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 NONOGEN := $(VENV)/bin/nonogen
 STAMP  := $(VENV)/.installed
+# Where the demo writes: outputs/ is committed, so the demo leaves no wall-clock numbers in it (scripts/demo_untimed.py)
+# and makes its book with ReportLab's fixed dates: a second `make demo` changes no tracked file.
+OUT    ?= outputs
+UNTIME := $(PY) scripts/demo_untimed.py
 
 .PHONY: demo test bench fuzz clean demo-puzzles demo-images demo-meshes demo-packing demo-book browser-deps
 
@@ -16,58 +20,71 @@ $(STAMP): pyproject.toml $(wildcard nonogen/solve/*.c nonogen/solve/*.h)
 	touch $(STAMP)
 
 demo: demo-puzzles demo-images demo-meshes demo-packing demo-book
-	@echo "demo outputs are in outputs/ (open outputs/images/*/puzzle.html or outputs/meshes/*/level.html to play)"
+	@echo "demo outputs are in $(OUT)/ (open $(OUT)/images/*/puzzle.html or $(OUT)/meshes/*/level.html to play)"
 
 # Verify and solve every shipped puzzle; a table on the terminal, solutions as text.
 demo-puzzles: $(STAMP)
-	mkdir -p outputs
-	$(NONOGEN) verify samples/puzzles --solutions-dir outputs/solutions --force --json > outputs/verify.jsonl \
+	mkdir -p $(OUT)
+	$(NONOGEN) verify samples/puzzles --solutions-dir $(OUT)/solutions --force --json > $(OUT)/verify.jsonl \
 		|| [ $$? -eq 1 ]  # 1 = some puzzle is not unique: two samples are unsolvable on purpose
 	$(NONOGEN) verify samples/puzzles || [ $$? -eq 1 ]
+	$(UNTIME) $(OUT)/verify.jsonl
 
 demo-images: $(STAMP)
-	$(NONOGEN) image samples/images/nikoichu_Boardgames_Card_Attack_Sword.png -o outputs/images/sword --force
-	$(NONOGEN) image samples/images/nikoichu_Boardgames_Card_Attack_Sword.png -o outputs/images/sword-givens --unique givens --force
-	$(NONOGEN) image samples/images/nikoichu_Food_Mushroom.png -o outputs/images/mushroom --colors 2 --force
-	$(NONOGEN) image samples/images/tango_emotes-face-smile.png -o outputs/images/smile --colors 3 --force
-	$(NONOGEN) image samples/images/heart-pixelart-x10.png -o outputs/images/heart --colors 3 --force
-	$(NONOGEN) image samples/images/cat-x6.gif -o outputs/images/cat --force
-	$(NONOGEN) image samples/images/rocket-on-sky-x8.png -o outputs/images/rocket --colors 4 --force
-	$(NONOGEN) image samples/images/sphere-soft-alpha.png -o outputs/images/sphere --size 30x30 --colors 3 --force
-	$(NONOGEN) image samples/images/landscape.jpg -o outputs/images/landscape --width 30 --line-solvable --force
-	$(NONOGEN) image samples/images/photo-rocket-launch.jpg -o outputs/images/rocket-launch --size 30x30 --line-solvable --force
-	$(NONOGEN) image samples/images/icon-mail.png -o outputs/images/mail --colors 4 --force
-	$(NONOGEN) image samples/images/flat-fish.png -o outputs/images/fish-grade2 --grade 2 --force
+	$(NONOGEN) image samples/images/nikoichu_Boardgames_Card_Attack_Sword.png -o $(OUT)/images/sword --force
+	$(NONOGEN) image samples/images/nikoichu_Boardgames_Card_Attack_Sword.png -o $(OUT)/images/sword-givens --unique givens --force
+	$(NONOGEN) image samples/images/nikoichu_Food_Mushroom.png -o $(OUT)/images/mushroom --colors 2 --force
+	$(NONOGEN) image samples/images/tango_emotes-face-smile.png -o $(OUT)/images/smile --colors 3 --force
+	$(NONOGEN) image samples/images/heart-pixelart-x10.png -o $(OUT)/images/heart --colors 3 --force
+	$(NONOGEN) image samples/images/cat-x6.gif -o $(OUT)/images/cat --force
+	$(NONOGEN) image samples/images/rocket-on-sky-x8.png -o $(OUT)/images/rocket --colors 4 --force
+	$(NONOGEN) image samples/images/sphere-soft-alpha.png -o $(OUT)/images/sphere --size 30x30 --colors 3 --force
+	$(NONOGEN) image samples/images/landscape.jpg -o $(OUT)/images/landscape --width 30 --line-solvable --force
+	$(NONOGEN) image samples/images/photo-rocket-launch.jpg -o $(OUT)/images/rocket-launch --size 30x30 --line-solvable --force
+	$(NONOGEN) image samples/images/icon-mail.png -o $(OUT)/images/mail --colors 4 --force
+	$(NONOGEN) image samples/images/flat-fish.png -o $(OUT)/images/fish-grade2 --grade 2 --force
+	$(UNTIME) $(OUT)/images
 
 demo-meshes: $(STAMP)
-	$(NONOGEN) mesh samples/meshes/rocket.stl -o outputs/meshes/rocket --force
-	$(NONOGEN) mesh samples/meshes/mushroom.ply -o outputs/meshes/mushroom --force
-	$(NONOGEN) mesh samples/meshes/chair.off -o outputs/meshes/chair --force
-	$(NONOGEN) mesh samples/meshes/mug.glb -o outputs/meshes/mug --size 12 --force
-	$(NONOGEN) mesh samples/meshes/snowman.obj -o outputs/meshes/snowman --line-solvable --force
-	$(NONOGEN) mesh samples/meshes/dog.stl -o outputs/meshes/dog --size 14 --method surface --force
+	$(NONOGEN) mesh samples/meshes/rocket.stl -o $(OUT)/meshes/rocket --force
+	$(NONOGEN) mesh samples/meshes/mushroom.ply -o $(OUT)/meshes/mushroom --force
+	$(NONOGEN) mesh samples/meshes/chair.off -o $(OUT)/meshes/chair --force
+	$(NONOGEN) mesh samples/meshes/mug.glb -o $(OUT)/meshes/mug --size 12 --force
+	$(NONOGEN) mesh samples/meshes/snowman.obj -o $(OUT)/meshes/snowman --line-solvable --force
+	$(NONOGEN) mesh samples/meshes/dog.stl -o $(OUT)/meshes/dog --size 14 --method surface --force
+	$(UNTIME) $(OUT)/meshes
 
 demo-packing: $(STAMP)
-	$(NONOGEN) pack generate --size 11x5 --pieces 12 --distinct --seed 1 -o outputs/packing/level-11x5 --force
-	$(NONOGEN) pack generate --classic --seed 1 -o outputs/packing/classic --force
+	$(NONOGEN) pack generate --size 11x5 --pieces 12 --distinct --seed 1 -o $(OUT)/packing/level-11x5 --force
+	$(NONOGEN) pack generate --classic --seed 1 -o $(OUT)/packing/classic --force
 	$(NONOGEN) pack verify samples/packing/classic-challenge.pack samples/packing/random-11x5.pack samples/packing/random-10x10.pack
 	$(NONOGEN) pack count samples/packing/starter-placed.pack
-	$(NONOGEN) pack solve samples/packing/classic-challenge.pack --svg outputs/packing/classic-challenge-solution.svg --png outputs/packing/classic-challenge-solution.png --force
+	$(NONOGEN) pack solve samples/packing/classic-challenge.pack --svg $(OUT)/packing/classic-challenge-solution.svg --png $(OUT)/packing/classic-challenge-solution.png --force
 
 # A puzzle book of the demo's pictures and levels, sorted by grade, answers at the back.
 demo-book: demo-images demo-meshes
-	$(NONOGEN) book outputs/images/*/puzzle.json outputs/meshes/*/level.json -o outputs/book.pdf \
+	RL_invariant=1 $(NONOGEN) book $(OUT)/images/*/puzzle.json $(OUT)/meshes/*/level.json -o $(OUT)/book.pdf \
 		--title "nonogen: the demo puzzles" --force
 
-# Headless Chromium for tests/test_play_browser.py (the playable HTML pages) and poppler's pdftoppm/pdftotext
-# for tests/test_print.py (PDF pages read back as pixels and text); those tests skip without them.
+# Headless Chromium for the browser tests (tests/test_play_browser.py and others) and poppler's pdftoppm/pdftotext
+# for tests/test_print.py (PDF pages read back as pixels and text); those tests skip without them. apt-get
+# installs them only when asked: ALLOW_APT=1, as root (.ci/run asks, on its fresh machine). They bring about 120
+# packages and may upgrade some installed ones, so the count is said before anything is installed.
+BROWSER_PACKAGES := chromium chromium-driver poppler-utils
+CHROMIUM     ?= /usr/bin/chromium
+CHROMEDRIVER ?= /usr/bin/chromedriver
 browser-deps:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! command -v pdftoppm >/dev/null; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			{ apt-get update && apt-get install -y chromium chromium-driver poppler-utils; } \
-				|| echo "could not install chromium chromium-driver poppler-utils: browser and print tests will skip"; \
+	@if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ] || ! command -v pdftoppm >/dev/null; then \
+		if [ "$(ALLOW_APT)" = 1 ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && plan=$$(apt-get install -s $(BROWSER_PACKAGES)) && \
+			echo "ALLOW_APT=1: apt-get installs $(BROWSER_PACKAGES): $$(echo "$$plan" | grep -c '^Inst') packages" \
+				"with their dependencies, $$(echo "$$plan" | grep -c '^Inst .*\[') of them upgrades of installed ones" && \
+			apt-get install -y -q $(BROWSER_PACKAGES) \
+				|| echo "could not install $(BROWSER_PACKAGES): browser and print tests will skip"; \
 		else \
-			echo "browser and print tests will skip: install them with 'sudo apt-get install chromium chromium-driver poppler-utils'"; \
+			echo "browser and print tests will skip: $(BROWSER_PACKAGES) are not all installed."; \
+			echo "  As root, 'make test ALLOW_APT=1' installs them with apt-get (about 120 packages with their"; \
+			echo "  dependencies; it says how many first), or: sudo apt-get install $(BROWSER_PACKAGES)"; \
 		fi; \
 	fi
 

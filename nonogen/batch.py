@@ -37,12 +37,14 @@ from .solve.verify import timed_session
 if TYPE_CHECKING:  # pragma: no cover
     from .model3d import Puzzle3D
 
-__all__ = ["Source", "Task", "STATUSES", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
+__all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
 
 PathLike = Union[str, Path]
 AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
 STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
+SOLUTION_SUFFIX = ".solution.txt"
+"""How the solution files of a batch end (cli/records.py names them): in a folder, they are skipped."""
 """Every status a record can have, in the order summaries list them."""
 
 _META_FIELDS = ("title", "author", "license")
@@ -121,6 +123,8 @@ def _read(item: Union[Path, Source], named: bool, fmt: Optional[str], limit: Opt
             reason = _not_regular(item)
             if reason:
                 return "", [_bad(name, "skipped", reason)]
+            if not named and item.name.endswith(SOLUTION_SUFFIX):  # it reads as a char-grid picture: say what it is
+                return "", [_bad(name, "skipped", f"{name}: a solution that nonogen wrote, not a puzzle")]
         with interrupt_at(limit):
             if not isinstance(item, Source):
                 text = formats.read_text(item)

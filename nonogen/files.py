@@ -314,8 +314,8 @@ class LineFile:
     Each :meth:`write` is one ``os.write`` of a complete line, so an
     interrupt lands between lines, never inside one. By default the lines go
     to an unnamed file beside ``path`` that :meth:`close` puts into place
-    (also after an interrupt: what was written is complete; not after a
-    failed write, which may have left half a line), or straight into a pipe.
+    (unless told not to keep it, or after a failed write, which may have left
+    half a line), or straight into a pipe.
     With ``append`` the lines go onto the end of ``path`` (creating it), after
     a torn last line left by a killed run is cut off; that is how a resumed
     batch keeps every earlier line. An appended file is locked for the
@@ -344,11 +344,11 @@ class LineFile:
         except OSError as exc:
             raise _named(exc, self.path) from None
 
-    def close(self) -> None:
-        """Flush to disk and, unless appending, put the finished file into place."""
+    def close(self, keep: bool = True) -> None:
+        """Flush to disk and, unless appending, put the finished file into place (``keep=False``: drop it)."""
         if self.out is not None:
             try:
-                if not self.out.failed:
+                if keep and not self.out.failed:
                     self.out.commit()
             finally:
                 self.out.discard()

@@ -349,6 +349,31 @@ def test_clues_warns_about_colours_and_refuses_puzzle_files(tmp_path, capsys):
     assert code == 2 and out == "" and "puzzle file (non)" in err
 
 
+NUMBER_LOOM_HEART = "⬜⬛⬛⬜⬜\n⬛🟥🟥⬛⬜\n⬛🟥🟥⬛⬛\n⬜⬛⬛⬜⬛\n"  # number-loom's char-grid: emoji squares
+
+
+def test_number_loom_char_grids_are_read_with_white_as_background(tmp_path, capsys):
+    """`verify` called number-loom's char-grid puzzles unrecognised, and `clues` made their white square red."""
+    heart = tmp_path / "heart.txt"
+    heart.write_text(NUMBER_LOOM_HEART)
+    code, out, _ = run(capsys, "verify", heart, "--json")
+    rec = json.loads(out)
+    assert code == 0 and rec["format"] == "char-grid" and rec["status"] == "unique", rec
+    assert (rec["width"], rec["height"], rec["colors"]) == (5, 4, 2) and rec["solution"][0] == ".##.."
+    puzzle = formats.load(heart)
+    assert [(c.name, c.rgb) for c in puzzle.palette] == [("white", "#ffffff"), ("black", "#000000"), ("red", "#ff0000")]
+    assert puzzle.rows[1] == ((1, 1), (2, 2), (1, 1)) and puzzle.cols[4] == ((2, 1),)
+    code, out, err = run(capsys, "clues", heart)
+    assert code == 0 and err == "" and formats.loads(out, "non").same_clues(puzzle)  # no colour for the white square
+    letters = tmp_path / "letters.txt"  # number-loom also draws colours as letters on '.'
+    letters.write_text("..r.\n.#r.\n#rr#\n")
+    assert formats.load(letters).rows[2] == ((1, 2), (2, 1), (1, 2))  # r is colour 1: drawn first
+    for note in ("hello\nworld\n", "a short note\nof two lines\n", "w.w\n...\n", "#..\n#\n"):
+        heart.write_text(note)  # words, or nothing drawn, or rows of different lengths: not a grid
+        code, out, _ = run(capsys, "verify", heart, "--json")
+        assert code == 2 and "unrecognised puzzle format" in json.loads(out)["message"], note
+
+
 # --- resume, interrupts -----------------------------------------------------------------------------
 
 
@@ -403,19 +428,21 @@ def test_resume_ignores_nothing_but_records(tmp_path, capsys):
     assert code == 2 and "v.jsonl:1" in err and junk.read_text() == "hello\n"
 
 
-@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_an_interrupted_batch_stops_at_once_and_leaves_no_worker(tmp_path, sig, code):
-    """Ctrl-C took 20-28 s to act and could leave half a line behind.
+@pytest.mark.parametrize("sig,code,resume", [(signal.SIGINT, 130, False), (signal.SIGTERM, 143, True)])
+def test_an_interrupted_batch_stops_at_once_and_leaves_no_worker(tmp_path, sig, code, resume):
+    """Ctrl-C took 20-28 s to act and could leave half a line behind; then the CSV it left blocked the rerun.
 
     The batch cannot end before the signal, whatever the machine's speed: its records go to a pipe of
     one page that this test stops reading after three lines, so the run stalls on its own output (as
     behind a slow ``| less``) until the signal has been sent. The batch's size used to decide that, and
-    once verifying got fast enough the run sometimes finished first.
+    once verifying got fast enough the run sometimes finished first. The interrupted run leaves no CSV,
+    summary or (without --resume) solution files, so the very same command runs again and completes.
     """
     folder = random_puzzles(tmp_path / "in", 100, size=12)  # 100 records are far more than one page
-    table = tmp_path / "out.csv"
-    proc = subprocess.Popen(nonogen_cmd("verify", folder, "--jobs", "2", "--json", "--csv", table), cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    table, totals, solutions = tmp_path / "out.csv", tmp_path / "summary.json", tmp_path / "solutions"
+    argv = ["verify", folder, "--jobs", "2", "--json", "--csv", table, "--summary-json", totals,
+            "--solutions-dir", solutions] + (["--resume", tmp_path / "v.jsonl"] if resume else [])
+    proc = subprocess.Popen(nonogen_cmd(*argv), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
     fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, 4096)
     first = b""
     while first.count(b"\n") < 3:  # unbuffered, byte by byte: communicate() below reads the rest from the pipe
@@ -432,9 +459,17 @@ def test_an_interrupted_batch_stops_at_once_and_leaves_no_worker(tmp_path, sig, 
     text = (first + rest).decode()
     assert len(text.splitlines()) < 100 and "interrupted" in err  # it stopped, it did not finish the batch
     assert text.endswith("\n") and all(json.loads(line)["status"] for line in text.splitlines())
+    assert f"{len(text.splitlines())} puzzle{'s' if len(text.splitlines()) != 1 else ''}:" in err
+    assert not table.exists() and not totals.exists() and "not written" in err and str(table) in err
+    kept = sorted(solutions.rglob("*.solution.txt"))
+    assert bool(kept) == resume  # a resumed run keeps them: its next run continues them
+    done = subprocess.run(nonogen_cmd(*argv), cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and "100 puzzles" in done.stderr, done.stderr  # 1: some are not unique
+    # (the same command again: nothing the first run left is in the way)
     rows = list(csv.DictReader(table.open()))
-    assert len(rows) == len(text.splitlines()) and all(r["clue_hash"] for r in rows)
-    assert f"{len(rows)} puzzle{'s' if len(rows) != 1 else ''}:" in err
+    assert len(rows) == 100 and all(r["clue_hash"] for r in rows) and json.loads(totals.read_text())["puzzles"] == 100
+    assert len(list(solutions.rglob("*.solution.txt"))) == 100
+    assert ("from the resumed run" in done.stderr) == resume
 
 
 # --- Dask ---------------------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ forgot to say how to find ``nonogen`` printed "command not found").
 A command passes when its exit code says no error: 0, 1 (some puzzle is not
 unique; the shipped samples include unsolvable puzzles on purpose) or 3 (a
 timeout, which a busy machine may reach), and it prints no traceback. Commands run in README order in one folder, so a file
-one writes can be read by the next.
+one writes can be read by the next. Everything they write goes into one git-ignored folder,
+``scratch/`` (following the README once left some twenty files in the repository's top folder).
 """
 from __future__ import annotations
 
@@ -60,6 +61,8 @@ def skip_reason(code: str) -> str:
 
 
 BLOCKS = readme_blocks()
+SCRATCH = "scratch"  # the one folder the README's commands write into (git-ignored)
+RAN: list[int] = []  # README lines whose command ran in this session, for the last test
 
 
 def without_nonogen(path: str) -> str:
@@ -107,6 +110,19 @@ def test_readme_command_runs_as_written(scratch, lang, line, code):
                           stdin=subprocess.DEVNULL)
     assert done.returncode in (0, 1, 3), f"README.md:{line}: exit {done.returncode}\n{code}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr, f"README.md:{line}\n{done.stderr[-3000:]}"
+    RAN.append(line)
+
+
+def test_following_the_readme_writes_only_into_scratch(scratch):
+    """Runs after every command above (pytest keeps the file's order): the folder holds nothing new but scratch/."""
+    folder, _ = scratch
+    commands = [line for lang, line, code in BLOCKS if lang != "pycon" and not skip_reason(code)]
+    if sorted(RAN) != commands:
+        pytest.skip("only meaningful after every README command ran in this session")
+    made = sorted(p.name for p in folder.iterdir() if p.name not in ("samples", ".venv"))
+    assert made == [SCRATCH], f"the README's commands wrote outside {SCRATCH}/: {made}"
+    assert len(list((folder / SCRATCH).iterdir())) >= 20
+    assert f"/{SCRATCH}/" in (REPO / ".gitignore").read_text().splitlines(), f"{SCRATCH}/ is not git-ignored"
 
 
 DOCTEST = """

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_clues(args) -> int:
     text, name = _grid_text(args.grid)
     grid, palette = grid_from_text(text, name)
-    colours = [c.char for c in palette[1:] if c.name != "black"]
+    colours = [c.char for c in palette[1:] if c.name.startswith("color-")]  # not black, not an emoji square's colour
     if colours:
         _refuse_puzzle_files(text, name)
         print(f"nonogen: warning: {name}: {len(colours)} character(s) became colours: {' '.join(colours)} "
@@ -55,6 +55,8 @@ def _refuse_puzzle_files(text: str, name: str) -> None:
     try:
         found = formats.sniff(text)
     except UnknownFormatError:
+        return
+    if found == "char-grid":  # a picture is what clues reads
         return
     raise InputError(f"{name} is a puzzle file ({found}), not a grid drawn in characters; "
                      "verify or solve it with 'nonogen verify' or 'nonogen solve'")

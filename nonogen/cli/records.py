@@ -1,7 +1,11 @@
 """Where ``nonogen verify`` sends its records besides the terminal: the resume file, CSV, solution files, the summary.
 
 Every record is written the moment it is finished, whole lines only, so an
-interrupted batch leaves files that a resumed run completes exactly.
+interrupted batch leaves files that a resumed run completes exactly. The
+resume file is the one output an interrupted or failed run keeps: the CSV and
+the summary are put into place only when the run finishes, and without
+``--resume`` the solution files it wrote go too, so the same command can
+simply be run again (it would refuse to replace them without ``--force``).
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from ..batch import STATUSES
+from ..batch import SOLUTION_SUFFIX, STATUSES
 from ..errors import InputError, OutputExistsError
 from ..files import LineFile, write_file
 from .common import STDIO, check_output_file, json_line, print_json
@@ -96,10 +100,12 @@ class Outputs:
         if args.summary_json and args.summary_json != STDIO:
             check_output_file(args.summary_json, args.force)
         self.sol_dir = Path(args.solutions_dir) if args.solutions_dir else None
-        if self.sol_dir is not None and not (args.force or args.resume) and any(self.sol_dir.rglob("*.solution.txt")):
+        earlier_solutions = self.sol_dir is not None and any(self.sol_dir.rglob("*" + SOLUTION_SUFFIX))
+        if earlier_solutions and not (args.force or args.resume):
             raise OutputExistsError(f"{self.sol_dir}: holds solution files of an earlier run")
         self.root = _common_root(args.paths)
         self.resume = resume
+        self.solution_files: list[Path] = []
         self.csv_file, self.csv = self._open_csv(args.csv, args.force)
         for rec in earlier:
             self._csv_row(rec)
@@ -129,7 +135,9 @@ class Outputs:
             self.resume.write(json_line(rec))
         self._csv_row(rec)
         if self.sol_dir is not None and rec.get("solution") is not None:
-            _write_solution(self.sol_dir / (self._relative(rec) + ".solution.txt"), rec)
+            target = self.sol_dir / (self._relative(rec) + SOLUTION_SUFFIX)
+            _write_solution(target, rec)
+            self.solution_files.append(target)
         if self.args.json:
             print_json(rec)
         elif self.args.csv != STDIO:
@@ -141,16 +149,26 @@ class Outputs:
         rel = "stdin" if path == STDIO else os.path.relpath(os.path.abspath(path), self.root)
         return rel + (f"-{rec['member']}" if "member" in rec else "")
 
-    def close(self, summary: Summary) -> None:
-        for target in (self.resume, self.csv_file):
-            if target is not None:
-                target.close()
+    def close(self, summary: Summary, finished: bool = True) -> list[str]:
+        """Put the outputs into place; for a run that did not finish, the names of the outputs it leaves out."""
+        if self.resume is not None:
+            self.resume.close()
+        if self.csv_file is not None:
+            self.csv_file.close(keep=finished)
+        if not finished:
+            left = [name for name in (self.args.csv, self.args.summary_json) if name and name != STDIO]
+            if self.resume is None and self.solution_files:
+                for path in self.solution_files:
+                    path.unlink(missing_ok=True)
+                left.append(f"{self.sol_dir}/ (its {len(self.solution_files)} solution files)")
+            return left
         if self.args.summary_json:
             text = json_line(summary.to_dict()) + "\n"
             if self.args.summary_json == STDIO:
                 sys.stdout.write(text)
             else:
                 write_file(self.args.summary_json, text, force=True)
+        return []
 
 
 class _StdoutLines:
@@ -160,8 +178,8 @@ class _StdoutLines:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    def close(self) -> None:
-        sys.stdout.flush()
+    def close(self, keep: bool = True) -> None:
+        sys.stdout.flush()  # rows already sent stay sent
 
 
 def _csv_values(rec: dict) -> dict:

@@ -113,6 +113,14 @@ def records(args, bar: ProgressBar, earlier: Iterable[dict] = ()):
     )
 
 
+def _left_out_line(left_out: list[str], interrupted: bool, resumed: bool) -> str:
+    """What a run that did not finish left unwritten, and (when it was stopped) how to carry on."""
+    if not interrupted:
+        return f"not written, as the run failed: {', '.join(left_out)}"
+    keep = "" if resumed else "; --resume FILE keeps finished records for the next run"
+    return f"not written, as the run was stopped: {', '.join(left_out)} (run the same command again{keep})"
+
+
 def run_verify(args) -> int:
     resume = LineFile(args.resume, append=True) if args.resume else None  # locked before it is read
     earlier = read_resume(args.resume) if args.resume else []
@@ -123,6 +131,7 @@ def run_verify(args) -> int:
     code = combined_exit_code(earlier)
     start = time.monotonic()
     bar = ProgressBar("verify")
+    finished = False
     try:
         for rec in records(args, bar, earlier):
             bar.clear()
@@ -130,12 +139,15 @@ def run_verify(args) -> int:
                 outputs.add(rec)
                 summary.add(rec)
             code = combine(code, exit_flag(rec))
+        finished = True
     except BaseException as exc:
         summary.interrupted = not isinstance(exc, Exception)  # Ctrl-C or SIGTERM; not "no puzzle files here"
         raise
     finally:
         bar.clear()
         summary.seconds = time.monotonic() - start
-        outputs.close(summary)
+        left_out = outputs.close(summary, finished)
         print(summary.line(), file=sys.stderr, flush=True)
+        if left_out:
+            print(_left_out_line(left_out, summary.interrupted, bool(args.resume)), file=sys.stderr, flush=True)
     return code

@@ -179,9 +179,10 @@ def _script_text(code: str) -> str:
 # Each page's game, as files of assets/ joined in this order into its one inline script: play.js holds what
 # both games share (and sets window.nonogenPage, which the later files read), so it comes first. The 2D
 # files are classic scripts that each keep to their own closure; the 3D files are one ES module, where
-# play3d.js uses the top-level names of play3d_view.js.
+# play3d_keys.js and play3d.js use the top-level names of the files before them (play3d_keys.js only inside
+# functions, which play3d.js calls once it has set up the game).
 _SCRIPTS_2D = ("play.js", "linesolve.js", "play2d_board.js", "play2d.js")
-_SCRIPTS_3D = ("play.js", "play3d_view.js", "play3d.js")
+_SCRIPTS_3D = ("play.js", "play3d_view.js", "linesolve3d.js", "play3d_keys.js", "play3d.js")
 
 
 def _scripts(names: tuple[str, ...]) -> str:
@@ -200,7 +201,11 @@ def _three_data_url() -> str:
     return "data:text/javascript;base64," + base64.b64encode(raw).decode("ascii")
 
 
+# The grid (or the model) comes first in the page, so one Tab from page load reaches it; CSS (.game) shows the
+# toolbar and the status line above it all the same. Every key the game reads is in the page's list of keys.
 _BODY_2D = """\
+<main class="game">
+<div class="board-wrap"><table id="board" class="board" aria-describedby="keys"></table></div>
 <div class="toolbar" id="toolbar">
   <div id="palette" class="palette" role="radiogroup" aria-label="colour"></div>
   <button id="mark-mode" type="button" aria-pressed="false" title="touch: paint dots (empty cells)">&#x2715; mark empty</button>
@@ -213,20 +218,35 @@ _BODY_2D = """\
   <span class="timer" title="time played, paused while the page is hidden">time <b id="timer">0:00</b></span>
 </div>
 <p id="status" class="status" role="status" aria-live="polite"></p>
-<div class="board-wrap"><table id="board" class="board"></table></div>
-<p class="help">Click or drag to fill; right-click or the &#x2715; mode marks a cell empty.
-Click a filled cell again to clear it. Keyboard: Tab to the grid, arrows move, Space fills, X marks empty,
-Delete clears, 1&ndash;9 pick a colour, H asks for a hint. Click a clue number to cross it off.
-Progress is kept in this browser.</p>
+</main>
+<section class="help">
+<p>Click or drag to fill; right-click or the &#x2715; mode marks a cell empty. Click a filled cell again to clear
+it. Click a clue number to cross it off. Progress is kept in this browser.</p>
+<dl class="keys" id="keys">
+<dt><kbd>Tab</kbd></dt><dd>to the grid (the first stop), then the buttons</dd>
+<dt><kbd>&larr;</kbd> <kbd>&uarr;</kbd> <kbd>&rarr;</kbd> <kbd>&darr;</kbd></dt><dd>move the cursor on the grid</dd>
+<dt><kbd>Space</kbd> <kbd>Enter</kbd></dt><dd>fill the cell with the chosen colour (again: clear it)</dd>
+<dt><kbd>X</kbd> <kbd>.</kbd></dt><dd>mark the cell empty (off the grid, X switches the &#x2715; mode)</dd>
+<dt><kbd>Delete</kbd> <kbd>Backspace</kbd></dt><dd>clear the cell</dd>
+<dt><kbd>1</kbd>&ndash;<kbd>9</kbd></dt><dd>pick a colour (colour puzzles)</dd>
+<dt><kbd>H</kbd></dt><dd>hint: the line that line logic advances next</dd>
+<dt><kbd>Ctrl</kbd>+<kbd>Z</kbd></dt><dd>undo</dd>
+<dt><kbd>Ctrl</kbd>+<kbd>Y</kbd> <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>Z</kbd></dt><dd>redo</dd>
+</dl>
+</section>
 """
 
 _BODY_3D = """\
+<main class="game">
+<div class="stage" id="stage"><canvas id="view" tabindex="0" role="application" aria-describedby="keys"
+  aria-label="the model: arrows and Page Up/Down move the cube cursor, Space breaks or paints"></canvas></div>
 <div class="toolbar" id="toolbar">
   <div class="modes" role="radiogroup" aria-label="mode">
     <button id="mode-break" type="button" class="mode" data-mode="break" aria-pressed="true">Break</button>
     <button id="mode-paint" type="button" class="mode" data-mode="paint" aria-pressed="false">Paint</button>
   </div>
   <button id="undo" type="button" title="Ctrl+Z">Undo</button>
+  <button id="hint" type="button" title="H: a cube that line logic settles next">Hint</button>
   <button id="check" type="button">Check</button>
   <button id="reset-view" type="button">Reset view</button>
   <button id="reset" type="button">Reset</button>
@@ -238,9 +258,24 @@ _BODY_3D = """\
   <label>z from front <input type="range" id="slice-z" data-axis="z" min="0" value="0" step="1"></label>
 </div>
 <p id="status" class="status" role="status" aria-live="polite"></p>
-<div class="stage" id="stage"><canvas id="view"></canvas></div>
-<p class="help">Drag to turn, wheel or pinch to zoom. Break: click a cube that is not part of the shape.
+</main>
+<section class="help">
+<p>Drag to turn, wheel or pinch to zoom. Break: click a cube that is not part of the shape.
 Paint: click to mark a cube you want to keep (painted cubes cannot be broken); right-click paints in any mode.
-The sliders hide outer layers so inner cubes can be reached. Undo (Ctrl+Z) takes back breaks and paints, not
+The sliders hide outer layers so inner cubes can be reached. Undo takes back breaks and paints, not
 strikes; at the strike limit the try is over. Solve it to learn what the model is.</p>
+<dl class="keys" id="keys">
+<dt><kbd>Tab</kbd></dt><dd>to the model (the first stop), then the buttons; a blue frame shows the cursor cube</dd>
+<dt><kbd>&larr;</kbd> <kbd>&rarr;</kbd> <kbd>&uarr;</kbd> <kbd>&darr;</kbd></dt><dd>move the cursor left, right, up, down</dd>
+<dt><kbd>Page&nbsp;Down</kbd> <kbd>Page&nbsp;Up</kbd> (<kbd>Shift</kbd>+<kbd>&darr;</kbd> <kbd>&uarr;</kbd>)</dt>
+<dd>one layer deeper, or back towards the front; the layers in front of the cursor are sliced away</dd>
+<dt><kbd>Space</kbd> <kbd>Enter</kbd></dt><dd>what a click does: break or paint, by the mode</dd>
+<dt><kbd>X</kbd> <kbd>Delete</kbd> <kbd>Backspace</kbd></dt><dd>break the cube</dd>
+<dt><kbd>F</kbd></dt><dd>paint the cube, or unpaint it (what a right-click does)</dd>
+<dt><kbd>B</kbd> <kbd>P</kbd></dt><dd>Break mode, Paint mode</dd>
+<dt><kbd>Shift</kbd>+<kbd>&larr;</kbd> <kbd>&rarr;</kbd></dt><dd>turn the model</dd>
+<dt><kbd>H</kbd></dt><dd>hint: a cube that line logic settles next, shown yellow</dd>
+<dt><kbd>Ctrl</kbd>+<kbd>Z</kbd></dt><dd>undo</dd>
+</dl>
+</section>
 """

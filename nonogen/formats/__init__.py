@@ -95,6 +95,7 @@ FORMATS: Mapping[str, ModuleType] = _Formats({
     "bracket": "bracket",
     "picross3d-nathsou": "picross3d_nathsou",
     "picross3d-ytakata": "picross3d_ytakata",
+    "char-grid": "grid",
 })
 """Format name -> module: the names users give to choose a format."""
 
@@ -107,13 +108,13 @@ SUFFIXES: dict[str, Optional[str]] = {
     ".nin": "nin",
     ".g": "g",
     ".json": None,  # nonogen, nonogen-3d, rows/cols or nathsou/Picross3D JSON: decided by content
-    ".txt": None,  # counts, TAAI, bracket or ytakata69 Picross 3D text: decided by content
+    ".txt": None,  # counts, TAAI, bracket, ytakata69 Picross 3D text or a char-grid picture: decided by content
 }
 """File suffix -> format name; ``None`` means the suffix is shared and the content decides."""
 
 # Sniffing order: the most specific signatures first.
 _SNIFF_ORDER = ("nonogen", "nonogen-3d", "picross3d-nathsou", "picross3d-ytakata", "rowscols", "webpbn",
-                "taai-solution", "taai", "non", "cnon", "g", "bracket", "nin", "counts")
+                "taai-solution", "taai", "non", "cnon", "g", "bracket", "nin", "counts", "char-grid")  # a picture: last
 
 # What a format becomes when a file with a shared suffix is written.
 _WRITE_DEFAULT = {".json": "nonogen", ".txt": "counts"}

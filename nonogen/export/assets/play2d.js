@@ -96,6 +96,7 @@
 
   function refreshAll() {
     for (let i = 0; i < N; i++) paintCell(i);
+    board.classList.toggle("solved", isSolved());   // the CSS hides empty-marks on the solved picture
     refreshClues();
     document.getElementById("undo").disabled = undoStack.length === 0;
     document.getElementById("redo").disabled = redoStack.length === 0;

@@ -1,6 +1,7 @@
 // nonogen: play a Picross 3D level in the browser: the rules, the player's state, saving and the controls.
 // html.py joins play.js (what the 2D page shares), play3d_view.js (the three.js scene, camera and picking,
-// whose names this file uses: P, X, Y, Z, N, idx, inBox, showCubes, dress, ...) and this file into one ES module.
+// whose names this file uses: P, X, Y, Z, N, idx, inBox, showCubes, dress, ...), linesolve3d.js, play3d_keys.js
+// (keyboard play and the hint: cursor, hint, wireKeys) and this file into one ES module.
 const { say, loadProgress, saveProgress, onClick, count, clamp } = window.nonogenPage;
 const INTACT = 0, BROKEN = 1, PAINTED = 2;   // what the player has done to each cube
 const AXES = ["x", "y", "z"];
@@ -43,6 +44,7 @@ const present = (x, y, z) => inBox(x, y, z) && state[idx(x, y, z)] !== BROKEN &&
 // How the view dresses cube i (a style of play3d_view.js, or the model's colours once solved).
 function variantOf(i) {
   if (solved) return "solved";
+  if (isHint(i)) return "hint";
   if (state[i] === PAINTED) return wrong.has(i) ? "wrong" : "painted";
   return "base";
 }
@@ -103,6 +105,7 @@ function undo() {
   if (solved || !history.length) return;
   const [i, before] = history.pop();
   state[i] = before;
+  hint = null;
   wrong.delete(i);
   save();
   refreshScene();
@@ -117,6 +120,7 @@ function flash(i) {
 }
 
 function afterChange() {
+  hint = null;                              // the cubes changed: the old hint may no longer hold
   if (!solved && isSolved()) finish();
   save();
   refreshScene();
@@ -125,6 +129,7 @@ function afterChange() {
 
 function finish() {
   solved = true;
+  showCursor(null);
   for (const axis of AXES) setSlice(axis, 0, false);
   wrong.clear();
   const it = P.name ? ` It is: ${P.name}.` : "";
@@ -166,6 +171,7 @@ function reset() {
   strikes = 0;
   solved = false;
   history.length = 0;
+  hint = null;
   wrong.clear();
   save();
   refreshScene();
@@ -194,6 +200,7 @@ const NAMES = ["intact", "broken", "painted"];
 window.nonogenPlay = {
   state: () => ({
     size: [X, Y, Z], mode, strikes, strikeLimit: STRIKE_LIMIT, solved, slice: { ...slice }, undo: history.length,
+    cursor: [...cursor], hint: hint && { ...hint },
     cubes: Array.from({ length: X }, (_, x) => Array.from({ length: Y }, (_, y) =>
       Array.from({ length: Z }, (_, z) => NAMES[state[idx(x, y, z)]]))),
   }),
@@ -210,19 +217,18 @@ window.nonogenPlay = {
 
 // --- start -------------------------------------------------------------------------------------------------------------------------
 function wire() {
-  wireView((i, button) => act(i, button === 2 ? "paint" : mode));
+  wireView((i, button) => {
+    cursor.splice(0, 3, ...coords(i));      // the keyboard carries on from the last cube clicked
+    return act(i, button === 2 ? "paint" : mode);
+  });
   for (const b of document.querySelectorAll(".modes .mode")) b.addEventListener("click", () => setMode(b.dataset.mode));
   for (const axis of AXES) {
     const input = document.getElementById(`slice-${axis}`);
     input.max = String(LAYERS[axis] - 1);
     input.addEventListener("input", () => setSlice(axis, Number(input.value)));
   }
-  onClick({ check, undo, reset, "reset-view": resetView });
-  window.addEventListener("keydown", (e) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); undo(); }
-    else if (e.key === "b") setMode("break");
-    else if (e.key === "p") setMode("paint");
-  });
+  onClick({ check, undo, reset, hint: showHint, "reset-view": resetView });
+  wireKeys();
 }
 
 applyGivens();

@@ -46,6 +46,7 @@ const STYLE = {
   painted: { fill: "#5f9be0", edge: "#2f5f9e", ink: "#0d2342" },
   wrong: { fill: "#e8746b", edge: "#a3332b", ink: "#2b0705" },
   strike: { fill: "#d83a2e", edge: "#7a1911", ink: "#ffffff" },
+  hint: { fill: "#ffd84d", edge: "#a07c00", ink: "#3a2c00" },
 };
 const materialCache = new Map();
 
@@ -153,6 +154,39 @@ function showCubes(present, variantOf) {
   requestRender();
 }
 
+// --- the keyboard's cursor: a frame of bars around one cube, drawn over everything so it shows inside the box too --
+const cursorFrame = new THREE.Group();
+{
+  const ink = new THREE.MeshBasicMaterial({ color: 0x1f5fc8, depthTest: false, transparent: true });
+  const tint = new THREE.MeshBasicMaterial({ color: 0x2f6fd0, depthTest: false, transparent: true, opacity: 0.14 });
+  const half = 0.56, bar = 0.07;
+  for (let a = 0; a < 3; a++) {
+    const dims = [bar, bar, bar];
+    dims[a] = 2 * half + bar;
+    for (const [u, v] of [[-1, -1], [-1, 1], [1, -1], [1, 1]]) {
+      const mesh = new THREE.Mesh(new THREE.BoxGeometry(...dims), ink);
+      const at = [0, 0, 0];
+      at[(a + 1) % 3] = u * half;
+      at[(a + 2) % 3] = v * half;
+      mesh.position.set(...at);
+      cursorFrame.add(mesh);
+    }
+  }
+  cursorFrame.traverse((o) => { o.renderOrder = 10; });
+  const glass = new THREE.Mesh(new THREE.BoxGeometry(2 * half, 2 * half, 2 * half), tint);
+  glass.renderOrder = 9;                    // under the bars, which then keep their colour
+  cursorFrame.add(glass);
+  cursorFrame.visible = false;
+  scene.add(cursorFrame);
+}
+
+// Frame cube [x, y, z], or hide the frame (null).
+function showCursor(cube) {
+  cursorFrame.visible = !!cube;
+  if (cube) cursorFrame.position.copy(worldPosition(...cube));
+  requestRender();
+}
+
 // --- camera: a small orbit around the box (OrbitControls is not part of the three.js core) -------------------------------
 const DEFAULT_VIEW = { theta: 0.55, phi: 1.08 };   // from the front, a bit to the right and above
 const view = { theta: DEFAULT_VIEW.theta, phi: DEFAULT_VIEW.phi, distance: 10 };
@@ -246,6 +280,13 @@ function onPointerUp(e, onCubeClick) {
     const hit = cubeAt(e.clientX, e.clientY);
     if (hit >= 0) onCubeClick(hit, p.button);
   }
+}
+
+// Turn the view by `dTheta` around the vertical axis (the keyboard's way to see other sides).
+function turnView(dTheta) {
+  view.theta += dTheta;
+  placeCamera();
+  requestRender();
 }
 
 function zoom(factor) {
