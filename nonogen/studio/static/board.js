@@ -92,14 +92,22 @@ class Board {
     this.fit();
   }
 
-  /* Colours, givens and every clue drawn again from the document (after a palette change, say). */
+  /* Colours, givens and every clue drawn again from the document (after a palette change, say). While a
+   * stroke is drawn the clues wait for its end: clues that grow would move the grid under the pointer. */
   refresh() {
     const grid = this.doc.grid;
     this.givens = new Set(this.doc.givens.map(([r, c]) => r + "," + c));
     grid.forEach((row, r) => row.forEach((_, c) => this.paintCell(r, c)));
+    if (!this.stroking()) this.drawClues();
+  }
+
+  drawClues() {
+    const grid = this.doc.grid;
     grid.forEach((_, r) => this.drawClue(this.rowClues[r], lineClue(grid[r]), false));
     grid[0].forEach((_, c) => this.drawClue(this.colClues[c], lineClue(grid.map((row) => row[c])), true));
   }
+
+  stroking() { return this.painting !== null || this.shape !== null; }
 
   paintCell(r, c) {
     const td = this.cells[r][c];
@@ -160,8 +168,9 @@ class Board {
   }
 
   up() {
-    if (this.painting === null && this.shape === null) return;
+    if (!this.stroking()) return;
     this.painting = this.shape = null;
+    this.drawClues();
     this.onCommit();
   }
 
@@ -188,8 +197,10 @@ class Board {
     if (grid[r][c] === value) return;
     grid[r][c] = value;
     this.paintCell(r, c);
-    this.drawClue(this.rowClues[r], lineClue(grid[r]), false);
-    this.drawClue(this.colClues[c], lineClue(grid.map((row) => row[c])), true);
+    if (!this.stroking()) {
+      this.drawClue(this.rowClues[r], lineClue(grid[r]), false);
+      this.drawClue(this.colClues[c], lineClue(grid.map((row) => row[c])), true);
+    }
     this.onEdit();
   }
 
