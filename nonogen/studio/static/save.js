@@ -84,6 +84,7 @@ function askUnique(problem) {
   $("fix-and-save").hidden = !fixes;
   $("fix-and-save").textContent = `${parts.join(" and ").replace(/^./, (ch) => ch.toUpperCase())}, then save`;
   $("unique-confirm").hidden = false;
+  $("unique-confirm").scrollIntoView({ block: "nearest" });
   $("save-status").textContent = "";
   state.suggestion = fixes ? { givens: fix.givens, edits: fix.edits, fix: true } : null;
   mark();
