@@ -12,9 +12,10 @@ function makeLevel(res) {
   if (res.data.error) { say(res.data.error); return; }
   show("mesh");
   const report = res.data.report;
-  $("mesh-verdict").textContent = report.status;
+  const multiple = report.status === "multiple";  // "not unique" says it: a grade would read as "hard"
+  $("mesh-verdict").textContent = multiple ? "not unique" : report.status;
   $("mesh-verdict").dataset.status = report.status;
-  $("mesh-grade").textContent = report.grade ? `${report.grade} (${report.grade_name})` : "-";
+  $("mesh-grade").textContent = report.grade && !multiple ? `${report.grade} (${report.grade_name})` : "-";
   $("mesh-notes").textContent = `${report.size ? report.size.join("x") : ""} ${(report.notes || []).join("; ")}`;
   $("level-shape").src = res.data.solution_png;
   $("level-frame").src = StudioApi.levelUrl(++state.levels);  // a page of its own: a srcdoc frame would take this page's CSP

@@ -17,7 +17,7 @@ async function suggest(goal) {
   const parts = [];
   if (s.givens.length) parts.push(`reveal ${s.givens.length} cell${s.givens.length > 1 ? "s" : ""} as givens`);
   if (s.edits.length) parts.push(`change ${s.edits.length} cell${s.edits.length > 1 ? "s" : ""}`);
-  const then = `then ${s.status}${s.grade ? ", grade " + s.grade : ""}`;
+  const then = s.status === "multiple" ? "then still not unique" : `then ${s.status}${s.grade ? ", grade " + s.grade : ""}`;
   $("suggestion").textContent = parts.length ? `${parts.join(" and ")} (outlined in blue); ${then}` +
     (s.message ? ` (${s.message})` : "") : `nothing to do: ${s.message || "already there"}`;
   $("apply").hidden = !parts.length;

@@ -61,7 +61,12 @@ function drawMap() {
   const scores = on ? map[mode] : null;
   board.heat(scores, on ? map.before : 0);
   status.dataset.done = on && map.done ? "1" : "";
-  if (!on) { status.textContent = mode === "off" ? "" : "the map shows when the grid is not unique"; return; }
+  if (!on) {
+    const verdict = $("verdict").dataset.status;
+    status.textContent = mode === "off" || verdict === "checking" || verdict === "multiple" ? ""
+      : "the map shows what settles a grid that is not unique";
+    return;
+  }
   const best = Math.max(0, ...scores.values());
   const what = mode === "given" ? "A given" : "A one-cell change";
   status.textContent = !map.done ? `mapping... (${scores.size} cells so far)`
