@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from typing import Iterator
 
 import pytest
@@ -19,7 +21,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
 from nonogen.cli.common import EXIT_TERMINATED  # noqa: E402
-from studio_server import DOC, Studio  # noqa: E402
+from studio_server import DOC, WAIT, Studio  # noqa: E402
 from test_play_browser import browser  # noqa: E402,F401  (the shared headless Chromium)
 from test_studio import _ambiguous, _cell, _shot, _until, _verdict  # noqa: E402
 from test_studio_editor import checked, depth, doc, drag, new_grid, set_field, tool, viewport  # noqa: E402
@@ -134,6 +136,20 @@ def test_the_save_api_refuses_a_file_that_is_not_unique_unasked(proof):
     assert answer["confirm"]["fix"]["givens"] and not (folder / "q.json").exists()
     status, answer = server.api("/api/save", {"doc": pairs, "name": "p.non", "format": "non", "accept": True})
     assert status == 200 and answer["saved"] == "p.non" and (folder / "p.non").exists()
+
+
+def test_the_play_page_is_the_tabs_own(proof):
+    """The test-solve page is kept per tab, and like the level page it needs the run's token."""
+    driver, folder, server = proof
+    assert server.api("/api/play", DOC, tab="tab-a")[0] == 400  # not a {"doc": ...} body
+    assert server.api("/api/play", {"doc": DOC}, tab="tab-a") == (200, {"ready": True})
+    page = f"{server.url}play.html?tab=%s&token={server.token}"
+    with urllib.request.urlopen(page % "tab-a", timeout=WAIT) as answer:
+        assert "nonogenPlay" in answer.read().decode()
+    with urllib.request.urlopen(page % "tab-b", timeout=WAIT) as answer:
+        assert "No puzzle to play yet" in answer.read().decode()
+    with pytest.raises(urllib.error.HTTPError, match="403"):
+        urllib.request.urlopen(f"{server.url}play.html?tab=tab-a", timeout=WAIT)
 
 
 def test_test_solve_plays_the_puzzle_then_edits_again(proof):
