@@ -94,12 +94,22 @@ def ctrl(driver, key: str, shift: bool = False) -> None:
     chain.key_up(Keys.CONTROL).perform()
 
 
+def recolour(driver, index: int, rgb: str) -> None:
+    """Pick ``rgb`` for palette entry ``index`` as the colour dialog does: the value changes, then "input", "change"."""
+    driver.execute_script("""
+        const pick = document.querySelector(`#palette .swatch[data-color="${arguments[0]}"] input[type=color]`);
+        pick.value = arguments[1];
+        pick.dispatchEvent(new Event("input"));
+        pick.dispatchEvent(new Event("change"));""", index, rgb)
+
+
 def row_clue(driver, r: int) -> str:
     return " ".join(n.text for n in driver.find_elements(By.CSS_SELECTOR, f'#board td.row-clue[data-row="{r}"] .num'))
 
 
 def test_undo_and_redo_cover_every_kind_of_edit(editor):
-    """Cells, a drawn line, a new colour, a given, a resize and the title: each one undo step, undone by Ctrl+Z
+    """Cells, a drawn line, a colour added, recoloured, painted and removed, a given, a resize and the title: each
+    one undo step, undone by Ctrl+Z
     and the button, redone by Ctrl+Y, Ctrl+Shift+Z and the button; an edit after an undo ends the redo branch;
     a puzzle opened starts a new history."""
     driver, folder = editor
@@ -113,8 +123,14 @@ def test_undo_and_redo_cover_every_kind_of_edit(editor):
 
     step(lambda: _cell(driver, 0, 0).click(), lambda: row_clue(driver, 0) == "1")
     step(lambda: (tool(driver, "line"), drag(driver, (2, 0), (2, 4))), lambda: row_clue(driver, 2) == "5")
+    tool(driver, "paint")
     step(lambda: driver.find_element(By.ID, "add-color").click(),
          lambda: len(driver.find_elements(By.CSS_SELECTOR, "#palette .swatch")) == 3)
+    step(lambda: recolour(driver, 2, "#00aa00"), lambda: doc(driver)["palette"][2]["rgb"] == "#00aa00")
+    step(lambda: (driver.find_element(By.CSS_SELECTOR, '#palette .swatch[data-color="2"] .use').click(),
+                  _cell(driver, 4, 0).click()), lambda: doc(driver)["grid"][4][0] == 2)
+    step(lambda: driver.find_element(By.CSS_SELECTOR, '#palette .swatch[data-color="2"] .drop-color').click(),
+         lambda: len(driver.find_elements(By.CSS_SELECTOR, "#palette .swatch")) == 2)
     step(lambda: (tool(driver, "given"), _cell(driver, 2, 2).click()),
          lambda: driver.find_element(By.ID, "givens-count").text == "1")
     step(lambda: driver.find_element(By.CSS_SELECTOR, '#resize button[data-side="right"][data-delta="1"]').click(),
