@@ -183,7 +183,9 @@ def test_line_rectangle_and_fill(editor):
     _until(driver, lambda: doc(driver)["grid"] == [[0] * 8] * 8 and depth(driver) == 3)
     ctrl(driver, "z")
     _until(driver, lambda: doc(driver)["grid"] == block)
-    tool(driver, "line")
+    driver.execute_script("document.activeElement.blur()")
+    ActionChains(driver).send_keys("l").perform()  # L: the line tool
+    _until(driver, lambda: driver.find_element(By.ID, "tool-line").get_attribute("aria-pressed") == "true")
     drag(driver, (0, 7), (7, 0))  # the other diagonal, over the block
     _until(driver, lambda: all(doc(driver)["grid"][r][7 - r] == 1 for r in range(8)) and depth(driver) == 3)
     assert doc(driver)["grid"][0][0] == 0 and row_clue(driver, 0) == "1" and row_clue(driver, 7) == "1"

@@ -1,4 +1,5 @@
-"""The studio's engine work, run in a worker process: import a picture, check a grid, suggest repairs, make a level.
+"""The studio's engine work, run in a worker process: import a picture, check a grid, suggest repairs, make a level
+(and, from :mod:`.filework` and :mod:`.ambiguity`: open, save, the play page, the ambiguity map).
 
 Each job is a generator of JSON-ready messages, so the page sees the verdict
 as soon as it is known and the grade and ambiguous cells when they follow.

@@ -29,11 +29,18 @@ function restore(doc) {
   edited();
 }
 
-/* Ctrl+Z undoes, Ctrl+Y and Ctrl+Shift+Z redo, except in a text field (which keeps its own undo). */
+const TOOL_KEYS = { p: "paint", l: "line", r: "rect", f: "fill", g: "given" };
+
+/* Ctrl+Z undoes, Ctrl+Y and Ctrl+Shift+Z redo; P, L, R, F and G pick a tool. Not in a text field (which keeps
+ * its own keys). */
 function onKey(e) {
-  if (!(e.ctrlKey || e.metaKey) || e.altKey || $("puzzle-view").hidden || state.solving) return;
+  if (e.altKey || $("puzzle-view").hidden || state.solving) return;
   if (e.target.closest("input:not([type=color]):not([type=range]), select, textarea")) return;
   const key = e.key.toLowerCase();
+  if (!(e.ctrlKey || e.metaKey)) {
+    if (TOOL_KEYS[key] && !e.shiftKey) useTool(TOOL_KEYS[key]);
+    return;
+  }
   if (key === "z" && !e.shiftKey) undo();
   else if (key === "y" || (key === "z" && e.shiftKey)) redo();
   else return;
