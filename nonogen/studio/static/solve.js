@@ -24,9 +24,13 @@ function backToEditing() {
 
 /* --- the ambiguity map ------------------------------------------------------------------------- */
 
-/* After a check: map a grid that is not unique, when the map is on and this grid has none yet. */
+/* After a check: map a grid that is not unique, when the map is on and this grid has none yet. Never while
+ * the check runs: the map takes the check's place on the server, and the grade would never come. */
 function mapWanted() {
-  if ($("map-mode").value !== "off" && $("verdict").dataset.status === "multiple" && !state.map) requestMap();
+  const checkDone = $("verdict").dataset.done === String(state.checkSeq);
+  if ($("map-mode").value !== "off" && $("verdict").dataset.status === "multiple" && !state.map && checkDone) {
+    requestMap();
+  }
 }
 
 async function requestMap() {
