@@ -21,7 +21,8 @@ from nonogen.studio import Limits
 
 WAIT = 60  # seconds a condition may take on a loaded machine before the test fails
 TOKEN = "studio-test-token-0123456789"
-DOC = {"grid": [[1, 0], [0, 1]], "palette": [{"rgb": "#ffffff"}, {"rgb": "#000000"}], "givens": [[0, 0]]}
+DOC = {"grid": [[1, 1], [0, 1]], "palette": [{"rgb": "#ffffff"}, {"rgb": "#000000"}], "givens": [[0, 0]]}
+"""A document unique with or without its given (so saving it where givens are dropped needs no confirmation)."""
 
 _SERVE = """
 import json, signal, sys

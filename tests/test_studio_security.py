@@ -64,7 +64,7 @@ def test_every_api_request_needs_the_run_token(studio):
     assert "SameSite=strict" in headers["set-cookie"] and "frame-ancestors 'self'" in headers["content-security-policy"]
     assert _get(studio.url, {"Cookie": cookie})[0] == 200
     assert _get(studio.url, {"Cookie": f"nonogen-studio-{studio.port}=wrong"})[0] == 403
-    assert _get(studio.url + "level.html")[0] == 403
+    assert _get(studio.url + "level.html")[0] == 403 and _get(studio.url + "play.html?tab=x")[0] == 403
     assert _get(studio.url + "static/studio.js")[0] == 200  # the page's own scripts hold no secret
     for path in ("/api/files", "api/../api/files", "nothing-here"):  # anything else: 403
         assert _get(studio.url + path)[0] == 403, path

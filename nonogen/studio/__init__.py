@@ -4,7 +4,7 @@ The page (``static/``) holds the document; the server (:mod:`.app`,
 Starlette on uvicorn, run by :mod:`.server`) reads pictures and puzzle files
 from one folder, runs the engine, the readers and the drawing in worker
 processes that a newer edit stops (:mod:`.worker`, :mod:`.jobs`,
-:mod:`.filework`), keeps each page's state apart (:mod:`.tabs`) and writes
+:mod:`.filework`, :mod:`.ambiguity`), keeps each page's state apart (:mod:`.tabs`) and writes
 into that folder only (:mod:`.folder`). Only requests that carry the run's
 secret token are served (:mod:`.guard`); :mod:`.limits` bounds the rest.
 :func:`serve` runs it until interrupted.

@@ -208,18 +208,28 @@ async def _import(request: Request, tab: Tab, source: Picture, options: Any, cla
 
 async def check(request: Request) -> Response:
     """The verdict, ambiguous cells, grade and replay of the page's grid, one JSON line each as they come."""
+    return await _stream(request, "check")
+
+
+async def _stream(request: Request, kind: str) -> Response:
+    """A job about the page's grid in the tab's check lane (a newer edit stops it), its messages as JSON lines."""
     engine, lane = _studio(request).engine, _tab(request).lane("check")
     claim = engine.claim(lane)  # the edit before this one is dropped now, not once this body is read
     body = await _json(request)
     await asyncio.to_thread(puzzle_of, body.get("doc"))
 
     async def lines() -> AsyncIterator[bytes]:
-        async for message in engine.run({"kind": "check", "doc": body["doc"]}, lane=lane, claim=claim,
-                                        seconds=job_seconds("check")):
+        async for message in engine.run({"kind": kind, "doc": body["doc"]}, lane=lane, claim=claim,
+                                        seconds=job_seconds(kind)):
             message.pop("error_kind", None)
             yield (json.dumps(to_jsonable(message)) + "\n").encode()
 
     return StreamingResponse(lines(), media_type="application/x-ndjson", headers={"Cache-Control": "no-store"})
+
+
+async def ambiguity(request: Request) -> Response:
+    """The ambiguity map of the page's grid (see :mod:`.ambiguity`), one JSON line per cell as it is scored."""
+    return await _stream(request, "map")
 
 
 async def suggest(request: Request) -> Response:
@@ -303,6 +313,25 @@ async def level_page(request: Request) -> Response:
     return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
 
+async def play(request: Request) -> Response:
+    """The page's puzzle made into the play page, kept for the tab's test-solve frame (``/play.html``)."""
+    tab = _tab(request)
+    body = await _json(request)
+    await asyncio.to_thread(puzzle_of, body.get("doc"))
+    message = await _studio(request).engine.one({"kind": "play", "doc": body["doc"]}, seconds=job_seconds("play"))
+    if "page" in message:
+        tab.play_page = message.pop("page")
+        message["ready"] = True
+    return _answer(message)
+
+
+async def play_frame(request: Request) -> Response:
+    """The tab's puzzle as the play page, for the test-solve frame (its own document keeps its own CSP)."""
+    tab = _studio(request).tabs.peek(request.query_params.get("tab"))
+    page = (tab and tab.play_page) or "<!DOCTYPE html><title>no puzzle</title><p>No puzzle to play yet.</p>"
+    return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+
+
 async def save(request: Request) -> Response:
     """The page's puzzle written into the folder as a puzzle file, a sheet or a play page (never over a file unasked)."""
     body = await _json(request)
@@ -319,7 +348,8 @@ async def save(request: Request) -> Response:
     if kind not in SHEETS and (kind not in formats.FORMATS or not formats.writable(kind) or kind == "nonogen-3d"):
         return _error(f"format: unknown format {kind!r}")
     await asyncio.to_thread(puzzle_of, body.get("doc"))
-    job = {"kind": "save", "doc": body["doc"], "path": str(path), "format": kind, "overwrite": overwrite}
+    job = {"kind": "save", "doc": body["doc"], "path": str(path), "format": kind, "overwrite": overwrite,
+           "accept": bool(body.get("accept"))}
     return _answer(await studio.engine.one(job, seconds=job_seconds("save")))
 
 
@@ -364,13 +394,15 @@ def create_app(folder: Folder, token: str, hosts: Optional[list[str]] = None, li
         Route("/api/import", reimport, methods=["POST"]),
         Route("/api/check", check, methods=["POST"]),
         Route("/api/suggest", suggest, methods=["POST"]),
+        Route("/api/map", ambiguity, methods=["POST"]),
+        Route("/api/play", play, methods=["POST"]),
         Route("/api/open", open_file, methods=["POST"]),
         Route("/api/mesh", mesh, methods=["POST"]),
         Route("/api/remesh", remesh, methods=["POST"]),
         Route("/api/save", save, methods=["POST"]),
     ]
     app = Starlette(
-        routes=[Route("/", index), Route("/level.html", level_page), *api,
+        routes=[Route("/", index), Route("/level.html", level_page), Route("/play.html", play_frame), *api,
                 Mount("/static", StaticFiles(directory=_static()), name="static")],
         middleware=[
             Middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["127.0.0.1", "localhost"]),

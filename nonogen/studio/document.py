@@ -1,4 +1,4 @@
-"""The studio's document as the page sends it: a grid, a palette, givens and a title, checked into a Puzzle.
+"""The studio's document as the page sends it: a grid, a palette, givens, a title, author and licence, checked into a Puzzle.
 
 The page holds the document and sends all of it with every question, so the
 server keeps no per-puzzle state and a question can never be answered about
@@ -19,10 +19,13 @@ from ..model import Puzzle
 from ..colorspace import color_name
 from ..palette import Color, parse_hex, pick_char
 
-__all__ = ["MAX_SIDE", "MAX_COLORS", "puzzle_of", "palette_of", "palette_json", "puzzle_json"]
+__all__ = ["MAX_SIDE", "META_FIELDS", "MAX_COLORS", "puzzle_of", "palette_of", "palette_json", "puzzle_json"]
 
 MAX_SIDE = 100
 """Largest side the studio edits: a page of 10,000 cells is still drawn at once, and far past what people solve."""
+
+META_FIELDS = ("author", "license")
+"""Metadata the page edits besides the title (formats that hold them write them; the rest say they drop them)."""
 
 MAX_COLORS = 20
 """Most foreground colours in the palette editor (the picture importer's own limit)."""
@@ -61,7 +64,8 @@ def puzzle_of(doc: Any) -> tuple[Puzzle, np.ndarray]:
     grid = _grid_of(doc.get("grid"), len(palette) - 1)
     givens = _givens_of(doc.get("givens") or [], grid)
     title = clean_text(str(doc.get("title") or f"Puzzle {grid.shape[1]}x{grid.shape[0]}")[:200])
-    return puzzle_from_grid(grid, palette, givens=givens, title=title), grid
+    meta = {key: clean_text(str(doc.get(key) or "")[:200]).strip() for key in META_FIELDS}
+    return puzzle_from_grid(grid, palette, givens=givens, title=title, **{k: v for k, v in meta.items() if v}), grid
 
 
 def _grid_of(rows: Any, n_colors: int) -> np.ndarray:
@@ -106,4 +110,5 @@ def puzzle_json(puzzle: Puzzle, grid: Optional[np.ndarray] = None) -> dict[str, 
         "palette": palette_json(puzzle.palette),
         "givens": [[r, c] for r, c, _ in puzzle.givens],
         "title": str(puzzle.meta.get("title", "")),
+        **{key: str(puzzle.meta.get(key, "")) for key in META_FIELDS},
     }

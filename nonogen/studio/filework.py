@@ -10,15 +10,22 @@ unasked, keeping a replaced file's mode).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
+
+import numpy as np
 
 from .. import formats
+from ..export.html import page_2d
 from ..files import write_file
+from ..make.repair2d import repair
+from ..model import Puzzle
 from ..output import answer, draw, save
+from ..solve.deadline import Deadline
+from ..solve.session import Session
 from .document import puzzle_json, puzzle_of
-from .limits import OPEN_SECONDS
+from .limits import OPEN_SECONDS, SAVE_CHECK_SECONDS
 
-__all__ = ["open_puzzle", "save_puzzle", "save_level", "SHEETS"]
+__all__ = ["open_puzzle", "save_puzzle", "save_level", "play_page", "not_unique", "SHEETS"]
 
 Message = dict[str, Any]
 
@@ -40,15 +47,32 @@ def open_puzzle(job: dict[str, Any]) -> Iterator[Message]:
 
 
 def save_puzzle(job: dict[str, Any]) -> Iterator[Message]:
-    """The page's puzzle written as ``job["format"]``: a puzzle file, or a sheet or play page (:data:`SHEETS`)."""
-    puzzle, _ = puzzle_of(job["doc"])
+    """The page's puzzle written as ``job["format"]``: a puzzle file, or a sheet or play page (:data:`SHEETS`).
+
+    The puzzle is proved as the file will hold it (a format without givens
+    loses them) before anything is written; one that is not unique is
+    written only when the page says ``accept`` (the author confirmed), else
+    the answer is a ``confirm`` naming the problem and the fix.
+    """
+    puzzle, grid = puzzle_of(job["doc"])
     path, kind, force = Path(job["path"]), job["format"], bool(job.get("overwrite"))
+    if not job.get("accept"):
+        problem = not_unique(puzzle, grid, kind)
+        if problem is not None:
+            yield {"confirm": problem}
+            return
     if kind in SHEETS:
         draw(puzzle, path, solution=kind == "pdf-solution", force=force)
         yield {"saved": path.name, "dropped": []}
         return
     write_file(path, formats.dumps(puzzle, kind), force=force)
     yield {"saved": path.name, "dropped": formats.dropped(puzzle, kind)}
+
+
+def play_page(job: dict[str, Any]) -> Iterator[Message]:
+    """The page's puzzle as the play page (``nonogen html``'s), to test-solve it in the studio."""
+    puzzle, grid = puzzle_of(job["doc"])
+    yield {"page": page_2d(puzzle, grid)}
 
 
 def save_level(job: dict[str, Any]) -> Iterator[Message]:
@@ -59,3 +83,55 @@ def save_level(job: dict[str, Any]) -> Iterator[Message]:
     else:
         save(made, path, force=force)
     yield {"saved": path.name, "dropped": []}
+
+
+def _as_written(puzzle: Puzzle, kind: str) -> Puzzle:
+    """The puzzle as a file of ``kind`` gives it back (a sheet or play page keeps everything)."""
+    return puzzle if kind in SHEETS else formats.loads(formats.dumps(puzzle, kind), kind)
+
+
+def not_unique(puzzle: Puzzle, grid: np.ndarray, kind: str) -> Optional[Message]:
+    """Why the puzzle as written would not be unique, and the edit that makes it so (None: it is unique).
+
+    A format that holds givens gets givens to add, as the page's "Givens to
+    make it unique" finds them; one that cannot hold them (the givens the
+    puzzle has are lost there too) gets cell changes, the only fix it can keep.
+    """
+    clock = Deadline(SAVE_CHECK_SECONDS)
+    written = _as_written(puzzle, kind)
+    session = Session(written)
+    result = session.verify(grid, timeout=clock.left(), grade=False)
+    if result.status == "unique":
+        return None
+    keeps = _keeps_givens(puzzle, grid, kind)
+    ambiguous: list = []
+    if result.status == "multiple":
+        cells, _ = session.ambiguous_cells(grid, timeout=clock.left())
+        ambiguous = [list(cell) for cell in cells]
+    fixed = repair(written, grid, mode="givens" if keeps else "edit", timeout=clock.left(), grade=False)
+    have = {(r, c) for r, c, _ in puzzle.givens}
+    fix = {"status": fixed.report["status"],
+           "givens": [[r, c] for r, c, _ in fixed.puzzle.givens if (r, c) not in have] if keeps else [],
+           "edits": [] if keeps else [[e["row"], e["col"], e["to"]] for e in fixed.report["edits"]]}
+    lost = 0 if keeps else len(puzzle.givens)
+    return {"status": result.status, "ambiguous": ambiguous, "dropped_givens": lost, "format": kind,
+            "message": _problem(result.status, len(ambiguous), lost, kind, keeps), "fix": fix}
+
+
+def _keeps_givens(puzzle: Puzzle, grid: np.ndarray, kind: str) -> bool:
+    """Whether a file of ``kind`` holds givens (the format's own account of what it drops says)."""
+    if kind in SHEETS:
+        return True
+    probe = puzzle.replace(givens=((0, 0, int(grid[0, 0])),))
+    return not any("given" in piece for piece in formats.dropped(probe, kind))
+
+
+def _problem(status: str, ambiguous: int, lost: int, kind: str, keeps: bool) -> str:
+    """The confirmation's sentence: what is wrong with the file that would be written, and what can fix it."""
+    why = (f"the {kind} format cannot hold givens, and without its {lost} given cell{'s' if lost > 1 else ''} "
+           if lost else "")
+    if status == "multiple":
+        what = f"{why}the puzzle is not unique: {ambiguous} cell{'s' if ambiguous != 1 else ''} can go either way"
+    else:
+        what = f"{why}the puzzle could not be proved unique ({status})"
+    return what + ("" if keeps or lost else f" (the {kind} format cannot hold givens: only changed cells can fix it)")

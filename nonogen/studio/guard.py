@@ -67,7 +67,7 @@ def cookie_name(scope: dict[str, Any]) -> str:
 
 
 class Gate:
-    """ASGI middleware: ``/`` and ``/level.html`` need the token in the query (``?token=``) or the cookie;
+    """ASGI middleware: ``/``, ``/level.html`` and ``/play.html`` need the token in the query (``?token=``) or the cookie;
     ``/static/...`` (the page's scripts and style, no secret in them) is public; anything else, the API first,
     needs it in :data:`TOKEN_HEADER`."""
 
@@ -80,7 +80,7 @@ class Gate:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             path = scope["path"]
-            if path in ("/", "/level.html"):
+            if path in ("/", "/level.html", "/play.html"):
                 if not (self._right(_query(scope, "token")) or self._right(_cookie(scope, cookie_name(scope)))):
                     return await _refuse(send, b"text/html; charset=utf-8", LOCKED.encode())
             elif not path.startswith("/static/") and not self._right(_header(scope, TOKEN_HEADER.lower().encode())):

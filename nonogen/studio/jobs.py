@@ -1,4 +1,5 @@
-"""The studio's engine work, run in a worker process: import a picture, check a grid, suggest repairs, make a level.
+"""The studio's engine work, run in a worker process: import a picture, check a grid, suggest repairs, make a level
+(and, from :mod:`.filework` and :mod:`.ambiguity`: open, save, the play page, the ambiguity map).
 
 Each job is a generator of JSON-ready messages, so the page sees the verdict
 as soon as it is known and the grade and ambiguous cells when they follow.
@@ -26,8 +27,9 @@ from ..output import level_page, level_preview
 from ..solve.deadline import Deadline
 from ..solve.grade import rate, replay
 from ..solve.session import Session
+from .ambiguity import ambiguity_map
 from .document import palette_json, puzzle_of
-from .filework import open_puzzle, save_level, save_puzzle
+from .filework import open_puzzle, play_page, save_level, save_puzzle
 from .limits import CHECK_SECONDS, MESH_SECONDS, SUGGEST_SECONDS
 
 __all__ = ["run", "import_picture", "check", "suggest", "CHECK_SECONDS", "SUGGEST_SECONDS"]
@@ -100,7 +102,10 @@ def check(job: dict[str, Any]) -> Iterator[Message]:
         yield {"ambiguous": np.argwhere(ambiguous).tolist(), "complete": complete}
     else:
         yield {"ambiguous": [], "complete": result.status == "unique"}
-    rate(result, puzzle, deadline=clock, grid=session.grid)
+    if result.status == "multiple":  # "not unique" says it: a grade 5 "needs search" would read as "hard"
+        result.grade, result.grade_name, result.score = None, "not unique", None
+    else:
+        rate(result, puzzle, deadline=clock, grid=session.grid)
     yield {"grade": result.grade, "grade_name": result.grade_name, "score": result.score,
            "replay": replay(puzzle, deadline=clock, grid=session.grid).to_dict(), "quality": measure(grid, _reference(job["doc"], grid), puzzle.palette),
            "seconds": round(time.monotonic() - started, 4)}
@@ -168,4 +173,4 @@ def make_mesh(job: dict[str, Any]) -> Iterator[Message]:
 
 
 JOBS = {"import": import_picture, "check": check, "suggest": suggest, "mesh": make_mesh, "open": open_puzzle,
-        "save": save_puzzle, "save-level": save_level}
+        "save": save_puzzle, "save-level": save_level, "play": play_page, "map": ambiguity_map}

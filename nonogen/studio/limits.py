@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from ..executors import hard_limit
 
-__all__ = ["Limits", "CHECK_SECONDS", "SUGGEST_SECONDS", "MESH_SECONDS", "OPEN_SECONDS", "job_seconds"]
+__all__ = ["Limits", "CHECK_SECONDS", "SUGGEST_SECONDS", "MESH_SECONDS", "OPEN_SECONDS", "SAVE_CHECK_SECONDS",
+           "MAP_SECONDS", "job_seconds"]
 
 CHECK_SECONDS = 30.0
 """How long one check may take: a hard grid keeps its worker busy at most this long (a new edit stops it sooner)."""
@@ -25,8 +26,15 @@ MESH_SECONDS = 120.0
 OPEN_SECONDS = 10.0
 """How long opening a puzzle file may search for its solution."""
 
+SAVE_CHECK_SECONDS = 20.0
+"""How long saving may spend proving the file unique and finding the fix it offers when not."""
+
+MAP_SECONDS = 20.0
+"""How long the ambiguity map may search (it sends what it has found so far as it goes)."""
+
 _OWN_SECONDS = {"check": CHECK_SECONDS, "suggest": SUGGEST_SECONDS, "mesh": MESH_SECONDS, "open": OPEN_SECONDS,
-                "import": 20.0, "save": OPEN_SECONDS, "save-level": 20.0}
+                "import": 20.0, "save": SAVE_CHECK_SECONDS + OPEN_SECONDS, "save-level": 20.0, "play": OPEN_SECONDS,
+                "map": MAP_SECONDS}
 """Each job's own deadline (reading a picture or writing a file has none of its own: these bound them)."""
 
 

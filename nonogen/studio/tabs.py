@@ -50,6 +50,7 @@ class Tab:
         self.picture: Optional[Picture] = None
         self.level: Any = None  # the Made of the level this tab made last
         self.level_page = ""  # its play page, shown in the tab's frame
+        self.play_page = ""  # the 2D puzzle's play page, for test-solving in the tab's frame
         self.model: Optional[Path] = None  # the model file the level was made from
         self.forgotten = False
 
@@ -86,7 +87,7 @@ class Tab:
         for path in (self.picture.path if self.picture else None, self.model):
             if path is not None:
                 self._discard(path)
-        self.picture, self.model, self.level, self.level_page = None, None, None, ""
+        self.picture, self.model, self.level, self.level_page, self.play_page = None, None, None, "", ""
 
     def _discard(self, path: Path) -> None:
         """Delete ``path`` if it is an upload (a file of the studio's folder is the author's)."""

@@ -24,8 +24,13 @@ const StudioApi = (() => {
   }
 
   /* The check of `doc`: each JSON line to onMessage as it comes; an error answer to onError. Abort with `signal`. */
-  async function check(doc, signal, onMessage, onError) {
-    const res = await fetch("/api/check", { method: "POST", signal, body: JSON.stringify({ doc }),
+  function check(doc, signal, onMessage, onError) {
+    return stream("/api/check", { doc }, signal, onMessage, onError);
+  }
+
+  /* A streamed answer (JSON lines) to `body`: each line to onMessage (false: stop reading); an error to onError. */
+  async function stream(path, body, signal, onMessage, onError) {
+    const res = await fetch(path, { method: "POST", signal, body: JSON.stringify(body),
       headers: { ...HEADERS, "Content-Type": "application/json" } });
     if (!res.ok) {
       let data;
@@ -53,5 +58,10 @@ const StudioApi = (() => {
     return `/level.html?tab=${tab}&token=${encodeURIComponent(token)}&n=${n}`;
   }
 
-  return { call, check, levelUrl, tab };
+  /* The address of this tab's puzzle as a play page, for the test-solve frame. */
+  function playUrl(n) {
+    return `/play.html?tab=${tab}&token=${encodeURIComponent(token)}&n=${n}`;
+  }
+
+  return { call, check, stream, levelUrl, playUrl, tab };
 })();

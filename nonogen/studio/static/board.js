@@ -1,5 +1,6 @@
-/* The studio's board: the grid with its clues, painted by click and drag, with the engine's findings on top.
- * It knows nothing about the server: it draws a document and calls onEdit() after every change. */
+/* The studio's board: the grid with its clues, drawn on with the tools (pencil, line, rectangle, flood fill,
+ * givens), with the engine's findings on top. It knows nothing about the server: it draws a document, calls
+ * onEdit() after every change a check should see and onCommit() when an edit is finished (a stroke ends). */
 "use strict";
 
 function lineClue(values) {
@@ -19,18 +20,38 @@ function inkOn(rgb) {
   return luma > 150 ? "#111111" : "#ffffff";
 }
 
+const MAX_CELL = 40, MIN_CELL = 12, WANTED_CELL = 24;  // px: the cell size the grid takes when it fits
+
 class Board {
-  constructor(table, onEdit) {
+  constructor(table, onEdit, onCommit) {
     this.table = table;
     this.onEdit = onEdit;
+    this.onCommit = onCommit;
     this.doc = null;
     this.active = 1;          // palette index painted
-    this.tool = "paint";      // or "given"
+    this.tool = "paint";      // "paint" (pencil), "line", "rect", "fill" or "given"
     this.painting = null;     // the value a drag paints, while the button is down
+    this.shape = null;        // a line or rectangle being drawn: {from, value, base}
     table.addEventListener("mousedown", (e) => this.down(e));
     table.addEventListener("mouseover", (e) => this.over(e));
     table.addEventListener("contextmenu", (e) => { if (e.target.closest("td.cell")) e.preventDefault(); });
-    document.addEventListener("mouseup", () => { this.painting = null; });
+    document.addEventListener("mouseup", () => this.up());
+    window.addEventListener("resize", () => { if (this.doc) this.fit(); });
+  }
+
+  /* Cells as large as the space allows: the whole width, and the height down to WANTED_CELL px (below that
+   * the page scrolls rather than shrink the cells further). Clues are sized from the cell. */
+  fit() {
+    const wrap = this.table.parentElement, grid = this.doc.grid;
+    const H = grid.length, W = grid[0].length;
+    const rowClue = Math.max(1, ...grid.map((row) => lineClue(row).length));
+    const colClue = Math.max(1, ...grid[0].map((_, c) => lineClue(grid.map((row) => row[c])).length));
+    const width = wrap.parentElement.clientWidth - 24;
+    const height = window.innerHeight - wrap.getBoundingClientRect().top - 60;
+    const byWidth = width / (W + 0.75 * rowClue + 1), byHeight = height / (H + 0.75 * colClue + 1);
+    const cell = Math.floor(Math.max(MIN_CELL, Math.min(MAX_CELL, byWidth, Math.max(byHeight, WANTED_CELL))));
+    this.table.style.setProperty("--cell", cell + "px");
+    this.table.dataset.cell = cell;
   }
 
   /* A new document (or a new size): rebuild the table. */
@@ -68,16 +89,25 @@ class Board {
       this.cells.push(row);
     }
     this.refresh();
+    this.fit();
   }
 
-  /* Colours, givens and every clue drawn again from the document (after a palette change, say). */
+  /* Colours, givens and every clue drawn again from the document (after a palette change, say). While a
+   * stroke is drawn the clues wait for its end: clues that grow would move the grid under the pointer. */
   refresh() {
     const grid = this.doc.grid;
     this.givens = new Set(this.doc.givens.map(([r, c]) => r + "," + c));
     grid.forEach((row, r) => row.forEach((_, c) => this.paintCell(r, c)));
+    if (!this.stroking()) this.drawClues();
+  }
+
+  drawClues() {
+    const grid = this.doc.grid;
     grid.forEach((_, r) => this.drawClue(this.rowClues[r], lineClue(grid[r]), false));
     grid[0].forEach((_, c) => this.drawClue(this.colClues[c], lineClue(grid.map((row) => row[c])), true));
   }
+
+  stroking() { return this.painting !== null || this.shape !== null; }
 
   paintCell(r, c) {
     const td = this.cells[r][c];
@@ -111,24 +141,54 @@ class Board {
     if (!at) return;
     e.preventDefault();
     const [r, c] = at;
-    if (this.tool === "given") {
-      const key = r + "," + c;
-      this.doc.givens = this.givens.has(key)
-        ? this.doc.givens.filter(([gr, gc]) => gr !== r || gc !== c) : this.doc.givens.concat([[r, c]]);
-      this.givens = new Set(this.doc.givens.map(([gr, gc]) => gr + "," + gc));
-      this.paintCell(r, c);
-      this.onEdit();
-      return;
-    }
+    if (this.tool === "given") return this.toggleGiven(r, c);
     const now = this.doc.grid[r][c];
+    const value = e.button === 2 ? 0 : this.active;
+    if (this.tool === "fill") {
+      if (now !== value) this.draw(StudioTools.flood(this.doc.grid, at), value);
+      return this.onCommit();
+    }
+    if (this.tool === "line" || this.tool === "rect") {
+      this.shape = { from: at, value, base: this.doc.grid.map((row) => row.slice()) };
+      return this.draw([at], value);
+    }
     this.painting = e.button === 2 || now === this.active ? 0 : this.active;
     this.set(r, c, this.painting);
   }
 
   over(e) {
-    if (this.painting === null) return;
     const at = this.cellOf(e);
-    if (at) this.set(at[0], at[1], this.painting);
+    if (!at) return;
+    if (this.shape) {  // the shape from where the button went down to here, over the grid as it was
+      this.doc.grid = this.shape.base.map((row) => row.slice());
+      this.draw(StudioTools[this.tool](this.shape.from, at), this.shape.value);
+    } else if (this.painting !== null) {
+      this.set(at[0], at[1], this.painting);
+    }
+  }
+
+  up() {
+    if (!this.stroking()) return;
+    this.painting = this.shape = null;
+    this.drawClues();
+    this.onCommit();
+  }
+
+  toggleGiven(r, c) {
+    const key = r + "," + c;
+    this.doc.givens = this.givens.has(key)
+      ? this.doc.givens.filter(([gr, gc]) => gr !== r || gc !== c) : this.doc.givens.concat([[r, c]]);
+    this.givens = new Set(this.doc.givens.map(([gr, gc]) => gr + "," + gc));
+    this.paintCell(r, c);
+    this.onEdit();
+    this.onCommit();
+  }
+
+  /* Many cells at once (a shape, a fill): every cell and clue drawn again, one check. */
+  draw(cells, value) {
+    for (const [r, c] of cells) this.doc.grid[r][c] = value;
+    this.refresh();
+    this.onEdit();
   }
 
   /* One cell changed by hand: its colour, its row's and column's clues, then the engine is asked again. */
@@ -137,9 +197,22 @@ class Board {
     if (grid[r][c] === value) return;
     grid[r][c] = value;
     this.paintCell(r, c);
-    this.drawClue(this.rowClues[r], lineClue(grid[r]), false);
-    this.drawClue(this.colClues[c], lineClue(grid.map((row) => row[c])), true);
+    if (!this.stroking()) {
+      this.drawClue(this.rowClues[r], lineClue(grid[r]), false);
+      this.drawClue(this.colClues[c], lineClue(grid.map((row) => row[c])), true);
+    }
     this.onEdit();
+  }
+
+  /* The ambiguity map: per cell, how many ambiguous cells it settles (heat: that share of all of them). */
+  heat(scores, before) {
+    this.cells.forEach((row, r) => row.forEach((td, c) => {
+      const n = scores ? scores.get(r + "," + c) : undefined;
+      const on = n !== undefined && n > 0;
+      td.classList.toggle("heat", on);
+      td.style.setProperty("--heat", on ? (0.25 + 0.75 * n / Math.max(1, before)).toFixed(2) : "0");
+      if (on) td.dataset.settles = n; else delete td.dataset.settles;
+    }));
   }
 
   /* The engine's findings: ambiguous cells, and how far the line-logic replay has come at step `upTo`. */
