@@ -265,7 +265,8 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
 
     A photo is drawn framed on its subject (:mod:`.subject`) with the rest
     left out, or whole. With ``fit="auto"`` the subject that stands out most
-    is framed (:data:`SUBJECT_MARGIN`); in colour the whole photo is drawn too
+    is framed (the score is least sure on cut-outs: blind judges named a
+    framed rocket it ranked under a rocket in its smoke); in colour the whole photo is drawn too
     unless the subject stands out strongly (:data:`STRONG_SUBJECT`), and the
     one that reads better is kept; in black and white a subject is always
     framed. ``info["subject"]`` says which, and where the subject was. Raises :class:`InputError` for pictures that cannot make a
@@ -288,10 +289,7 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     if not subjects:
         notes = ["no subject stands out from the photo: the whole photo is drawn"] if options.fit == "subject" else []
         return _drawn(rgba, background_rgb, options, info, notes, pixel_art, photo)
-    drafts = [_framed_on(rgba, subject, options, info, pixel_art, photo) for subject in subjects]
-    best = drafts[0]  # the subject that stands out most; another only when it reads clearly better
-    for draft in drafts[1:]:
-        best = best if reads_better(best, draft, margin=SUBJECT_MARGIN) else draft
+    best = _framed_on(rgba, subjects[0], options, info, pixel_art, photo)  # the subject standing out most
     strong = max(subject.contrast for subject in subjects) >= STRONG_SUBJECT
     if options.fit == "auto" and best.info["mode"] == "color" and not strong:  # black and white: always framed
         whole = _drawn(rgba, background_rgb, options, dict(info, subject={"used": False}), [], pixel_art, photo)
@@ -310,15 +308,9 @@ def _framed_on(rgba: np.ndarray, subject: Subject, options: ImageOptions, info: 
 STRONG_SUBJECT = 0.5
 """Saliency contrast from which a subject is drawn framed in colour too, whatever the score says of the whole
 photo: the score preferred a rocket launch drawn whole, which blind judges could not name."""
-SUBJECT_MARGIN = 0.05
-"""How much better (:func:`~.quality.reads`) a subject that stands out less must read to be drawn instead:
-the score is least sure on cut-outs (blind judges named a framed rocket that scored 0.01 under a rocket in
-its smoke, which they could not name)."""
-
-
-def reads_better(a: ImportResult, b: ImportResult, margin: float = 0.0) -> bool:
-    """Whether ``a`` reads at least as well as ``b`` less ``margin`` (:func:`~.quality.reads`)."""
-    return reads(a.grid, a.reference, a.palette) >= reads(b.grid, b.reference, b.palette) - margin
+def reads_better(a: ImportResult, b: ImportResult) -> bool:
+    """Whether ``a`` reads at least as well as ``b`` (:func:`~.quality.reads`)."""
+    return reads(a.grid, a.reference, a.palette) >= reads(b.grid, b.reference, b.palette)
 
 
 def _drawn(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]], options: ImageOptions,

@@ -14,8 +14,9 @@ first guess of which is which, and two guesses are tried:
 
 A guess counts when its mask stands out from the rest of the picture in
 that saliency (mean inside less mean outside) and covers a plausible share
-of the picture; the importer draws the photo framed on each and whole, and
-keeps what reads best (a landscape is best drawn whole).
+of the picture; the importer frames the photo on the one standing out most
+(and in colour also draws it whole, keeping what reads better: a landscape
+is best drawn whole).
 Everything runs on a copy of at most :data:`WORK_SIDE` pixels a side.
 """
 from __future__ import annotations
@@ -59,7 +60,8 @@ class Subject:
 def find_subjects(rgb: np.ndarray) -> list[Subject]:
     """The photo's (h x w x 3 uint8) plausible subjects, the one standing out most first; none when nothing
     stands out (see the module docstring). Guesses can find different subjects (a portrait's head or its head and
-    shoulders): the caller draws each and keeps the one that reads best."""
+    shoulders); the one standing out most is the surer: the readability score, asked to choose, preferred a
+    rocket's night sky to the rocket."""
     h, w = rgb.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
     small = np.asarray(Image.fromarray(rgb).resize((max(8, round(w * scale)), max(8, round(h * scale))),
