@@ -37,7 +37,6 @@ myst_heading_anchors = 3  # README-style links (`page.md#a-heading`) resolve to 
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
-autodoc_default_options = {"members": False}
 
 sphinx_gallery_conf = {
     "examples_dirs": "examples",
