@@ -12,8 +12,8 @@ exactly, so each cell is one of the artist's pixels and each colour one of their
 import nonogen
 
 made = nonogen.from_image("../../samples/images/heart-pixelart-x10.png", colors=3)
-print(made.report["status"], f"{made.puzzle.width}x{made.puzzle.height},", made.puzzle.n_colors, "colours,",
-      "grade", made.report["grade"], made.report["grade_name"])
+print(made.report["status"], f"{made.puzzle.width}x{made.puzzle.height},",
+      made.puzzle.n_colors, "colours,", "grade", made.report["grade"], made.report["grade_name"])
 
 # %%
 # ``nonogen.save`` writes the folder ``nonogen image`` writes: puzzle files for solvers, the puzzle and

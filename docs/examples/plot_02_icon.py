@@ -12,7 +12,8 @@ the clues have exactly one solution.
 """
 import nonogen
 
-made = nonogen.from_image("../../samples/images/tango_document-new.png", size=(20, 20), mode="bw")
+made = nonogen.from_image("../../samples/images/tango_document-new.png", size=(20, 20),
+                          mode="bw")
 print(made.report["status"], "grade", made.report["grade"], made.report["grade_name"],
       "recognisability", round(made.report["recognisability"], 2))
 

@@ -12,10 +12,12 @@ that the clues stay pleasant to solve. ``line_solvable`` keeps repairing until l
 """
 import nonogen
 
-made = nonogen.from_image("../../samples/images/photo-sailboat.jpg", width=30, line_solvable=True)
+made = nonogen.from_image("../../samples/images/photo-sailboat.jpg", width=30,
+                          line_solvable=True)
 report = made.report
-print(report["status"], f"{made.puzzle.width}x{made.puzzle.height}, {made.puzzle.n_colors} colours,",
-      "line-solvable:", report["line_solvable"], "recognisability", round(report["recognisability"], 2))
+print(report["status"], f"{made.puzzle.width}x{made.puzzle.height},",
+      made.puzzle.n_colors, "colours,", "line-solvable:", report["line_solvable"],
+      "recognisability", round(report["recognisability"], 2))
 
 # %%
 # ``nonogen.save`` writes the folder ``nonogen image`` writes: puzzle files for solvers, the puzzle and

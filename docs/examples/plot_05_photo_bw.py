@@ -12,7 +12,8 @@ it; dark regions are inked solid and light ones drawn as their edge.
 import nonogen
 
 made = nonogen.from_image("../../samples/images/photo-astronaut.jpg", width=30, mode="bw")
-print(made.report["status"], f"{made.puzzle.width}x{made.puzzle.height}", "grade", made.report["grade"])
+print(made.report["status"], f"{made.puzzle.width}x{made.puzzle.height}",
+      "grade", made.report["grade"])
 for warning in made.report["warnings"]:
     print("warning:", warning)
 

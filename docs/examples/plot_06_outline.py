@@ -11,7 +11,8 @@ dark details. Here a hard-disk icon, 20×20.
 """
 import nonogen
 
-made = nonogen.from_image("../../samples/images/tango_drive-harddisk.png", size=(20, 20), style="outline")
+made = nonogen.from_image("../../samples/images/tango_drive-harddisk.png", size=(20, 20),
+                          style="outline")
 print(made.report["status"], "grade", made.report["grade"], made.report["grade_name"])
 
 # %%

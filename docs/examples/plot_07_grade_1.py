@@ -12,7 +12,8 @@ play button icon, 20×20.
 import nonogen
 
 made = nonogen.from_image("../../samples/images/icon-play.png", grade=1)
-print(made.report["status"], "grade", made.report["grade"], made.report["grade_name"], "score", made.report["score"])
+print(made.report["status"], "grade", made.report["grade"], made.report["grade_name"],
+      "score", made.report["score"])
 
 # %%
 # ``nonogen.save`` writes the folder ``nonogen image`` writes: puzzle files for solvers, the puzzle and

@@ -13,8 +13,10 @@ the sheet.
 """
 import nonogen
 
-made = nonogen.from_image("../../samples/images/photo-apple.jpg", size=(15, 15), mode="bw", grade=4, timeout=30)
-print(made.report["status"], "grade", made.report["grade"], made.report["grade_name"], "givens", len(made.report["givens"]))
+made = nonogen.from_image("../../samples/images/photo-apple.jpg", size=(15, 15), mode="bw",
+                          grade=4, timeout=30)
+print(made.report["status"], "grade", made.report["grade"], made.report["grade_name"],
+      "givens", len(made.report["givens"]))
 for warning in made.report["warnings"]:
     print("warning:", warning)
 

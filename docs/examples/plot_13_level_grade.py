@@ -9,7 +9,8 @@ import nonogen
 
 made = nonogen.from_mesh("../../samples/meshes/snowman.obj", size=10, grade=2)
 report = made.report
-print(report["status"], "size", made.puzzle.size, f"hid {report['clues_hidden']} of {report['clues_total']} clues,",
+print(report["status"], "size", made.puzzle.size,
+      f"hid {report['clues_hidden']} of {report['clues_total']} clues,",
       "grade", report["grade"], report["grade_name"], "line-solvable:", report["line_solvable"])
 
 # %%

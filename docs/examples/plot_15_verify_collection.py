@@ -14,7 +14,8 @@ import nonogen
 records = list(nonogen.verify_paths(["../../samples/puzzles"], timeout=30))
 for r in sorted(records, key=lambda r: r["file"]):
     size = f"{r.get('width')}x{r.get('height')}"
-    print(f"{r['file'].split('/')[-1]:24} {r['format']:9} {size:>6} {r['status']:11} grade {r.get('grade')}")
+    name = r["file"].split("/")[-1]
+    print(f"{name:24} {r['format']:9} {size:>6} {r['status']:11} grade {r.get('grade')}")
 print(Counter(r["status"] for r in records))
 
 # %%
