@@ -50,6 +50,7 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "remove_config_comments": True,
     "min_reported_time": 1,
+    "write_computation_times": False,  # its page loads scripts from CDNs: the site makes no network request
     "show_memory": False,
     "plot_gallery": "True",
     "abort_on_example_error": True,

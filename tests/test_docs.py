@@ -47,6 +47,7 @@ class _Page(HTMLParser):
         super().__init__()
         self.links: list[str] = []
         self.images: list[str] = []
+        self.loads: list[str] = []
         self.ids: set[str] = set()
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
@@ -57,6 +58,10 @@ class _Page(HTMLParser):
             self.links.append(attr["href"])
         if tag == "img" and attr.get("src"):
             self.images.append(attr["src"])
+        if tag in ("script", "img", "iframe") and attr.get("src"):
+            self.loads.append(attr["src"])
+        if tag == "link" and attr.get("href") and "stylesheet" in (attr.get("rel") or ""):
+            self.loads.append(attr["href"])
 
 
 def _parse(path: Path) -> _Page:
@@ -118,6 +123,13 @@ def test_no_page_links_to_something_missing(site):
             elif parts.fragment and file.suffix == ".html" and file in pages and parts.fragment not in pages[file].ids:
                 broken.append(f"{path.relative_to(site)} -> {target} (no such anchor)")
     assert not broken, "\n".join(broken[:30])
+
+
+def test_pages_load_nothing_from_other_sites(site):
+    """The site reads offline, like nonogen's own pages: no script, style or picture from a CDN."""
+    remote = [f"{path.relative_to(site)}: {src}" for path in site.rglob("*.html")
+              for src in _parse(path).loads if urlsplit(src).scheme or src.startswith("//")]
+    assert not remote, "\n".join(remote[:20])
 
 
 def test_readme_links_into_the_site_exist():

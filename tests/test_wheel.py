@@ -124,15 +124,16 @@ def installed(request, dists) -> tuple[str, Path, dict]:
     """A fresh virtual environment with one wheel installed, and the environment to run it in (no compiler)."""
     kind, tmp = request.param, dists["tmp"]
     venv = tmp / f"venv-{kind}"
-    _run([sys.executable, "-m", "venv", str(venv)])
+    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     python = venv / "bin" / "python"
-    _run([str(python), "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", str(dists[kind])])
+    pip = [sys.executable, "-m", "pip", "--python", str(python)]  # this pip, working on the fresh environment
+    _run([*pip, "install", "--quiet", "--no-index", "--no-deps", str(dists[kind])])
     site = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip())
     ours = [p for p in (sysconfig.get_path("purelib"), sysconfig.get_path("platlib"))]
     (site / "zz-test-dependencies.pth").write_text("\n".join(dict.fromkeys(ours)) + "\n")
     env = _no_compiler_env(tmp)
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
-    _run([str(python), "-m", "pip", "check"], env=env)
+    _run([*pip, "check"], env=env)
     return kind, venv, env
 
 
