@@ -32,6 +32,7 @@ source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
 exclude_patterns = ["_build", "_ext", PLAY, "examples", "gallery/*.ipynb", "gallery/*.py", "studio/*.md"]
 
+smartquotes = False  # a flag in help text or prose stays `--jobs`, never an en dash
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3  # README-style links (`page.md#a-heading`) resolve to the heading's anchor
 
