@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 OUT    ?= outputs
 UNTIME := $(PY) scripts/demo_untimed.py
 
-.PHONY: demo test bench fuzz clean demo-puzzles demo-images demo-meshes demo-packing demo-book browser-deps
+.PHONY: demo test docs bench fuzz clean demo-puzzles demo-images demo-meshes demo-packing demo-book browser-deps
 
 $(STAMP): pyproject.toml $(wildcard nonogen/solve/*.c nonogen/solve/*.h)
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +91,13 @@ browser-deps:
 test: $(STAMP) browser-deps
 	$(PY) -m pytest
 
+# The documentation site (docs/, Sphinx + MyST + sphinx-gallery) into docs/_build/html, warnings as errors.
+# Built from scratch every time: the gallery's examples run again, so every picture is today's output.
+docs: $(STAMP)
+	rm -rf docs/_build docs/gallery docs/_play docs/examples/out docs/sg_execution_times.rst
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "the site is in docs/_build/html (open docs/_build/html/index.html)"
+
 # Hostile-input campaign over every reader (default 20,000 cases; FUZZ_ARGS="--cases 500" for a short one).
 fuzz: $(STAMP)
 	$(PY) scripts/fuzz.py $(FUZZ_ARGS)
@@ -107,4 +114,4 @@ bench: $(STAMP)
 	$(PY) scripts/bench_studio.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info docs/_build docs/gallery docs/_play docs/examples/out

@@ -1,5 +1,5 @@
-"""Every command in README.md runs as written: `sh` blocks line by line, `python` blocks whole, `pycon` blocks
-as doctests, in a scratch folder.
+"""Every command in README.md and in the documentation's pages (docs/**/*.md) runs as written: `sh` blocks line
+by line, `python` blocks whole, `pycon` blocks as doctests, in a scratch folder per page.
 
 Eight of the README's 21 commands failed as written (files that did not
 exist, placeholders that looked like names). The rules the README states:
@@ -11,9 +11,11 @@ folder whose ``.venv`` is the environment running this test (a README that
 forgot to say how to find ``nonogen`` printed "command not found").
 A command passes when its exit code says no error: 0, 1 (some puzzle is not
 unique; the shipped samples include unsolvable puzzles on purpose) or 3 (a
-timeout, which a busy machine may reach), and it prints no traceback. Commands run in README order in one folder, so a file
-one writes can be read by the next. Everything they write goes into one git-ignored folder,
-``scratch/`` (following the README once left some twenty files in the repository's top folder).
+timeout, which a busy machine may reach), and it prints no traceback. Commands run in page order in one folder per
+page, so a file one writes can be read by the next on the same page. When the README's sections moved to the
+documentation site, their commands moved with them and are run here all the same. Everything they write goes
+into one git-ignored folder, ``scratch/`` (following the README once left some twenty files in the repository's
+top folder).
 """
 from __future__ import annotations
 
@@ -29,11 +31,16 @@ REPO = Path(__file__).resolve().parents[1]
 PLACEHOLDER = re.compile(r"<[A-Za-z][^<>]*>")
 
 
-def readme_blocks() -> list[tuple[str, int, str]]:
-    """``(language, line number, code)``: every line of ``sh`` blocks, every ``python`` and ``pycon`` block."""
+PAGES = ["README.md", *sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs").rglob("*.md")
+                              if "_build" not in p.parts)]
+"""The pages whose commands are run: the README and every Markdown page of the site."""
+
+
+def readme_blocks(page: str = "README.md") -> list[tuple[str, int, str]]:
+    """``(language, line number, code)`` of ``page``: every line of ``sh`` blocks, every ``python`` and ``pycon`` block."""
     out: list[tuple[str, int, str]] = []
     lang, start, body = None, 0, []
-    for number, line in enumerate((REPO / "README.md").read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate((REPO / page).read_text(encoding="utf-8").splitlines(), 1):
         if line.startswith("```"):
             if lang is None:
                 lang, start, body = line[3:].strip(), number, []
@@ -61,8 +68,9 @@ def skip_reason(code: str) -> str:
 
 
 BLOCKS = readme_blocks()
-SCRATCH = "scratch"  # the one folder the README's commands write into (git-ignored)
-RAN: list[int] = []  # README lines whose command ran in this session, for the last test
+PAGE_BLOCKS = [(page, *block) for page in PAGES for block in readme_blocks(page)]
+SCRATCH = "scratch"  # the one folder the pages' commands write into (git-ignored)
+RAN: set[tuple[str, int]] = set()  # (page, line) of the commands that ran in this session, for the last test
 
 
 def without_nonogen(path: str) -> str:
@@ -70,10 +78,15 @@ def without_nonogen(path: str) -> str:
     return os.pathsep.join(p for p in path.split(os.pathsep) if p and not (Path(p) / "nonogen").exists())
 
 
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory) -> tuple[Path, dict]:
-    """A folder with the shipped samples and a ``.venv`` that is this test's environment, ``nonogen`` off the PATH."""
-    folder = tmp_path_factory.mktemp("readme")
+_SCRATCH: dict[str, tuple[Path, dict]] = {}
+
+
+@pytest.fixture
+def scratch(tmp_path_factory, page: str) -> tuple[Path, dict]:
+    """The page's folder: the shipped samples and a ``.venv`` that is this test's environment, ``nonogen`` off the PATH."""
+    if page in _SCRATCH:
+        return _SCRATCH[page]
+    folder = tmp_path_factory.mktemp(Path(page).stem)
     (folder / "samples").symlink_to(REPO / "samples")
     venv = Path(sys.prefix)
     if not (venv / "bin" / "activate").exists():
@@ -81,6 +94,7 @@ def scratch(tmp_path_factory) -> tuple[Path, dict]:
     (folder / ".venv").symlink_to(venv)
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
     env["PATH"] = without_nonogen(os.environ.get("PATH", ""))
+    _SCRATCH[page] = folder, env
     return folder, env
 
 
@@ -91,51 +105,58 @@ def test_readme_setup_puts_nonogen_on_the_path():
 
 
 def test_the_readme_has_commands_to_run():
+    """The README shows the five commands and a Python example; the pages hold the rest, all of it run."""
     runnable = [b for b in BLOCKS if not skip_reason(b[2])]
-    assert len(runnable) >= 20 and any(lang == "pycon" for lang, _, _ in runnable)
+    assert len(runnable) >= 5 and any(lang == "pycon" for lang, _, _ in runnable)
+    everywhere = [b for b in PAGE_BLOCKS if not skip_reason(b[3])]
+    assert len(everywhere) >= 60 and len({page for page, *_ in everywhere}) >= 10
 
 
-@pytest.mark.parametrize("lang,line,code", BLOCKS, ids=[f"README.md:{line}" for _, line, _ in BLOCKS])
-def test_readme_command_runs_as_written(scratch, lang, line, code):
+@pytest.mark.parametrize("page,lang,line,code", PAGE_BLOCKS, ids=[f"{page}:{line}" for page, _, line, _ in PAGE_BLOCKS])
+def test_readme_command_runs_as_written(scratch, page, lang, line, code):
     reason = skip_reason(code)
     if reason:
         pytest.skip(reason)
     folder, env = scratch
     if lang == "pycon":
-        _run_doctest(folder, env, line, code)
+        _run_doctest(folder, env, page, line, code)
         return
     argv = ([sys.executable, "-c", code] if lang == "python"
             else ["bash", "-o", "pipefail", "-c", f"{ACTIVATE} && {code}"])
     done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True, timeout=600,
                           stdin=subprocess.DEVNULL)
-    assert done.returncode in (0, 1, 3), f"README.md:{line}: exit {done.returncode}\n{code}\n{done.stderr[-3000:]}"
-    assert "Traceback" not in done.stderr, f"README.md:{line}\n{done.stderr[-3000:]}"
-    RAN.append(line)
+    assert done.returncode in (0, 1, 3), f"{page}:{line}: exit {done.returncode}\n{code}\n{done.stderr[-3000:]}"
+    assert "Traceback" not in done.stderr, f"{page}:{line}\n{done.stderr[-3000:]}"
+    RAN.add((page, line))
 
 
-def test_following_the_readme_writes_only_into_scratch(scratch):
-    """Runs after every command above (pytest keeps the file's order): the folder holds nothing new but scratch/."""
+WRITING_PAGES = sorted({page for page, lang, _, code in PAGE_BLOCKS if lang == "sh" and not skip_reason(code)})
+
+
+@pytest.mark.parametrize("page", WRITING_PAGES)
+def test_following_a_page_writes_only_into_scratch(scratch, page):
+    """Runs after every command above (pytest keeps the file's order): the page's folder holds nothing new but
+    scratch/."""
     folder, _ = scratch
-    commands = [line for lang, line, code in BLOCKS if lang != "pycon" and not skip_reason(code)]
-    if sorted(RAN) != commands:
-        pytest.skip("only meaningful after every README command ran in this session")
-    made = sorted(p.name for p in folder.iterdir() if p.name not in ("samples", ".venv"))
-    assert made == [SCRATCH], f"the README's commands wrote outside {SCRATCH}/: {made}"
-    assert len(list((folder / SCRATCH).iterdir())) >= 20
+    commands = {(page, line) for p, lang, line, code in PAGE_BLOCKS if p == page and lang != "pycon" and not skip_reason(code)}
+    if not commands <= RAN:
+        pytest.skip("only meaningful after every command of the page ran in this session")
+    made = sorted(p.name for p in folder.iterdir() if p.name not in ("samples", ".venv", SCRATCH))
+    assert not made, f"{page}: its commands wrote outside {SCRATCH}/: {made}"
     assert f"/{SCRATCH}/" in (REPO / ".gitignore").read_text().splitlines(), f"{SCRATCH}/ is not git-ignored"
 
 
 DOCTEST = """
 import doctest, sys
-test = doctest.DocTestParser().get_doctest(sys.stdin.read(), {}, "README.md", "README.md", int(sys.argv[1]))
+test = doctest.DocTestParser().get_doctest(sys.stdin.read(), {}, sys.argv[2], sys.argv[2], int(sys.argv[1]))
 runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
 runner.run(test)
 sys.exit(9 if runner.failures else 0)
 """
 
 
-def _run_doctest(folder: Path, env: dict, line: int, code: str) -> None:
+def _run_doctest(folder: Path, env: dict, page: str, line: int, code: str) -> None:
     """A ``pycon`` block is a doctest: every output shown must be what the call prints (exit 9 otherwise)."""
-    done = subprocess.run([sys.executable, "-c", DOCTEST, str(line)], cwd=folder, env=env, input=code,
+    done = subprocess.run([sys.executable, "-c", DOCTEST, str(line), page], cwd=folder, env=env, input=code,
                           capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"README.md:{line}: the example's output differs\n{done.stdout[-3000:]}{done.stderr[-2000:]}"
+    assert done.returncode == 0, f"{page}:{line}: the example's output differs\n{done.stdout[-3000:]}{done.stderr[-2000:]}"
