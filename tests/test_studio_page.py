@@ -51,7 +51,7 @@ def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
     driver, url, folder = page
     height = lambda: driver.find_element(By.ID, "opt-height").get_attribute("value")  # noqa: E731
     _drop(driver, "wide.png", photo_png(400, 200))
-    _until(driver, lambda: _width(driver) == 30 and height() == "15")  # a photo: 30 cells on its long side
+    _until(driver, lambda: _width(driver) == 42 and height() == "21")  # a photo: about the cells of 30x30
     width = driver.find_element(By.ID, "opt-width")
     width.send_keys(Keys.CONTROL, "a", Keys.NULL, "20\n")
     _until(driver, lambda: _width(driver) == 20 and height() == "10")
@@ -59,7 +59,7 @@ def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
     _until(driver, lambda: _text(driver, "q-fidelity") not in ("", "-"))
     # a tall picture comes at its own default size, not 20 wide like the last one
     _drop(driver, "tall.png", photo_png(200, 400))
-    _until(driver, lambda: _width(driver) == 15 and height() == "30")
+    _until(driver, lambda: _width(driver) == 21 and height() == "42")
     # open heart.non from the folder, save it, then drop a picture: the list and the saved line follow
     Select(driver.find_element(By.ID, "folder-files")).select_by_value("heart.non")
     driver.find_element(By.ID, "open").click()
