@@ -17,8 +17,8 @@ import traceback
 from typing import Optional, Sequence
 
 from .. import __version__
-from ..errors import (BlankPictureError, CollectionExistsError, EmptyModelError, NonogenError, OptionError, OutputExistsError, SolverTimeout,
-                      UnknownFormatError)
+from ..errors import (BlankPictureError, CollectionExistsError, EmptyModelError, NonogenError, OptionError,
+                      OutputExistsError, SolverTimeout, UnknownFormatError)
 from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
 
 # Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
