@@ -180,3 +180,11 @@ def test_a_grade_mix_aims_each_picture_at_its_grade(tmp_path):
     assert [r["grade"] for r in recs if r["grade_wanted"] == 1] == [1, 1]
     with pytest.raises(OptionError):
         list(make_many([folder], tmp_path / "bad", grade_mix={1: 0}))
+
+
+def test_a_collection_inside_its_source_folder_does_not_take_its_own_pictures(tmp_path, capsys):
+    folder = pictures(tmp_path / "in", 2)
+    code, _, err = run(capsys, "image", folder, "-o", folder / "made")
+    assert code == 0 and "2 sources: 2 made" in err
+    code, out, err = run(capsys, "image", folder, "-o", folder / "made", "--resume")
+    assert code == 0 and out == "" and "nothing to make" in err

@@ -27,6 +27,7 @@ from ..collect import found_files, read_records
 from ..errors import CollectionExistsError, FormatError, InputError, NonogenError, OptionError, SolverTimeout
 from ..executors import make_executor
 from ..files import OWN_NAMES, LineFile, check_folder, write_file
+from ..output.folders import save
 
 __all__ = ["make_many", "make_one", "plan_names", "mixed_grades", "read_collection", "KINDS", "RECORDS", "STATUSES"]
 
@@ -156,18 +157,21 @@ def make_one(task: MakeTask) -> dict:
 
 
 def _make(task: MakeTask):
-    if task.kind == "mesh":
-        from .level3d import from_mesh  # the kind's own pipeline: a picture collection never loads the 3D stack
+    return _pipeline(task.kind)(task.source, **task.making)
 
-        return from_mesh(task.source, **task.making)
-    from .picture import from_image  # likewise, a model collection never loads the picture stack
 
-    return from_image(task.source, **task.making)
+def _pipeline(kind: str) -> Callable:
+    """``from_mesh`` or ``from_image``, imported on first use: a picture collection never loads the 3D stack."""
+    if kind == "mesh":
+        from .level3d import from_mesh  # see the docstring: each kind loads its own stack only
+
+        return from_mesh
+    from .picture import from_image  # likewise
+
+    return from_image
 
 
 def _save(made, task: MakeTask) -> None:
-    from ..output.folders import save  # drawing and exporting: loaded by whoever makes, not by the planner
-
     save(made, task.folder, force=task.force, **task.saving)
 
 
@@ -339,12 +343,13 @@ def make_many(
     """
     if kind not in KINDS:
         raise OptionError("kind", kind, " or ".join(KINDS))
-    plan = plan_names(path for path, _ in found_files(sources, KINDS[kind]))
+    folder = Path(out)
+    inside = os.path.abspath(folder) + os.sep  # the collection's own pictures are never sources (a resumed run's)
+    plan = plan_names(p for p, _ in found_files(sources, KINDS[kind]) if not os.path.abspath(p).startswith(inside))
     if not plan:
         raise InputError(f"no {'pictures' if kind == 'image' else 'models'} in {', '.join(map(str, sources))} "
                          f"(searched for {' '.join(KINDS[kind])})")
     grades = mixed_grades(len(plan), _check_mix(grade_mix, kind)) if grade_mix is not None else None
-    folder = Path(out)
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{folder}: exists and is not a folder; name a folder for the collection")
     folder.mkdir(parents=True, exist_ok=True)
@@ -366,6 +371,7 @@ def make_many(
 
     timeout = making.get("timeout", DEFAULT_TIMEOUT[kind])
     runner = make_executor(executor, jobs=jobs, timeout=timeout, scheduler=scheduler)
+    _pipeline(kind)  # loaded once here, local workers forked from this process start with it (0.5 s each otherwise)
     index = {plan[i][0]: i for i in todo}
     order = _InOrder(len(plan), set(range(len(plan))) - set(todo)) if dedupe else None
     seen = {r["clue_hash"]: r["name"] for r in earlier if r["status"] == "made" and r.get("clue_hash")}
