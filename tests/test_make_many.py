@@ -13,7 +13,8 @@ from PIL import Image
 from nonogen import make_many
 from nonogen.cli import main
 from nonogen.errors import CollectionExistsError, OptionError, OutputExistsError
-from nonogen.make.many import mixed_grades, plan_names, read_collection
+from nonogen.make.many import mixed_grades, plan_names
+from nonogen.output.collection import read_collection
 
 REPO = Path(__file__).resolve().parents[1]
 MESHES = REPO / "samples" / "meshes"

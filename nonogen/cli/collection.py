@@ -15,7 +15,8 @@ from typing import Any
 
 from ..collect import is_pattern
 from ..errors import InputError, OptionError
-from ..make.many import STATUSES, make_many, read_collection
+from ..make.many import STATUSES
+from ..output.collection import make_many, read_collection
 from .common import (
     EXIT_CODES,
     EXIT_INTERNAL,
