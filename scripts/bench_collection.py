@@ -173,6 +173,7 @@ def child(config: dict) -> dict:
     start = time.monotonic()
     records = list(make_many(config["pictures"], out / "pictures", on_progress=note, **where))
     pictures = time.monotonic() - start
+    picture_workers, watcher.peaks = watcher.peaks, {}
     start = time.monotonic()
     for size, folder in sorted(config["models"].items()):
         records += make_many([folder], out / f"models{size}", kind="mesh", size=int(size), on_progress=note, **where)
@@ -180,8 +181,9 @@ def child(config: dict) -> dict:
     if cluster is not None:
         cluster.close()
     return {"pictures_seconds": pictures, "models_seconds": models, "parent_peak_mb": _peak_mb(os.getpid()),
-            "parent_rss_by_tenth": rss, "worker_peaks_mb": sorted((round(p, 1) for p in watcher.peaks.values()),
+            "parent_rss_by_tenth": rss, "worker_peaks_mb": sorted((round(p) for p in picture_workers.values()),
                                                                    reverse=True),
+            "model_worker_peak_mb": round(max(watcher.peaks.values(), default=0)),
             "cluster_start": cluster_start, "failed": sum(r["status"] == "failed" for r in records),
             "records": len(records)}
 
@@ -245,7 +247,8 @@ def main() -> int:
                   f"process {got['wall']:6.1f} s, failed {got['failed']}/{got['records']}")
             started = f", the cluster started in {got['cluster_start']:.1f} s (apart)" if executor == "dask" else ""
             print(f"{'':<15} parent peak {got['parent_peak_mb']:.0f} MB, parent RSS at each tenth "
-                  f"{got['parent_rss_by_tenth']} MB; worker peaks {got['worker_peaks_mb']} MB{started}")
+                  f"{got['parent_rss_by_tenth']} MB; pictures' worker peaks {got['worker_peaks_mb']} MB, "
+                  f"models' largest worker {got['model_worker_peak_mb']} MB{started}")
         subset = pictures[:: max(1, count // n_loop)][:n_loop]
         loop = shell_loop(subset, work)
         loop_rate = len(subset) / loop
