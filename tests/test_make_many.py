@@ -189,3 +189,29 @@ def test_a_collection_inside_its_source_folder_does_not_take_its_own_pictures(tm
     assert code == 0 and "2 sources: 2 made" in err
     code, out, err = run(capsys, "image", folder, "-o", folder / "made", "--resume")
     assert code == 0 and out == "" and "nothing to make" in err
+
+
+def test_a_worker_that_dies_costs_its_source_only(tmp_path, monkeypatch):
+    """The local pool's crash isolation: a source that kills its worker is a 'crash' record, the rest are made.
+
+    The workers are forked from this process, so they inherit the patched pipeline.
+    """
+    import os
+    import signal
+
+    import nonogen.make.many as many
+
+    real = many.pipeline
+
+    def dying(kind):
+        make = real(kind)
+        return lambda source, **options: os.kill(os.getpid(), signal.SIGKILL) if "crash" in source else make(
+            source, **options)
+
+    monkeypatch.setattr(many, "pipeline", dying)
+    folder = pictures(tmp_path / "in", 3)
+    tiny_png(folder / "crash.png", 9)
+    recs = {Path(r["source"]).name: r for r in make_many([folder], tmp_path / "out", jobs=1, executor="local")}
+    assert recs["crash.png"]["status"] == "failed" and recs["crash.png"]["error_kind"] == "crash"
+    assert "SIGKILL" in recs["crash.png"]["error"] and not (tmp_path / "out" / "crash").exists()
+    assert [recs[f"p0{i}.png"]["status"] for i in range(3)] == ["made"] * 3

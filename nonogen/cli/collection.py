@@ -39,8 +39,8 @@ _ONLY_FOR_MANY = ("jobs", "executor", "scheduler", "resume", "dedupe", "csv", "g
 
 def add_collection_options(parser: argparse.ArgumentParser) -> None:
     """The options of a collection run (several sources, a folder or a glob; see README "Making a collection")."""
-    group = parser.add_argument_group("collections (several sources, a folder or a glob: -o names the collection "
-                                      "folder, one sub-folder per source; any of these options makes one)")
+    group = parser.add_argument_group("collections", "several sources, a folder or a glob (or any option below) make "
+                                      "a collection: -o names its folder, one sub-folder per source")
     add_executor_options(group, "")
     group.add_argument("--resume", action="store_true",
                        help="continue a collection run that was stopped: sources with a record are not made again")
