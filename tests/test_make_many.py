@@ -123,8 +123,7 @@ def test_nothing_is_overwritten_without_force(tmp_path, capsys):
     (out / "p01" / "mine.txt").write_text("the user's\n")
     with pytest.raises(OutputExistsError):
         list(make_many([folder], out))
-    assert sorted(p.name for p in out.iterdir()) == ["collection.jsonl", "p01"] and not (out / "p00").exists()
-    assert (out / "collection.jsonl").read_text() == ""
+    assert sorted(p.name for p in out.iterdir()) == ["p01"]  # a refusal leaves no records file behind
     code, _, err = run(capsys, "image", folder, "-o", out)
     assert code == 2 and err.count("\n") == 1 and "p01: folder exists and is not empty (use --force" in err
     code, _, err = run(capsys, "image", folder, "-o", out, "--force")

@@ -80,8 +80,8 @@ class _InOrder:
     as released already.
     """
 
-    def __init__(self, count: int, released: set[int]):
-        self.count, self.released = count, released
+    def __init__(self, released: set[int]):
+        self.released = released
         self.next = 0
         self.waiting: dict[int, dict] = {}
 
@@ -117,6 +117,29 @@ def _prepare(out: Path, plan: list, earlier: list[dict], resume: bool, force: bo
         source, name = plan[i]
         check_folder(out / name, force or resume, [source])  # with resume: the killed run's unrecorded folder
     return todo
+
+
+def _open_records(folder: Path, plan: list, resume: bool, force: bool) -> tuple[LineFile, list[dict], list[int]]:
+    """The records file, open to append and locked; the resumed run's records; the indices of the sources to make.
+
+    Every refusal comes here, before any work, and leaves no records file behind that was not there before.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{folder}: exists and is not a folder; name a folder for the collection")
+    folder.mkdir(parents=True, exist_ok=True)
+    new = not (folder / RECORDS).exists()
+    lines = LineFile(folder / RECORDS, append=True)  # locked before it is read: a second run on it is refused
+    try:
+        earlier = read_collection(folder) if resume else []
+        todo = _prepare(folder, plan, earlier, resume, force, os.fstat(lines.fd).st_size > 0)
+        if not resume:
+            os.ftruncate(lines.fd, 0)  # with force: the collection starts over
+    except BaseException:
+        lines.close()
+        if new:
+            (folder / RECORDS).unlink()
+        raise
+    return lines, earlier, todo
 
 
 def make_many(
@@ -169,18 +192,7 @@ def make_many(
         raise InputError(f"no {'pictures' if kind == 'image' else 'models'} in {', '.join(map(str, sources))} "
                          f"(searched for {' '.join(KINDS[kind])})")
     grades = mixed_grades(len(plan), check_mix(grade_mix, kind)) if grade_mix is not None else None
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"{folder}: exists and is not a folder; name a folder for the collection")
-    folder.mkdir(parents=True, exist_ok=True)
-    lines = LineFile(folder / RECORDS, append=True)  # locked before it is read: a second run on it is refused
-    try:
-        earlier = read_collection(folder) if resume else []
-        todo = _prepare(folder, plan, earlier, resume, force, os.fstat(lines.fd).st_size > 0)
-        if not resume:
-            os.ftruncate(lines.fd, 0)  # with force: the collection starts over
-    except BaseException:
-        lines.close()
-        raise
+    lines, earlier, todo = _open_records(folder, plan, resume, force)
     saving = {"colored": colored} if kind == "mesh" else {"cell": cell}
 
     def task(i: int) -> MakeTask:
@@ -192,7 +204,7 @@ def make_many(
     runner = make_executor(executor, jobs=jobs, timeout=timeout, scheduler=scheduler)
     pipeline(kind)  # loaded once here, local workers forked from this process start with it (0.5 s each otherwise)
     index = {plan[i][0]: i for i in todo}
-    order = _InOrder(len(plan), set(range(len(plan))) - set(todo)) if dedupe else None
+    order = _InOrder(set(range(len(plan))) - set(todo)) if dedupe else None
     seen = {r["clue_hash"]: r["name"] for r in earlier if r["status"] == "made" and r.get("clue_hash")}
     report = on_progress or (lambda done, total: None)
     report(0, len(todo))
