@@ -104,6 +104,7 @@ def mixed_grades(count: int, mix: Mapping[int, float]) -> list[int]:
 
 
 def check_mix(mix: Mapping[int, float], kind: str) -> dict[int, float]:
+    """The grade mix with its grades as numbers, in order; a grade the kind has not, or a share of 0, is refused."""
     allowed = GRADES[kind]
     for grade, weight in mix.items():
         if grade not in allowed:
