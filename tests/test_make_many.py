@@ -214,3 +214,13 @@ def test_a_worker_that_dies_costs_its_source_only(tmp_path, monkeypatch):
     assert recs["crash.png"]["status"] == "failed" and recs["crash.png"]["error_kind"] == "crash"
     assert "SIGKILL" in recs["crash.png"]["error"] and not (tmp_path / "out" / "crash").exists()
     assert [recs[f"p0{i}.png"]["status"] for i in range(3)] == ["made"] * 3
+
+
+def test_verify_finds_files_the_same_way_globs_included(tmp_path, capsys):
+    """Source discovery is shared (nonogen.collect): a quoted glob works for verify too, and matches nothing loudly."""
+    for name in ("a.non", "b.non"):
+        (tmp_path / name).write_text("width 2\nheight 2\nrows\n2\n1\ncolumns\n2\n1\n")
+    code, out, err = run(capsys, "verify", str(tmp_path / "*.non"), "--json")
+    assert code == 0 and [Path(json.loads(line)["file"]).name for line in out.splitlines()] == ["a.non", "b.non"]
+    code, out, err = run(capsys, "verify", str(tmp_path / "*.xml"), "--json")
+    assert code == 2 and json.loads(out)["status"] == "error" and "*.xml" in json.loads(out)["file"]
