@@ -11,6 +11,8 @@ The Python API in one screen::
     made = nonogen.from_image("samples/images/heart-pixelart-x10.png", colors=3)   # a Made:
     made.report["status"], made.puzzle, made.solution  # ...and nonogen.save(made, "heart/") writes the folder
     level = nonogen.from_mesh("samples/meshes/mushroom.ply", size=8)   # a Made too
+    for record in nonogen.make_many(["photos/"], "book/", jobs=2):     # a collection: book/<name>/ per picture
+        print(record["name"], record["status"])
     nonogen.draw(puzzle, "lambda.pdf", paper="a4")     # or without a path: the Picture
 
 Heavy parts (the engine, numpy and the Picross 3D half, Pillow, trimesh) are
@@ -41,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .importers.image import ImageOptions
     from .made import Made
     from .make.level3d import from_mesh, make_level
+    from .output.collection import make_many
     from .make.picture import from_image
     from .model3d import Puzzle3D
     from .output import book, draw, save
@@ -60,6 +63,7 @@ __all__ = [
     "verify_paths",
     "from_image",
     "from_mesh",
+    "make_many",
     "make_level",
     "Made",
     "save",
@@ -101,6 +105,7 @@ _LAZY = {
     "from_image": ("make.picture", "from_image"),
     "from_mesh": ("make.level3d", "from_mesh"),
     "make_level": ("make.level3d", "make_level"),
+    "make_many": ("output.collection", "make_many"),
     "Made": ("made", "Made"),
     "ImageOptions": ("importers.image", "ImageOptions"),
     "save": ("output.folders", "save"),

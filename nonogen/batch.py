@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Optional, Union
 
 from . import formats
+from .collect import found_files
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
 from .executors import make_executor
 from .grids import rows_in
@@ -73,23 +74,16 @@ class Task(NamedTuple):
 
 
 def puzzle_files(paths: Iterable[Union[PathLike, Source]]) -> Iterator[tuple[Union[Path, Source], bool]]:
-    """``(file, named)`` for files named directly (``named``) and candidates found in folders (recursively).
+    """``(file, named)`` for files named directly (``named``) and candidates found in folders and globs.
 
     A folder offers every entry whose suffix some format uses; whether it
-    really is a puzzle is decided by reading it. Entries are sorted so runs
-    (and resumed runs) meet files in the same order.
+    really is a puzzle is decided by reading it (:func:`nonogen.collect.found_files`).
     """
     for item in paths:
         if isinstance(item, Source):
             yield item, True
-            continue
-        path = Path(item)
-        if path.is_dir():
-            for child in sorted(p for p in path.rglob("*") if not p.is_dir()):
-                if child.suffix.lower() in formats.SUFFIXES:
-                    yield child, False
         else:
-            yield path, True
+            yield from found_files([item], formats.SUFFIXES)
 
 
 def _bad(label: str, status: str, message: str, **extra) -> dict:

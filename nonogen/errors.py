@@ -17,6 +17,7 @@ The tree::
     │   ├── BlankPictureError
     │   └── EmptyModelError
     ├── OutputExistsError
+    │   └── CollectionExistsError
     └── SolverTimeout
 
 Readers (``nonogen.formats``, packing levels, pictures, models) let no other
@@ -33,6 +34,7 @@ __all__ = [
     "InputError",
     "OptionError",
     "OutputExistsError",
+    "CollectionExistsError",
     "SolverTimeout",
     "UnknownFormatError",
     "BlankPictureError",
@@ -133,6 +135,10 @@ class EmptyModelError(InputError):
 
 class OutputExistsError(NonogenError, FileExistsError):
     """Writing would replace something the user has, and replacing was not allowed."""
+
+
+class CollectionExistsError(OutputExistsError):
+    """The folder holds a collection already: it can be resumed or made again, not silently mixed with a new one."""
 
 
 class SolverTimeout(NonogenError, TimeoutError):

@@ -17,8 +17,8 @@ import traceback
 from typing import Optional, Sequence
 
 from .. import __version__
-from ..errors import (BlankPictureError, EmptyModelError, NonogenError, OptionError, OutputExistsError, SolverTimeout,
-                      UnknownFormatError)
+from ..errors import (BlankPictureError, CollectionExistsError, EmptyModelError, NonogenError, OptionError,
+                      OutputExistsError, SolverTimeout, UnknownFormatError)
 from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
 
 # Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
@@ -182,6 +182,8 @@ def message(error: NonogenError) -> str:
 
 def hint(error: NonogenError, args: argparse.Namespace) -> str:
     """The option that gets the user past ``error``, for the one-line message (library errors name none)."""
+    if isinstance(error, CollectionExistsError):
+        return " (use --resume to continue it, or --force to make it again)"
     if isinstance(error, OutputExistsError):
         return " (use --force to replace it)"
     if isinstance(error, UnknownFormatError):

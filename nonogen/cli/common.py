@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import threading
@@ -166,6 +167,31 @@ def read_stdin() -> str:
         raise InputError("no standard input to read")
     raw = getattr(stream, "buffer", stream).read(MAX_FILE_BYTES + 1)
     return decode_text(raw.encode("utf-8") if isinstance(raw, str) else raw, "<stdin>")
+
+
+def add_executor_options(parser: Any, default: str) -> None:
+    """``--jobs``, ``--executor`` and ``--scheduler``: where a batch's work runs (``verify``, ``image``, ``mesh``).
+
+    ``default`` finishes the sentence on the local pool: when the work stays in this process instead.
+    """
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+                        help="worker processes (default 1; with --executor dask and no scheduler: local Dask workers)")
+    parser.add_argument("--executor", choices=("local", "dask"), default=None,
+                        help=f"local: a pool of worker processes on this machine (the default{default}); "
+                        "dask: a Dask cluster")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="Dask scheduler, e.g. tcp://host:8786 (implies --executor dask)")
+
+
+def chosen_executor(args: argparse.Namespace, in_process: bool) -> tuple[str, int]:
+    """The executor and the number of jobs the options ask for; ``in_process``: one small task, no ``--jobs``."""
+    if args.scheduler:
+        executor = "dask"
+    elif args.executor:
+        executor = args.executor
+    else:
+        executor = "serial" if in_process and args.jobs is None else "local"
+    return executor, args.jobs or (os.cpu_count() or 2 if executor == "dask" else 1)
 
 
 def add_folder_options(parser: Any) -> None:

@@ -14,6 +14,7 @@ from ..colorspace import DEFAULT_MIN_DISTANCE
 from ..make.picture import UNIQUE_MODES, from_image
 from ..output import save
 from . import summary
+from .collection import add_collection_options, is_collection, run_collection
 from .common import add_folder_options, parse_size, positive_float, print_report
 
 
@@ -24,7 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Turn a picture into a nonogram: threshold or quantize, vote per cell, verify "
         "uniqueness and repair it, then write the puzzle files, SVG/PNG sheets and report.json.",
     )
-    p.add_argument("image", metavar="IMAGE", help="PNG, JPEG, GIF, BMP, WebP ... (first frame of animations)")
+    p.add_argument("image", nargs="+", metavar="IMAGE",
+                   help="PNG, JPEG, GIF, BMP, WebP ... (first frame of animations); several files, folders or globs "
+                   "make a collection")
     size = p.add_argument_group("size (default: pixel art at native size, photos about 900 cells (long side 30-45), "
                                  "anything else 20)")
     size.add_argument("--size", metavar="WxH", help="puzzle size in cells")
@@ -72,6 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="refuse (exit 2, nothing written) a picture whose recognisability is under X (0-1; "
                      "the warnings start under 0.35)")
     add_folder_options(out)
+    add_collection_options(p)
     p.set_defaults(run=run_image)
 
 
@@ -98,6 +102,12 @@ def run_image(args: argparse.Namespace) -> int:
     started = time.monotonic()
     options = _options(args)
     check_cell(args.cell)
+    if is_collection(args, args.image):
+        making = {"options": options, "unique": args.unique, "line_solvable": args.line_solvable, "grade": args.grade,
+                  "max_edits": args.max_edits, "timeout": args.timeout, "title": args.title,
+                  "min_readability": args.min_readability}
+        return run_collection(args, args.image, "image", making, {"cell": args.cell})
+    args.image = args.image[0]
     check_folder(args.output, args.force, [args.image])
     made = from_image(args.image, options=options, unique=args.unique, line_solvable=args.line_solvable,
                       grade=args.grade, max_edits=args.max_edits, timeout=args.timeout, title=args.title,

@@ -12,6 +12,7 @@ from ..importers.mesh import MAX_SIZE, MIN_SIZE
 from ..make.level3d import from_mesh
 from ..output import save
 from . import summary
+from .collection import add_collection_options, is_collection, run_collection
 from .common import EXIT_CODES, ProgressBar, add_folder_options, positive_float, print_report
 
 
@@ -22,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Voxelize a model, prove the level unique (repairing it if needed), hide clues, "
         "and write level.json, solution.svg/.png, puzzle.svg/.png and report.json into DIR.",
     )
-    p.add_argument("model", metavar="MODEL", help="the 3D model file")
+    p.add_argument("model", nargs="+", metavar="MODEL",
+                   help="the 3D model file; several files, folders or globs make a collection")
     p.add_argument("--size", type=int, default=10, metavar="N", help=f"cubes on the longest axis, {MIN_SIZE}-{MAX_SIZE} (default 10)")
     p.add_argument("--up", choices=("z", "y"), default=None, help="the model's up axis (default: y for PLY/GLB/GLTF/OBJ, z for STL/OFF)")
     p.add_argument("--method", choices=("surface", "center"), default="center",
@@ -39,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-color", action="store_true", help="draw plain cubes even if the model has colours")
     p.add_argument("--title", default=None, help="level title (default: 'Level XxYxZ'; a file name would give the answer away)")
     add_folder_options(p)
+    add_collection_options(p)
     p.set_defaults(run=run_mesh)
 
 
@@ -54,6 +57,12 @@ def _hide_share(text: str) -> float | None:
 
 def run_mesh(args: argparse.Namespace) -> int:
     start = time.monotonic()
+    if is_collection(args, args.model):
+        making = {"size": args.size, "up": args.up, "method": args.method, "unique": args.unique,
+                  "hide": _hide_share(args.hide), "seed": args.seed, "line_solvable": args.line_solvable,
+                  "grade": args.grade, "timeout": args.timeout, "title": args.title}
+        return run_collection(args, args.model, "mesh", making, {"colored": not args.no_color})
+    args.model = args.model[0]
     check_folder(args.output, args.force, [args.model])
     bar = ProgressBar("hiding clues")
     try:

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional, Sequence
 
 from ..batch import SOLUTION_SUFFIX, STATUSES
+from ..collect import read_records
 from ..errors import InputError, OutputExistsError
 from ..files import LineFile, write_file
 from .common import STDIO, check_output_file, json_line, print_json
 
-__all__ = ["Summary", "Outputs", "read_resume", "CSV_COLUMNS"]
+__all__ = ["Summary", "Outputs", "CsvLines", "read_resume", "CSV_COLUMNS"]
 
 CSV_COLUMNS = ("file", "status", "format", "member", "members", "title", "author", "license", "clue_hash",
                "duplicate_of", "width", "height", "colors", "size", "difficulty", "work", "seconds",
@@ -64,30 +64,8 @@ class Summary:
 
 
 def read_resume(path: str) -> list[dict]:
-    """The records of an earlier run (a missing file is a first run); a torn last line is left out.
-
-    A file named twice keeps its first record: two runs that once shared the
-    file (before it was locked) wrote some records twice.
-    """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    lines = text.split("\n")
-    records: dict[str, dict] = {}
-    for number, line in enumerate(lines[:-1], 1):  # the last piece has no newline: complete lines only
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            rec = None
-        if not isinstance(rec, dict) or "file" not in rec or "status" not in rec:
-            raise InputError(f"{path}:{number}: not a record of nonogen verify; name another file to resume")
-        records.setdefault(str(rec["file"]), rec)
-    return list(records.values())
+    """The records of an earlier ``verify`` run (:func:`nonogen.collect.read_records`)."""
+    return read_records(path, "file", "nonogen verify")
 
 
 class Outputs:
@@ -106,29 +84,13 @@ class Outputs:
         self.root = _common_root(args.paths)
         self.resume = resume
         self.solution_files: list[Path] = []
-        self.csv_file, self.csv = self._open_csv(args.csv, args.force)
+        self.csv = CsvLines(args.csv, args.force, CSV_COLUMNS, _csv_values) if args.csv else None
         for rec in earlier:
             self._csv_row(rec)
 
-    @staticmethod
-    def _open_csv(name: Optional[str], force: bool):
-        if not name:
-            return None, None
-        target = _StdoutLines() if name == STDIO else LineFile(name, force=force)
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, CSV_COLUMNS, extrasaction="ignore", lineterminator="")
-        writer.writeheader()
-        target.write(buffer.getvalue())
-        return target, (writer, buffer)
-
     def _csv_row(self, rec: dict) -> None:
-        if self.csv is None:
-            return
-        writer, buffer = self.csv
-        buffer.seek(0)
-        buffer.truncate()
-        writer.writerow(_csv_values(rec))
-        self.csv_file.write(buffer.getvalue())
+        if self.csv is not None:
+            self.csv.add(rec)
 
     def add(self, rec: dict) -> None:
         if self.resume is not None:
@@ -153,8 +115,8 @@ class Outputs:
         """Put the outputs into place; for a run that did not finish, the names of the outputs it leaves out."""
         if self.resume is not None:
             self.resume.close()
-        if self.csv_file is not None:
-            self.csv_file.close(keep=finished)
+        if self.csv is not None:
+            self.csv.close(keep=finished)
         if not finished:
             left = [name for name in (self.args.csv, self.args.summary_json) if name and name != STDIO]
             if self.resume is None and self.solution_files:
@@ -169,6 +131,32 @@ class Outputs:
             else:
                 write_file(self.args.summary_json, text, force=True)
         return []
+
+
+class CsvLines:
+    """Records as CSV rows in a file ('-' = stdout), one whole line each: ``--csv`` of verify and of a collection.
+
+    The file is put into place when closed with ``keep`` (a finished run), not before."""
+
+    def __init__(self, name: str, force: bool, columns: Sequence[str], values: Callable[[dict], dict] = dict):
+        self.target = _StdoutLines() if name == STDIO else LineFile(name, force=force)
+        self.buffer = io.StringIO()
+        self.writer = csv.DictWriter(self.buffer, columns, extrasaction="ignore", lineterminator="")
+        self.values = values
+        self.writer.writeheader()
+        self._flush()
+
+    def add(self, rec: dict) -> None:
+        self.writer.writerow(self.values(rec))
+        self._flush()
+
+    def _flush(self) -> None:
+        self.target.write(self.buffer.getvalue())
+        self.buffer.seek(0)
+        self.buffer.truncate()
+
+    def close(self, keep: bool = True) -> None:
+        self.target.close(keep=keep)
 
 
 class _StdoutLines:

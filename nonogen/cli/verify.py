@@ -15,11 +15,12 @@ from .common import (
     EXIT_HELP,
     STDIO,
     ProgressBar,
+    add_executor_options,
+    chosen_executor,
     combine,
     combined_exit_code,
     exit_flag,
     positive_float,
-    positive_int,
     read_stdin,
     signals_held,
 )
@@ -34,12 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "recognise inside folders are skipped. A one-line summary goes to stderr.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders; '-' = standard input")
     verify_options(p)
-    p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
-                   help="worker processes (default 1; with --executor dask and no scheduler: local Dask workers)")
-    p.add_argument("--executor", choices=("local", "dask"), default=None,
-                   help="local: a pool of worker processes on this machine (the default, except that one file "
-                   "without --jobs is verified in this process); dask: a Dask cluster")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler, e.g. tcp://host:8786 (implies --executor dask)")
+    add_executor_options(p, ", except that one file without --jobs is verified in this process")
     p.add_argument("--resume", metavar="FILE", help="JSON Lines file of records: skip the puzzles it holds, "
                    "append the new records to it as they finish (created if missing)")
     p.add_argument("--csv", metavar="FILE", help="also write the records as CSV ('-' = stdout)")
@@ -73,8 +69,8 @@ def _inputs(paths: list[str]) -> list:
     return [Source("-", read_stdin()) if p == STDIO else p for p in paths]
 
 
-def _executor(args) -> str:
-    """Where the puzzles are verified: a Dask cluster, a pool of worker processes, or this process.
+def _executor(args) -> tuple[str, int]:
+    """Where the puzzles are verified: a Dask cluster, a pool of worker processes, or this process; and how many jobs.
 
     A worker keeps a crash or a runaway to one puzzle's record, which a
     batch needs; for one file, starting it costs more than proving a small
@@ -83,20 +79,13 @@ def _executor(args) -> str:
     that calls :func:`main`, and the browsers some callers start die of it.
     The engine still refuses an encoding it estimates too big to fit.)
     """
-    if args.scheduler:
-        return "dask"
-    if args.executor:
-        return args.executor
     one_file = len(args.paths) == 1 and (args.paths[0] == STDIO or os.path.isfile(args.paths[0]))
-    if one_file and args.jobs is None:
-        return "serial"
-    return "local"
+    return chosen_executor(args, one_file)
 
 
 def records(args, bar: ProgressBar, earlier: Iterable[dict] = ()):
     """The records of the puzzles ``args`` names, as :func:`nonogen.verify_paths` yields them."""
-    executor = _executor(args)
-    jobs = args.jobs or (os.cpu_count() or 2 if executor == "dask" else 1)
+    executor, jobs = _executor(args)
     return verify_paths(
         _inputs(args.paths),
         jobs=jobs,
