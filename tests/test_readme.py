@@ -23,6 +23,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -70,7 +71,6 @@ def skip_reason(code: str) -> str:
 BLOCKS = readme_blocks()
 PAGE_BLOCKS = [(page, *block) for page in PAGES for block in readme_blocks(page)]
 SCRATCH = "scratch"  # the one folder the pages' commands write into (git-ignored)
-RAN: set[tuple[str, int]] = set()  # (page, line) of the commands that ran in this session, for the last test
 
 
 def without_nonogen(path: str) -> str:
@@ -78,24 +78,46 @@ def without_nonogen(path: str) -> str:
     return os.pathsep.join(p for p in path.split(os.pathsep) if p and not (Path(p) / "nonogen").exists())
 
 
-_SCRATCH: dict[str, tuple[Path, dict]] = {}
+PAGE_WORKERS = 2
+"""Pages run two at a time, each page's commands in order in its own folder: one after another they took three
+of the suite's nine minutes, most of it starting processes."""
 
 
-@pytest.fixture
-def scratch(tmp_path_factory, page: str) -> tuple[Path, dict]:
-    """The page's folder: the shipped samples and a ``.venv`` that is this test's environment, ``nonogen`` off the PATH."""
-    if page in _SCRATCH:
-        return _SCRATCH[page]
-    folder = tmp_path_factory.mktemp(Path(page).stem)
-    (folder / "samples").symlink_to(REPO / "samples")
+@pytest.fixture(scope="module")
+def page_runs(tmp_path_factory):
+    """Every page's folder (the shipped samples and a ``.venv`` that is this test's environment, ``nonogen`` off
+    the PATH) and the future of its commands' results, ``{line: (exit code, stdout, stderr)}``."""
     venv = Path(sys.prefix)
     if not (venv / "bin" / "activate").exists():
         pytest.skip(f"{venv} is not a virtual environment: the README's set-up makes one with `make`")
-    (folder / ".venv").symlink_to(venv)
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
     env["PATH"] = without_nonogen(os.environ.get("PATH", ""))
-    _SCRATCH[page] = folder, env
-    return folder, env
+    folders = {}
+    for page in PAGES:
+        folder = folders[page] = tmp_path_factory.mktemp(Path(page).stem)
+        (folder / "samples").symlink_to(REPO / "samples")
+        (folder / ".venv").symlink_to(venv)
+    pool = ThreadPoolExecutor(PAGE_WORKERS)
+    futures = {page: pool.submit(_run_page, page, folders[page], env) for page in PAGES}
+    yield folders, futures
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_page(page: str, folder: Path, env: dict) -> dict[int, tuple[int, str, str]]:
+    out = {}
+    for lang, line, code in readme_blocks(page):
+        if skip_reason(code):
+            continue
+        if lang == "pycon":  # a doctest: every output shown must be what the call prints (exit 9 otherwise)
+            argv, stdin = [sys.executable, "-c", DOCTEST, str(line), page], code
+        else:
+            argv = ([sys.executable, "-c", code] if lang == "python"
+                    else ["bash", "-o", "pipefail", "-c", f"{ACTIVATE} && {code}"])
+            stdin = None
+        done = subprocess.run(argv, cwd=folder, env=env, input=stdin, capture_output=True, text=True, timeout=600,
+                              stdin=None if stdin is not None else subprocess.DEVNULL)
+        out[line] = (done.returncode, done.stdout, done.stderr)
+    return out
 
 
 def test_readme_setup_puts_nonogen_on_the_path():
@@ -113,35 +135,27 @@ def test_the_readme_has_commands_to_run():
 
 
 @pytest.mark.parametrize("page,lang,line,code", PAGE_BLOCKS, ids=[f"{page}:{line}" for page, _, line, _ in PAGE_BLOCKS])
-def test_readme_command_runs_as_written(scratch, page, lang, line, code):
+def test_readme_command_runs_as_written(page_runs, page, lang, line, code):
     reason = skip_reason(code)
     if reason:
         pytest.skip(reason)
-    folder, env = scratch
+    returncode, stdout, stderr = page_runs[1][page].result()[line]
     if lang == "pycon":
-        _run_doctest(folder, env, page, line, code)
+        assert returncode == 0, f"{page}:{line}: the example's output differs\n{stdout[-3000:]}{stderr[-2000:]}"
         return
-    argv = ([sys.executable, "-c", code] if lang == "python"
-            else ["bash", "-o", "pipefail", "-c", f"{ACTIVATE} && {code}"])
-    done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True, timeout=600,
-                          stdin=subprocess.DEVNULL)
-    assert done.returncode in (0, 1, 3), f"{page}:{line}: exit {done.returncode}\n{code}\n{done.stderr[-3000:]}"
-    assert "Traceback" not in done.stderr, f"{page}:{line}\n{done.stderr[-3000:]}"
-    RAN.add((page, line))
+    assert returncode in (0, 1, 3), f"{page}:{line}: exit {returncode}\n{code}\n{stderr[-3000:]}"
+    assert "Traceback" not in stderr, f"{page}:{line}\n{stderr[-3000:]}"
 
 
 WRITING_PAGES = sorted({page for page, lang, _, code in PAGE_BLOCKS if lang == "sh" and not skip_reason(code)})
 
 
 @pytest.mark.parametrize("page", WRITING_PAGES)
-def test_following_a_page_writes_only_into_scratch(scratch, page):
-    """Runs after every command above (pytest keeps the file's order): the page's folder holds nothing new but
-    scratch/."""
-    folder, _ = scratch
-    commands = {(page, line) for p, lang, line, code in PAGE_BLOCKS if p == page and lang != "pycon" and not skip_reason(code)}
-    if not commands <= RAN:
-        pytest.skip("only meaningful after every command of the page ran in this session")
-    made = sorted(p.name for p in folder.iterdir() if p.name not in ("samples", ".venv", SCRATCH))
+def test_following_a_page_writes_only_into_scratch(page_runs, page):
+    """Once every command of the page ran, its folder holds nothing new but scratch/."""
+    folders, futures = page_runs
+    futures[page].result()
+    made = sorted(p.name for p in folders[page].iterdir() if p.name not in ("samples", ".venv", SCRATCH))
     assert not made, f"{page}: its commands wrote outside {SCRATCH}/: {made}"
     assert f"/{SCRATCH}/" in (REPO / ".gitignore").read_text().splitlines(), f"{SCRATCH}/ is not git-ignored"
 
@@ -153,10 +167,3 @@ runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_
 runner.run(test)
 sys.exit(9 if runner.failures else 0)
 """
-
-
-def _run_doctest(folder: Path, env: dict, page: str, line: int, code: str) -> None:
-    """A ``pycon`` block is a doctest: every output shown must be what the call prints (exit 9 otherwise)."""
-    done = subprocess.run([sys.executable, "-c", DOCTEST, str(line), page], cwd=folder, env=env, input=code,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"{page}:{line}: the example's output differs\n{done.stdout[-3000:]}{done.stderr[-2000:]}"
