@@ -37,7 +37,8 @@ def _browser_deps(tmp_path: Path, uid: int, *make_args: str) -> tuple[str, list[
         (bin_dir / tool).chmod(0o755)
     log.write_text("")
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
-    env.pop("ALLOW_APT", None)
+    for name in ("ALLOW_APT", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"):  # `make test ALLOW_APT=1` (CI) passes it on
+        env.pop(name, None)
     done = subprocess.run(["make", "-s", "browser-deps", f"CHROMIUM={tmp_path / 'no-chromium'}", *make_args],
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
