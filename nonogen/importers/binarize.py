@@ -142,7 +142,7 @@ def _background_clusters(which: np.ndarray, side: np.ndarray, k: int) -> np.ndar
     keep = np.zeros(k, dtype=bool)
     for c in range(k):
         mine = which == c
-        on_sides = sum(1 for s in range(1, 5) if np.mean(mine[side == s]) >= 0.1)
+        on_sides = sum(1 for s in range(1, 5) if np.any(side == s) and np.mean(mine[side == s]) >= 0.1)
         keep[c] = mine.mean() >= 0.1 and on_sides >= 2
     if not keep.any():
         keep[np.argmax(np.bincount(which, minlength=k))] = True
