@@ -34,6 +34,8 @@ from typing import Optional
 import numpy as np
 from scipy.ndimage import binary_dilation, label
 
+from .quality import value_runs
+
 __all__ = ["AGREE", "MIN_PART", "TOLERANCE", "THICKEN_TOLERANCE", "clean", "majority", "drop_small", "despeckle",
            "thicken", "share_cost"]
 
@@ -189,10 +191,8 @@ def _is_lone(grid: np.ndarray, r: int, c: int) -> bool:
 
 def _specks(line: np.ndarray) -> int:
     """One-long blocks of a value other than the background (0) in a line."""
-    change = np.flatnonzero(np.diff(line)) + 1
-    starts = np.concatenate([[0], change])
-    lengths = np.diff(np.concatenate([starts, [len(line)]]))
-    return int(np.count_nonzero((lengths == 1) & (line[starts] != 0)))
+    lengths, values = value_runs(line[None, :])
+    return int(np.count_nonzero((lengths == 1) & (values != 0)))
 
 
 def thicken(grid: np.ndarray, cost: np.ndarray, tolerance: float = THICKEN_TOLERANCE) -> np.ndarray:
@@ -270,7 +270,5 @@ def _run_specks(lines: np.ndarray, rows: np.ndarray, column: int) -> int:
 
 def _specks(line: np.ndarray) -> int:
     """One-long blocks of a value other than the background (0) in a line."""
-    change = np.flatnonzero(np.diff(line)) + 1
-    starts = np.concatenate([[0], change])
-    lengths = np.diff(np.concatenate([starts, [len(line)]]))
-    return int(np.count_nonzero((lengths == 1) & (line[starts] != 0)))
+    lengths, values = value_runs(line[None, :])
+    return int(np.count_nonzero((lengths == 1) & (values != 0)))

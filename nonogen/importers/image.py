@@ -266,12 +266,14 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     A photo is drawn framed on its subject (:mod:`.subject`) with the rest
     left out, or whole. With ``fit="auto"`` the subject that stands out most
     is framed (the score is least sure on cut-outs: blind judges named a
-    framed rocket it ranked under a rocket in its smoke); in colour the whole photo is drawn too
-    unless the subject stands out strongly (:data:`STRONG_SUBJECT`), and the
-    one that reads better is kept; in black and white a subject is always
-    framed. ``info["subject"]`` says which, and where the subject was. Raises :class:`InputError` for pictures that cannot make a
-    puzzle (too small, blank, no transparency in silhouette mode) and
-    :class:`LimitError` for sizes outside ``1..MAX_SIDE``.
+    framed rocket it ranked under a rocket in its smoke); in colour the
+    whole photo is drawn too unless the subject stands out strongly
+    (:data:`STRONG_SUBJECT`), and the one that reads better is kept; in
+    black and white a subject is always framed. ``info["subject"]`` says
+    which, and where the subject was. Raises :class:`InputError` for
+    pictures that cannot make a puzzle (too small, blank, no transparency in
+    silhouette mode) and :class:`LimitError` for sizes outside
+    ``1..MAX_SIDE``.
     """
     _check_picture(img)
     rgba = to_rgba_array(img)
@@ -290,7 +292,7 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
         notes = ["no subject stands out from the photo: the whole photo is drawn"] if options.fit == "subject" else []
         return _drawn(rgba, background_rgb, options, info, notes, pixel_art, photo)
     best = _framed_on(rgba, subjects[0], options, info, pixel_art, photo)  # the subject standing out most
-    strong = max(subject.contrast for subject in subjects) >= STRONG_SUBJECT
+    strong = subjects[0].contrast >= STRONG_SUBJECT  # subjects come standing out most first
     if options.fit == "auto" and best.info["mode"] == "color" and not strong:  # black and white: always framed
         whole = _drawn(rgba, background_rgb, options, dict(info, subject={"used": False}), [], pixel_art, photo)
         best = best if reads_better(best, whole) else whole

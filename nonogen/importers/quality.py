@@ -38,14 +38,15 @@ from ..colorspace import delta_e, min_palette_distance, to_lab
 from ..errors import InputError
 from ..palette import Color
 
-__all__ = ["fidelity", "speck_share", "fill_share", "edge_f", "likeness", "readability", "readability_parts",
-           "readability_advice", "readability_warnings", "refuse_unreadable", "mean_delta_e", "measure", "reads"]
+__all__ = ["value_runs", "fidelity", "speck_share", "fill_share", "edge_f", "likeness", "readability",
+           "readability_parts", "readability_advice", "readability_warnings", "refuse_unreadable", "mean_delta_e",
+           "measure", "reads"]
 
 EDGE_SIGMA = 1.0
 """Gaussian sigma (cells) of the Canny edges: at grid scale a larger one loses a 20-cell picture's features."""
 
 
-def _runs(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def value_runs(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Lengths and values of the maximal same-value runs of every row of ``lines`` (background included)."""
     n, m = lines.shape
     change = np.ones((n, m), dtype=bool)
@@ -65,7 +66,7 @@ def speck_share(grid: np.ndarray) -> float:
     grid = np.asarray(grid)
     total = specks = 0
     for lines in (grid, grid.T):
-        lengths, values = _runs(lines)
+        lengths, values = value_runs(lines)
         blocks = lengths[values != 0]
         total += blocks.size
         specks += int(np.count_nonzero(blocks == 1))

@@ -19,7 +19,7 @@ from ..batch import clue_hash
 from ..errors import FormatError, NonogenError, OptionError, SolverTimeout
 
 __all__ = ["MakeTask", "make_one", "plan_names", "mixed_grades", "check_mix", "pipeline", "task_failed", "KINDS",
-           "STATUSES"]
+           "STATUSES", "RECORDS", "SAFE_NAME"]
 
 PathLike = Union[str, Path]
 
@@ -33,6 +33,11 @@ GRADES = {"image": (1, 2, 3, 4, 5), "mesh": (1, 2, 3, 5)}
 DEFAULT_TIMEOUT = {"image": 60.0, "mesh": 300.0}
 STATUSES = ("made", "failed", "duplicate")
 """Every status a collection record can have, in the order summaries list them."""
+RECORDS = "collection.jsonl"
+"""The records file of a collection folder, one JSON object per source."""
+NAME_CHARACTERS = "a-z0-9_-"
+SAFE_NAME = re.compile(f"[{NAME_CHARACTERS}]+")
+"""What a source's folder name is made of (:func:`safe_name`); readers of a collection refuse any other name."""
 
 
 class MakeTask(NamedTuple):
@@ -56,7 +61,7 @@ def safe_name(path: PathLike) -> str:
     >>> safe_name("/photos/My Cat (2).JPG")
     'my-cat--2-'
     """
-    return re.sub(r"[^a-z0-9_-]", "-", Path(path).stem.lower()) or "source"
+    return re.sub(f"[^{NAME_CHARACTERS}]", "-", Path(path).stem.lower()) or "source"
 
 
 def plan_names(sources: Iterable[PathLike]) -> list[tuple[str, str]]:

@@ -24,15 +24,12 @@ from ..errors import CollectionExistsError, InputError, OptionError
 from ..executors import make_executor
 from ..files import OWN_NAMES, LineFile, check_folder, write_file
 from ..make.many import DEFAULT_TIMEOUT, KINDS, MakeTask, check_mix, make_one, mixed_grades, pipeline, plan_names
-from ..make.many import task_failed
+from ..make.many import RECORDS, task_failed
 from .folders import save
 
 __all__ = ["make_many", "make_and_save", "read_collection", "RECORDS"]
 
 PathLike = Union[str, Path]
-
-RECORDS = "collection.jsonl"
-"""The records file of a collection folder, one JSON object per source."""
 
 
 def make_and_save(task: MakeTask) -> dict:

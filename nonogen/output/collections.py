@@ -10,19 +10,15 @@ record per source, failed ones included. Folders made by separate
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from ..errors import FormatError, InputError
+from ..make.many import RECORDS, SAFE_NAME, STATUSES
 
 __all__ = ["Member", "Collection", "read_collection", "read_selection", "open_published",
            "in_grades", "grade_text", "by_grade", "is_collection", "is_selection", "warning_kind", "RECORDS"]
-
-RECORDS = "collection.jsonl"
-
-_NAME = re.compile(r"[a-z0-9_-]+")
 
 _WARNING_KINDS = (
     ("file left out", (" not written:",)),
@@ -166,10 +162,10 @@ def _records(path: Path) -> list[dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise FormatError(f"not JSON: {exc.msg}", path=str(path), line=number) from None
-        if not isinstance(record, dict) or record.get("status") not in ("made", "failed", "duplicate"):
+        if not isinstance(record, dict) or record.get("status") not in STATUSES:
             raise FormatError('expected a record with "status" made, failed or duplicate', path=str(path), line=number)
         name = record.get("name")
-        if name is not None and (not isinstance(name, str) or not _NAME.fullmatch(name)):
+        if name is not None and (not isinstance(name, str) or not SAFE_NAME.fullmatch(name)):
             raise FormatError(f'"name" {name!r}: expected a folder name (a-z, 0-9, - and _) or null',
                               path=str(path), line=number)
         records.append(record)
