@@ -94,7 +94,12 @@ class Grid:
         p = self.puzzle
         row_colors = [sum(1 << c for c in {c for _, c in line}) for line in p.rows]
         col_colors = [sum(1 << c for c in {c for _, c in line}) for line in p.cols]
-        masks = [1 | (row_colors[r] & col_colors[c]) for r in range(self.height) for c in range(self.width)]
+        rows_alike: dict[int, list[int]] = {}  # rows using the same colours start alike: built once per kind
+        masks = []
+        for colors in row_colors:
+            if colors not in rows_alike:
+                rows_alike[colors] = [1 | (colors & col) for col in col_colors]
+            masks.extend(rows_alike[colors])
         for r, c, v in p.givens:
             masks[r * self.width + c] &= 1 << v
         return masks
