@@ -206,9 +206,9 @@ def test_score3d_grows_with_passes_and_size():
 def test_pictures_aim_at_a_grade_or_say_why_not():
     from nonogen.make.picture import from_image
 
-    easy = from_image("samples/images/icon-play.png", grade=1, timeout=30)
+    easy = from_image("samples/images/icon-play.png", grade=1, timeout=None)
     assert easy.report["grade"] == 1 and easy.report["line_solvable"]
-    hard = from_image("samples/images/icon-play.png", grade=4, timeout=20)
+    hard = from_image("samples/images/icon-play.png", grade=4, timeout=None)
     assert hard.report["status"] == "unique"
     assert hard.report["grade"] == 4 or any("grade 4 not reached" in w for w in hard.report["warnings"])
 
@@ -217,7 +217,7 @@ def test_from_image_reaches_grade_two_by_redrawing_uncertain_edges():
     """A clean drawing is line-solvable at every size; drawing a few edge cells the other way makes it grade 2."""
     from nonogen.make.picture import from_image
 
-    made = from_image("samples/images/flat-fish.png", grade=2, timeout=60)
+    made = from_image("samples/images/flat-fish.png", grade=2, timeout=None)  # no time limit: the same outcome under any load
     assert made.report["status"] == "unique" and made.report["grade"] == 2
     assert any("cells on uncertain edges drawn the other way to reach grade 2" in w for w in made.report["warnings"])
     assert not any("halftone" in w for w in made.report["warnings"])
@@ -228,9 +228,9 @@ def test_from_image_draws_a_colour_photo_in_black_and_white_when_colour_cannot_r
     from nonogen.make.picture import from_image
 
     # the width held: at the default 30 cells, colour would reach grade 2 at another size (60x60) first
-    made = from_image("samples/images/photo-cat.jpg", grade=2, timeout=60, width=30)
+    made = from_image("samples/images/photo-cat.jpg", grade=2, timeout=None, width=30)
     assert made.report["grade"] == 2 and made.puzzle.n_colors == 1
     assert any(w.startswith("drawn in black and white to reach grade 2") for w in made.report["warnings"])
-    kept = from_image("samples/images/photo-cat.jpg", grade=2, timeout=60, colors=4, width=30)  # colour asked for
+    kept = from_image("samples/images/photo-cat.jpg", grade=2, timeout=None, colors=4, width=30)  # colour asked for
     assert kept.puzzle.n_colors > 1 and kept.report["grade"] == 1
     assert any("in black and white (mode bw) the picture may reach grade 2" in w for w in kept.report["warnings"])
