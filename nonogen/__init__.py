@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .importers.image import ImageOptions
     from .made import Made
     from .make.level3d import from_mesh, make_level
-    from .output.collection import make_many
+    from .output.many import make_many
     from .make.picture import from_image
     from .model3d import Puzzle3D
     from .output import book, draw, save
@@ -105,7 +105,7 @@ _LAZY = {
     "from_image": ("make.picture", "from_image"),
     "from_mesh": ("make.level3d", "from_mesh"),
     "make_level": ("make.level3d", "make_level"),
-    "make_many": ("output.collection", "make_many"),
+    "make_many": ("output.many", "make_many"),
     "Made": ("made", "Made"),
     "ImageOptions": ("importers.image", "ImageOptions"),
     "save": ("output.folders", "save"),

@@ -23,7 +23,7 @@ from PIL import Image
 import nonogen
 from nonogen.errors import FormatError
 from made_collection import make_collection
-from nonogen.output.collections import open_published, read_collection, read_selection, warning_kind
+from nonogen.output.collection import open_published, read_collection, read_selection, warning_kind
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")

@@ -14,7 +14,7 @@ from nonogen import make_many
 from nonogen.cli import main
 from nonogen.errors import CollectionExistsError, OptionError, OutputExistsError
 from nonogen.make.many import mixed_grades, plan_names
-from nonogen.output.collection import read_collection
+from nonogen.output.many import collection_records
 
 REPO = Path(__file__).resolve().parents[1]
 MESHES = REPO / "samples" / "meshes"
@@ -142,7 +142,7 @@ def test_records_as_json_lines_and_csv(tmp_path, capsys):
     code, out, err = run(capsys, "image", folder, "-o", tmp_path / "out", "--json", "--csv", table, "--size", "8x8")
     recs = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(recs) == 3 and all(set(r) == FIELDS for r in recs)
-    assert all(r["width"] == 8 for r in recs) and no_seconds(recs) == no_seconds(read_collection(tmp_path / "out"))
+    assert all(r["width"] == 8 for r in recs) and no_seconds(recs) == no_seconds(collection_records(tmp_path / "out"))
     rows = list(csv.DictReader(table.open()))
     assert [row["name"] for row in rows] == [r["name"] for r in recs] and rows[0]["status"] == "made"
     code, out, err = run(capsys, "image", folder, "-o", tmp_path / "out2")  # a table for people

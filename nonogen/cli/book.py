@@ -20,7 +20,7 @@ from typing import Optional
 
 from .. import formats
 from ..errors import InputError, SolverTimeout
-from ..output.collections import is_collection, is_selection, open_published
+from ..output.collection import is_collection, is_selection, open_published
 from ..model import Puzzle
 from ..model3d import Puzzle3D
 from ..render.book import PER_PAGE

@@ -16,7 +16,7 @@ from typing import Any
 from ..collect import is_pattern
 from ..errors import InputError, OptionError
 from ..make.many import STATUSES
-from ..output.collection import make_many, read_collection
+from ..output.many import collection_records, make_many
 from .common import (
     EXIT_CODES,
     EXIT_INTERNAL,
@@ -125,7 +125,7 @@ def run_collection(args: argparse.Namespace, sources: list[str], kind: str, maki
         raise InputError("--grade and --grade-mix both set a grade; give one of them")
     mix = parse_mix(args.grade_mix) if args.grade_mix is not None else None
     executor, jobs = chosen_executor(args, in_process=False)
-    earlier = read_collection(args.output) if args.resume else []
+    earlier = collection_records(args.output) if args.resume else []
     summary = Summary(resumed=len(earlier))
     code = 0
     for rec in earlier:

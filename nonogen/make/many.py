@@ -1,6 +1,6 @@
 """Making many sources: folder names, target grades, and one source made into its record.
 
-The pure half of a collection (:mod:`nonogen.output.collection` writes the
+The pure half of a collection (:mod:`nonogen.output.many` writes the
 folder): which name each source's folder gets, which grade each source is
 aimed at for a grade mix, and :func:`make_one`, the whole per-source work
 an executor runs, which turns every failure into a record instead of an

@@ -18,7 +18,7 @@ from ..render import encode
 from ..render.book import BookItem, layout_book
 from ..render.page import paper_named
 from ..solve import verify
-from .collections import grade_text, in_grades
+from .collection import grade_text, in_grades
 from .sheets import DEFAULT_MARGIN_MM
 
 __all__ = ["book"]

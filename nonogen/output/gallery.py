@@ -20,7 +20,7 @@ from ..errors import OutputExistsError
 from ..export.gallery import FailedRow, GalleryRow, gallery_page
 from ..files import check_file, write_file
 from ..render.contact import TILE_PX, Tile, contact_sheet
-from .collections import Collection, Member, by_grade, read_collection, warning_kind
+from .collection import Collection, Member, by_grade, read_collection, warning_kind
 
 __all__ = ["gallery", "PAGE", "SHEET", "THUMBS"]
 

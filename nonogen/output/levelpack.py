@@ -23,7 +23,7 @@ from ..errors import FormatError, InputError, OutputExistsError
 from ..export.html import model_name
 from ..files import _umask, json_text, write_file
 from ..formats._json import validate
-from .collections import Member, by_grade, grade_text, in_grades, open_published
+from .collection import Member, by_grade, grade_text, in_grades, open_published
 
 __all__ = ["level_pack", "MANIFEST", "SCHEMA"]
 
