@@ -76,3 +76,20 @@ def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
     _until(driver, lambda: _width(driver) == 7)
     assert _text(driver, "q-fidelity") == "-" and _text(driver, "save-status") == ""
     _shot(driver, "studio-opened-after-picture")
+
+
+def test_a_dropped_photo_is_framed_on_its_subject_as_nonogen_image_frames_it(page):  # noqa: F811
+    """The studio offered only pad, crop and stretch, so a photo came whole where `nonogen image` frames it on its
+    subject: the rocket is 11 x 45 cells framed, a square photo's 30 x 30 padded."""
+    from pathlib import Path
+
+    from nonogen.importers.image import image_to_grid, load_image
+
+    photo = Path(__file__).resolve().parents[1] / "samples/images/photo-rocket-launch.jpg"
+    height, width = image_to_grid(load_image(str(photo))).grid.shape
+    assert (width, height) == (11, 45)
+    driver, url, folder = page
+    assert driver.find_element(By.ID, "opt-fit").get_attribute("value") == "auto"
+    _drop(driver, photo.name, photo.read_bytes())
+    _until(driver, lambda: _width(driver) == width
+           and driver.find_element(By.ID, "opt-height").get_attribute("value") == str(height))
