@@ -26,9 +26,11 @@ issue's targets are checked at the end; then a 24-megapixel JPEG at 40x30
 (seconds and peak memory). A contact sheet goes to outputs/picture-quality.png.
 
 Then the labelled readability set (samples/readability, see
-scripts/readability_labels.py): ROC AUC of the score and of likeness on its
-labels, in-sample and leave one picture out, the share labelled readable per
-category, what the warning threshold catches; the share of this run's puzzles
+scripts/readability_labels.py): ROC AUC on its labels of the score, of the
+first model and of likeness, in-sample and held out (5 folds by picture, each
+scored by a model fitted without its labels; the AUC of each fold), the share
+labelled readable per category, what the warning threshold catches (counts,
+fitted and held out); the share of this run's puzzles
 that score as readable, per category and style; and its contact sheet,
 outputs/readability-labels.png.
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,7 @@ from PIL import Image
 from nonogen.cli import main as run_cli
 from nonogen.errors import InputError, OptionError
 from nonogen.importers.image import ImageOptions, image_to_grid, load_image
-from nonogen.importers.quality import READABLE, likeness, readability
+from nonogen.importers.quality import READABILITY_MODEL, READABLE, likeness, readability, readability_parts
 from nonogen.make.picture import from_image
 from nonogen.palette import Color
 
@@ -60,15 +61,52 @@ def _auc(entries) -> float:
     return ((pos[:, None] > neg).sum() + 0.5 * (pos[:, None] == neg).sum()) / (len(pos) * len(neg))
 
 
-def test_the_score_separates_the_labelled_set():
-    """ROC AUC over the 148 puzzles the model was fitted to stays at least 0.85 (0.88 when fitted); over the blind
-    batch (photos labelled by judges who never saw the photos, never fitted) at least 0.65 (0.69 today)."""
-    batch = {p["id"]: p.get("batch") for p in json.loads((LABELLED / "puzzles.json").read_text())}
-    entries = labelled()
-    fitted = [e for key, e in entries.items() if batch[key] != "blind"]
-    blind = [e for key, e in entries.items() if batch[key] == "blind"]
-    assert len(fitted) == 148 and len(blind) >= 70
-    assert _auc(fitted) >= 0.85 and _auc(blind) >= 0.65
+@pytest.fixture(scope="module")
+def fitting():
+    """scripts/readability_labels.py (the offline fit) with its labelled set measured once."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import readability_labels
+
+    return readability_labels, readability_labels.measured(readability_labels.load())
+
+
+def test_the_score_separates_the_labelled_set(fitting):
+    """ROC AUC over all 314 labels at least 0.88 (0.89 when fitted), held out at least 0.85 (0.86): each fold of
+    pictures scored by a model fitted without its labels (issue 34: 0.82 and 0.79 before, the blind batch unfitted)."""
+    script, entries = fitting
+    assert len(entries) >= 314 and len({e["picture"] for e in entries}) >= 54
+    assert _auc(entries) >= 0.88
+    rows = script.evaluate(entries)
+    assert rows["all"]["cv"] >= 0.85 and len(rows["all"]["folds"]) == script.FOLDS
+    # no puzzle of one picture in two folds
+    fold = script.folds(np.array([e["picture"] for e in entries]))
+    assert all(len(set(fold[[e["picture"] == p for e in entries]])) == 1 for p in {e["picture"] for e in entries})
+
+
+def test_the_constants_are_what_the_fitting_script_prints(fitting):
+    """READABILITY_MODEL is the script's fit to the labels, not hand-tuned: refitting gives the same numbers."""
+    script, entries = fitting
+    assert list(script.PARTS) == list(readability_parts(*_first(entries)))
+    fitted = script.fitted(entries)
+    assert fitted.keys() == READABILITY_MODEL.keys()
+    assert all(abs(fitted[k] - READABILITY_MODEL[k]) <= 0.002 for k in fitted), fitted
+
+
+def _first(entries):
+    return entries[0]["grid"], entries[0]["reference"], entries[0]["palette"]
+
+
+def test_a_readable_icon_scores_above_blobs():
+    """A heart icon made today reads; a noise field and the black lump black and white made of a mug seen from above
+    (labelled: "solid black round disc") do not, though the lump is as round and symmetric as the heart."""
+    heart = image_to_grid(load_image(SAMPLES / "icon-heart.png"), ImageOptions(size=(20, 20)))
+    noise = np.random.default_rng(5).integers(0, 256, size=(20, 20)).astype(float)
+    bw = [Color("bg", "#ffffff", "."), Color("ink", "#000000", "#")]
+    lump = labelled()["d9699"]
+    assert not lump["y"] and lump["picture"].endswith("photo-coffee.jpg")
+    icon = readability(heart.grid, heart.reference, heart.palette)
+    blobs = [readability((noise > 128).astype(int), 255 - noise, bw), score(lump)]
+    assert icon >= 0.5 > READABLE > max(blobs), (icon, blobs)
 
 
 def test_warnings_below_the_threshold_name_what_would_read_better():

@@ -73,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     out.add_argument("--cell", type=int, default=20, metavar="PX", help="cell size of the sheets in pixels (default 20)")
     out.add_argument("--min-readability", type=float, metavar="X",
                      help="refuse (exit 2, nothing written) a picture whose recognisability is under X (0-1; "
-                     "the warnings start under 0.35)")
+                     "the warnings start under 0.2)")
     add_folder_options(out)
     add_collection_options(p)
     p.set_defaults(run=run_image)
