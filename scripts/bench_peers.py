@@ -82,16 +82,16 @@ class Row:
 
     def differing(self) -> dict[str, int]:
         """Per other side: puzzles both decided, with different verdicts."""
-        ours = self.sides[0].verdicts
-        return {s.name: sum(v in DECIDED and s.verdicts.get(k) in DECIDED and s.verdicts[k] != v for k, v in ours.items())
-                for s in self.sides[1:] if s.verdicts}
+        ours = self.sides[0].verdicts if self.sides else {}
+        return {s.name: sum(v in DECIDED and s.verdicts.get(k) in DECIDED and s.verdicts[k] != v
+                            for k, v in ours.items()) for s in self.sides[1:] if s.verdicts}
 
     def undecided(self) -> int:
-        return sum(v not in DECIDED for v in self.sides[0].verdicts.values())
+        return sum(v not in DECIDED for v in self.sides[0].verdicts.values()) if self.sides else 0
 
     def ratio(self) -> Optional[float]:
         versus = self.opponent()
-        return self.sides[0].cpu / versus.cpu if versus and versus.cpu > 0 else None
+        return self.sides[0].cpu / versus.cpu if self.sides and versus and versus.cpu > 0 else None
 
     def result(self) -> str:
         ratio = self.ratio()
@@ -267,7 +267,8 @@ def row_startup(engines: Engines, args, folder: Path) -> list[Row]:
             times.append(cpu)
             outputs += out
         parse = nonosolve_one if name == "nonosolve" else nonogen_one
-        row.sides.append(Side(name, statistics.median(times), {} if "pass" in name else {small.name: parse(outputs[0])}))
+        verdicts = {} if "pass" in name else {small.name: parse(outputs[0])}
+        row.sides.append(Side(name, statistics.median(times), verdicts))
     row.sides.insert(0, row.sides.pop(1))  # nonogen first
     if not engines.peers["nonosolve"]:
         row.skipped = "nonosolve not found (its start-up is not shown)"
@@ -296,7 +297,7 @@ def row_extreme(engines: Engines, args, folder: Path) -> list[Row]:
 
 
 def row_taai(engines: Engines, args, folder: Path) -> list[Row]:
-    """TAAI 2011 as one process each side: nonogen verifies the file; nonosolve --taai FILE -n 2 (its log has the verdicts)."""
+    """TAAI 2011, one process a side: nonogen verifies the file, nonosolve --taai FILE -n 2 logs the verdicts."""
     source = DATA / "taai" / "question" / "taai2011.txt"
     taai = source
     if args.quick:  # the first 50 puzzles
@@ -322,9 +323,8 @@ def row_taai(engines: Engines, args, folder: Path) -> list[Row]:
 def row_webpbn(engines: Engines, args, folder: Path) -> list[Row]:
     source = Path(args.scraped) if args.scraped else next((f for f in SCRAPED_FOLDERS if f.is_dir()), None)
     if source is None or not source.is_dir():
-        print(f"skipped: the 6,746 webpbn puzzles are not in {args.scraped or SCRAPED_FOLDERS[0]} "
-              "(docs/benchmarks.md says how to get them)\n")
-        return []
+        return [Row("6,746 webpbn puzzles", 0, TARGET, "nonosolve", skipped="the puzzles are not in "
+                    f"{args.scraped or SCRAPED_FOLDERS[0]} (docs/benchmarks.md says how to get them; --scraped DIR)")]
     paths = sorted(source.glob("*.non"), key=lambda p: (len(p.stem), p.stem))[: 100 if args.quick else None]
     files = blind_copies(paths, folder / "webpbn")
     row = Row(f"{len(files):,} webpbn puzzles: one batch vs a process each", len(files), TARGET,
@@ -383,10 +383,11 @@ def print_row(row: Row) -> None:
             counts[verdict] = counts.get(verdict, 0) + 1
         print(f"  {side.name:<28} {side.cpu:9.3f} s CPU   {counts or ''}")
     ratio = row.ratio()
-    print(f"  ratio {ratio:.2f}x {row.opponent().name} (target <= {row.target:g}x); differing verdicts {row.differing()}; "
-          f"nonogen undecided {row.undecided()} -> {row.result()}" if ratio else f"  peer skipped: {row.skipped}")
-    if ratio and row.skipped:
-        print(f"  note: {row.skipped}")
+    if ratio:
+        print(f"  ratio {ratio:.2f}x {row.opponent().name} (target <= {row.target:g}x); differing verdicts "
+              f"{row.differing()}; nonogen undecided {row.undecided()} -> {row.result()}")
+    if row.skipped:
+        print(f"  {'note' if ratio else 'peer skipped'}: {row.skipped}")
     print(flush=True)
 
 
@@ -397,10 +398,14 @@ def print_table(rows: list[Row]) -> None:
     for row in rows:
         previous, versus = row.side("previous"), row.opponent()
         ratio = row.ratio()
-        print(f"| {row.label} | {row.sides[0].cpu:.3f} | {f'{previous.cpu:.3f}' if previous else '-'} | "
+        ours = f"{row.sides[0].cpu:.3f}" if row.sides else "-"
+        print(f"| {row.label} | {ours} | {f'{previous.cpu:.3f}' if previous else '-'} | "
               f"{versus.name if versus else 'absent'} | {f'{versus.cpu:.3f}' if versus else '-'} | "
               f"{f'{ratio:.2f}x' if ratio else '-'} | <= {row.target:g}x | "
               f"{sum(row.differing().values())} | {row.result()} |")
+    for row in rows:
+        if row.skipped:
+            print(f"- {row.label}: {row.skipped}")
 
 
 def main() -> int:
