@@ -177,8 +177,8 @@ def _hide_incremental(
         guard[ln] = enc.new_var()
         enc.add_line(ln, clue_at(puzzle, ln), guard[ln])
     for x, y, z, v in puzzle.givens:
-        enc.clauses.append([enc.cell_lit(x, y, z, v)])
-    enc.clauses.append(enc.block(goal))
+        enc.add_clause([enc.cell_lit(x, y, z, v)])
+    enc.add_clause(enc.block(goal))
     with Solver(name=HIDE_SOLVER, bootstrap_with=enc.clauses) as solver:
         if PHASES:  # rivals are usually small changes of the goal: start the search there
             solver.set_phases((np.where(goal.ravel(), 1, -1) * np.arange(1, goal.size + 1)).tolist())
