@@ -44,6 +44,23 @@ static int get(PyObject *obj, Py_buffer *view, const char *format, int writable)
     return 0;
 }
 
+/* Whether the box's arrays index only what exists: lines of at most L3_MAX_LEN cubes, cells and lines in range. */
+static int box_ok(const L3Box *b) {
+    if (b->line_start[0] != 0 || b->cell_start[0] != 0) return 0;
+    for (int32_t k = 0; k < b->n_lines; k++) {
+        int32_t len = b->line_start[k + 1] - b->line_start[k];
+        if (len < 0 || len > L3_MAX_LEN || b->count[k] < 0 || b->count[k] > len || b->groups[k] < 1 || b->groups[k] > 3)
+            return 0;
+    }
+    for (int32_t i = 0; i < b->line_start[b->n_lines]; i++)
+        if (b->line_cells[i] < 0 || b->line_cells[i] >= b->n_cells) return 0;
+    for (int32_t c = 0; c < b->n_cells; c++)
+        if (b->cell_start[c + 1] < b->cell_start[c]) return 0;
+    for (int32_t j = 0; j < b->cell_start[b->n_cells]; j++)
+        if (b->cell_lines[j] < 0 || b->cell_lines[j] >= b->n_lines) return 0;
+    return 1;
+}
+
 /* run(box, active, grid, start, synchronous, trace_cells, trace_lines, trace_len) -> (status, runs, passes, trace_len)
  * box = (line_start, line_cells, count, groups, cell_start, cell_lines), int32 arrays; active uint8; grid int8. */
 static PyObject *py_run(PyObject *self, PyObject *args) {
@@ -70,7 +87,11 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
                      trace_len, 0, 0};
         int sizes_ok = v[6].len == box.n_lines && v[7].len == box.n_cells && v[9].len / 4 >= box.n_cells
                        && v[10].len / 4 >= box.n_cells && trace_len >= 0 && trace_len <= box.n_cells
-                       && v[0].len / 4 == box.n_lines + 1;
+                       && v[0].len / 4 == box.n_lines + 1 && v[3].len / 4 == box.n_lines && box.n_cells >= 0
+                       && v[1].len / 4 >= box.line_start[box.n_lines] && v[5].len / 4 >= box.cell_start[box.n_cells];
+        for (Py_ssize_t i = 0; sizes_ok && i < v[8].len / 4; i++)
+            sizes_ok = run.start[i] >= 0 && run.start[i] < box.n_lines;
+        sizes_ok = sizes_ok && box_ok(&box);
         if (!sizes_ok) {
             PyErr_SetString(PyExc_ValueError, "the arrays of a box do not fit together");
         } else {
