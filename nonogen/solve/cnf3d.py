@@ -133,6 +133,10 @@ class Encoder:
     def add_clause(self, clause: Sequence[int]) -> None:
         self._blocks.append(np.array([clause], dtype=np.int64))
 
+    def add_units(self, lits: np.ndarray) -> None:
+        """One unit clause per literal of ``lits``."""
+        self._blocks.append(np.asarray(lits, dtype=np.int64).reshape(-1, 1))
+
     def new_var(self) -> int:
         self.next_var += 1
         return self.next_var - 1
@@ -180,15 +184,24 @@ class Encoder:
         return cells.reshape(self.size)
 
 
-def encode(puzzle: Puzzle3D, *, deadline: Optional[Deadline] = None) -> Encoder:
-    """Every shown clue of ``puzzle`` and its givens as unit clauses (Timeout at the deadline: a 40^3 box has 3,161 lines)."""
+def encode(puzzle: Puzzle3D, *, deadline: Optional[Deadline] = None, known: Optional[np.ndarray] = None) -> Encoder:
+    """Every shown clue of ``puzzle`` and its givens as unit clauses (Timeout at the deadline: a 40^3 box has 3,161 lines).
+
+    ``known`` (-1 undecided, 0 or 1 per cube) holds cubes every solution shares, as line logic finds them:
+    they become unit clauses, and a line they decide completely needs no clauses (line logic read it last
+    in that state and found it meets its clue), so only the residue is encoded.
+    """
     enc = Encoder(puzzle.size)
+    flat = None if known is None else np.asarray(known).ravel()
     for k, line in enumerate(all_lines(puzzle.size)):
         if deadline is not None and k % 64 == 0:
             deadline.check()
         clue = clue_at(puzzle, line)
-        if clue is not None:
+        if clue is not None and (flat is None or (flat[line_cells(enc.size, line)] < 0).any()):
             enc.add_line(line, clue)
     for x, y, z, v in puzzle.givens:
         enc.add_clause([enc.cell_lit(x, y, z, v)])
+    if flat is not None:
+        ids = np.flatnonzero(flat >= 0)
+        enc.add_units(np.where(flat[ids] > 0, ids + 1, -(ids + 1)))
     return enc

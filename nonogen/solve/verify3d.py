@@ -78,10 +78,13 @@ def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[
 
 def _verify_by_sat(puzzle: Puzzle3D, target: Optional[np.ndarray], clock: Clock, start: float,
                    measured: LinePasses) -> tuple[Optional[LinePasses], VerifyResult]:
-    """The verdict from SAT (CaDiCaL) when line logic leaves cells open: a solution, then one other than it."""
+    """The verdict from SAT (CaDiCaL) when line logic leaves cells open: a solution, then one other than it.
+
+    The cubes line logic decided are unit clauses and the lines it finished are left out: SAT gets the residue.
+    """
     fields: dict = {"status": "timeout"}
     try:
-        enc = encode(puzzle, deadline=clock.deadline)
+        enc = encode(puzzle, deadline=clock.deadline, known=measured.cells)
     except Timeout:
         return None, _finish(fields, clock, start, "no answer within the time limit (still encoding the clues)")
     with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
