@@ -56,8 +56,8 @@ def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[
     """The verdict, and for a unique level the line passes that rate it (``None`` when cut off by the time limit).
 
     Line passes come first: when they finish the box it is the only solution
-    (and a contradiction means none), so no CNF is built; a solid 40^3 box
-    is proved in milliseconds instead of a 4 GB encoding.
+    (and a contradiction means none), so no CNF is built: a solid ball
+    filling 40^3 is proved in milliseconds, where its CNF took 3.9 GB.
     """
     check_size(puzzle.size)
     start = time.monotonic()
