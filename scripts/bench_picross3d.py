@@ -6,7 +6,8 @@ is unique in <= 10 s and <= 1 GB (peak memory of the whole process). Each measur
 fresh process (so its peak memory is its own), once with this checkout and once with the previous engine
 (--previous REV, default e490d9f: exported and built once under build/engines/). Both engines
 also verify the shared Picross 3D levels and a seeded set of small random boxes; their verdicts
-must agree, and the hidden clues of the bunny must be the same. Times are CPU seconds of the
+must agree, and the hidden clues of the bunny must be the same. One more row, with no goal: the ball
+with half its clues hidden, which line logic does not finish (SAT on the residue). Times are CPU seconds of the
 measuring process (the machine is shared: wall seconds, printed beside, grow with the load).
 
 Usage: .venv/bin/python scripts/bench_picross3d.py [--previous REV|none] [--model PATH] [--grade G] [--solid N]
@@ -41,6 +42,7 @@ SHARED = ROOT.parent / "shared" / "data"
 DEFAULT_MODEL = SHARED / "meshes" / "bunny.ply"
 PREVIOUS = "e490d9f"  # the engine when issue 37 was filed
 TARGETS = {"graded": (3.0, None), "hiding": (5.0, None), "solid": (10.0, 1024.0)}
+MEASURED = (*TARGETS, "half", "verdicts")  # half: the ball with half its clues hidden, which SAT must finish (no goal)
 
 
 def peak_mb() -> float:
@@ -70,6 +72,15 @@ def measure(name: str, args: argparse.Namespace) -> dict:
     if name == "solid":
         start, cpu = time.perf_counter(), time.process_time()
         result = verify3d(puzzle3d_from_cells(ball(args.solid)), timeout=600)
+        return {"wall": time.perf_counter() - start, "seconds": time.process_time() - cpu, "mb": peak_mb(),
+                "facts": {"status": result.status}}
+    if name == "half":
+        rng = np.random.default_rng(0)
+        cells = ball(args.solid)
+        hidden = {ln for ln in all_lines(cells.shape) if rng.random() < 0.5}
+        level = with_clues(puzzle3d_from_cells(cells), lambda ln: ln not in hidden)
+        start, cpu = time.perf_counter(), time.process_time()
+        result = verify3d(level, timeout=900)
         return {"wall": time.perf_counter() - start, "seconds": time.process_time() - cpu, "mb": peak_mb(),
                 "facts": {"status": result.status}}
     return {"verdicts": verdicts()}
@@ -133,18 +144,21 @@ def main() -> None:
     if args.previous != "none":
         engines["previous"] = previous_engine(args.previous)
         print(f"previous engine: {args.previous} (built in {engines['previous'].relative_to(ROOT)})")
-    rows = {(name, who): run_engine(name, path, args) for name in (*TARGETS, "verdicts") for who, path in engines.items()}
+    rows = {(name, who): run_engine(name, path, args) for name in MEASURED for who, path in engines.items()}
     print(f"\n{'target (CPU s; wall s)':<44} {'goal':>16} {'nonogen':>24} {'previous':>24} {'':>5}")
     labels = {"graded": f"graded level (grade {args.grade}) from {args.model.name} at 20",
               "hiding": f"line-solvable maximal hiding, {args.model.name}",
               "solid": f"proof of a solid ball, {args.solid}^3 box"}
-    for name, (seconds, mb) in TARGETS.items():
+    labels["half"] = "  the same ball, half its clues hidden"
+    for name, (seconds, mb) in {**TARGETS, "half": (None, None)}.items():
         ours, before = rows[(name, "nonogen")], rows.get((name, "previous"))
-        ok = ours["seconds"] <= seconds and (mb is None or ours["mb"] <= mb)
+        ok = seconds is None or (ours["seconds"] <= seconds and (mb is None or ours["mb"] <= mb))
         then = _cell(before["seconds"], before["wall"], before.get("mb")) if before else "-"
-        print(f"{labels[name]:<44} {_cell(seconds, None, mb):>16} {_cell(ours['seconds'], ours['wall'], ours.get('mb')):>24} "
-              f"{then:>24} {'PASS' if ok else 'MISS':>5}")
-    for name in TARGETS:
+        goal = _cell(seconds, None, mb) if seconds else "-"
+        verdict = "" if seconds is None else ("PASS" if ok else "MISS")
+        print(f"{labels[name]:<44} {goal:>16} {_cell(ours['seconds'], ours['wall'], ours.get('mb')):>24} "
+              f"{then:>24} {verdict:>5}")
+    for name in (*TARGETS, "half"):
         facts = {k: v for k, v in rows[(name, "nonogen")]["facts"].items() if k != "sequence"}
         print(f"  {name}: {facts}")
     if "previous" in engines:
@@ -164,8 +178,9 @@ def _compare(rows: dict) -> None:
     print(f"verdicts: {len(ours)} levels, {differ} differ from the previous engine ({_counts(ours)})")
     same = rows[("hiding", "nonogen")]["facts"]["sequence"] == rows[("hiding", "previous")]["facts"]["sequence"]
     print(f"bunny hiding: {'the same clues hidden in the same order' if same else 'different clues hidden'} as before")
-    now, then = rows[("solid", "nonogen")]["facts"]["status"], rows[("solid", "previous")]["facts"]["status"]
-    print(f"solid ball: {now} (previous: {then})")
+    for name in ("solid", "half"):
+        now, then = rows[(name, "nonogen")]["facts"]["status"], rows[(name, "previous")]["facts"]["status"]
+        print(f"{'solid ball' if name == 'solid' else 'half-hidden ball'}: {now} (previous: {then})")
 
 
 def _counts(values: list[str]) -> dict:
