@@ -267,27 +267,29 @@ def engine_copy(rev: str) -> Path:
     partial.mkdir(parents=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha.stdout.strip()], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout, check=True)
-    build = subprocess.run(_compile_command(partial / "nonogen" / "solve"), capture_output=True, text=True)
-    if build.returncode != 0:
-        raise RuntimeError(f"the C module of {rev} did not build: {build.stderr.strip()[-500:]}")
+    for command in _compile_commands(partial):
+        build = subprocess.run(command, capture_output=True, text=True)
+        if build.returncode != 0:
+            raise RuntimeError(f"the C modules of {rev} did not build: {build.stderr.strip()[-500:]}")
     (partial / ".built").touch()
     partial.rename(folder)
     return folder
 
 
-def _compile_command(solve: Path) -> list[str]:
-    """The compiler call setuptools makes for the C module: this interpreter's own flags.
-
-    Every ``*.c`` of the checkout's solve/ folder is the module: one file up to c-split,
-    _linelogic.c with line.c, propagate.c, encode.c and bp.c after it.
-    """
+def _compile_commands(checkout: Path) -> list[list[str]]:
+    """The compiler calls setuptools makes for the checkout's C modules (its pyproject's ``ext-modules``), with
+    this interpreter's own flags: one call per module, so a checkout with the 3D module gets it too."""
     import shlex
     import sysconfig
+    import tomllib
 
     get = sysconfig.get_config_var
-    return (shlex.split(get("CC")) + shlex.split(get("CFLAGS")) + shlex.split(get("CCSHARED"))
-            + [f"-I{sysconfig.get_paths()['include']}"] + [str(c) for c in sorted(solve.glob("*.c"))]
-            + shlex.split(get("LDSHARED"))[1:] + ["-o", str(solve / f"_linelogic{get('EXT_SUFFIX')}"), "-lm"])
+    modules = tomllib.loads((checkout / "pyproject.toml").read_text())["tool"]["setuptools"]["ext-modules"]
+    flags = shlex.split(get("CC")) + shlex.split(get("CFLAGS")) + shlex.split(get("CCSHARED"))
+    return [flags + [f"-I{sysconfig.get_paths()['include']}"] + [str(checkout / c) for c in module["sources"]]
+            + shlex.split(get("LDSHARED"))[1:]
+            + ["-o", str(checkout / (module["name"].replace(".", "/") + get("EXT_SUFFIX"))), "-lm"]
+            for module in modules]
 
 
 def measure(name: str, args) -> list[dict]:
