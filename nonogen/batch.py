@@ -11,11 +11,9 @@ records. Nothing a single file or puzzle does stops the batch: it becomes an
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
 import time
-import traceback
 from collections import deque
 from itertools import chain
 from operator import itemgetter
@@ -145,6 +143,8 @@ def _named(exc: NonogenError, name: str) -> str:
 
 def _internal(label: str, exc: BaseException, fields: Optional[dict] = None) -> dict:
     """The record of a failure that is nonogen's fault, not the file's: named, located, kept apart from input errors."""
+    import traceback  # here: only a bug's record needs it, and it loads the tokenizer
+
     where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
     at = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
     message = f"internal error: {type(exc).__name__}: {exc}{at}"
@@ -166,6 +166,8 @@ def clue_hash(puzzle: AnyPuzzle) -> str:
     True
     """
     if puzzle.dimensions == 3:
+        import json  # here: the 2D hash spells its JSON itself (see _json_lines)
+
         clues = {axis: [[None if c is None else list(c) for c in row] for row in puzzle.clues[axis]] for axis in "xyz"}
         text = json.dumps({"kind": "3d", "size": list(puzzle.size), "clues": clues}, separators=(",", ":"))
     else:

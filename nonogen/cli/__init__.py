@@ -13,7 +13,6 @@ import select
 import signal
 import sys
 import threading
-import traceback
 from typing import Optional, Sequence
 
 from .. import __version__
@@ -112,7 +111,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_HANGUP if hangup else EXIT_TERMINATED
     except BrokenPipeError:
         if not _stdout_closed():  # some other pipe broke (a worker's, say): not the user's doing
-            traceback.print_exc()
+            _print_traceback()
             print("nonogen: internal error (a bug in nonogen; please report it with the lines above)", file=sys.stderr)
             return EXIT_INTERNAL
         _silence_stdout()  # the reader of stdout went away (`| head`): nothing left to say
@@ -121,12 +120,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"nonogen: error: {os_error_text(exc)}", file=sys.stderr)
         return 2
     except Exception:  # a bug: the traceback helps the report, the exit code tells it from a verdict
-        traceback.print_exc()
+        _print_traceback()
         print("nonogen: internal error (a bug in nonogen; please report it with the lines above)", file=sys.stderr)
         return EXIT_INTERNAL
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _print_traceback() -> None:
+    """The traceback of the exception being handled, for a bug report."""
+    import traceback  # here: only a bug prints one, and it loads the tokenizer
+
+    traceback.print_exc()
 
 
 def _escape_unencodable() -> None:

@@ -9,8 +9,6 @@ simply be run again (it would refuse to replace them without ``--force``).
 """
 from __future__ import annotations
 
-import csv
-import io
 import os
 import sys
 from pathlib import Path
@@ -139,6 +137,9 @@ class CsvLines:
     The file is put into place when closed with ``keep`` (a finished run), not before."""
 
     def __init__(self, name: str, force: bool, columns: Sequence[str], values: Callable[[dict], dict] = dict):
+        import csv  # here: only --csv needs it
+        import io
+
         self.target = _StdoutLines() if name == STDIO else LineFile(name, force=force)
         self.buffer = io.StringIO()
         self.writer = csv.DictWriter(self.buffer, columns, extrasaction="ignore", lineterminator="")

@@ -8,7 +8,6 @@ is the default colour ``1``. Bundles (``.nonpack``) separate puzzles with a
 """
 from __future__ import annotations
 
-import html
 import re
 from itertools import chain
 from operator import itemgetter
@@ -240,6 +239,8 @@ def _unquote(value: str) -> str:
 
 
 def _quote(value: str) -> str:
+    import html  # here: only writing needs it, and html loads a table of 2,000 entities
+
     escaped = html.escape(value, quote=True).replace("\n", "&#10;").replace("\r", "&#13;")
     return f'"{escaped}"'
 
