@@ -8,7 +8,6 @@ batches find the same files in the same order and resume the same way.
 from __future__ import annotations
 
 import glob
-import json
 from pathlib import Path
 from typing import Collection, Iterable, Iterator, Union
 
@@ -76,6 +75,8 @@ def read_records(path: PathLike, key: str, what: str) -> list[dict]:
         return []
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    import json  # here: only a resumed run reads records
+
     lines = text.split("\n")
     records: dict[str, dict] = {}
     for number, line in enumerate(lines[:-1], 1):  # the last piece has no newline: complete lines only

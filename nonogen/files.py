@@ -8,7 +8,6 @@ did not write. Every file nonogen writes goes through :func:`write_file`,
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import stat
@@ -445,5 +444,6 @@ def _remove(path: Path) -> None:
 
 def json_text(data: Any) -> str:
     """A report as file text: indented JSON of plain types, one newline at the end."""
+    import json  # here: most callers write other text, and json is not free to load
 
     return json.dumps(to_jsonable(data), indent=1) + "\n"

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import sys
@@ -147,6 +146,8 @@ def signals_held() -> Iterator[None]:
 
 def json_line(value: Any) -> str:
     """One JSON object as one line of text (no newline)."""
+    import json  # here: only --json and the record files need it, not the table
+
     return json.dumps(to_jsonable(value), ensure_ascii=False)
 
 
