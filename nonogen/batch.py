@@ -10,7 +10,6 @@ records. Nothing a single file or puzzle does stops the batch: it becomes an
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import time
@@ -32,6 +31,11 @@ from .solve.result import VerifyResult
 from .solve.deadline import OutOfTime, interrupt_at, read_limit
 from .solve.session import Session
 from .solve.verify import timed_session
+
+try:  # CPython's built-in sha256 (3.10, 3.11): hashlib loads OpenSSL, a fifth of a small verify's start-up
+    from _sha256 import sha256
+except ImportError:  # pragma: no cover - other Pythons: the same digest from hashlib
+    from hashlib import sha256
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model3d import Puzzle3D
@@ -177,7 +181,7 @@ def clue_hash(puzzle: AnyPuzzle) -> str:
         h = puzzle.height
         text = (f'{{"kind":"2d","width":{puzzle.width},"height":{h},'
                 f'"rows":{_json_lines(lines[:h], names)},"cols":{_json_lines(lines[h:], names)}}}')
-    return hashlib.sha256(text.encode()).hexdigest()
+    return sha256(text.encode()).hexdigest()
 
 
 def _json_lines(lines: tuple, names: dict[int, int]) -> str:
