@@ -1,0 +1,78 @@
+"""What a plain ``nonogen verify`` of a small puzzle loads: the start-up of the real entry points.
+
+Start-up is paid by every run and, on a small puzzle, is nearly all of it; the speed itself is
+measured by ``scripts/bench_verify.py --only startup``. These tests keep out what that path does
+not need, checked with ``python -X importtime`` (every module a process imports, nested ones too)
+on the console script pip wrote and on ``python -m nonogen``.
+"""
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SMALL = "width 5\nheight 5\nrows\n1\n3\n5\n3\n1\ncolumns\n1\n3\n5\n3\n1\n"
+"""The start-up puzzle of ``scripts/bench_verify.py``: line logic alone solves it."""
+
+NOT_AT_START_UP = {
+    "pysat": "SAT search: line logic decides a small puzzle",
+    "numpy": "the 3D half and arrays for users: a 2D verify works on rows",
+    "multiprocessing": "a pool of workers: one file is verified in this process",
+    "concurrent": "a pool of workers",
+    "ctypes": "only workers ask Linux to stop them with their parent",
+    "subprocess": "nothing is started",
+    "dataclasses": "loads inspect",
+    "inspect": "loads the tokenizer and the ast module",
+    "traceback": "only a bug prints a traceback (it loads the tokenizer)",
+    "tokenize": "loaded by traceback and inspect",
+    "json": "only --json, --resume and the record files",
+    "csv": "only --csv",
+    "html": "only .non strings with escapes (a table of 2,000 entities)",
+}
+"""Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
+if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib
+    NOT_AT_START_UP["hashlib"] = "the clue hash uses CPython's built-in sha256 (hashlib loads OpenSSL)"
+
+
+def _imported(command: list[str], cwd: Path) -> set[str]:
+    """Every module ``command`` (a Python program and its arguments) imports, from ``-X importtime``.
+
+    A module loaded by ``importlib.import_module`` (the command's own module, a format reader) is not
+    listed itself, but everything it imports is.
+    """
+    done = subprocess.run([sys.executable, "-X", "importtime", *command], capture_output=True, text=True, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    assert "1 unique" in done.stderr, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("import time:")]
+    assert lines, done.stderr
+    return {line.rsplit("|", 1)[1].strip() for line in lines[1:]}  # the first line is the header
+
+
+def _entry_points() -> dict[str, list[str]]:
+    entry = {"python -m nonogen": ["-m", "nonogen"]}
+    script = Path(sys.executable).with_name("nonogen")  # what `pip install` wrote beside this interpreter
+    if script.exists():
+        entry["console script"] = [str(script)]
+    return entry
+
+
+@pytest.mark.parametrize("entry", sorted(_entry_points()))
+def test_a_small_verify_imports_nothing_it_does_not_need(tmp_path, entry):
+    """Each module here once cost a 5x5 verify a millisecond or more before the puzzle was read."""
+    small = tmp_path / "small.non"
+    small.write_text(SMALL)
+    modules = _imported([*_entry_points()[entry], "verify", str(small)], tmp_path)
+    assert {"nonogen.batch", "nonogen.solve._linelogic"} <= modules  # the probe sees the real path
+    loaded = sorted({m.split(".")[0] for m in modules} & set(NOT_AT_START_UP))
+    assert not loaded, {name: NOT_AT_START_UP[name] for name in loaded}
+
+
+def test_the_probe_sees_what_a_run_needs(tmp_path):
+    """The same probe finds json and csv when the run asks for them: it would catch them at start-up too."""
+    small = tmp_path / "small.non"
+    small.write_text(SMALL)
+    modules = _imported(["-m", "nonogen", "verify", "--json", "--csv", str(tmp_path / "out.csv"), str(small)], tmp_path)
+    assert {"json", "csv"} <= modules
