@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import select
 import signal
 import sys
 import threading
@@ -163,6 +162,8 @@ def _stdout_closed() -> bool:
     A broken pipe to a worker once looked like ``| head`` closing early, and a batch ended
     quietly with exit 0 after its first record.
     """
+    import select  # here: only a broken pipe asks
+
     try:
         poller = select.poll()
         poller.register(sys.stdout.fileno(), select.POLLOUT)
