@@ -13,11 +13,10 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections import deque
+from collections import deque, namedtuple
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Optional, Union
 
 from . import formats
 from .collect import found_files
@@ -37,13 +36,15 @@ try:  # CPython's built-in sha256 (3.10, 3.11): hashlib loads OpenSSL, a fifth o
 except ImportError:  # pragma: no cover - other Pythons: the same digest from hashlib
     from hashlib import sha256
 
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Callable, Iterable, Iterator, Optional, Union
     from .model3d import Puzzle3D
 
-__all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
+    PathLike = Union[str, Path]
+    AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
-PathLike = Union[str, Path]
-AnyPuzzle = Union[Puzzle, "Puzzle3D"]
+__all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
 
 STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
 SOLUTION_SUFFIX = ".solution.txt"
@@ -53,23 +54,32 @@ SOLUTION_SUFFIX = ".solution.txt"
 _META_FIELDS = ("title", "author", "license")
 
 
-class Source(NamedTuple):
-    """Puzzle text that is not in a file (standard input), verified under the name ``name``."""
+class Source(namedtuple("Source", "name text")):
+    """Puzzle text that is not in a file (standard input), verified under the name ``name``.
+
+    Named tuples here are built by ``collections.namedtuple``: ``typing.NamedTuple`` would load typing on every
+    verify.
+    """
+
+    __slots__ = ()
 
     name: str
     text: str
 
 
-class Task(NamedTuple):
+class Task(namedtuple("Task", "label puzzle fields timeout strategy ambiguity grade",
+                      defaults=(TIMEOUT, "full", True, True))):
     """One puzzle to verify and everything its record needs: the unit of work an executor ships."""
+
+    __slots__ = ()
 
     label: str
     puzzle: AnyPuzzle
     fields: dict
-    timeout: Optional[float] = TIMEOUT
-    strategy: str = "full"
-    ambiguity: bool = True
-    grade: bool = True
+    timeout: Optional[float]  # TIMEOUT unless given
+    strategy: str  # "full" unless given
+    ambiguity: bool  # True unless given
+    grade: bool  # True unless given
 
 
 # --- collecting and reading ----------------------------------------------------------------------

@@ -8,9 +8,12 @@ colours that come from pictures need numpy: they are :mod:`nonogen.colorspace`.
 from __future__ import annotations
 
 import colorsys
-from typing import Optional, Sequence
 
 from .errors import PuzzleError
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional, Sequence
 
 __all__ = [
     "Color",

@@ -31,6 +31,7 @@ NOT_AT_START_UP = {
     "json": "only --json, --resume and the record files",
     "csv": "only --csv",
     "html": "only .non strings with escapes (a table of 2,000 entities)",
+    "typing": "annotations are strings and their names are imported for type checkers only",
 }
 """Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
 if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib

@@ -24,7 +24,6 @@ import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Iterator, Optional, Union
 
 from ..errors import FileLimitError, FormatError, UnknownFormatError
 from ..files import write_file
@@ -32,8 +31,11 @@ from ..model import Puzzle
 from ._common import MAX_FILE_BYTES, clean_puzzle
 from .sniff3d import SNIFFERS
 
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Iterator, Optional, Union
     from ..model3d import Puzzle3D
+    AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
 __all__ = [
     "FORMATS",
@@ -54,8 +56,6 @@ __all__ = [
     "sniff",
     "writable",
 ]
-
-AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
 
 class _Formats(Mapping):

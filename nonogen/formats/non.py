@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from itertools import chain
 from operator import itemgetter
-from typing import Optional
 
 from ..errors import FormatError, PuzzleError
 from ..model import BW_PALETTE, Color, LineClue, Puzzle
@@ -32,6 +31,10 @@ from ._common import (
     shorten,
     split_lines,
 )
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional
 
 NAME = "non"
 SUFFIXES = (".non", ".nonpack")
