@@ -32,6 +32,7 @@ NOT_AT_START_UP = {
     "csv": "only --csv",
     "html": "only .non strings with escapes (a table of 2,000 entities)",
     "typing": "annotations are strings and their names are imported for type checkers only",
+    "shutil": "argparse imports it to size help text; the CLI sizes it (cli/common.py: sized)",
 }
 """Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
 if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib
@@ -77,3 +78,22 @@ def test_the_probe_sees_what_a_run_needs(tmp_path):
     small.write_text(SMALL)
     modules = _imported(["-m", "nonogen", "verify", "--json", "--csv", str(tmp_path / "out.csv"), str(small)], tmp_path)
     assert {"json", "csv"} <= modules
+
+
+@pytest.mark.parametrize("columns", ["24", "79", "200", "", "0", "-5", "wide"])
+def test_help_is_wrapped_as_argparse_wraps_it(monkeypatch, columns):
+    """The parsers of a plain verify size their help without shutil: the text is argparse's own at any width."""
+    import argparse
+    import shutil
+
+    from nonogen.cli import build_parser
+    from nonogen.cli.common import terminal_columns
+
+    monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+    parser = build_parser(["verify"])
+    verify = parser._subparsers._group_actions[0].choices["verify"]  # argparse has no public way to it
+    for each, plain in ((parser, argparse.HelpFormatter), (verify, argparse.RawDescriptionHelpFormatter)):
+        sized_help, sized_usage = each.format_help(), each.format_usage()
+        each.formatter_class = plain
+        assert (sized_help, sized_usage) == (each.format_help(), each.format_usage())

@@ -16,7 +16,7 @@ import threading
 from .. import __version__
 from ..errors import (BlankPictureError, CollectionExistsError, EmptyModelError, NonogenError, OptionError,
                       OutputExistsError, SolverTimeout, UnknownFormatError)
-from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
+from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, sized
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,6 +54,7 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
     """
     parser = argparse.ArgumentParser(
         prog="nonogen",
+        formatter_class=sized(argparse.HelpFormatter),
         description="Make nonograms and Picross 3D levels from pictures and models, and prove them unique.",
     )
     parser.add_argument("--version", action="version", version=f"nonogen {__version__}")

@@ -22,6 +22,7 @@ from .common import (
     positive_float,
     read_stdin,
     signals_held,
+    sized,
 )
 from .records import Outputs, Summary, read_resume
 
@@ -32,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help=summary("verify"), epilog=EXIT_HELP,
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       formatter_class=sized(argparse.RawDescriptionHelpFormatter),
                        description="Verify puzzle files and folders (searched recursively; '-' reads standard "
                        "input). One record per puzzle, a bundle gives one per member; files nonogen does not "
                        "recognise inside folders are skipped. A one-line summary goes to stderr.")
