@@ -16,10 +16,9 @@ import time
 from collections import deque, namedtuple
 from itertools import chain
 from operator import itemgetter
-from pathlib import Path
 
 from . import formats
-from .collect import found_files
+from .collect import found_names
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
 from .executors import make_executor
 from .grids import rows_in
@@ -38,6 +37,7 @@ except ImportError:  # pragma: no cover - other Pythons: the same digest from ha
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
     from typing import Callable, Iterable, Iterator, Optional, Union
     from .model3d import Puzzle3D
 
@@ -91,18 +91,24 @@ def puzzle_files(paths: Iterable[Union[PathLike, Source]]) -> Iterator[tuple[Uni
     A folder offers every entry whose suffix some format uses; whether it
     really is a puzzle is decided by reading it (:func:`nonogen.collect.found_files`).
     """
+    from pathlib import Path  # here: verifying takes the names as text, and pathlib costs it 4 ms
+
+    return ((item if isinstance(item, Source) else Path(item), named) for item, named in _puzzle_names(paths))
+
+
+def _puzzle_names(paths: Iterable[Union[PathLike, Source]]) -> Iterator[tuple[Union[str, Source], bool]]:
     for item in paths:
         if isinstance(item, Source):
             yield item, True
         else:
-            yield from found_files([item], formats.SUFFIXES)
+            yield from found_names([item], formats.SUFFIXES)
 
 
 def _bad(label: str, status: str, message: str, **extra) -> dict:
     return {"file": label, "status": status, **extra, "message": message}
 
 
-def _not_regular(path: Path) -> Optional[str]:
+def _not_regular(path: str) -> Optional[str]:
     """Why ``path`` is not read (a FIFO would block forever, a device never ends), or None for a plain file."""
     try:
         mode = os.stat(path).st_mode
@@ -115,7 +121,7 @@ def _not_regular(path: Path) -> Optional[str]:
     return f"{path}: not a regular file ({kind}); not read"
 
 
-def _read(item: Union[Path, Source], named: bool, fmt: Optional[str], limit: Optional[float]) -> tuple[str, list]:
+def _read(item: Union[str, Source], named: bool, fmt: Optional[str], limit: Optional[float]) -> tuple[str, list]:
     """The format and members of one file, or ``("", [record])`` when it gives no puzzle at all.
 
     Reading and guessing the format stop after ``limit`` seconds (a ``timeout`` record): the
@@ -129,7 +135,7 @@ def _read(item: Union[Path, Source], named: bool, fmt: Optional[str], limit: Opt
             reason = _not_regular(item)
             if reason:
                 return "", [_bad(name, "skipped", reason)]
-            if not named and item.name.endswith(SOLUTION_SUFFIX):  # it reads as a char-grid picture: say what it is
+            if not named and item.endswith(SOLUTION_SUFFIX):  # it reads as a char-grid picture: say what it is
                 return "", [_bad(name, "skipped", f"{name}: a solution that nonogen wrote, not a puzzle")]
         with interrupt_at(limit):
             if not isinstance(item, Source):
@@ -160,7 +166,7 @@ def _internal(label: str, exc: BaseException, fields: Optional[dict] = None) -> 
     import traceback  # here: only a bug's record needs it, and it loads the tokenizer
 
     where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
-    at = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
+    at = f" at {os.path.basename(where[0].filename)}:{where[0].lineno}" if where else ""
     message = f"internal error: {type(exc).__name__}: {exc}{at}"
     return _bad(label, "error", message, **(fields or {}), error_kind="internal")
 
@@ -408,7 +414,7 @@ def verify_paths(
     :class:`~nonogen.errors.InputError` when the paths hold no puzzle file.
     """
     items = [p if isinstance(p, Source) else str(p) for p in paths]
-    files = list(puzzle_files(items))
+    files = list(_puzzle_names(items))
     if not files:
         names = ", ".join(p.name if isinstance(p, Source) else p for p in items)
         raise InputError(f"no puzzle files in {names} (known suffixes: {' '.join(formats.SUFFIXES)})")

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 SMALL = "width 5\nheight 5\nrows\n1\n3\n5\n3\n1\ncolumns\n1\n3\n5\n3\n1\n"
 """The start-up puzzle of ``scripts/bench_verify.py``: line logic alone solves it."""
@@ -33,6 +35,8 @@ NOT_AT_START_UP = {
     "html": "only .non strings with escapes (a table of 2,000 entities)",
     "typing": "annotations are strings and their names are imported for type checkers only",
     "shutil": "argparse imports it to size help text; the CLI sizes it (cli/common.py: sized)",
+    "pathlib": "names are text spelled as str(Path(name)) (collect.py: path_text), walked with os.walk",
+    "urllib": "loaded by pathlib",
 }
 """Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
 if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib
@@ -97,3 +101,39 @@ def test_help_is_wrapped_as_argparse_wraps_it(monkeypatch, columns):
         sized_help, sized_usage = each.format_help(), each.format_usage()
         each.formatter_class = plain
         assert (sized_help, sized_usage) == (each.format_help(), each.format_usage())
+
+
+@given(st.text(alphabet="/.ab", max_size=12))
+def test_names_are_spelled_as_pathlib_spells_them(text):
+    """Records name files as str(Path(name)) did when the batch walked Path objects: './a.non' is 'a.non'."""
+    from pathlib import PurePosixPath
+
+    from nonogen.collect import path_text, suffix_of
+
+    assert path_text(text) == str(PurePosixPath(text))
+    assert suffix_of(text) == PurePosixPath(text).suffix
+
+
+def test_a_folder_is_walked_as_path_rglob_walked_it(tmp_path, monkeypatch):
+    """Same files in the same order as ``sorted(Path.rglob("*"))``: part by part, hidden files in, links not entered."""
+    from nonogen import formats
+    from nonogen.batch import puzzle_files
+    from nonogen.collect import found_names
+
+    for name in ("d/b/x.non", "d/b-c/y.non", "d/.hid/z.non", "d/.top.non", "d/a.solution.txt", "d/j.txt",
+                 "real/r.non", "d/we ird.cnon"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(SMALL)
+    (tmp_path / "d/link").symlink_to(tmp_path / "real")
+    (tmp_path / "d/l.non").symlink_to(tmp_path / "real/r.non")
+    (tmp_path / "d/broken.non").symlink_to(tmp_path / "nowhere")
+    monkeypatch.chdir(tmp_path)
+    for arg in ("d", "./d/", "d//b", "d/**", "d/*.non", str(tmp_path / "d"), "d/b/x.non", "./d/../d/j.txt", "missing"):
+        walked = [(str(p), named) for p, named in puzzle_files([arg])]
+        before = [str(p) for p in sorted(p for p in Path(arg).rglob("*") if not p.is_dir())]
+        if Path(arg).is_dir():
+            assert walked == [(name, False) for name in before if Path(name).suffix.lower() in formats.SUFFIXES]
+        assert walked == [(name, named) for name, named in found_names([arg], formats.SUFFIXES)]
+    names = [name for name, _ in found_names(["d"], formats.SUFFIXES)]
+    assert names.index("d/b/x.non") < names.index("d/b-c/y.non") and "d/.top.non" in names and "d/l.non" in names
+    assert not any(name.startswith("d/link/") for name in names)

@@ -8,15 +8,14 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
 from ..errors import InputError, LimitError
-from ..files import check_file
 from ..formats import MAX_FILE_BYTES, decode_text
 from ..plain import to_jsonable
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
     from typing import Any, Callable, Iterable, Iterator, TypeVar
 
     T = TypeVar("T")
@@ -215,6 +214,10 @@ def print_report(report: dict, as_json: bool, summary: str) -> None:
 
 def check_output_file(path: str | Path, force: bool) -> Path:
     """Refuse to overwrite an existing file unless ``force`` (before the work; the write itself is atomic)."""
+    from pathlib import Path  # here: a plain verify writes no file, and files.py loads pathlib (4 ms)
+
+    from ..files import check_file
+
     path = Path(path)
     check_file(path, force)
     return path
