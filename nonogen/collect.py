@@ -7,7 +7,6 @@ batches find the same files in the same order and resume the same way.
 """
 from __future__ import annotations
 
-import glob
 import os
 
 from .errors import InputError
@@ -52,7 +51,7 @@ def is_pattern(text: str) -> bool:
     >>> is_pattern("photos/*.jpg"), is_pattern("cat.png")
     (True, False)
     """
-    return glob.has_magic(text) and not os.path.exists(text)
+    return any(char in text for char in "*?[") and not os.path.exists(text)  # glob.has_magic, without glob
 
 
 def found_files(paths: Iterable[PathLike], suffixes: Collection[str]) -> Iterator[tuple[Path, bool]]:
@@ -76,6 +75,8 @@ def found_names(paths: Iterable[PathLike], suffixes: Collection[str]) -> Iterato
     for item in paths:
         text = str(item)
         if is_pattern(text):
+            import glob  # here: most runs name files and folders, and glob loads fnmatch
+
             matches = sorted(glob.glob(text, recursive=True))
             if not matches:
                 yield path_text(text), True

@@ -7,8 +7,6 @@ colours that come from pictures need numpy: they are :mod:`nonogen.colorspace`.
 """
 from __future__ import annotations
 
-import colorsys
-
 from .errors import PuzzleError
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
@@ -172,6 +170,8 @@ def distinct_colors(n: int) -> list[str]:
     >>> len(set(distinct_colors(500)))
     500
     """
+    import colorsys  # here: only palettes longer than the base colours need it, not every verify
+
     colors = list(_BASE_COLORS[:n])
     seen = set(colors) | {"#ffffff", "#000000"}
     i = len(colors)

@@ -37,6 +37,8 @@ NOT_AT_START_UP = {
     "shutil": "argparse imports it to size help text; the CLI sizes it (cli/common.py: sized)",
     "pathlib": "names are text spelled as str(Path(name)) (collect.py: path_text), walked with os.walk",
     "urllib": "loaded by pathlib",
+    "glob": "only a pattern among the names (it loads fnmatch)",
+    "colorsys": "only palettes longer than the base colours",
 }
 """Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
 if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib
