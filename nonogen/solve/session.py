@@ -19,7 +19,6 @@ import os
 import resource
 import time
 from collections import Counter, OrderedDict
-from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
@@ -32,7 +31,9 @@ from .propagate import Contradiction, Grid
 from .search import first_solution
 from .result import VerifyResult
 
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Optional, Sequence
     import numpy as np
 
 __all__ = ["Session", "Given", "STRATEGIES"]
