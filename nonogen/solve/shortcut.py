@@ -159,7 +159,7 @@ def _close(row_moves, column_moves, r0: int, c0: int, cells: list, rows: set, co
             if filled == c0:
                 if r0 in column_moves[c0].get(r2, ()):
                     return cells + [(r2, c), (r2, filled)]
-            elif filled not in cols and len(rows) < CYCLE_ROWS:
+            elif filled not in cols and len(rows) + 1 < CYCLE_ROWS:
                 found = _close(row_moves, column_moves, r0, c0, cells + [(r2, c), (r2, filled)],
                                rows | {r2}, cols | {filled})
                 if found:
