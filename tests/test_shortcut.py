@@ -11,7 +11,7 @@ from nonogen import derive_clues, puzzle_from_grid, satisfies
 from nonogen.solve import Session, verify
 from nonogen.solve import shortcut
 from nonogen.solve.deadline import Deadline
-from nonogen.solve.shortcut import guess_solution, swap_neighbour, wide_open
+from nonogen.solve.shortcut import guess_two, swap_neighbour, wide_open
 
 
 def random_grid(seed: int, side: int = 30) -> list[list[int]]:
@@ -47,7 +47,7 @@ def test_a_three_row_cycle_is_found_when_no_2x2_swap_exists(monkeypatch):
 def test_a_random_multiple_puzzle_gets_its_second_solution_from_the_swap():
     puzzle = puzzle_from_grid(random_grid(1)).replace(goal=None)
     result = verify(puzzle)
-    assert result.status == "multiple" and result.stats["guess"] == "swap"
+    assert result.status == "multiple" and result.stats["guess"] == "two"
     assert "probing" not in result.stats and "sat_vars" not in result.stats  # neither probing nor SAT ran
     assert satisfies(puzzle, result.solution) and satisfies(puzzle, result.second_solution)
     assert result.ambiguous.sum() >= 4  # the cells of the cycle differ
@@ -59,29 +59,41 @@ def test_a_wide_open_unique_puzzle_is_guessed_but_stays_unique():
     grid = random_grid(68)
     puzzle = puzzle_from_grid(grid).replace(goal=None)
     result = verify(puzzle)
-    assert result.stats["guess"] == "solution"
+    assert result.stats["guess"] == "one"
     assert result.status == "unique" and result.difficulty == "probe"
     assert result.second_solution is None
     assert np.array_equal(result.solution, grid)
     assert verify(puzzle, strategy="line").status == "unique"  # the road without the guess agrees
 
 
-def test_a_guess_that_swaps_nothing_hands_its_solution_to_sat():
+def test_a_flipped_guess_finds_what_no_cycle_of_block_moves_does():
     puzzle = puzzle_from_grid(random_grid(0, 20)).replace(goal=None)
     result = verify(puzzle, grade=False)
-    assert result.stats["guess"] == "solution" and "sat_vars" in result.stats
+    assert result.stats["guess"] == "two" and "sat_vars" not in result.stats
+    assert swap_neighbour(result.solution) is None
+    assert satisfies(puzzle, result.second_solution)
+    assert not np.array_equal(result.solution, result.second_solution)
+
+
+def test_a_guess_with_no_second_hands_its_solution_to_sat():
+    puzzle = puzzle_from_grid(random_grid(118, 20)).replace(goal=None)
+    result = verify(puzzle, grade=False)
+    assert result.stats["guess"] == "one" and "sat_vars" in result.stats
     assert result.status == "multiple"
     assert satisfies(puzzle, result.second_solution)
     assert not np.array_equal(result.solution, result.second_solution)
 
 
-def test_guess_solution_meets_the_clues():
+def test_two_guesses_meet_the_clues_and_differ():
     puzzle = puzzle_from_grid(random_grid(2)).replace(goal=None)
     session = Session(puzzle)
     masks = session.line_masks()
     assert wide_open(puzzle, session.grid, masks)
-    guessed = guess_solution(session.grid, masks, Deadline(None))
-    assert guessed is not None and satisfies(puzzle, guessed)
+    stats: dict = {}
+    first, second = guess_two(puzzle, session.grid, masks, Deadline(None), stats)
+    assert stats["guess"] == "two"
+    assert satisfies(puzzle, first) and satisfies(puzzle, second) and first != second
+    assert masks == session.line_masks()  # the caller's masks are left as they were
 
 
 grids = st.integers(2, 7).flatmap(

@@ -259,12 +259,10 @@ class Session:
             if not state.open_after_line:  # not "no open cell now": an earlier question may have probed this state
                 return self._solved(puzzle, state, "line", stats)
             stats["undecided_after_line"] = state.open_after_line
-        guessed = False
         if strategy == "full" and reference is None and state.probed is None and wide_open(puzzle, self.grid, state.masks):
             reference, second = guess_two(puzzle, self.grid, state.masks, deadline, stats)
             if second is not None:
                 return VerifyResult("multiple", solution=reference, second_solution=second, difficulty="search", stats=stats)
-            guessed = reference is not None
         if strategy == "full":
             try:
                 if self._probe(state, deadline, stats):
@@ -272,7 +270,7 @@ class Session:
             except Contradiction:
                 return VerifyResult("unsolvable", difficulty="probe", message="probing finds no way to fill some line", stats=stats)
         try:
-            status, first, second = self._search(state, reference, deadline, stats, guessed)
+            status, first, second = self._search(state, reference, deadline, stats)
         except Timeout:
             return VerifyResult("timeout", message="gave up during SAT search", stats=stats)
         except TooBig as exc:
@@ -290,18 +288,16 @@ class Session:
         solution = _checked(puzzle, self.grid.solved_rows(state.masks))
         return VerifyResult("unique", solution=solution, difficulty=difficulty, stats=stats)  # type: ignore[arg-type]
 
-    def _search(self, state: _State, reference, deadline: Deadline, stats: dict, guessed: bool = False):
+    def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
         """SAT on the residue: returns (status, first solution, second solution).
 
-        A ``guessed`` reference is a solution, so another one is likely close: the search starts from it.
+        A reference (a target, or a guessed solution) is blocked, and belief propagation leads the search for another.
         """
         enc = self._encoding(state, deadline, stats)
         with enc.new_solver(deadline) as solver:
             if reference is not None:
                 solver.add_clause(enc.blocking_clause(reference))
-                if guessed:
-                    solver.set_phases(enc.phases(reference))
-                if not (solve_limited(solver, deadline) if guessed else first_solution(solver, enc, deadline, stats)):
+                if not first_solution(solver, enc, deadline, stats):
                     return "unique", reference, None
                 return "multiple", reference, enc.decode(solver.get_model())
             if not first_solution(solver, enc, deadline, stats):

@@ -24,11 +24,12 @@ from ..model import Puzzle
 from .deadline import Deadline, Timeout
 from .propagate import Contradiction, Grid
 
-__all__ = ["wide_open", "guess_two", "guess_solution", "swap_neighbour"]
+__all__ = ["wide_open", "guess_two", "swap_neighbour"]
 
 WIDE_OPEN = 0.5  # share of open cells after line logic from which a puzzle is guessed at first
-GUESS_ROUNDS = 20  # belief-propagation rounds that order the guesses (fewer guess wrong more often)
+GUESS_ROUNDS = (20, 40)  # belief-propagation rounds before each try (fewer guess wrong more often)
 GUESS_FAILURES = 30  # dead ends the search may meet before it gives the puzzle back to probing and SAT
+FLIPS = 6  # least sure cells flipped, one at a time, when no cycle of block moves finds a second solution
 CYCLE_ROWS = 3  # rows in the longest cycle of block moves tried (2: the 2x2 swap alone)
 
 
@@ -40,44 +41,66 @@ def wide_open(puzzle: Puzzle, grid: Grid, masks) -> bool:
 
 
 def guess_two(puzzle: Puzzle, grid: Grid, masks, deadline: Deadline, stats: dict) -> tuple[Optional[Rows], Optional[Rows]]:
-    """A guessed solution (or None), and another one a cycle of block moves away from it (or None).
+    """A guessed solution (or None), and another one near it (or None).
 
-    Both are checked against every clue. Without a second one, the guess can
-    stand in for SAT's first solution: the search then only has to block it.
-    ``stats`` gets what happened (``guess``) and how long it took.
+    The guess decides the cells belief propagation is surest of first, each
+    to its likeliest colour. The second is a cycle of block moves away
+    (:func:`swap_neighbour`), else a guess with one of the least sure cells
+    flipped. Both are checked against every clue. Without a second one, the
+    guess can stand in for SAT's first solution: the search then only has to
+    block it. ``stats`` gets what happened (``guess``: none, one or two) and
+    how long it took.
     """
     start = time.monotonic()
-    first = guess_solution(grid, masks, deadline)
-    if first is not None and not satisfies(puzzle, first):  # pragma: no cover - would be a solver bug
-        raise AssertionError("the guess produced a grid that breaks the clues")
-    second = None if first is None else swap_neighbour(first)
-    if second is not None and not satisfies(puzzle, second):  # pragma: no cover - would be a bug in the moves
-        second = None
-    stats["guess"] = "none" if first is None else "swap" if second else "solution"
+    first = second = None
+    messages = array("d", bytes(32 * len(masks)))
+    try:
+        for more in _more_rounds():
+            likeliest, order = _belief_order(grid, masks, messages, more, deadline)
+            first = _search(grid, masks[:], order, likeliest, deadline)
+            if first is not None:
+                second = swap_neighbour(first) or _flipped(grid, masks, order, likeliest, first, deadline)
+                break
+    except Timeout:
+        pass  # the full road meets the deadline too, and says so
+    for grid_found in (first, second):
+        if grid_found is not None and not satisfies(puzzle, grid_found):  # pragma: no cover - would be a bug
+            raise AssertionError("the guess produced a grid that breaks the clues")
+    stats["guess"] = "none" if first is None else "two" if second else "one"
     stats["guess_seconds"] = round(time.monotonic() - start, 4)
     return first, second
 
 
-def guess_solution(grid: Grid, masks, deadline: Deadline) -> Optional[Rows]:
-    """A solution of a black-and-white ``grid`` from line-logic ``masks``, or ``None`` if the guessing gives up.
+def _flipped(grid: Grid, masks, order: list[int], likeliest: bytes, first: Rows, deadline: Deadline) -> Optional[Rows]:
+    """Another solution with one of the cells belief propagation is least sure of flipped, or None.
 
-    Cells are decided most confident first, each to its likeliest colour, and
-    line logic runs after each decision; a dead end flips the latest decision
-    that has another colour left (chronological backtracking). After
-    :data:`GUESS_FAILURES` dead ends (or at the deadline) it gives up: the
-    answer is only a shortcut, never a proof that no solution exists.
+    When no cycle of block moves leads away from the guess, the cells where
+    the beliefs were closest to even are the likeliest to differ in another
+    solution: each of the last :data:`FLIPS` in ``order`` is given the other
+    colour and the guessing runs again.
     """
-    try:
-        likeliest, order = _belief_order(grid, masks, deadline)
-        return _search(grid, masks[:], order, likeliest, deadline)
-    except Timeout:
-        return None
+    values = b"".join(first)
+    for cell in order[: -FLIPS - 1 : -1]:
+        trial = masks[:]
+        trial[cell] = 1 << (1 - values[cell])
+        try:
+            grid.propagate(trial, (cell // grid.width, grid.height + cell % grid.width), deadline)
+        except Contradiction:
+            continue
+        found = _search(grid, trial, order, likeliest, deadline)
+        if found is not None:
+            return found
+    return None
 
 
-def _belief_order(grid: Grid, masks, deadline: Deadline) -> tuple[bytes, list[int]]:
-    """Each cell's likeliest colour, and the open cells from the surest belief to the least sure."""
-    messages = array("d", bytes(32 * len(masks)))
-    likeliest = grid.beliefs(masks, messages, 2, GUESS_ROUNDS, 0.5, deadline)
+def _more_rounds() -> list[int]:
+    """The rounds of belief propagation to run before each try (:data:`GUESS_ROUNDS` are totals)."""
+    return [b - a for a, b in zip((0,) + GUESS_ROUNDS, GUESS_ROUNDS)]
+
+
+def _belief_order(grid: Grid, masks, messages, rounds: int, deadline: Deadline) -> tuple[bytes, list[int]]:
+    """Each cell's likeliest colour after ``rounds`` more rounds, and the open cells from the surest belief to the least sure."""
+    likeliest = grid.beliefs(masks, messages, 2, rounds, 0.5, deadline)
     cols = len(masks) * 2  # the column messages follow the row messages, two colours per cell
     sureness = []
     for cell, mask in enumerate(masks):
@@ -90,6 +113,14 @@ def _belief_order(grid: Grid, masks, deadline: Deadline) -> tuple[bytes, list[in
 
 
 def _search(grid: Grid, masks, order: list[int], likeliest: bytes, deadline: Deadline) -> Optional[Rows]:
+    """A solution from line-logic ``masks`` (changed in place), or ``None`` if the guessing gives up.
+
+    Cells are decided in ``order``, each to its ``likeliest`` colour, and line
+    logic runs after each decision; a dead end flips the latest decision that
+    has another colour left (chronological backtracking). After
+    :data:`GUESS_FAILURES` dead ends it gives up: the answer is only a
+    shortcut, never a proof that no solution exists.
+    """
     H, W = grid.height, grid.width
     stack: list[tuple] = []  # (masks before the decision, its place in order, the colours left to try)
     failures, place = 0, 0
