@@ -27,6 +27,7 @@ from .propagate import Contradiction, Grid
 __all__ = ["wide_open", "guess_two", "swap_neighbour"]
 
 WIDE_OPEN = 0.5  # share of open cells after line logic from which a puzzle is guessed at first
+BLACK_SHARE = 0.45  # share of black cells from which guessing pays: on sparser TAAI puzzles it mostly dead-ends
 GUESS_ROUNDS = (20, 40)  # belief-propagation rounds before each try (fewer guess wrong more often)
 GUESS_FAILURES = 30  # dead ends the search may meet before it gives the puzzle back to probing and SAT
 FLIPS = 6  # least sure cells flipped, one at a time, when no cycle of block moves finds a second solution
@@ -34,8 +35,16 @@ CYCLE_ROWS = 3  # rows in the longest cycle of block moves tried (2: the 2x2 swa
 
 
 def wide_open(puzzle: Puzzle, grid: Grid, masks) -> bool:
-    """Whether a black-and-white puzzle is open enough after line logic (``masks``) to be guessed at first."""
+    """Whether a black-and-white puzzle is worth guessing at first: about half black, and half open after line logic.
+
+    On the TAAI 2011 set the guess found two solutions for nearly every puzzle
+    with at least 45 % black cells, and dead-ended on most sparser ones, where
+    it only added its cost (a fifth more time) to the full road.
+    """
     if not grid.native or len(puzzle.palette) != 2:
+        return False
+    black = sum(length for clue in puzzle.rows for length, _ in clue)
+    if black < BLACK_SHARE * len(masks):
         return False
     return sum(1 for m in masks if m & (m - 1)) >= WIDE_OPEN * len(masks)
 
