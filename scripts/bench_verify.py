@@ -4,7 +4,8 @@ Sets: start-up (a whole process on a 5x5 puzzle; --peer times a native solver be
 (a 1000x1000 and a 2000x2000 puzzle at --timeout 5, whole process: wall time and peak memory), processes (the survey's
 28 puzzles as one whole process each, CPU summed), the
 webpbn survey (31 puzzles, expected verdicts in survey-sample.csv), the three tournament sets
-(TAAI 2011, TCGA 2016, ICGA 2017: 1000 x 25x25 each), the colour set (number-loom XML + pbnsolve .g) and the stress
+(TAAI 2011, TCGA 2016, ICGA 2017: 1000 x 25x25 each), random (1000 random 30x30 grids, each cell black with
+probability 1/2, seeded: nearly all have several solutions; one batch process), the colour set (number-loom XML + pbnsolve .g) and the stress
 puzzles (up to 512x512). For each puzzle: verdict (and whether it is right), difficulty, seconds
 in-process, peak memory of the worker process.
 
@@ -198,7 +199,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=1, metavar="N",
                         help="tournament sets: every Nth puzzle only (an unbiased sample; default all)")
-    parser.add_argument("--only", default="startup,bounded,processes,survey,taai,colour,stress")
+    parser.add_argument("--only", default="startup,bounded,processes,survey,taai,random,colour,stress")
     parser.add_argument("--peer", action="append", default=[], metavar="CMD",
                         help="a native solver to time at start-up, '{}' standing for the puzzle file (repeatable)")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement here")
@@ -232,6 +233,8 @@ def main() -> int:
         report["survey"] = bench_survey(args)
     if "taai" in sets:
         report["taai"] = bench_taai(args)
+    if "random" in sets:
+        report["random"] = bench_random(args)
     if "colour" in sets:
         report["colour"] = bench_files("colour", sorted((DATA / "colored").rglob("*.xml")) + sorted((DATA / "colored").rglob("*.g")), args)
     if "stress" in sets:
@@ -297,6 +300,8 @@ def measure(name: str, args) -> list[dict]:
     if name == "extreme":
         tasks = [t for t in survey_tasks(args.timeout) if t[2]["tier"] == "extreme"]
         return run_set(name, tasks, "nonogen", args.extreme_timeout, 1)[0]
+    if name == "random":
+        return run_random_set(args)[0]
     return run_tournament_set(name, args)[0]
 
 
@@ -613,6 +618,52 @@ def bench_taai(args) -> dict:
             print(f"  previous engine: verdicts {dict(Counter(r['status'] for r in previous))}; CPU {before:.1f} s "
                   f"({before / cpu:.2f}x nonogen's); verdicts that differ: {changed}")
     print("(every solution found is checked against the clues; the published solutions in tests/test_formats.py)\n")
+    return summary
+
+
+RANDOM_SET = (1000, 30, 0.5, 1)  # puzzles, side, share of black cells, seed
+
+
+def random_file() -> Path:
+    """The random set as one TAAI-format file under build/ (written once; the same seed gives the same puzzles)."""
+    import random
+
+    count, side, black, seed = RANDOM_SET
+    path = ROOT / "build" / f"random-{count}x{side}x{side}-{black:g}-seed{seed}.txt"
+    if not path.exists():
+        from nonogen.clues import puzzle_from_grid
+
+        rng = random.Random(seed)
+        grids = [[[int(rng.random() < black) for _ in range(side)] for _ in range(side)] for _ in range(count)]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(formats.dumps_all([puzzle_from_grid(g).replace(goal=None) for g in grids], "taai"))
+    return path
+
+
+def run_random_set(args) -> tuple[list, float]:
+    """The random set (its first 200 puzzles with --quick), blind, as one batch on ``--jobs`` workers."""
+    tasks = file_tasks([random_file()])[::args.every]
+    return run_set("random", tasks[:200] if args.quick else tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)
+
+
+def bench_random(args) -> dict:
+    """Random 30x30 grids at density 1/2, blind: CPU beside the previous engine's, verdicts compared."""
+    results, wall = run_random_set(args)
+    statuses = dict(Counter(r["status"] for r in results))
+    cpu = sum(r["cpu"] for r in results)
+    count, side, black, seed = RANDOM_SET
+    print(f"## random {side}x{side} grids, density {black:g}, seed {seed} (blind, {args.jobs} processes)\n")
+    print(f"random: {len(results)} puzzles, verdicts {statuses}; wall {wall:.1f} s; CPU {cpu:.1f} s; "
+          f"slowest {max(r['seconds'] for r in results):.2f} s")
+    summary = {"puzzles": len(results), "wall_seconds": wall, "cpu_seconds": cpu, "statuses": statuses}
+    previous = previous_measure("random", args)
+    if previous is not None:
+        summary["previous_cpu_seconds"] = before = sum(r["cpu"] for r in previous)
+        changed = sum(a["status"] != b["status"] for a, b in zip(results, previous))
+        summary["verdicts_differing"] = changed
+        print(f"  previous engine: verdicts {dict(Counter(r['status'] for r in previous))}; CPU {before:.1f} s "
+              f"({cpu / before:.2f}x of it); verdicts that differ: {changed}")
+    print()
     return summary
 
 

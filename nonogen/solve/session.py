@@ -30,6 +30,7 @@ from .grade import rate
 from .propagate import Contradiction, Grid
 from .search import first_solution
 from .result import VerifyResult
+from .shortcut import guess_two, wide_open
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -259,6 +260,10 @@ class Session:
             if not state.open_after_line:  # not "no open cell now": an earlier question may have probed this state
                 return self._solved(puzzle, state, "line", stats)
             stats["undecided_after_line"] = state.open_after_line
+        if strategy == "full" and reference is None and state.probed is None and wide_open(puzzle, self.grid, state.masks):
+            reference, second = guess_two(puzzle, self.grid, state.masks, deadline, stats)
+            if second is not None:
+                return VerifyResult("multiple", solution=reference, second_solution=second, difficulty="search", stats=stats)
         if strategy == "full":
             try:
                 if self._probe(state, deadline, stats):
@@ -285,7 +290,10 @@ class Session:
         return VerifyResult("unique", solution=solution, difficulty=difficulty, stats=stats)  # type: ignore[arg-type]
 
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
-        """SAT on the residue: returns (status, first solution, second solution)."""
+        """SAT on the residue: returns (status, first solution, second solution).
+
+        A reference (a target, or a guessed solution) is blocked, and belief propagation leads the search for another.
+        """
         enc = self._encoding(state, deadline, stats)
         with enc.new_solver(deadline) as solver:
             if reference is not None:
