@@ -29,6 +29,7 @@ from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
 from .deadline import TIMEOUT, Deadline, Timeout, solve_limited
 from .grade import rate
 from .propagate import Contradiction, Grid
+from . import several
 from .search import first_solution
 from .result import VerifyResult
 
@@ -258,6 +259,10 @@ class Session:
             if not state.open_after_line:  # not "no open cell now": an earlier question may have probed this state
                 return self._solved(puzzle, state, "line", stats)
             stats["undecided_after_line"] = state.open_after_line
+            if strategy == "full" and state.probed is None and several.worth_trying(puzzle, state.open_after_line):
+                found = self._two_solutions(puzzle, state, reference, deadline, stats)
+                if found is not None:
+                    return found
         if strategy == "full":
             try:
                 if self._probe(state, deadline, stats):
@@ -282,6 +287,18 @@ class Session:
     def _solved(self, puzzle: Puzzle, state: _State, difficulty: str, stats: dict) -> VerifyResult:
         solution = _checked(puzzle, self.grid.solved_rows(state.masks))
         return VerifyResult("unique", solution=solution, difficulty=difficulty, stats=stats)  # type: ignore[arg-type]
+
+    def _two_solutions(self, puzzle: Puzzle, state: _State, reference, deadline: Deadline, stats: dict):
+        """``multiple`` when two solutions turn up cheaply before probing (see :mod:`.several`), else None."""
+        try:
+            found = several.two_solutions(puzzle, self._encoding(state, deadline, stats), reference, deadline)
+        except (TooBig, Contradiction):
+            return None  # the full path reports it as it always has
+        if found is None:
+            return None
+        stats["shortcut"] = "two solutions before probing"
+        first, second = (_checked(puzzle, grid) for grid in found)
+        return VerifyResult("multiple", solution=first, second_solution=second, difficulty="search", stats=stats)
 
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
         """SAT on the residue: returns (status, first solution, second solution)."""
