@@ -1,5 +1,5 @@
 /* The Python module _linelogic: the Lines type (a grid's clues and the scratch its methods share),
- * argument checks, and the method tables. The work is in line.c, propagate.c, encode.c and bp.c
+ * argument checks, and the method tables. The work is in line.c, propagate.c, encode.c, bp.c and several.c
  * (see linelogic.h); line.py, propagate.py and cnf.py stay the reference and the fallback. */
 #include "linelogic.h"
 
@@ -249,6 +249,8 @@ static PyMethodDef Lines_methods[] = {
      "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
     {"ladder_phases", (PyCFunction)Lines_ladder_phases, METH_VARARGS,
      "ladder_phases(masks, messages, colours, ladders) -> bytes: int32 phase literals of the ladder variables"},
+    {"two_solutions", (PyCFunction)Lines_two_solutions, METH_VARARGS,
+     "two_solutions(masks, budget, end) -> (up to two solutions as joined bytes of colours, whether the search was exhaustive); None on a contradiction; TimeoutError after end"},
     {"bp", (PyCFunction)Lines_bp, METH_VARARGS,
      "bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour after more rounds"},
     {NULL}};

@@ -259,8 +259,11 @@ class Session:
             if not state.open_after_line:  # not "no open cell now": an earlier question may have probed this state
                 return self._solved(puzzle, state, "line", stats)
             stats["undecided_after_line"] = state.open_after_line
-            if strategy == "full" and state.probed is None and several.worth_trying(puzzle, state.open_after_line):
-                found = self._two_solutions(puzzle, state, reference, deadline, stats)
+            if strategy == "full" and state.probed is None and several.worth_trying(puzzle, self.grid, state.open_after_line):
+                try:
+                    found = self._two_solutions(puzzle, state, reference, deadline, stats)
+                except Timeout:
+                    return VerifyResult("timeout", message="gave up during search", stats=stats)
                 if found is not None:
                     return found
         if strategy == "full":
@@ -290,15 +293,16 @@ class Session:
 
     def _two_solutions(self, puzzle: Puzzle, state: _State, reference, deadline: Deadline, stats: dict):
         """``multiple`` when two solutions turn up cheaply before probing (see :mod:`.several`), else None."""
-        try:
-            found = several.two_solutions(puzzle, self._encoding(state, deadline, stats), reference, deadline)
-        except (TooBig, Contradiction):
-            return None  # the full path reports it as it always has
+        found = several.two_solutions(self.grid, state.masks, deadline)
         if found is None:
             return None
+        first, second, how = found
+        if reference is not None:  # the reference first, then one of the two that differs from it
+            first, second = reference, first if flat(first) != flat(reference) else second
         stats["shortcut"] = "two solutions before probing"
-        first, second = (_checked(puzzle, grid) for grid in found)
-        return VerifyResult("multiple", solution=first, second_solution=second, difficulty="search", stats=stats)
+        stats["second_by"] = how
+        return VerifyResult("multiple", solution=_checked(puzzle, first), second_solution=_checked(puzzle, second),
+                            difficulty="search", stats=stats)
 
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
         """SAT on the residue: returns (status, first solution, second solution)."""
