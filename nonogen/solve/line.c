@@ -19,7 +19,11 @@ int work_reserve(Work *w, int len, int k) {
     if (hi) w->hi = hi;
     mask_t *out = PyMem_Realloc(w->out, (size_t)(L + 2) * sizeof(mask_t));
     if (out) w->out = out;
-    if (!fw || !bw || !run || !lo || !hi || !out) return -1;
+    uint64_t *starts = PyMem_Realloc(w->starts, (size_t)(K + 1) * sizeof(uint64_t));
+    if (starts) w->starts = starts;
+    uint64_t *rows = PyMem_Realloc(w->rows, (size_t)4 * (K + 1) * sizeof(uint64_t));
+    if (rows) w->rows = rows;
+    if (!fw || !bw || !run || !lo || !hi || !out || !starts || !rows) return -1;
     w->cap_len = L;
     w->cap_k = K;
     return 0;
@@ -32,6 +36,8 @@ void work_free(Work *w) {
     PyMem_Free(w->lo);
     PyMem_Free(w->hi);
     PyMem_Free(w->out);
+    PyMem_Free(w->starts);
+    PyMem_Free(w->rows);
     memset(w, 0, sizeof(*w));
 }
 
@@ -41,8 +47,11 @@ void work_free(Work *w) {
 static inline int window_first(const Clue *c, const Work *w, int i) { return i ? w->lo[i - 1] + c->len[i - 1] : 0; }
 static inline int window_last(const Clue *c, const Work *w, int n, int i) { return i < c->k ? w->hi[i] : n; }
 
-/* Narrow d[0..n) into w->out; returns 0 when no placement fits. */
+/* Narrow d[0..n) into w->out; returns 0 when no placement fits. Lines under 64 cells go to
+ * solve_line_bits (linebits.c), which computes the same a word at a time. */
 int solve_line(const Clue *c, Work *w, int n, const mask_t *d) {
+    if (n < 64 && !w->cells_only) return solve_line_bits(c, w, n, d);
+    w->bits = 0;
     const int k = c->k, W = n + 1;
     unsigned char *fw = w->fw, *bw = w->bw;
     int *run = w->run, *lo = w->lo, *hi = w->hi;

@@ -21,6 +21,7 @@
  *
  * The module's files, one concern each, share this header:
  *   line.c        one line: the solver, the overlap rule, work buffers, the cache of line results
+ *   linebits.c    one line of under 64 cells, its cells as the bits of a word (what solve_line runs)
  *   propagate.c   line logic to a fixpoint, undo, probing and the implications it records
  *   encode.c      the SAT encoding (cell variables, block-start ladders, implications), clause lists
  *   bp.c          belief propagation: phases for the cells and for the ladder variables
@@ -53,10 +54,15 @@ typedef struct {
     int *run;                 /* per block: cells allowing its colour ending here, (k) * (len+1) */
     int *lo, *hi;             /* per block: its first and last start when the clue is packed left, right */
     mask_t *out;
+    int bits;                 /* the last line was solved by solve_line_bits: starts holds the placements */
+    int cells_only;           /* always solve cell by cell (the tests compare both ways) */
+    uint64_t *starts;         /* per block: bit s set when the block can start at s (lines under 64 cells) */
+    uint64_t *rows;           /* solve_line_bits' table rows, 4 * (k+1) words */
 } Work;
 
-/* May block i start at s? Needs fw/bw/run filled. */
+/* May block i start at s? Needs solve_line to have succeeded on the line. */
 static inline int placeable(const Clue *c, const Work *w, int n, const mask_t *d, int i, int s) {
+    if (w->bits) return s >= 0 && s < 64 && (w->starts[i] >> s & 1);
     const int W = n + 1;
     int len = c->len[i], e = s + len;
     if (s < w->lo[i] || s > w->hi[i] || w->run[i * W + e] < len) return 0;
@@ -144,7 +150,8 @@ static inline int grow_ints(int **buf, size_t *cap, size_t need) {
 #pragma GCC visibility push(hidden) /* shared by the module's files, not exported from the .so */
 #endif
 
-/* line.c */
+/* line.c, linebits.c */
+int solve_line_bits(const Clue *c, Work *w, int n, const mask_t *d);
 int work_reserve(Work *w, int len, int k);
 void work_free(Work *w);
 int solve_line(const Clue *c, Work *w, int n, const mask_t *d);
