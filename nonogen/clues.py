@@ -12,6 +12,7 @@ __all__ = [
     "derive_clues",
     "puzzle_from_grid",
     "satisfies",
+    "satisfies_beside",
     "clue_problems",
 ]
 
@@ -88,6 +89,30 @@ def satisfies(puzzle: Puzzle, grid: Any) -> bool:
     if shape_of(rows) != (puzzle.height, puzzle.width):
         return False
     return _clues(rows) == (puzzle.rows, puzzle.cols) and all(rows[r][c] == v for r, c, v in puzzle.givens)
+
+
+def satisfies_beside(puzzle: Puzzle, grid: Any, solution: Any) -> bool:
+    """:func:`satisfies` for a ``grid`` next to a known ``solution``: only the lines where they differ are read.
+
+    A second solution usually differs from the first in a few cells, so this
+    checks it for the price of a few lines instead of all of them.
+
+    >>> p = puzzle_from_grid([[1, 0], [0, 1]])
+    >>> satisfies_beside(p, [[0, 1], [1, 0]], [[1, 0], [0, 1]]), satisfies_beside(p, [[1, 1], [0, 1]], [[1, 0], [0, 1]])
+    (True, False)
+    """
+    try:
+        rows, known = rows_of(grid), rows_of(solution)
+    except (ValueError, TypeError):
+        return False
+    if shape_of(rows) != shape_of(known) or shape_of(rows) != (puzzle.height, puzzle.width):
+        return False
+    rows_changed = [r for r, (row, was) in enumerate(zip(rows, known)) if row != was]
+    cols_changed = {c for r in rows_changed for c, (a, b) in enumerate(zip(rows[r], known[r])) if a != b}
+    cells, width = flat(rows), puzzle.width
+    return (all(_clue(rows[r]) == puzzle.rows[r] for r in rows_changed)
+            and all(_clue(cells[c::width]) == puzzle.cols[c] for c in cols_changed)
+            and all(rows[r][c] == v for r, c, v in puzzle.givens))
 
 
 def clue_problems(puzzle: Puzzle) -> list[str]:

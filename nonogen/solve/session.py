@@ -21,7 +21,7 @@ import time
 from collections import Counter, OrderedDict
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from ..clues import clue_problems, satisfies
+from ..clues import clue_problems, satisfies, satisfies_beside
 from ..errors import PuzzleError
 from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
@@ -301,8 +301,10 @@ class Session:
             first, second = reference, first if flat(first) != flat(reference) else second
         stats["shortcut"] = "two solutions before probing"
         stats["second_by"] = how
-        return VerifyResult("multiple", solution=_checked(puzzle, first), second_solution=_checked(puzzle, second),
-                            difficulty="search", stats=stats)
+        first = _checked(puzzle, first)
+        if not satisfies_beside(puzzle, second, first):  # pragma: no cover - would be a solver bug
+            raise AssertionError("solver produced a grid that breaks the clues")
+        return VerifyResult("multiple", solution=first, second_solution=second, difficulty="search", stats=stats)
 
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
         """SAT on the residue: returns (status, first solution, second solution)."""
