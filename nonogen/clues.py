@@ -1,7 +1,9 @@
 """Clue derivation and checking of 2D puzzles: the rules of RULES.md as small pure functions (3D: :mod:`nonogen.clues3d`)."""
 from __future__ import annotations
 
-from itertools import groupby
+from collections import Counter
+from itertools import chain
+from operator import eq
 from typing import Any, Optional, Sequence
 
 from .grids import Rows, flat, rows_of, shape_of
@@ -43,10 +45,16 @@ def _clue(line: bytes) -> LineClue:
     for run in line.split(b"\0"):
         if not run:
             continue
-        if run.count(run[0]) == len(run):  # one colour: the usual block
-            clue.append((len(run), run[0]))
-        else:  # blocks of different colours touch
-            clue.extend((sum(1 for _ in group), colour) for colour, group in groupby(run))
+        colour = run[0]
+        if run.count(colour) == len(run):  # one colour: the usual block
+            clue.append((len(run), colour))
+            continue
+        start = 0  # blocks of different colours touch (a plain loop: twice as fast as groupby here)
+        for at, value in enumerate(run):
+            if value != colour:
+                clue.append((at - start, colour))
+                start, colour = at, value
+        clue.append((len(run) - start, colour))
     return tuple(clue)
 
 
@@ -130,13 +138,21 @@ def clue_problems(puzzle: Puzzle) -> list[str]:
             need = min_length(clue)
             if need > length:
                 problems.append(f"{what} {i + 1}: clue needs {need} cells but the line has {length}")
+    row_totals, col_totals = _colour_totals(puzzle.rows), _colour_totals(puzzle.cols)
     for color in range(1, puzzle.n_colors + 1):
-        in_rows = sum(n for line in puzzle.rows for n, c in line if c == color)
-        in_cols = sum(n for line in puzzle.cols for n, c in line if c == color)
+        in_rows, in_cols = row_totals.get(color, 0), col_totals.get(color, 0)
         if in_rows != in_cols:
             name = puzzle.palette[color].name
             problems.append(f"colour {name}: rows hold {in_rows} cells, columns hold {in_cols}")
     return problems
+
+
+def _colour_totals(lines: Sequence[LineClue]) -> dict[int, int]:
+    """Cells of each colour the clue lines hold: the distinct blocks counted at C speed, then weighed."""
+    totals: dict[int, int] = {}
+    for (n, c), times in Counter(chain.from_iterable(lines)).items():
+        totals[c] = totals.get(c, 0) + n * times
+    return totals
 
 
 def min_length(clue: LineClue) -> int:
@@ -145,5 +161,5 @@ def min_length(clue: LineClue) -> int:
     >>> min_length(((2, 1), (1, 1), (1, 2)))
     5
     """
-    gaps = sum(1 for a, b in zip(clue, clue[1:]) if a[1] == b[1])
-    return sum(n for n, _ in clue) + gaps
+    colours = [c for _, c in clue]
+    return sum([n for n, _ in clue]) + sum(map(eq, colours, colours[1:]))
