@@ -94,7 +94,7 @@ class Grid:
         p = self.puzzle
         row_colors = [sum(1 << c for c in {c for _, c in line}) for line in p.rows]
         col_colors = [sum(1 << c for c in {c for _, c in line}) for line in p.cols]
-        masks = [1 | (row_colors[r] & col_colors[c]) for r in range(self.height) for c in range(self.width)]
+        masks = [1 | (row & col) for row in row_colors for col in col_colors]
         for r, c, v in p.givens:
             masks[r * self.width + c] &= 1 << v
         return masks
