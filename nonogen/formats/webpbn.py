@@ -31,6 +31,7 @@ from ._common import (
     expand_rgb,
     goal_from_chars,
     item,
+    items,
     parse_int,
     shorten,
 )
@@ -148,6 +149,23 @@ def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> l
     return lines
 
 
+def _plain_lines(puzzle: Element, plain: dict, kind: str, index: dict[str, int], default: str) -> list[tuple]:
+    """The clue lines :func:`_plain_clues` read, as :func:`_clues` reads them (a FormatError: read the tree)."""
+    lengths, colours, per_line = plain[kind]
+    if len([c for c in puzzle.findall("clues") if c.get("type") == kind]) != 1 or len(per_line) > MAX_SIDE:
+        raise FormatError(f'not one <clues type="{kind}"> element of at most {MAX_SIDE} lines')
+    if max(per_line, default=0) > MAX_SIDE or default not in index or not index.keys() >= set(colours) - {""}:
+        raise FormatError("too many blocks in a line, or an unknown colour")
+    named = {**index, "": index[default]}
+    pairs = list(zip(map(int, lengths), map(named.__getitem__, colours)))
+    blocks = items(pairs)
+    lines, at = [], 0
+    for count in per_line:
+        lines.append(tuple(blocks[at : at + count]))
+        at += count
+    return lines
+
+
 def _block(count: Element, index: dict[str, int], default: str, what: str, k: int) -> tuple[int, int]:
     """One ``<count>`` as ``(length, colour)``; the checks that name the line run only on a bad count.
 
@@ -192,13 +210,16 @@ def _goal(puzzle: Element, palette: tuple[Color, ...], width: int, height: int):
     return None
 
 
-def _puzzle(el: Element) -> Puzzle:
+def _puzzle(el: Element, plain: Optional[dict] = None) -> Puzzle:
     kind = el.get("type", "grid")
     if kind != "grid":
         raise FormatError(f"puzzle type {kind!r} is not supported (only square-cell 'grid' puzzles)", line=_line(el))
     palette, index = _palette(el)
     default = el.get("defaultcolor", "black")
-    rows, cols = _clues(el, "rows", index, default), _clues(el, "columns", index, default)
+    if plain is None:
+        rows, cols = _clues(el, "rows", index, default), _clues(el, "columns", index, default)
+    else:
+        rows, cols = (_plain_lines(el, plain, kind, index, default) for kind in ("rows", "columns"))
     meta = {key: child.text or "" for tag, key in _META.items() if (child := el.find(tag)) is not None}
     goal = _goal(el, palette, len(cols), len(rows))
     return build(rows, cols, palette, goal=goal, meta=meta, line=_line(el))
@@ -219,17 +240,59 @@ def members(text: str) -> list[tuple[int, str]]:
 def loads_all(text: str) -> list[Puzzle]:
     """Every puzzle of a ``<puzzleset>`` (or a lone ``<puzzle>``).
 
-    A well-formed file is read by ElementTree's C parser, which keeps no line
-    numbers (the Python callbacks that record them took half of the reading
-    time of a 30x30 colour puzzle); when anything is wrong with it the file is
-    read again with :func:`parse_xml`, so that the error names its line.
+    A plain one-puzzle file has its clues read by regular expressions and the
+    rest by ElementTree's C parser (:func:`_plain_clues`); any other
+    well-formed file is read by the C parser alone. Neither keeps line numbers
+    (the Python callbacks that record them took half of the reading time of a
+    30x30 colour puzzle), so when anything is wrong the file is read again
+    with :func:`parse_xml`, and the error names its line.
     """
     if "<!ENTITY" not in text and text.count("<") <= MAX_ELEMENTS:  # else parse_xml refuses it, with the line
+        plain = _plain_clues(text)
         try:
-            return _read_tree(_quick_tree(text))
+            if plain is None:
+                return _read_tree(_quick_tree(text), None)
+            return _read_tree(_quick_tree(plain[0]), plain[1])
         except (FormatError, ParseError):
             pass
-    return _read_tree(parse_xml(text))
+    return _read_tree(parse_xml(text), None)
+
+
+_PUZZLE_TAG = re.compile(r"<puzzle[\s/>]")
+_CLUE_BLOCK = re.compile(r'<clues type="(rows|columns)">')
+_COUNT_XML = r'<count(?: color="[^"<>&]*")?>[1-9][0-9]{0,%d}</count>' % (MAX_DIGITS - 1)
+_CLUE_BODY = re.compile(r"(?:\s*(?:<line/>|<line>(?:\s*%s)*\s*</line>))*\s*" % _COUNT_XML)
+"""A clue block of ``<line>`` elements holding only ``<count>`` elements, spelled the usual way."""
+_LENGTH_XML = re.compile(r">([0-9]+)</count>")
+_COLOUR_XML = re.compile(r'<count(?: color="([^"]*)")?>')
+
+
+def _plain_clues(text: str) -> Optional[tuple[str, dict[str, tuple[list[str], list[str], list[int]]]]]:
+    """A plain one-puzzle document with its two clue blocks emptied, and what they held.
+
+    For each block: the block lengths and colour names (empty: the default)
+    of all its counts in order, and how many counts each line has. Plain
+    means no comments, CDATA, doctype or entity references, and clue blocks of
+    only ``<line>`` and ``<count>`` elements written the usual way (webpbn's
+    export and nonogen's own). For anything else ``None``: the tree reads it.
+    Regular expressions find the lengths and colours at C speed, where the
+    tree made a Python object and a lookup of each of a 30x30 puzzle's 900 counts.
+    """
+    if "<!" in text or "&" in text or len(_PUZZLE_TAG.findall(text)) != 1 or text.count("<clues") != 2:
+        return None
+    spans, found = [], {}
+    for block in _CLUE_BLOCK.finditer(text):
+        end = text.find("</clues>", block.end())
+        body = text[block.end() : end]
+        if end < 0 or block.group(1) in found or not _CLUE_BODY.fullmatch(body):
+            return None
+        per_line = [piece.count("<count") for piece in body.replace("<line/>", "<line></line>").split("</line>")[:-1]]
+        found[block.group(1)] = (_LENGTH_XML.findall(body), _COLOUR_XML.findall(body), per_line)
+        spans.append((block.end(), end))
+    if len(found) != 2:
+        return None
+    (a, b), (c, d) = spans
+    return text[:a] + text[b:c] + text[d:], found
 
 
 def _quick_tree(text: str) -> Element:
@@ -239,13 +302,16 @@ def _quick_tree(text: str) -> Element:
     return parser.close()
 
 
-def _read_tree(root: Element) -> list[Puzzle]:
+def _read_tree(root: Element, plain: Optional[dict]) -> list[Puzzle]:
+    """The puzzles of a tree; ``plain``: the clues :func:`_plain_clues` read, for its one puzzle."""
     puzzles = [root] if root.tag == "puzzle" else root.findall("puzzle")
     if root.tag not in ("puzzle", "puzzleset") or not puzzles:
         raise FormatError(f"expected <puzzleset> with <puzzle> elements, found <{root.tag}>", line=_line(root))
     if len(puzzles) > MAX_PUZZLES:
         check_count(len(puzzles), MAX_PUZZLES, "puzzles in one file", _line(puzzles[MAX_PUZZLES]))
-    return [_puzzle(p) for p in puzzles]
+    if plain is not None and (len(puzzles) != 1 or len(list(root.iter("clues"))) != 2):
+        raise FormatError("the clue blocks are not where the tree reads them")  # read the whole tree instead
+    return [_puzzle(p, plain) for p in puzzles]
 
 
 def loads(text: str) -> Puzzle:
