@@ -249,15 +249,6 @@ def item(length: int, color: int) -> tuple[int, int]:
     return _ITEMS.setdefault(key, key) if len(_ITEMS) < 100_000 else key
 
 
-def items(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """:func:`item` of many ``(length, colour)`` pairs at once, at C speed.
-
-    >>> items([(3, 1), (3, 1)])[0] is item(3, 1)
-    True
-    """
-    return list(map(_ITEMS.setdefault, pairs, pairs)) if len(_ITEMS) < 100_000 else pairs
-
-
 def expand_rgb(value: str, line: Optional[int] = None) -> str:
     """:func:`nonogen.palette.parse_hex` for a reader: a FormatError on the reader's line."""
     try:

@@ -31,7 +31,6 @@ from ._common import (
     expand_rgb,
     goal_from_chars,
     item,
-    items,
     parse_int,
     shorten,
 )
@@ -150,15 +149,24 @@ def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> l
 
 
 def _plain_lines(puzzle: Element, plain: dict, kind: str, index: dict[str, int], default: str) -> list[tuple]:
-    """The clue lines :func:`_plain_clues` read, as :func:`_clues` reads them (a FormatError: read the tree)."""
-    lengths, colours, per_line = plain[kind]
+    """The clue lines :func:`_plain_clues` read, as :func:`_clues` reads them (a FormatError: read the tree).
+
+    A puzzle spells a few dozen distinct counts: each is read once, and the
+    rest is a dictionary lookup per count.
+    """
+    tokens, per_line = plain[kind]
     if len([c for c in puzzle.findall("clues") if c.get("type") == kind]) != 1 or len(per_line) > MAX_SIDE:
         raise FormatError(f'not one <clues type="{kind}"> element of at most {MAX_SIDE} lines')
-    if max(per_line, default=0) > MAX_SIDE or default not in index or not index.keys() >= set(colours) - {""}:
-        raise FormatError("too many blocks in a line, or an unknown colour")
-    named = {**index, "": index[default]}
-    pairs = list(zip(map(int, lengths), map(named.__getitem__, colours)))
-    blocks = items(pairs)
+    if max(per_line, default=0) > MAX_SIDE:
+        raise FormatError("too many blocks in a line")
+    table = {}
+    for token in set(tokens):
+        colour, length = _COUNT_PARTS.fullmatch(token).groups()  # type: ignore[union-attr]
+        colour = colour[8:-1] if colour else default
+        if colour not in index:
+            raise FormatError("an unknown colour")
+        table[token] = item(int(length), index[colour])
+    blocks = list(map(table.__getitem__, tokens))
     lines, at = [], 0
     for count in per_line:
         lines.append(tuple(blocks[at : at + count]))
@@ -263,20 +271,20 @@ _CLUE_BLOCK = re.compile(r'<clues type="(rows|columns)">')
 _COUNT_XML = r'<count(?: color="[^"<>&]*")?>[1-9][0-9]{0,%d}</count>' % (MAX_DIGITS - 1)
 _CLUE_BODY = re.compile(r"(?:\s*(?:<line/>|<line>(?:\s*%s)*\s*</line>))*\s*" % _COUNT_XML)
 """A clue block of ``<line>`` elements holding only ``<count>`` elements, spelled the usual way."""
-_LENGTH_XML = re.compile(r">([0-9]+)</count>")
-_COLOUR_XML = re.compile(r'<count(?: color="([^"]*)")?>')
+_COUNT_TOKEN = re.compile(r'<count(?: color="[^"]*")?>[0-9]+</count>')
+_COUNT_PARTS = re.compile(r'<count( color="[^"]*")?>([0-9]+)</count>')
 
 
-def _plain_clues(text: str) -> Optional[tuple[str, dict[str, tuple[list[str], list[str], list[int]]]]]:
+def _plain_clues(text: str) -> Optional[tuple[str, dict[str, tuple[list[str], list[int]]]]]:
     """A plain one-puzzle document with its two clue blocks emptied, and what they held.
 
-    For each block: the block lengths and colour names (empty: the default)
-    of all its counts in order, and how many counts each line has. Plain
-    means no comments, CDATA, doctype or entity references, and clue blocks of
-    only ``<line>`` and ``<count>`` elements written the usual way (webpbn's
-    export and nonogen's own). For anything else ``None``: the tree reads it.
-    Regular expressions find the lengths and colours at C speed, where the
-    tree made a Python object and a lookup of each of a 30x30 puzzle's 900 counts.
+    For each block: its ``<count>`` elements as written, in order, and how
+    many of them each line has. Plain means no comments, CDATA, doctype or
+    entity references, and clue blocks of only ``<line>`` and ``<count>``
+    elements written the usual way (webpbn's export and nonogen's own). For
+    anything else ``None``: the tree reads it.
+    Regular expressions find the counts at C speed, where the tree made
+    Python objects and lookups for each of a 30x30 puzzle's 900 counts.
     """
     if "<!" in text or "&" in text or len(_PUZZLE_TAG.findall(text)) != 1 or text.count("<clues") != 2:
         return None
@@ -287,7 +295,7 @@ def _plain_clues(text: str) -> Optional[tuple[str, dict[str, tuple[list[str], li
         if end < 0 or block.group(1) in found or not _CLUE_BODY.fullmatch(body):
             return None
         per_line = [piece.count("<count") for piece in body.replace("<line/>", "<line></line>").split("</line>")[:-1]]
-        found[block.group(1)] = (_LENGTH_XML.findall(body), _COLOUR_XML.findall(body), per_line)
+        found[block.group(1)] = (_COUNT_TOKEN.findall(body), per_line)
         spans.append((block.end(), end))
     if len(found) != 2:
         return None
