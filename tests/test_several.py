@@ -64,7 +64,7 @@ def test_a_unique_puzzle_keeps_its_verdict_and_difficulty(monkeypatch):
     assert several.worth_trying(puzzle, session.grid, session.undecided_count())
     result = session.verify(timeout=60)
     assert (result.status, result.difficulty) == ("unique", "probe") and "shortcut" not in result.stats
-    found, exhausted, _ = session.grid.two_solutions(session.line_masks(), several.BUDGET, Deadline(None))
+    found, exhausted, _ = session.grid.two_solutions(session.line_masks(), several.BUDGET, several.STEPS, Deadline(None))
     assert len(found) == 1 and exhausted  # the search saw the one solution and no other
     monkeypatch.setattr(several, "MAX_OPEN", 0)  # the full path alone
     before = verify(puzzle, timeout=60)
@@ -81,9 +81,10 @@ def test_a_target_stays_the_first_solution():
     assert satisfies(puzzle, result.second_solution) and differing(grid, result.second_solution) > 0
 
 
-def test_the_search_gives_up_at_its_budget(monkeypatch):
-    """Out of assumptions, the short way decides nothing: the full path gives the verdict."""
-    monkeypatch.setattr(several, "BUDGET", 1)
+@pytest.mark.parametrize("budget", ["BUDGET", "STEPS"])
+def test_the_search_gives_up_at_its_budget(monkeypatch, budget):
+    """Out of assumptions or of line work, the short way decides nothing: the full path gives the verdict."""
+    monkeypatch.setattr(several, budget, 1)
     puzzle = puzzle_from_grid(random_grid(5, 20), PALETTE4).replace(goal=None)
     result = verify(puzzle, timeout=60)
     assert result.status == "multiple" and "shortcut" not in result.stats and result.stats["probing"] == "complete"

@@ -253,7 +253,7 @@ static PyMethodDef Lines_methods[] = {
     {"ladder_phases", (PyCFunction)Lines_ladder_phases, METH_VARARGS,
      "ladder_phases(masks, messages, colours, ladders) -> bytes: int32 phase literals of the ladder variables"},
     {"two_solutions", (PyCFunction)Lines_two_solutions, METH_VARARGS,
-     "two_solutions(masks, budget, end) -> (up to two solutions as joined bytes of colours, whether the search was exhaustive); None on a contradiction; TimeoutError after end"},
+     "two_solutions(masks, budget, steps, end) -> (up to two solutions as joined bytes of colours, whether the search was exhaustive, whether the second is the first's swap partner); TimeoutError after end"},
     {"bp", (PyCFunction)Lines_bp, METH_VARARGS,
      "bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour after more rounds"},
     {NULL}};

@@ -4,8 +4,8 @@
  * The search assumes a colour for the first open cell, runs line logic from its row and column,
  * and goes on to the next open cell; a contradiction undoes the assumption and tries the next
  * colour. The first solution is then checked for a second one four cells away (swap_partner);
- * without one the search goes on. It stops after a budget of assumptions: what it has not found
- * by then, the full path (probing, SAT) decides. */
+ * without one the search goes on. It stops after a budget of assumptions and of line work: what it
+ * has not found by then, the full path (probing, SAT) decides. */
 #include "linelogic.h"
 
 typedef struct {
@@ -76,8 +76,10 @@ static void colours_of(const mask_t *masks, int n, unsigned char *v) {
 /* The search itself: up to two solutions into sols (n_cells bytes each), *found their number,
  * *exhausted whether the whole tree was searched (then *found is every solution there is, up to 2),
  * *swapped whether the second is the first's swap partner. */
-static int search(Lines *g, mask_t *masks, long budget, unsigned char *sols, int *found, int *exhausted, int *swapped) {
+static int search(Lines *g, mask_t *masks, long budget, unsigned long max_steps, unsigned char *sols, int *found,
+                  int *exhausted, int *swapped) {
     int n = g->n_cells, depth = 0, status = OK, lines[2];
+    unsigned long first_step = g->steps;
     Frame *stack = PyMem_Malloc(sizeof(Frame) * (size_t)(n + 1));
     mask_t *open_masks = PyMem_Malloc(sizeof(mask_t) * (size_t)n);
     if (!stack || !open_masks) {
@@ -106,7 +108,7 @@ static int search(Lines *g, mask_t *masks, long budget, unsigned char *sols, int
             depth--;
             continue;
         }
-        if (budget-- <= 0) goto done; /* not exhausted */
+        if (budget-- <= 0 || g->steps - first_step > max_steps) goto done; /* not exhausted */
         mask_t value = top->rest & (~top->rest + 1);
         top->rest &= top->rest - 1;
         if (record_change(g, top->cell, masks[top->cell]) < 0) {
@@ -144,13 +146,16 @@ done:
     return status;
 }
 
-/* two_solutions(masks, budget, end) -> (solutions: bytes of n_cells colours each, 0-2 of them joined,
- * exhausted: bool, swapped: bool). The masks (a line-logic fixpoint) are left as they were. */
+/* two_solutions(masks, budget, steps, end) -> (solutions: bytes of n_cells colours each, 0-2 of them joined,
+ * exhausted: bool, swapped: bool). The search stops after `budget` assumptions or `steps` of line work
+ * (propagate's measure: a line, more for long lines of many blocks). The masks (a line-logic fixpoint) are
+ * left as they were. */
 PyObject *Lines_two_solutions(Lines *g, PyObject *args) {
     PyObject *mobj;
     long budget;
+    unsigned long steps;
     double end;
-    if (!PyArg_ParseTuple(args, "Old", &mobj, &budget, &end)) return NULL;
+    if (!PyArg_ParseTuple(args, "Olkd", &mobj, &budget, &steps, &end)) return NULL;
     Py_buffer view;
     if (get_masks(g, mobj, &view) < 0) return NULL;
     unsigned char *sols = PyMem_Malloc(2 * (size_t)g->n_cells + 1);
@@ -161,7 +166,7 @@ PyObject *Lines_two_solutions(Lines *g, PyObject *args) {
     g->end = end;
     g->n_changed = 0;
     int found = 0, exhausted = 0, swapped = 0;
-    int status = search(g, (mask_t *)view.buf, budget, sols, &found, &exhausted, &swapped);
+    int status = search(g, (mask_t *)view.buf, budget, steps, sols, &found, &exhausted, &swapped);
     g->n_changed = 0;
     PyBuffer_Release(&view);
     PyObject *result = NULL;

@@ -9,10 +9,10 @@ solves a puzzle with two solutions nor finds it unsolvable, and SAT would
 only confirm two solutions that are easy to find.
 
 So after line logic a colour puzzle's residue is searched depth first, with
-line logic after each assumption (the C module's ``two_solutions``), for a
-budget of assumptions. The first solution is checked for a second one four
-cells away: two rows and two columns whose crossings hold colours
-``X Y / Y X`` that can swap to ``Y X / X Y`` without changing any clue.
+line logic after each assumption (the C module's ``two_solutions``), within
+a budget of assumptions and of line work. The first solution is checked for
+a second one four cells away: two rows and two columns whose crossings hold
+colours ``X Y / Y X`` that can swap to ``Y X / X Y`` without changing any clue.
 Without one the search goes on. Two solutions make the verdict ``multiple``
 (difficulty ``search``, as the full path says); anything less decides
 nothing, and the full path goes on from the same line-logic state, so unique
@@ -28,10 +28,14 @@ from ..model import Puzzle
 from .deadline import Deadline
 from .propagate import Grid
 
-__all__ = ["worth_trying", "two_solutions", "BUDGET", "MAX_OPEN"]
+__all__ = ["worth_trying", "two_solutions", "BUDGET", "STEPS", "MAX_OPEN"]
 
 BUDGET = 2000
 """Assumptions the search may make; a random 30x30 colour residue takes 20-60 to give two solutions."""
+
+STEPS = 20_000
+"""Line work the search may do (propagate.c's steps: one per line, more for long lines of many blocks).
+A random 30x30 colour residue takes 60-250; the cap keeps a large unique puzzle's detour to tens of ms."""
 
 MAX_OPEN = 4000
 """Open cells after line logic above which the short way is not tried: probing first pays off there."""
@@ -48,7 +52,7 @@ def two_solutions(grid: Grid, masks, deadline: Deadline) -> Optional[tuple[Rows,
 
     Raises :class:`~nonogen.solve.deadline.Timeout` at the deadline.
     """
-    found, _, swapped = grid.two_solutions(array("I", masks), BUDGET, deadline)
+    found, _, swapped = grid.two_solutions(array("I", masks), BUDGET, STEPS, deadline)
     if len(found) < 2:
         return None
     return split_rows(found[0], grid.width), split_rows(found[1], grid.width), "swap" if swapped else "search"
