@@ -37,8 +37,9 @@ STEPS = 20_000
 """Line work the search may do (propagate.c's steps: one per line, more for long lines of many blocks).
 A random 30x30 colour residue takes 60-250; the cap keeps a large unique puzzle's detour to tens of ms."""
 
-MAX_OPEN = 4000
-"""Open cells after line logic above which the short way is not tried: probing first pays off there."""
+MAX_OPEN = 50_000
+"""Open cells after line logic above which the short way is not tried (a 60x60 random colour grid leaves 1,900
+and gets its two solutions in 9 ms instead of 0.2 s; past the budgets a miss costs tens of milliseconds)."""
 
 
 def worth_trying(puzzle: Puzzle, grid: Grid, open_cells: int) -> bool:
