@@ -21,7 +21,7 @@ import time
 from collections import Counter, OrderedDict
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from ..clues import clue_problems, satisfies, satisfies_beside
+from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
 from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
@@ -261,7 +261,7 @@ class Session:
             stats["undecided_after_line"] = state.open_after_line
             if strategy == "full" and state.probed is None and several.worth_trying(puzzle, self.grid, state.open_after_line):
                 try:
-                    found = self._two_solutions(puzzle, state, reference, deadline, stats)
+                    found = several.multiple_early(puzzle, self.grid, state.masks, reference, deadline, stats)
                 except Timeout:
                     return VerifyResult("timeout", message="gave up during search", stats=stats)
                 if found is not None:
@@ -290,21 +290,6 @@ class Session:
     def _solved(self, puzzle: Puzzle, state: _State, difficulty: str, stats: dict) -> VerifyResult:
         solution = _checked(puzzle, self.grid.solved_rows(state.masks))
         return VerifyResult("unique", solution=solution, difficulty=difficulty, stats=stats)  # type: ignore[arg-type]
-
-    def _two_solutions(self, puzzle: Puzzle, state: _State, reference, deadline: Deadline, stats: dict):
-        """``multiple`` when two solutions turn up cheaply before probing (see :mod:`.several`), else None."""
-        found = several.two_solutions(self.grid, state.masks, deadline)
-        if found is None:
-            return None
-        first, second, how = found
-        if reference is not None:  # the reference first, then one of the two that differs from it
-            first, second = reference, first if flat(first) != flat(reference) else second
-        stats["shortcut"] = "two solutions before probing"
-        stats["second_by"] = how
-        first = _checked(puzzle, first)
-        if not satisfies_beside(puzzle, second, first):  # pragma: no cover - would be a solver bug
-            raise AssertionError("solver produced a grid that breaks the clues")
-        return VerifyResult("multiple", solution=first, second_solution=second, difficulty="search", stats=stats)
 
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
         """SAT on the residue: returns (status, first solution, second solution)."""

@@ -23,12 +23,14 @@ from __future__ import annotations
 from array import array
 from typing import Optional
 
-from ..grids import Rows, split_rows
+from ..clues import satisfies, satisfies_beside
+from ..grids import Rows, flat, split_rows
 from ..model import Puzzle
 from .deadline import Deadline
 from .propagate import Grid
+from .result import VerifyResult
 
-__all__ = ["worth_trying", "two_solutions", "BUDGET", "STEPS", "MAX_OPEN"]
+__all__ = ["worth_trying", "multiple_early", "two_solutions", "BUDGET", "STEPS", "MAX_OPEN"]
 
 BUDGET = 2000
 """Assumptions the search may make; a random 30x30 colour residue takes 20-60 to give two solutions."""
@@ -57,3 +59,24 @@ def two_solutions(grid: Grid, masks, deadline: Deadline) -> Optional[tuple[Rows,
     if len(found) < 2:
         return None
     return split_rows(found[0], grid.width), split_rows(found[1], grid.width), "swap" if swapped else "search"
+
+
+def multiple_early(
+    puzzle: Puzzle, grid: Grid, masks, reference: Optional[Rows], deadline: Deadline, stats: dict
+) -> Optional[VerifyResult]:
+    """``multiple`` when :func:`two_solutions` finds two, else ``None`` (the full path decides).
+
+    With a ``reference`` (the grid whose uniqueness is asked) it comes first,
+    then one of the two that differs from it. Both grids pass the clue check;
+    the second only on the lines where it differs from the first.
+    """
+    found = two_solutions(grid, masks, deadline)
+    if found is None:
+        return None
+    first, second, how = found
+    if reference is not None:
+        first, second = reference, first if flat(first) != flat(reference) else second
+    if not satisfies(puzzle, first) or not satisfies_beside(puzzle, second, first):  # pragma: no cover - a solver bug
+        raise AssertionError("solver produced a grid that breaks the clues")
+    stats.update(shortcut="two solutions before probing", second_by=how)
+    return VerifyResult("multiple", solution=first, second_solution=second, difficulty="search", stats=stats)
