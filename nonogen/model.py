@@ -213,5 +213,5 @@ class Puzzle(_Frozen):
 
     def grid_to_text(self, grid: Any) -> list[str]:
         """Rows of a solution grid as strings of palette codes (``.`` background, ``#`` black)."""
-        chars = [c.char for c in self.palette]
-        return ["".join(chars[v] for v in row) for row in rows_of(grid)]
+        chars = {k: c.char for k, c in enumerate(self.palette)}  # str.translate maps them at C speed
+        return [row.decode("latin-1").translate(chars) for row in rows_of(grid)]

@@ -5,7 +5,9 @@ Sets: start-up (a whole process on a 5x5 puzzle; --peer times a native solver be
 28 puzzles as one whole process each, CPU summed), the
 webpbn survey (31 puzzles, expected verdicts in survey-sample.csv), the three tournament sets
 (TAAI 2011, TCGA 2016, ICGA 2017: 1000 x 25x25 each), random (1000 random 30x30 grids, each cell black with
-probability 1/2, seeded: nearly all have several solutions; one batch process), the colour set (number-loom XML + pbnsolve .g) and the stress
+probability 1/2, seeded: nearly all have several solutions; one batch process), the colour set (number-loom XML +
+pbnsolve .g), issue 37's random colour grids (200 at 20x20 and 100 at 30x30, 3 colours, seeded; written under
+build/) and the stress
 puzzles (up to 512x512). For each puzzle: verdict (and whether it is right), difficulty, seconds
 in-process, peak memory of the worker process.
 
@@ -17,8 +19,8 @@ Baselines, on the survey set:
   * ``enum``: the placement-enumeration CNF of our source documents (one variable per placement
     of every line), capped at ENUM_CAP literals so it cannot eat the machine.
 
-The three frontiers of issue 25 (start-up, the tournament sets, the extreme puzzles blind) are also
-run with the previous engine (--previous REV, default PREVIOUS_ENGINE: a copy of that commit is
+The three frontiers of issue 25 (start-up, the tournament sets, the extreme puzzles blind) and the two
+colour sets are also run with the previous engine (--previous REV, default PREVIOUS_ENGINE: a copy of that commit is
 exported and built once under build/engines/) in the same run, and the ratios printed at the end.
 
 Usage: .venv/bin/python scripts/bench_verify.py [--quick] [--timeout S] [--jobs N] [--only SET,...]
@@ -170,7 +172,7 @@ def file_tasks(paths):
         try:
             puzzles = formats.load_all(path)
         except NonogenError as exc:
-            print(f"skipped: {exc}")
+            print(f"skipped: {exc}", file=sys.stderr)  # stdout may be JSON (--measure)
             continue
         tasks.extend((str(path), i, {}) for i in range(len(puzzles)))
     return tasks
@@ -199,7 +201,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=1, metavar="N",
                         help="tournament sets: every Nth puzzle only (an unbiased sample; default all)")
-    parser.add_argument("--only", default="startup,bounded,processes,survey,taai,random,colour,stress")
+    parser.add_argument("--only", default="startup,bounded,processes,survey,taai,random,colour,random-colour,stress")
     parser.add_argument("--peer", action="append", default=[], metavar="CMD",
                         help="a native solver to time at start-up, '{}' standing for the puzzle file (repeatable)")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement here")
@@ -236,7 +238,9 @@ def main() -> int:
     if "random" in sets:
         report["random"] = bench_random(args)
     if "colour" in sets:
-        report["colour"] = bench_files("colour", sorted((DATA / "colored").rglob("*.xml")) + sorted((DATA / "colored").rglob("*.g")), args)
+        report["colour"] = bench_files("colour", colour_files(), args)
+    if "random-colour" in sets:
+        report["random-colour"] = bench_files("random-colour", random_colour_files(), args)
     if "stress" in sets:
         stress = [p for p in sorted((DATA / "stress").rglob("*")) if p.suffix in (".non", ".nin", ".txt")]
         report["stress"] = bench_files("stress", stress, args)
@@ -296,13 +300,52 @@ def _compile_commands(checkout: Path) -> list[list[str]]:
 
 
 def measure(name: str, args) -> list[dict]:
-    """One frontier set with this process's engine: a tournament set, or "extreme" (blind)."""
+    """One set with this process's engine: a tournament set, "extreme" (blind) or a colour set."""
     if name == "extreme":
         tasks = [t for t in survey_tasks(args.timeout) if t[2]["tier"] == "extreme"]
         return run_set(name, tasks, "nonogen", args.extreme_timeout, 1)[0]
     if name == "random":
         return run_random_set(args)[0]
+    if name in COLOUR_SETS:
+        paths = colour_files() if name == "colour" else random_colour_files()
+        return run_set(name, file_tasks(paths), "nonogen", args.timeout, 1, fresh_process=False)[0]
     return run_tournament_set(name, args)[0]
+
+
+def colour_files() -> list[Path]:
+    """The shared colour collections: number-loom's webpbn XML and pbnsolve's Olsak .g examples."""
+    return sorted((DATA / "colored").rglob("*.xml")) + sorted((DATA / "colored").rglob("*.g"))
+
+
+RANDOM_COLOUR = ((20, 200), (30, 100))  # (side, how many): issue 37's random colour grids
+RANDOM_COLOUR_SEED = 37
+
+
+def random_colour_files() -> list[Path]:
+    """Issue 37's random colour grids as webpbn XML under build/ (written once, the same for every engine).
+
+    Each cell is background with probability 2/5, else one of 3 colours alike; seeded.
+    Nearly all have several solutions, as random grids do.
+    """
+    import random
+
+    folder = ROOT / "build" / "random-colour"
+    paths = [folder / f"r{side}-{i:03d}.xml" for side, count in RANDOM_COLOUR for i in range(count)]
+    if all(p.exists() for p in paths):
+        return paths
+    from nonogen.clues import puzzle_from_grid
+    from nonogen.palette import Color
+
+    palette = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "a"), Color("green", "#00ff00", "b"),
+               Color("blue", "#0000ff", "c"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for side, count in RANDOM_COLOUR:
+        rng = random.Random(RANDOM_COLOUR_SEED * 1000 + side)
+        for i in range(count):
+            grid = [[0 if rng.random() < 0.4 else rng.randint(1, 3) for _ in range(side)] for _ in range(side)]
+            text = formats.dumps(puzzle_from_grid(grid, palette).replace(goal=None), "webpbn")
+            (folder / f"r{side}-{i:03d}.xml").write_text(text)
+    return paths
 
 
 def run_tournament_set(name: str, args) -> tuple[list, float]:
@@ -667,9 +710,12 @@ def bench_random(args) -> dict:
     return summary
 
 
+COLOUR_SETS = ("colour", "random-colour")  # one worker for the whole set (in-process seconds without start-up)
+
+
 def bench_files(name: str, paths, args) -> dict:
     tasks = file_tasks(paths)
-    results, wall = run_set(name, tasks, "nonogen", args.timeout, 1)
+    results, wall = run_set(name, tasks, "nonogen", args.timeout, 1, fresh_process=name not in COLOUR_SETS)
     print(f"## {name} set ({len(results)} puzzles)\n")
     print(f"{'puzzle':<44} {'size':>8} {'status':<10} {'difficulty':<10} {'s':>8} {'MB':>6}")
     for (path, index, _), r in zip(tasks, results):
@@ -678,8 +724,16 @@ def bench_files(name: str, paths, args) -> dict:
         print(f"{label[:44]:<44} {puzzle.width}x{puzzle.height:<4} {r['status']:<10} {str(r['difficulty']):<10} "
               f"{r['seconds']:8.3f} {r['peak_mb']:6.0f}")
     total = sum(r["seconds"] for r in results)
-    print(f"\n{name}: total {total:.2f} s in-process, wall {wall:.1f} s\n")
-    return {"total_seconds": total, "rows": [{"file": t[0], **r} for t, r in zip(tasks, results)]}
+    print(f"\n{name}: {dict(Counter(r['status'] for r in results))}; total {total:.2f} s in-process, wall {wall:.1f} s")
+    summary = {"total_seconds": total, "rows": [{"file": t[0], **r} for t, r in zip(tasks, results)]}
+    previous = previous_measure(name, args) if name in COLOUR_SETS else None
+    if previous is not None:
+        summary["previous_total_seconds"] = before = sum(r["seconds"] for r in previous)
+        changed = [Path(t[0]).name for t, a, b in zip(tasks, results, previous) if a["status"] != b["status"]]
+        print(f"  previous engine: {dict(Counter(r['status'] for r in previous))}; total {before:.2f} s in-process "
+              f"({before / max(total, 1e-9):.2f}x nonogen's); verdicts that differ: {len(changed)} {changed[:5]}")
+    print()
+    return summary
 
 
 def _fmt(result: dict) -> str:

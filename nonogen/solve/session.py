@@ -30,7 +30,7 @@ from .grade import rate
 from .propagate import Contradiction, Grid
 from .search import first_solution
 from .result import VerifyResult
-from .shortcut import guess_two, wide_open
+from .shortcut import early_multiple
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -260,10 +260,10 @@ class Session:
             if not state.open_after_line:  # not "no open cell now": an earlier question may have probed this state
                 return self._solved(puzzle, state, "line", stats)
             stats["undecided_after_line"] = state.open_after_line
-        if strategy == "full" and reference is None and state.probed is None and wide_open(puzzle, self.grid, state.masks):
-            reference, second = guess_two(puzzle, self.grid, state.masks, deadline, stats)
-            if second is not None:
-                return VerifyResult("multiple", solution=reference, second_solution=second, difficulty="search", stats=stats)
+        if strategy == "full" and state.probed is None:  # a second solution cheaply, before probing
+            early, reference = early_multiple(puzzle, self.grid, state, reference, deadline, stats)
+            if early is not None:
+                return early
         if strategy == "full":
             try:
                 if self._probe(state, deadline, stats):

@@ -21,13 +21,15 @@ from ..clues import satisfies
 from ..grids import Rows, split_rows
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
+from . import several
 from .propagate import Contradiction, Grid
+from .result import VerifyResult
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Optional
 
-__all__ = ["wide_open", "guess_two", "swap_neighbour"]
+__all__ = ["early_multiple", "wide_open", "guess_two", "swap_neighbour"]
 
 WIDE_OPEN = 0.5  # share of open cells after line logic from which a puzzle is guessed at first
 BLACK_SHARE = 0.45  # share of black cells from which guessing pays: on sparser TAAI puzzles it mostly dead-ends
@@ -35,6 +37,24 @@ GUESS_ROUNDS = (20, 40)  # belief-propagation rounds before each try (fewer gues
 GUESS_FAILURES = 30  # dead ends the search may meet before it gives the puzzle back to probing and SAT
 FLIPS = 6  # least sure cells flipped, one at a time, when no cycle of block moves finds a second solution
 CYCLE_ROWS = 3  # rows in the longest cycle of block moves tried (2: the 2x2 swap alone)
+
+
+def early_multiple(puzzle: Puzzle, grid: Grid, state, reference: Optional[Rows], deadline: Deadline,
+                   stats: dict) -> tuple[Optional[VerifyResult], Optional[Rows]]:
+    """Before probing: ``multiple`` from the black-and-white guess (:func:`guess_two`) or the colour search
+    (:mod:`.several`), else ``None``; and the reference the full road goes on with (the guessed solution when no
+    second one turned up). ``state`` is the session's state after line logic."""
+    if reference is None and wide_open(puzzle, grid, state.masks):
+        reference, second = guess_two(puzzle, grid, state.masks, deadline, stats)
+        if second is not None:
+            return VerifyResult("multiple", solution=reference, second_solution=second, difficulty="search",
+                                stats=stats), reference
+    if several.worth_trying(puzzle, grid, state.open_after_line):
+        try:
+            return several.multiple_early(puzzle, grid, state.masks, reference, deadline, stats), reference
+        except Timeout:
+            return VerifyResult("timeout", message="gave up during search", stats=stats), reference
+    return None, reference
 
 
 def wide_open(puzzle: Puzzle, grid: Grid, masks) -> bool:
