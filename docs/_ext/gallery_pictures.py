@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from pathlib import Path
 
 OUT = "out"
@@ -20,27 +19,40 @@ OUT = "out"
 PLAY = "_play"
 """Folder of docs/ whose contents are copied into the built site (conf.py's ``html_extra_path``)."""
 
-_since = {"time": 0.0}
+_seen: dict[Path, tuple[int, int, int]] = {}
+"""Each file under ``out/`` as last looked at: (inode, modification time in ns, size). A file whose state
+differs, or a new one, was written since. Comparing with the clock instead missed a picture written within a
+few milliseconds of the look before: file times come from the kernel's coarser clock and can trail time.time()."""
+
+
+def _state(path: Path) -> tuple[int, int, int]:
+    stat = path.stat()
+    return stat.st_ino, stat.st_mtime_ns, stat.st_size
 
 
 def start_example(gallery_conf: dict, fname: object, when: str = "before") -> None:
     """Reset before each example: only files written from now on belong to it."""
-    _since["time"] = time.time() - 0.001
+    _seen.clear()
+    folders = gallery_conf["examples_dirs"]  # ``fname`` is the example's bare name
+    for folder in [folders] if isinstance(folders, str) else folders:
+        out = (Path(gallery_conf["src_dir"]) / folder / OUT).resolve()
+        if out.is_dir():
+            _seen.update((p, _state(p)) for p in out.rglob("*") if p.is_file())
 
 
 def _written(folder: Path, suffix: str) -> list[Path]:
-    """Files under ``folder`` with ``suffix`` written since the last look, oldest first (name breaks ties)."""
+    """Files under ``folder`` with ``suffix`` written since the last look, in path order."""
     if not folder.is_dir():
         return []
-    found = [p for p in folder.rglob(f"*{suffix}") if p.stat().st_mtime >= _since["time"]]
+    found = [p for p in folder.rglob(f"*{suffix}") if _seen.get(p) != _state(p)]
     return sorted(found, key=lambda p: (p.parent.as_posix(), p.name))
 
 
 def scrape(block: object, block_vars: dict, gallery_conf: dict, **kwargs: object) -> str:
     """reST showing the block's new PNG files (and a link to a new playable page): sphinx-gallery's scraper API."""
-    out = Path(block_vars["src_file"]).parent / OUT
+    out = (Path(block_vars["src_file"]).parent / OUT).resolve()
     pictures, pages = _written(out, ".png"), _written(out, ".html")
-    _since["time"] = time.time()
+    _seen.update((p, _state(p)) for p in pictures + pages)
     paths = block_vars["image_path_iterator"]
     sources_dir = Path(gallery_conf["src_dir"])
     items = []
