@@ -70,12 +70,12 @@ static int overlap_passes(Replay *r, double end) {
             read_line(r, line, n);
             Clue c = line_clue(g, line);
             if (!solve_line(&c, &g->work, n, r->current)) return CONTRADICTION;
-            memcpy(r->full, g->work.out, sizeof(mask_t) * n);
-            overlap_rule(&c, &g->work, n, r->current, r->seen);
-            if (!memcmp(r->full, r->current, sizeof(mask_t) * n)) {
+            if (!memcmp(g->work.out, r->current, sizeof(mask_t) * n)) {
                 r->gain[line] = 0;
                 continue;
             }
+            memcpy(r->full, g->work.out, sizeof(mask_t) * n);
+            overlap_rule(&c, &g->work, n, r->current, r->seen);
             int gained = 0;
             for (int t = 0; t < n; t++) gained += r->full[t] != r->seen[t];
             r->gain[line] = gained;
