@@ -45,7 +45,8 @@ def main() -> int:
     args = parser.parse_args()
     paths = sorted(args.scraped.glob("*.non"))[: args.limit or None]
     if not paths:
-        raise SystemExit(f"no .non puzzles in {args.scraped}")
+        print(f"skipped: no .non puzzles in {args.scraped} (the scraped webpbn set of issue 37; --scraped DIR)")
+        return 0
     folder = ROOT / "build" / "bench-replay" / f"blind-{len(paths)}"
     blind_copies(paths, folder)
     engines = {"nonogen": ROOT, "previous": engine_copy(args.previous)}

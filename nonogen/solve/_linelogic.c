@@ -247,6 +247,7 @@ static PyMethodDef Lines_methods[] = {
      "encode(masks, end[, implications]) -> (n_vars, flat clauses (int32, 0 after each), clause count, first variable of each cell), or None on a contradiction"},
     {"replay_lines", (PyCFunction)Lines_replay_lines, METH_VARARGS,
      "replay_lines(masks, lines, step, n_kinds, end) -> (status, passes, line reads, hard lines, kinds): the grade's line logic"},
+    {"depth", (PyCFunction)Lines_depth, METH_VARARGS, "depth(masks, cell, value, limit) -> passes to a contradiction (the grade's lookahead depth)"},
     {"implications", (PyCFunction)Lines_implications, METH_NOARGS,
      "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
     {"ladder_phases", (PyCFunction)Lines_ladder_phases, METH_VARARGS,

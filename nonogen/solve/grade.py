@@ -262,6 +262,8 @@ class _Replay:
 
     def _depth(self, cell: int, value: int, limit: int = DEEP) -> int:
         """Synchronous passes of line logic from assuming ``value`` in ``cell`` to its contradiction (at most ``limit``)."""
+        if self.lines_c is not None:
+            return self.lines_c.depth(self.masks, cell, value, limit)
         H, W = self.grid.height, self.grid.width
         trial = self.masks[:]
         trial[cell] = value
