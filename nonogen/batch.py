@@ -10,20 +10,15 @@ records. Nothing a single file or puzzle does stops the batch: it becomes an
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import stat
 import time
-import traceback
-from collections import deque
+from collections import deque, namedtuple
 from itertools import chain
 from operator import itemgetter
-from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Optional, Union
 
 from . import formats
-from .collect import found_files
+from .collect import found_names
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
 from .executors import make_executor
 from .grids import rows_in
@@ -35,13 +30,21 @@ from .solve.deadline import OutOfTime, interrupt_at, read_limit
 from .solve.session import Session
 from .solve.verify import timed_session
 
+try:  # CPython's built-in sha256 (3.10, 3.11): hashlib loads OpenSSL, a fifth of a small verify's start-up
+    from _sha256 import sha256
+except ImportError:  # pragma: no cover - other Pythons: the same digest from hashlib
+    from hashlib import sha256
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+    from typing import Callable, Iterable, Iterator, Optional, Union
     from .model3d import Puzzle3D
 
-__all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
+    PathLike = Union[str, Path]
+    AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
-PathLike = Union[str, Path]
-AnyPuzzle = Union[Puzzle, "Puzzle3D"]
+__all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
 
 STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
 SOLUTION_SUFFIX = ".solution.txt"
@@ -51,23 +54,32 @@ SOLUTION_SUFFIX = ".solution.txt"
 _META_FIELDS = ("title", "author", "license")
 
 
-class Source(NamedTuple):
-    """Puzzle text that is not in a file (standard input), verified under the name ``name``."""
+class Source(namedtuple("Source", "name text")):
+    """Puzzle text that is not in a file (standard input), verified under the name ``name``.
+
+    Named tuples here are built by ``collections.namedtuple``: ``typing.NamedTuple`` would load typing on every
+    verify.
+    """
+
+    __slots__ = ()
 
     name: str
     text: str
 
 
-class Task(NamedTuple):
+class Task(namedtuple("Task", "label puzzle fields timeout strategy ambiguity grade",
+                      defaults=(TIMEOUT, "full", True, True))):
     """One puzzle to verify and everything its record needs: the unit of work an executor ships."""
+
+    __slots__ = ()
 
     label: str
     puzzle: AnyPuzzle
     fields: dict
-    timeout: Optional[float] = TIMEOUT
-    strategy: str = "full"
-    ambiguity: bool = True
-    grade: bool = True
+    timeout: Optional[float]  # TIMEOUT unless given
+    strategy: str  # "full" unless given
+    ambiguity: bool  # True unless given
+    grade: bool  # True unless given
 
 
 # --- collecting and reading ----------------------------------------------------------------------
@@ -79,18 +91,24 @@ def puzzle_files(paths: Iterable[Union[PathLike, Source]]) -> Iterator[tuple[Uni
     A folder offers every entry whose suffix some format uses; whether it
     really is a puzzle is decided by reading it (:func:`nonogen.collect.found_files`).
     """
+    from pathlib import Path  # here: verifying takes the names as text, and pathlib costs it 4 ms
+
+    return ((item if isinstance(item, Source) else Path(item), named) for item, named in _puzzle_names(paths))
+
+
+def _puzzle_names(paths: Iterable[Union[PathLike, Source]]) -> Iterator[tuple[Union[str, Source], bool]]:
     for item in paths:
         if isinstance(item, Source):
             yield item, True
         else:
-            yield from found_files([item], formats.SUFFIXES)
+            yield from found_names([item], formats.SUFFIXES)
 
 
 def _bad(label: str, status: str, message: str, **extra) -> dict:
     return {"file": label, "status": status, **extra, "message": message}
 
 
-def _not_regular(path: Path) -> Optional[str]:
+def _not_regular(path: str) -> Optional[str]:
     """Why ``path`` is not read (a FIFO would block forever, a device never ends), or None for a plain file."""
     try:
         mode = os.stat(path).st_mode
@@ -103,7 +121,7 @@ def _not_regular(path: Path) -> Optional[str]:
     return f"{path}: not a regular file ({kind}); not read"
 
 
-def _read(item: Union[Path, Source], named: bool, fmt: Optional[str], limit: Optional[float]) -> tuple[str, list]:
+def _read(item: Union[str, Source], named: bool, fmt: Optional[str], limit: Optional[float]) -> tuple[str, list]:
     """The format and members of one file, or ``("", [record])`` when it gives no puzzle at all.
 
     Reading and guessing the format stop after ``limit`` seconds (a ``timeout`` record): the
@@ -117,7 +135,7 @@ def _read(item: Union[Path, Source], named: bool, fmt: Optional[str], limit: Opt
             reason = _not_regular(item)
             if reason:
                 return "", [_bad(name, "skipped", reason)]
-            if not named and item.name.endswith(SOLUTION_SUFFIX):  # it reads as a char-grid picture: say what it is
+            if not named and item.endswith(SOLUTION_SUFFIX):  # it reads as a char-grid picture: say what it is
                 return "", [_bad(name, "skipped", f"{name}: a solution that nonogen wrote, not a puzzle")]
         with interrupt_at(limit):
             if not isinstance(item, Source):
@@ -145,8 +163,10 @@ def _named(exc: NonogenError, name: str) -> str:
 
 def _internal(label: str, exc: BaseException, fields: Optional[dict] = None) -> dict:
     """The record of a failure that is nonogen's fault, not the file's: named, located, kept apart from input errors."""
+    import traceback  # here: only a bug's record needs it, and it loads the tokenizer
+
     where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
-    at = f" at {Path(where[0].filename).name}:{where[0].lineno}" if where else ""
+    at = f" at {os.path.basename(where[0].filename)}:{where[0].lineno}" if where else ""
     message = f"internal error: {type(exc).__name__}: {exc}{at}"
     return _bad(label, "error", message, **(fields or {}), error_kind="internal")
 
@@ -166,6 +186,8 @@ def clue_hash(puzzle: AnyPuzzle) -> str:
     True
     """
     if puzzle.dimensions == 3:
+        import json  # here: the 2D hash spells its JSON itself (see _json_lines)
+
         clues = {axis: [[None if c is None else list(c) for c in row] for row in puzzle.clues[axis]] for axis in "xyz"}
         text = json.dumps({"kind": "3d", "size": list(puzzle.size), "clues": clues}, separators=(",", ":"))
     else:
@@ -175,7 +197,7 @@ def clue_hash(puzzle: AnyPuzzle) -> str:
         h = puzzle.height
         text = (f'{{"kind":"2d","width":{puzzle.width},"height":{h},'
                 f'"rows":{_json_lines(lines[:h], names)},"cols":{_json_lines(lines[h:], names)}}}')
-    return hashlib.sha256(text.encode()).hexdigest()
+    return sha256(text.encode()).hexdigest()
 
 
 def _json_lines(lines: tuple, names: dict[int, int]) -> str:
@@ -392,7 +414,7 @@ def verify_paths(
     :class:`~nonogen.errors.InputError` when the paths hold no puzzle file.
     """
     items = [p if isinstance(p, Source) else str(p) for p in paths]
-    files = list(puzzle_files(items))
+    files = list(_puzzle_names(items))
     if not files:
         names = ", ".join(p.name if isinstance(p, Source) else p for p in items)
         raise InputError(f"no puzzle files in {names} (known suffixes: {' '.join(formats.SUFFIXES)})")

@@ -20,15 +20,20 @@ import threading
 import time
 from collections import deque
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, Optional, Protocol
 
 from .errors import InputError
 
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Callable, Iterable, Iterator, Optional, Protocol
+
+    Fn = Callable[[Any], Any]
+    Fail = Callable[[Any, str, str], Any]
+else:  # at run time nothing checks the protocol: Executor is a plain class to subclass or ignore
+    Protocol = object
+
 __all__ = ["Executor", "SerialExecutor", "LocalPool", "DaskExecutor", "make_executor", "hard_limit", "enter_worker",
            "worker_context", "death_message"]
-
-Fn = Callable[[Any], Any]
-Fail = Callable[[Any, str, str], Any]
 
 
 class Executor(Protocol):

@@ -8,19 +8,20 @@ did not write. Every file nonogen writes goes through :func:`write_file`,
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Optional, Union
 
 from .errors import InputError, OutputExistsError
 from .plain import to_jsonable
 
-__all__ = ["write_file", "write_folder", "check_folder", "check_file", "json_text", "LineFile", "OWN_NAMES"]
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Iterable, Mapping, Optional, Union
+    Content = Union[str, bytes]
 
-Content = Union[str, bytes]
+__all__ = ["write_file", "write_folder", "check_folder", "check_file", "json_text", "LineFile", "OWN_NAMES"]
 
 OWN_NAMES = frozenset({
     "puzzle.non", "puzzle.cnon", "puzzle.xml", "puzzle.json", "puzzle.svg", "puzzle.png", "puzzle.pdf",
@@ -105,9 +106,8 @@ def _named(exc: OSError, path: Union[str, Path]) -> OSError:
 class _Pending:
     """One file being written: in place for a stream, else unnamed beside the target until :meth:`commit`.
 
-    ``O_TMPFILE`` gives a file with no name, so a run killed by SIGKILL or a
-    power cut leaves nothing behind; where the file system lacks it, a
-    hidden temporary name is used instead and removed on failure.
+    ``O_TMPFILE`` gives a file with no name, so a run killed by SIGKILL or a power cut leaves nothing
+    behind; where the file system lacks it, a hidden temporary name is used instead and removed on failure.
     """
 
     def __init__(self, path: Path, force: bool, follow: bool = True):
@@ -445,5 +445,6 @@ def _remove(path: Path) -> None:
 
 def json_text(data: Any) -> str:
     """A report as file text: indented JSON of plain types, one newline at the end."""
+    import json  # here: most callers write other text, and json is not free to load
 
     return json.dumps(to_jsonable(data), indent=1) + "\n"

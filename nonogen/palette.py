@@ -7,10 +7,11 @@ colours that come from pictures need numpy: they are :mod:`nonogen.colorspace`.
 """
 from __future__ import annotations
 
-import colorsys
-from typing import Optional, Sequence
-
 from .errors import PuzzleError
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional, Sequence
 
 __all__ = [
     "Color",
@@ -169,6 +170,8 @@ def distinct_colors(n: int) -> list[str]:
     >>> len(set(distinct_colors(500)))
     500
     """
+    import colorsys  # here: only palettes longer than the base colours need it, not every verify
+
     colors = list(_BASE_COLORS[:n])
     seen = set(colors) | {"#ffffff", "#000000"}
     i = len(colors)

@@ -4,7 +4,10 @@ Sets: start-up (a whole process on a 5x5 puzzle; --peer times a native solver be
 (a 1000x1000 and a 2000x2000 puzzle at --timeout 5, whole process: wall time and peak memory), processes (the survey's
 28 puzzles as one whole process each, CPU summed), the
 webpbn survey (31 puzzles, expected verdicts in survey-sample.csv), the three tournament sets
-(TAAI 2011, TCGA 2016, ICGA 2017: 1000 x 25x25 each), the colour set (number-loom XML + pbnsolve .g) and the stress
+(TAAI 2011, TCGA 2016, ICGA 2017: 1000 x 25x25 each), random (1000 random 30x30 grids, each cell black with
+probability 1/2, seeded: nearly all have several solutions; one batch process), the colour set (number-loom XML +
+pbnsolve .g), issue 37's random colour grids (200 at 20x20 and 100 at 30x30, 3 colours, seeded; written under
+build/) and the stress
 puzzles (up to 512x512). For each puzzle: verdict (and whether it is right), difficulty, seconds
 in-process, peak memory of the worker process.
 
@@ -16,8 +19,8 @@ Baselines, on the survey set:
   * ``enum``: the placement-enumeration CNF of our source documents (one variable per placement
     of every line), capped at ENUM_CAP literals so it cannot eat the machine.
 
-The three frontiers of issue 25 (start-up, the tournament sets, the extreme puzzles blind) are also
-run with the previous engine (--previous REV, default PREVIOUS_ENGINE: a copy of that commit is
+The three frontiers of issue 25 (start-up, the tournament sets, the extreme puzzles blind) and the two
+colour sets are also run with the previous engine (--previous REV, default PREVIOUS_ENGINE: a copy of that commit is
 exported and built once under build/engines/) in the same run, and the ratios printed at the end.
 
 Usage: .venv/bin/python scripts/bench_verify.py [--quick] [--timeout S] [--jobs N] [--only SET,...]
@@ -169,7 +172,7 @@ def file_tasks(paths):
         try:
             puzzles = formats.load_all(path)
         except NonogenError as exc:
-            print(f"skipped: {exc}")
+            print(f"skipped: {exc}", file=sys.stderr)  # stdout may be JSON (--measure)
             continue
         tasks.extend((str(path), i, {}) for i in range(len(puzzles)))
     return tasks
@@ -198,7 +201,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=1, metavar="N",
                         help="tournament sets: every Nth puzzle only (an unbiased sample; default all)")
-    parser.add_argument("--only", default="startup,bounded,processes,survey,taai,colour,stress")
+    parser.add_argument("--only", default="startup,bounded,processes,survey,taai,random,colour,random-colour,stress")
     parser.add_argument("--peer", action="append", default=[], metavar="CMD",
                         help="a native solver to time at start-up, '{}' standing for the puzzle file (repeatable)")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement here")
@@ -232,8 +235,12 @@ def main() -> int:
         report["survey"] = bench_survey(args)
     if "taai" in sets:
         report["taai"] = bench_taai(args)
+    if "random" in sets:
+        report["random"] = bench_random(args)
     if "colour" in sets:
-        report["colour"] = bench_files("colour", sorted((DATA / "colored").rglob("*.xml")) + sorted((DATA / "colored").rglob("*.g")), args)
+        report["colour"] = bench_files("colour", colour_files(), args)
+    if "random-colour" in sets:
+        report["random-colour"] = bench_files("random-colour", random_colour_files(), args)
     if "stress" in sets:
         stress = [p for p in sorted((DATA / "stress").rglob("*")) if p.suffix in (".non", ".nin", ".txt")]
         report["stress"] = bench_files("stress", stress, args)
@@ -267,35 +274,78 @@ def engine_copy(rev: str) -> Path:
     partial.mkdir(parents=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha.stdout.strip()], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout, check=True)
-    build = subprocess.run(_compile_command(partial / "nonogen" / "solve"), capture_output=True, text=True)
-    if build.returncode != 0:
-        raise RuntimeError(f"the C module of {rev} did not build: {build.stderr.strip()[-500:]}")
+    for command in _compile_commands(partial):
+        build = subprocess.run(command, capture_output=True, text=True)
+        if build.returncode != 0:
+            raise RuntimeError(f"the C modules of {rev} did not build: {build.stderr.strip()[-500:]}")
     (partial / ".built").touch()
     partial.rename(folder)
     return folder
 
 
-def _compile_command(solve: Path) -> list[str]:
-    """The compiler call setuptools makes for the C module: this interpreter's own flags.
-
-    Every ``*.c`` of the checkout's solve/ folder is the module: one file up to c-split,
-    _linelogic.c with line.c, propagate.c, encode.c and bp.c after it.
-    """
+def _compile_commands(checkout: Path) -> list[list[str]]:
+    """The compiler calls setuptools makes for the checkout's C modules (its pyproject's ``ext-modules``), with
+    this interpreter's own flags: one call per module, so a checkout with the 3D module gets it too."""
     import shlex
     import sysconfig
+    import tomllib
 
     get = sysconfig.get_config_var
-    return (shlex.split(get("CC")) + shlex.split(get("CFLAGS")) + shlex.split(get("CCSHARED"))
-            + [f"-I{sysconfig.get_paths()['include']}"] + [str(c) for c in sorted(solve.glob("*.c"))]
-            + shlex.split(get("LDSHARED"))[1:] + ["-o", str(solve / f"_linelogic{get('EXT_SUFFIX')}"), "-lm"])
+    modules = tomllib.loads((checkout / "pyproject.toml").read_text())["tool"]["setuptools"]["ext-modules"]
+    flags = shlex.split(get("CC")) + shlex.split(get("CFLAGS")) + shlex.split(get("CCSHARED"))
+    return [flags + [f"-I{sysconfig.get_paths()['include']}"] + [str(checkout / c) for c in module["sources"]]
+            + shlex.split(get("LDSHARED"))[1:]
+            + ["-o", str(checkout / (module["name"].replace(".", "/") + get("EXT_SUFFIX"))), "-lm"]
+            for module in modules]
 
 
 def measure(name: str, args) -> list[dict]:
-    """One frontier set with this process's engine: a tournament set, or "extreme" (blind)."""
+    """One set with this process's engine: a tournament set, "extreme" (blind) or a colour set."""
     if name == "extreme":
         tasks = [t for t in survey_tasks(args.timeout) if t[2]["tier"] == "extreme"]
         return run_set(name, tasks, "nonogen", args.extreme_timeout, 1)[0]
+    if name == "random":
+        return run_random_set(args)[0]
+    if name in COLOUR_SETS:
+        paths = colour_files() if name == "colour" else random_colour_files()
+        return run_set(name, file_tasks(paths), "nonogen", args.timeout, 1, fresh_process=False)[0]
     return run_tournament_set(name, args)[0]
+
+
+def colour_files() -> list[Path]:
+    """The shared colour collections: number-loom's webpbn XML and pbnsolve's Olsak .g examples."""
+    return sorted((DATA / "colored").rglob("*.xml")) + sorted((DATA / "colored").rglob("*.g"))
+
+
+RANDOM_COLOUR = ((20, 200), (30, 100))  # (side, how many): issue 37's random colour grids
+RANDOM_COLOUR_SEED = 37
+
+
+def random_colour_files() -> list[Path]:
+    """Issue 37's random colour grids as webpbn XML under build/ (written once, the same for every engine).
+
+    Each cell is background with probability 2/5, else one of 3 colours alike; seeded.
+    Nearly all have several solutions, as random grids do.
+    """
+    import random
+
+    folder = ROOT / "build" / "random-colour"
+    paths = [folder / f"r{side}-{i:03d}.xml" for side, count in RANDOM_COLOUR for i in range(count)]
+    if all(p.exists() for p in paths):
+        return paths
+    from nonogen.clues import puzzle_from_grid
+    from nonogen.palette import Color
+
+    palette = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "a"), Color("green", "#00ff00", "b"),
+               Color("blue", "#0000ff", "c"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for side, count in RANDOM_COLOUR:
+        rng = random.Random(RANDOM_COLOUR_SEED * 1000 + side)
+        for i in range(count):
+            grid = [[0 if rng.random() < 0.4 else rng.randint(1, 3) for _ in range(side)] for _ in range(side)]
+            text = formats.dumps(puzzle_from_grid(grid, palette).replace(goal=None), "webpbn")
+            (folder / f"r{side}-{i:03d}.xml").write_text(text)
+    return paths
 
 
 def run_tournament_set(name: str, args) -> tuple[list, float]:
@@ -426,19 +476,23 @@ def bench_survey(args) -> dict:
 
 
 STARTUP_PUZZLE = "width 5\nheight 5\nrows\n1\n3\n5\n3\n1\ncolumns\n1\n3\n5\n3\n1\n"
-STARTUP_RUNS = 21
+STARTUP_RUNS = 41
 TOURNAMENT_SETS = ("taai2011", "tcga2016", "icga2017")
 TOURNAMENT_GOAL_RATIO = 0.55  # of the previous engine's CPU on the same puzzles, in the same run (issue 25)
 EXTREME_GOAL = 60.0  # seconds for each of knotty, meow and faase, blind (issue 25)
 STARTUP_GOAL = 0.06  # seconds of CPU for a whole 5x5 verify process (issue 25)
+STARTUP_GOAL_RATIO = 2.5  # times a bare `python -c pass`, CPU and wall, in the same run (issue 37)
 
 
 def bench_startup(args) -> dict:
-    """Whole-process seconds for `nonogen verify` on a 5x5 puzzle, median of STARTUP_RUNS.
+    """Whole-process seconds for `nonogen verify` on a 5x5 puzzle: CPU and wall, medians of STARTUP_RUNS rounds.
 
-    Baselines in the same run: the bare interpreter, numpy alone (which the
-    previous engine's verify path loaded, and this one does not), and the
-    previous engine. Both engines run from cached bytecode.
+    Baselines in the same run: the bare interpreter (the goal is a ratio to
+    it), numpy alone (which the previous engine's verify path loaded, and
+    this one does not), and the previous engine. Each round runs every
+    command once, so a load that comes and goes touches them all alike. Both
+    engines run from cached bytecode. Returns the CPU medians, and the wall
+    medians under "wall".
     """
     import compileall
     import statistics
@@ -458,27 +512,38 @@ def bench_startup(args) -> dict:
             "python -c 'import numpy'": [python, "-c", "import numpy"],
             "nonogen verify": [python, "-m", "nonogen", "verify", str(small)],
         }
+        script = Path(python).with_name("nonogen")  # the console script pip wrote beside this interpreter
+        if script.exists() and Path(ROOT).resolve() == ENGINE.resolve():
+            commands["console script nonogen verify"] = [str(script), "verify", str(small)]
         if args.previous_root:  # run from inside the copy: its own nonogen comes first on the path
             commands["previous engine"] = ["sh", "-c", f'cd "{args.previous_root}" && exec "$0" -m nonogen verify "$1"',
                                            python, str(small)]
         for peer in args.peer:
             commands[f"peer: {peer}"] = ["sh", "-c", peer.replace("{}", str(small))]
-        medians = {}
-        for label, command in commands.items():
-            times = []
-            for _ in range(STARTUP_RUNS):
-                before = _children_cpu()
+        cpu: dict[str, list[float]] = {label: [] for label in commands}
+        wall: dict[str, list[float]] = {label: [] for label in commands}
+        for _ in range(STARTUP_RUNS):
+            for label, command in commands.items():
+                before, start = _children_cpu(), time.perf_counter()
                 done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+                wall[label].append(time.perf_counter() - start)
                 if done.returncode != 0:
                     raise SystemExit(f"{label}: exit {done.returncode}: {done.stderr.decode()[-300:]}")
-                times.append(_children_cpu() - before)
-            medians[label] = statistics.median(times)
-    print(f"## start-up: CPU of one whole process on a 5x5 puzzle (median of {STARTUP_RUNS})\n")
+                cpu[label].append(_children_cpu() - before)
+    medians = {label: statistics.median(times) for label, times in cpu.items()}
+    walls = {label: statistics.median(times) for label, times in wall.items()}
+    print(f"## start-up: one whole process on a 5x5 puzzle (median of {STARTUP_RUNS} rounds)\n")
+    bare, bare_wall = medians["python -c pass"], walls["python -c pass"]
+    print(f"{'':<40} {'CPU s':>7} {'/ pass':>7} {'wall s':>7} {'/ pass':>7}")
+    for label in commands:
+        print(f"{label:<40} {medians[label]:7.3f} {medians[label] / bare:6.2f}x {walls[label]:7.3f} "
+              f"{walls[label] / bare_wall:6.2f}x")
     ours = medians["nonogen verify"]
-    for label, seconds in medians.items():
-        print(f"{label:<52} {seconds:6.3f} s   {seconds / ours:5.2f}x nonogen's")
-    print(f"\ngoal {STARTUP_GOAL:.3f} s CPU: {'met' if ours <= STARTUP_GOAL else 'missed'} ({ours:.3f} s)\n")
-    return medians
+    ratio = max(ours / bare, walls["nonogen verify"] / bare_wall)
+    print(f"\ngoal {STARTUP_GOAL:.3f} s CPU: {'met' if ours <= STARTUP_GOAL else 'missed'} ({ours:.3f} s)")
+    print(f"goal {STARTUP_GOAL_RATIO:g}x python -c pass, CPU and wall: {'met' if ratio <= STARTUP_GOAL_RATIO else 'missed'} "
+          f"({ratio:.2f}x)\n")
+    return {**medians, "wall": walls}
 
 
 BOUNDED_TIMEOUT = 5.0
@@ -599,9 +664,58 @@ def bench_taai(args) -> dict:
     return summary
 
 
+RANDOM_SET = (1000, 30, 0.5, 1)  # puzzles, side, share of black cells, seed
+
+
+def random_file() -> Path:
+    """The random set as one TAAI-format file under build/ (written once; the same seed gives the same puzzles)."""
+    import random
+
+    count, side, black, seed = RANDOM_SET
+    path = ROOT / "build" / f"random-{count}x{side}x{side}-{black:g}-seed{seed}.txt"
+    if not path.exists():
+        from nonogen.clues import puzzle_from_grid
+
+        rng = random.Random(seed)
+        grids = [[[int(rng.random() < black) for _ in range(side)] for _ in range(side)] for _ in range(count)]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(formats.dumps_all([puzzle_from_grid(g).replace(goal=None) for g in grids], "taai"))
+    return path
+
+
+def run_random_set(args) -> tuple[list, float]:
+    """The random set (its first 200 puzzles with --quick), blind, as one batch on ``--jobs`` workers."""
+    tasks = file_tasks([random_file()])[::args.every]
+    return run_set("random", tasks[:200] if args.quick else tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)
+
+
+def bench_random(args) -> dict:
+    """Random 30x30 grids at density 1/2, blind: CPU beside the previous engine's, verdicts compared."""
+    results, wall = run_random_set(args)
+    statuses = dict(Counter(r["status"] for r in results))
+    cpu = sum(r["cpu"] for r in results)
+    count, side, black, seed = RANDOM_SET
+    print(f"## random {side}x{side} grids, density {black:g}, seed {seed} (blind, {args.jobs} processes)\n")
+    print(f"random: {len(results)} puzzles, verdicts {statuses}; wall {wall:.1f} s; CPU {cpu:.1f} s; "
+          f"slowest {max(r['seconds'] for r in results):.2f} s")
+    summary = {"puzzles": len(results), "wall_seconds": wall, "cpu_seconds": cpu, "statuses": statuses}
+    previous = previous_measure("random", args)
+    if previous is not None:
+        summary["previous_cpu_seconds"] = before = sum(r["cpu"] for r in previous)
+        changed = sum(a["status"] != b["status"] for a, b in zip(results, previous))
+        summary["verdicts_differing"] = changed
+        print(f"  previous engine: verdicts {dict(Counter(r['status'] for r in previous))}; CPU {before:.1f} s "
+              f"({cpu / before:.2f}x of it); verdicts that differ: {changed}")
+    print()
+    return summary
+
+
+COLOUR_SETS = ("colour", "random-colour")  # one worker for the whole set (in-process seconds without start-up)
+
+
 def bench_files(name: str, paths, args) -> dict:
     tasks = file_tasks(paths)
-    results, wall = run_set(name, tasks, "nonogen", args.timeout, 1)
+    results, wall = run_set(name, tasks, "nonogen", args.timeout, 1, fresh_process=name not in COLOUR_SETS)
     print(f"## {name} set ({len(results)} puzzles)\n")
     print(f"{'puzzle':<44} {'size':>8} {'status':<10} {'difficulty':<10} {'s':>8} {'MB':>6}")
     for (path, index, _), r in zip(tasks, results):
@@ -610,8 +724,16 @@ def bench_files(name: str, paths, args) -> dict:
         print(f"{label[:44]:<44} {puzzle.width}x{puzzle.height:<4} {r['status']:<10} {str(r['difficulty']):<10} "
               f"{r['seconds']:8.3f} {r['peak_mb']:6.0f}")
     total = sum(r["seconds"] for r in results)
-    print(f"\n{name}: total {total:.2f} s in-process, wall {wall:.1f} s\n")
-    return {"total_seconds": total, "rows": [{"file": t[0], **r} for t, r in zip(tasks, results)]}
+    print(f"\n{name}: {dict(Counter(r['status'] for r in results))}; total {total:.2f} s in-process, wall {wall:.1f} s")
+    summary = {"total_seconds": total, "rows": [{"file": t[0], **r} for t, r in zip(tasks, results)]}
+    previous = previous_measure(name, args) if name in COLOUR_SETS else None
+    if previous is not None:
+        summary["previous_total_seconds"] = before = sum(r["seconds"] for r in previous)
+        changed = [Path(t[0]).name for t, a, b in zip(tasks, results, previous) if a["status"] != b["status"]]
+        print(f"  previous engine: {dict(Counter(r['status'] for r in previous))}; total {before:.2f} s in-process "
+              f"({before / max(total, 1e-9):.2f}x nonogen's); verdicts that differ: {len(changed)} {changed[:5]}")
+    print()
+    return summary
 
 
 def _fmt(result: dict) -> str:

@@ -100,7 +100,8 @@ def test_sdist_has_what_builds_the_package(dists):
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
     for needed in ["pyproject.toml", "README.md", "LICENSE", "nonogen/solve/linelogic.h",
                    "nonogen/solve/_linelogic.c", "nonogen/solve/line.c", "nonogen/solve/propagate.c",
-                   "nonogen/solve/encode.c", "nonogen/solve/bp.c", *WHEEL_MUST_HOLD]:
+                   "nonogen/solve/encode.c", "nonogen/solve/bp.c", "nonogen/solve/_line3d.c", "nonogen/solve/line3d.c",
+                   "nonogen/solve/line3d.h", *WHEEL_MUST_HOLD]:
         assert needed in names, f"{needed} is not in {dists['sdist'].name}"
     assert not any(name.endswith((".so", ".pyc")) or name.startswith("tests/") for name in names), "built or half-shipped files"
 

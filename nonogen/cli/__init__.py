@@ -9,17 +9,18 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import select
 import signal
 import sys
 import threading
-import traceback
-from typing import Optional, Sequence
 
 from .. import __version__
 from ..errors import (BlankPictureError, CollectionExistsError, EmptyModelError, NonogenError, OptionError,
                       OutputExistsError, SolverTimeout, UnknownFormatError)
-from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED
+from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, sized
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional, Sequence
 
 # Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
 COMMANDS = {
@@ -53,6 +54,7 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
     """
     parser = argparse.ArgumentParser(
         prog="nonogen",
+        formatter_class=sized(argparse.HelpFormatter),
         description="Make nonograms and Picross 3D levels from pictures and models, and prove them unique.",
     )
     parser.add_argument("--version", action="version", version=f"nonogen {__version__}")
@@ -112,7 +114,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_HANGUP if hangup else EXIT_TERMINATED
     except BrokenPipeError:
         if not _stdout_closed():  # some other pipe broke (a worker's, say): not the user's doing
-            traceback.print_exc()
+            _print_traceback()
             print("nonogen: internal error (a bug in nonogen; please report it with the lines above)", file=sys.stderr)
             return EXIT_INTERNAL
         _silence_stdout()  # the reader of stdout went away (`| head`): nothing left to say
@@ -121,12 +123,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"nonogen: error: {os_error_text(exc)}", file=sys.stderr)
         return 2
     except Exception:  # a bug: the traceback helps the report, the exit code tells it from a verdict
-        traceback.print_exc()
+        _print_traceback()
         print("nonogen: internal error (a bug in nonogen; please report it with the lines above)", file=sys.stderr)
         return EXIT_INTERNAL
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _print_traceback() -> None:
+    """The traceback of the exception being handled, for a bug report."""
+    import traceback  # here: only a bug prints one, and it loads the tokenizer
+
+    traceback.print_exc()
 
 
 def _escape_unencodable() -> None:
@@ -157,6 +166,8 @@ def _stdout_closed() -> bool:
     A broken pipe to a worker once looked like ``| head`` closing early, and a batch ended
     quietly with exit 0 after its first record.
     """
+    import select  # here: only a broken pipe asks
+
     try:
         poller = select.poll()
         poller.register(sys.stdout.fileno(), select.POLLOUT)

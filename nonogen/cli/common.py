@@ -2,22 +2,23 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import sys
 import threading
 import time
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, Iterable, Iterator, TypeVar
 
 from ..errors import InputError, LimitError
-from ..files import check_file
 from ..formats import MAX_FILE_BYTES, decode_text
 from ..plain import to_jsonable
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+    from typing import Any, Callable, Iterable, Iterator, TypeVar
+
+    T = TypeVar("T")
 
 EXIT_CODES = {
     "unique": 0, "solved": 0, "complete": 0, "limit": 0, "skipped": 0,
@@ -147,6 +148,8 @@ def signals_held() -> Iterator[None]:
 
 def json_line(value: Any) -> str:
     """One JSON object as one line of text (no newline)."""
+    import json  # here: only --json and the record files need it, not the table
+
     return json.dumps(to_jsonable(value), ensure_ascii=False)
 
 
@@ -211,9 +214,38 @@ def print_report(report: dict, as_json: bool, summary: str) -> None:
 
 def check_output_file(path: str | Path, force: bool) -> Path:
     """Refuse to overwrite an existing file unless ``force`` (before the work; the write itself is atomic)."""
+    from pathlib import Path  # here: a plain verify writes no file, and files.py loads pathlib (4 ms)
+
+    from ..files import check_file
+
     path = Path(path)
     check_file(path, force)
     return path
+
+
+def sized(formatter: type[argparse.HelpFormatter]) -> Callable[[str], argparse.HelpFormatter]:
+    """argparse's ``formatter_class``: ``formatter`` as wide as argparse makes it, without importing shutil.
+
+    argparse asks ``shutil`` for the width of every formatter it makes, one per option added, and shutil
+    loads the compression modules: 2 ms of every start-up, though only help text is ever wrapped.
+    """
+    def make(prog: str) -> argparse.HelpFormatter:
+        return formatter(prog, width=terminal_columns() - 2)  # argparse keeps 2 columns free, as here
+    return make
+
+
+def terminal_columns() -> int:
+    """What ``shutil.get_terminal_size().columns`` answers: $COLUMNS, else stdout's terminal, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 def parse_size(text: str, max_side: int = 1000) -> tuple[int, int]:

@@ -5,11 +5,9 @@ import argparse
 import os
 import sys
 import time
-from typing import Iterable
 
 from ..batch import Source, verify_paths
 from ..errors import InputError
-from ..files import LineFile
 from . import summary
 from .common import (
     EXIT_HELP,
@@ -23,13 +21,20 @@ from .common import (
     positive_float,
     read_stdin,
     signals_held,
+    sized,
 )
 from .records import Outputs, Summary, read_resume
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Iterable
+
+    from ..files import LineFile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help=summary("verify"), epilog=EXIT_HELP,
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       formatter_class=sized(argparse.RawDescriptionHelpFormatter),
                        description="Verify puzzle files and folders (searched recursively; '-' reads standard "
                        "input). One record per puzzle, a bundle gives one per member; files nonogen does not "
                        "recognise inside folders are skipped. A one-line summary goes to stderr.")
@@ -110,8 +115,14 @@ def _left_out_line(left_out: list[str], interrupted: bool, resumed: bool) -> str
     return f"not written, as the run was stopped: {', '.join(left_out)} (run the same command again{keep})"
 
 
+def _locked(name: str) -> LineFile:
+    from ..files import LineFile  # here: a plain verify writes no file, and files.py loads pathlib (4 ms)
+
+    return LineFile(name, append=True)
+
+
 def run_verify(args) -> int:
-    resume = LineFile(args.resume, append=True) if args.resume else None  # locked before it is read
+    resume = _locked(args.resume) if args.resume else None  # locked before it is read
     earlier = read_resume(args.resume) if args.resume else []
     outputs = Outputs(args, earlier, resume)
     summary = Summary(resumed=len(earlier))

@@ -21,19 +21,22 @@ True
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Mapping
-from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Iterator, Optional, Union
 
 from ..errors import FileLimitError, FormatError, UnknownFormatError
-from ..files import write_file
+from ..collect import path_text, suffix_of
 from ..model import Puzzle
 from ._common import MAX_FILE_BYTES, clean_puzzle
 from .sniff3d import SNIFFERS
 
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+    from typing import Iterator, Optional, Union
     from ..model3d import Puzzle3D
+    AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
 __all__ = [
     "FORMATS",
@@ -54,8 +57,6 @@ __all__ = [
     "sniff",
     "writable",
 ]
-
-AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
 
 class _Formats(Mapping):
@@ -147,7 +148,7 @@ def format_for(path: Union[str, Path], text: Optional[str] = None, like: Optiona
     format ``like`` when that format uses the suffix, so TAAI stays TAAI and
     a 3D level stays ``nonogen-3d``.
     """
-    suffix = Path(path).suffix.lower()
+    suffix = suffix_of(os.fspath(path)).lower()
     name = SUFFIXES.get(suffix)
     if name is not None:
         return name
@@ -166,17 +167,17 @@ def read_text(path: Union[str, Path]) -> str:
     Some real webpbn exports carry Latin-1 titles, so a strict UTF-8 reader
     would reject puzzles people actually have; control bytes still mark binary junk.
     """
-    p = Path(path)
-    if p.is_dir():
-        raise FormatError("is a folder, expected a puzzle file", path=str(p))
+    name = path_text(os.fspath(path))  # spelled as str(Path(path)), without pathlib
+    if os.path.isdir(name):
+        raise FormatError("is a folder, expected a puzzle file", path=name)
     try:
-        with p.open("rb") as handle:
+        with open(name, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise FormatError("no such file", path=str(p)) from None
+        raise FormatError("no such file", path=name) from None
     except OSError as exc:
-        raise FormatError(f"cannot read: {exc.strerror}", path=str(p)) from None
-    return decode_text(data, str(p))
+        raise FormatError(f"cannot read: {exc.strerror}", path=name) from None
+    return decode_text(data, name)
 
 
 _BINARY_BYTES = (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x05", b"\x06", b"\x07", b"\x08", b"\x0e", b"\x1a",
@@ -327,7 +328,8 @@ def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[
 
     Picross 3D levels written to a ``.json`` path become ``nonogen-3d``.
     """
-    path = Path(path)
+    from ..files import write_file  # here: reading and verifying never write, and files.py loads pathlib
+
     like = "nonogen-3d" if puzzles and all(p.dimensions == 3 for p in puzzles) else None
     name = format or format_for(path, like=like)
     return write_file(path, dumps_all(puzzles, name), force)

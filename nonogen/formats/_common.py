@@ -9,13 +9,16 @@ from __future__ import annotations
 import re
 from itertools import chain
 from operator import itemgetter
-from typing import Callable, Optional, Sequence
 
 from ..clues import derive_clues
 from ..errors import FileLimitError, FormatError, PuzzleError
 from ..grids import Rows, rows_in, split_rows
 from ..model import BW_PALETTE, Color, LineClue, Puzzle
 from ..palette import parse_hex, rgb_from_name
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Callable, Optional, Sequence
 
 MAX_SIDE = 2000
 """Largest width or height nonogen reads: 2000 x 2000 is 4 M cells, already far beyond real puzzles."""

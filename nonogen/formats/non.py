@@ -8,11 +8,9 @@ is the default colour ``1``. Bundles (``.nonpack``) separate puzzles with a
 """
 from __future__ import annotations
 
-import html
 import re
 from itertools import chain
 from operator import itemgetter
-from typing import Optional
 
 from ..errors import FormatError, PuzzleError
 from ..model import BW_PALETTE, Color, LineClue, Puzzle
@@ -33,6 +31,10 @@ from ._common import (
     shorten,
     split_lines,
 )
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional
 
 NAME = "non"
 SUFFIXES = (".non", ".nonpack")
@@ -240,6 +242,8 @@ def _unquote(value: str) -> str:
 
 
 def _quote(value: str) -> str:
+    import html  # here: only writing needs it, and html loads a table of 2,000 entities
+
     escaped = html.escape(value, quote=True).replace("\n", "&#10;").replace("\r", "&#13;")
     return f'"{escaped}"'
 

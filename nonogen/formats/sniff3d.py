@@ -6,9 +6,11 @@ never loads the 3D half. Each 3D reader takes its ``looks_like`` from here.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 from ._common import split_lines
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Callable
 
 __all__ = ["SNIFFERS", "nonogen3d", "nathsou", "ytakata"]
 

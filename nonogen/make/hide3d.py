@@ -86,16 +86,15 @@ def hide_clues(
     start = time.monotonic()
     shown = lambda ln: ln not in hidden  # noqa: E731
     if line_solvable:
-        lines = lines or LineIndex3D(puzzle)
+        trace = _LineTrace(lines or LineIndex3D(puzzle), puzzle)
         for k, ln in enumerate(order):
-            if len(hidden) >= limit or clock.deadline.expired():
+            if len(hidden) >= limit or clock.deadline.expired() or not trace.solved:
                 break
             report(k, total)
-            hidden[ln] = None
-            if not lines.fixpoint(puzzle.givens, hidden=hidden)[1]:
-                hidden.pop(ln, None)
+            if trace.hide(ln):
+                hidden[ln] = None
     elif incremental:
-        _hide_incremental(puzzle, goal, order, limit, hidden, clock, report)
+        _hide_incremental(puzzle, goal, order, limit, hidden, clock, report, _LineTrace(lines or LineIndex3D(puzzle), puzzle))
     else:
         for k, ln in enumerate(order):
             if len(hidden) >= limit:
@@ -113,19 +112,73 @@ def hide_clues(
     return HideResult(with_clues(puzzle, shown), len(hidden), total, stats, list(hidden))
 
 
+class _LineTrace:
+    """Line logic that solves the level, kept between hiding steps: hiding a clue re-reads only what it changes.
+
+    The trace lists every cell line logic decided, in order, with the line
+    that decided it. A line that decided nothing can go without any work:
+    the same reads minus its no-op ones still end at the solution. Otherwise
+    the cells decided before that line's first decision still follow without
+    it, so line logic resumes from there instead of from the empty box. The
+    verdicts are those of a fresh fixpoint per step, in a fraction of the time.
+    """
+
+    def __init__(self, lines: LineIndex3D, puzzle: Puzzle3D):
+        self.lines = lines
+        self.start = lines.start_grid(puzzle.givens)
+        self.active = lines.active()
+        self.trace = (np.empty(lines.n_cells, dtype=np.int32), np.empty(lines.n_cells, dtype=np.int32))
+        self.cells = self.start.copy()
+        done = lines.run(self.cells, self.active, trace=self.trace)
+        self.solved = done.status == 1
+        self._note(done.trace_len)
+
+    def _note(self, length: int) -> None:
+        self.length = length
+        self.first = np.full(len(self.lines.refs), -1, dtype=np.int64)
+        used, at = np.unique(self.trace[1][:length], return_index=True)
+        self.first[used] = at
+
+    def hide(self, line: LineRef) -> bool:
+        """Hide ``line``'s clue if line logic still solves the level without it (and say whether it did)."""
+        k = self.lines.number[line]
+        self.active[k] = 0
+        at = int(self.first[k])
+        if at < 0:
+            return True
+        grid = self.start.copy()
+        decided = self.trace[0][:at]
+        grid[decided] = self.cells[decided]
+        attempt = (self.trace[0].copy(), self.trace[1].copy())
+        done = self.lines.run(grid, self.active, trace=attempt, trace_len=at)
+        if done.status != 1:
+            self.active[k] = 1
+            return False
+        self.trace = attempt
+        self._note(done.trace_len)
+        return True
+
+
 def _hide_incremental(
     puzzle: Puzzle3D, goal: np.ndarray, order: list[LineRef], limit: int, hidden: dict, clock: Clock,
-    report: Callable[[int, int], None],
+    report: Callable[[int, int], None], trace: _LineTrace,
 ) -> None:
-    """One solver, one activation literal per line; decided lines become unit clauses."""
+    """One solver, one activation literal per line; decided lines become unit clauses.
+
+    While line logic solves the level, a clue it can do without is hidden
+    with no solver call (line-solvable implies unique: the solver would say
+    the same); the solver is asked only the other questions. (Giving it the
+    cells line logic still decides without the clue, as assumptions, did not
+    make its searches for a rival faster: bunny at 15 cubes.)
+    """
     enc = Encoder(puzzle.size)
     guard = {}
     for ln in order:
         guard[ln] = enc.new_var()
         enc.add_line(ln, clue_at(puzzle, ln), guard[ln])
     for x, y, z, v in puzzle.givens:
-        enc.clauses.append([enc.cell_lit(x, y, z, v)])
-    enc.clauses.append(enc.block(goal))
+        enc.add_clause([enc.cell_lit(x, y, z, v)])
+    enc.add_clause(enc.block(goal))
     with Solver(name=HIDE_SOLVER, bootstrap_with=enc.clauses) as solver:
         if PHASES:  # rivals are usually small changes of the goal: start the search there
             solver.set_phases((np.where(goal.ravel(), 1, -1) * np.arange(1, goal.size + 1)).tolist())
@@ -133,11 +186,16 @@ def _hide_incremental(
             if len(hidden) >= limit:
                 break
             report(k, len(order))
+            if trace.solved and trace.hide(ln):
+                hidden[ln] = None
+                solver.add_clause([-guard[ln]])
+                continue
             undecided = [guard[o] for o in order[k + 1 :]]
             found = clock.solve(solver, undecided + [-guard[ln]])
             if found is False:
                 hidden[ln] = None
                 solver.add_clause([-guard[ln]])
+                trace.solved = False  # unique, but line logic no longer solves it
             else:  # a rival solution without this clue, or out of time: keep it
                 solver.add_clause([guard[ln]])
                 if found is None:
@@ -161,7 +219,7 @@ def hide_to_grade(
     cells = int(np.prod(puzzle.size))
 
     def grade_at(k: int) -> int:
-        passes, solved, _ = lines.passes(puzzle.givens, hidden=set(sequence[:k]))
+        passes, solved = lines.passes(puzzle.givens, hidden=set(sequence[:k]))[:2]
         return grade_of_score(score3d(passes, solved, cells))
 
     lo, hi = 0, len(sequence)  # the answer k: the largest with grade_at(k) <= grade

@@ -1,15 +1,15 @@
 """The engine: line logic, probing and SAT that decide whether a puzzle (2D or Picross 3D) has one solution."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Union
-
 from ..model import Puzzle
 from .deadline import TIMEOUT
 from .result import STATUSES, Status, VerifyResult
 from .session import Session
 from .verify import ambiguity, ambiguous_cells, line_solve, verify2d
 
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Optional, Union
     from ..model3d import Puzzle3D
 
 __all__ = ["verify", "solve", "Session", "ambiguous_cells", "ambiguity", "line_solve", "VerifyResult", "Status", "STATUSES"]

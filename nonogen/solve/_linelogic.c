@@ -1,5 +1,5 @@
 /* The Python module _linelogic: the Lines type (a grid's clues and the scratch its methods share),
- * argument checks, and the method tables. The work is in line.c, propagate.c, encode.c and bp.c
+ * argument checks, and the method tables. The work is in line.c, propagate.c, encode.c, bp.c and several.c
  * (see linelogic.h); line.py, propagate.py and cnf.py stay the reference and the fallback. */
 #include "linelogic.h"
 
@@ -150,9 +150,9 @@ static PyObject *Lines_get_runs(Lines *g, void *closure) {
     return PyLong_FromLongLong(g->line_runs);
 }
 
-/* solve_line(clue, domain) and deductions(clue, domain): one line from Python, complete logic's masks,
- * or those and the overlap rule's as a pair (the grade reads both for every line it reads); None when
- * no placement fits. */
+/* solve_line(clue, domain[, cells_only]) and deductions(clue, domain[, cells_only]): one line from Python,
+ * complete logic's masks, or those and the overlap rule's as a pair (the grade reads both for every line
+ * it reads); None when no placement fits. cells_only solves cell by cell even under 64 cells. */
 enum { LINE_COMPLETE, LINE_BOTH };
 
 static PyObject *masks_tuple(const mask_t *m, int n) {
@@ -170,7 +170,8 @@ static PyObject *masks_tuple(const mask_t *m, int n) {
 
 static PyObject *line_query(PyObject *args, int what) {
     PyObject *clue_obj, *domain_obj;
-    if (!PyArg_ParseTuple(args, "OO", &clue_obj, &domain_obj)) return NULL;
+    int cells_only = 0;
+    if (!PyArg_ParseTuple(args, "OO|p", &clue_obj, &domain_obj, &cells_only)) return NULL;
     PyObject *fast = PySequence_Fast(domain_obj, "domain must be a sequence of masks");
     if (!fast) return NULL;
     int n = (int)PySequence_Fast_GET_SIZE(fast);
@@ -194,6 +195,7 @@ static PyObject *line_query(PyObject *args, int what) {
         goto done;
     }
     Clue c = {k, len, col};
+    w.cells_only = cells_only;
     if (!solve_line(&c, &w, n, d)) {
         result = Py_None;
         Py_INCREF(result);
@@ -231,9 +233,10 @@ static PyObject *module_deductions(PyObject *self, PyObject *args) {
 static PyMethodDef module_methods[] = {
     {"clause_lists", module_clause_lists, METH_VARARGS,
      "clause_lists(flat, start, count) -> (up to count clauses as lists, offset of the next)"},
-    {"solve_line", module_solve_line, METH_VARARGS, "solve_line(clue, domain) -> narrowed masks, or None"},
+    {"solve_line", module_solve_line, METH_VARARGS,
+     "solve_line(clue, domain[, cells_only]) -> narrowed masks, or None (cells_only: never a word at a time)"},
     {"deductions", module_deductions, METH_VARARGS,
-     "deductions(clue, domain) -> (solve_line's masks, overlap's masks) in one pass, or None"},
+     "deductions(clue, domain[, cells_only]) -> (solve_line's masks, overlap's masks) in one pass, or None"},
     {NULL}};
 
 static PyMethodDef Lines_methods[] = {
@@ -252,6 +255,8 @@ static PyMethodDef Lines_methods[] = {
      "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
     {"ladder_phases", (PyCFunction)Lines_ladder_phases, METH_VARARGS,
      "ladder_phases(masks, messages, colours, ladders) -> bytes: int32 phase literals of the ladder variables"},
+    {"two_solutions", (PyCFunction)Lines_two_solutions, METH_VARARGS,
+     "two_solutions(masks, budget, steps, end) -> (up to two solutions as joined bytes of colours, whether the search was exhaustive, whether the second is the first's swap partner); TimeoutError after end"},
     {"bp", (PyCFunction)Lines_bp, METH_VARARGS,
      "bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour after more rounds"},
     {NULL}};

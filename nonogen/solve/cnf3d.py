@@ -11,7 +11,7 @@ while keeping what it learned.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -111,13 +111,31 @@ def _blocks(clauses: list[list[int]]) -> tuple[np.ndarray, ...]:
 
 
 class Encoder:
-    """Cell variables ``1..X*Y*Z`` (C order) plus per-line counters, fed into one solver."""
+    """Cell variables ``1..X*Y*Z`` (C order) plus per-line counters, fed into one solver.
+
+    The clauses stay numpy arrays (one per line and clause length) until the
+    solver reads them: a 40^3 box has millions of clauses, which as Python
+    lists took gigabytes before the solver had seen one.
+    """
 
     def __init__(self, size: Sequence[int]):
         self.size = tuple(int(s) for s in size)
         self.n_cells = int(np.prod(self.size))
         self.next_var = self.n_cells + 1
-        self.clauses: list[list[int]] = []
+        self._blocks: list[np.ndarray] = []
+
+    @property
+    def clauses(self) -> Iterator[list[int]]:
+        """Every clause as a list of literals, made one block at a time as the solver reads them."""
+        for block in self._blocks:
+            yield from block.tolist()
+
+    def add_clause(self, clause: Sequence[int]) -> None:
+        self._blocks.append(np.array([clause], dtype=np.int64))
+
+    def add_units(self, lits: np.ndarray) -> None:
+        """One unit clause per literal of ``lits``."""
+        self._blocks.append(np.asarray(lits, dtype=np.int64).reshape(-1, 1))
 
     def new_var(self) -> int:
         self.next_var += 1
@@ -133,13 +151,14 @@ class Encoder:
         n_aux = last - length
         table[length + 1 :] = np.arange(self.next_var, self.next_var + n_aux)
         self.next_var += n_aux
+        small = np.int32 if self.next_var < 2**31 else np.int64
         for block in defs:
-            self.clauses.extend((np.sign(block) * table[np.abs(block)]).tolist())
+            self._blocks.append((np.sign(block) * table[np.abs(block)]).astype(small))
         for block in cons:
             mapped = np.sign(block) * table[np.abs(block)]
             if guard is not None:
                 mapped = np.hstack([mapped, np.full((len(mapped), 1), -guard, dtype=np.int64)])
-            self.clauses.extend(mapped.tolist())
+            self._blocks.append(mapped.astype(small))
 
     def cell_lit(self, x: int, y: int, z: int, value: int) -> int:
         X, Y, Z = self.size
@@ -165,15 +184,24 @@ class Encoder:
         return cells.reshape(self.size)
 
 
-def encode(puzzle: Puzzle3D, *, deadline: Optional[Deadline] = None) -> Encoder:
-    """Every shown clue of ``puzzle`` and its givens as unit clauses (Timeout at the deadline: a 40^3 box has 3,161 lines)."""
+def encode(puzzle: Puzzle3D, *, deadline: Optional[Deadline] = None, known: Optional[np.ndarray] = None) -> Encoder:
+    """Every shown clue of ``puzzle`` and its givens as unit clauses (Timeout at the deadline: a 40^3 box has 3,161 lines).
+
+    ``known`` (-1 undecided, 0 or 1 per cube) holds cubes every solution shares, as line logic finds them:
+    they become unit clauses, and a line they decide completely needs no clauses (line logic read it last
+    in that state and found it meets its clue), so only the residue is encoded.
+    """
     enc = Encoder(puzzle.size)
+    flat = None if known is None else np.asarray(known).ravel()
     for k, line in enumerate(all_lines(puzzle.size)):
         if deadline is not None and k % 64 == 0:
             deadline.check()
         clue = clue_at(puzzle, line)
-        if clue is not None:
+        if clue is not None and (flat is None or (flat[line_cells(enc.size, line)] < 0).any()):
             enc.add_line(line, clue)
     for x, y, z, v in puzzle.givens:
-        enc.clauses.append([enc.cell_lit(x, y, z, v)])
+        enc.add_clause([enc.cell_lit(x, y, z, v)])
+    if flat is not None:
+        ids = np.flatnonzero(flat >= 0)
+        enc.add_units(np.where(flat[ids] > 0, ids + 1, -(ids + 1)))
     return enc

@@ -28,16 +28,20 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections import namedtuple
 from functools import partial
 from itertools import compress, count
 from operator import ne
-from typing import NamedTuple, Optional
 
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton, overlap, solve_line
 from .propagate import Contradiction, Grid, _bits, _end, _linelogic
 from .result import VerifyResult
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional
 
 __all__ = ["Grade", "Measures", "Replay", "GRADE_NAMES", "grade2d", "measure2d", "replay", "score", "grade_of_score",
            "rate"]
@@ -57,8 +61,13 @@ BOTH_WAYS_DEPTH = 7
 """Depth given to deductions only the agreement of both branches finds (see :meth:`_Replay.both_ways`)."""
 
 
-class Measures(NamedTuple):
-    """What a human-style solve of one puzzle took (see the module docstring)."""
+class Measures(namedtuple("Measures", "cells lines passes line_reads hard_lines sweeps deductions depth search")):
+    """What a human-style solve of one puzzle took (see the module docstring).
+
+    A named tuple, built by ``collections.namedtuple``: ``typing.NamedTuple`` would load typing on every verify.
+    """
+
+    __slots__ = ()
 
     cells: int
     lines: int  # rows and columns
@@ -71,8 +80,10 @@ class Measures(NamedTuple):
     search: bool  # lookahead ran dry with cells still open
 
 
-class Grade(NamedTuple):
+class Grade(namedtuple("Grade", "grade name score measures")):
     """A grade 1-5 with its name and the numeric score behind it (``grade == floor(score)``)."""
+
+    __slots__ = ()
 
     grade: int
     name: str
@@ -203,7 +214,7 @@ class _Replay:
             self.overlap_passes(touched | {line})
 
     def _line_logic_c(self, lines: set[int]) -> None:
-        """:meth:`line_logic` in the C module: the same steps, counts and ``step``/``kinds``, 3-4x faster."""
+        """:meth:`line_logic` in the C module: the same steps, counts and ``step``/``kinds``."""
         status, passes, reads, hard, kinds = self.lines_c.replay_lines(
             self.masks, list(lines), self.step, len(self.kinds), _end(self.deadline))
         self.passes += passes
@@ -307,7 +318,7 @@ def measure2d(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Opti
     return _Replay(puzzle, deadline or Deadline(None), grid).run()
 
 
-class Replay(NamedTuple):
+class Replay(namedtuple("Replay", "kinds step measures")):
     """A careful human solve of a 2D puzzle, step by step: the steps the grade measures, for people to watch.
 
     ``kinds[k]`` names step ``k``: ``"start"`` (known before any reasoning:
@@ -318,6 +329,8 @@ class Replay(NamedTuple):
     -1 if none did. ``measures`` are the grade's counts of the same solve,
     ``None`` when it was cut off (by the deadline, or clues with no solution).
     """
+
+    __slots__ = ()
 
     kinds: list[str]
     step: list[list[int]]

@@ -13,11 +13,17 @@ int work_reserve(Work *w, int len, int k) {
     if (bw) w->bw = bw;
     int *run = PyMem_Realloc(w->run, cells * sizeof(int));
     if (run) w->run = run;
-    int *cover = PyMem_Realloc(w->cover, cells * sizeof(int));
-    if (cover) w->cover = cover;
+    int *lo = PyMem_Realloc(w->lo, (size_t)(K + 1) * sizeof(int));
+    if (lo) w->lo = lo;
+    int *hi = PyMem_Realloc(w->hi, (size_t)(K + 1) * sizeof(int));
+    if (hi) w->hi = hi;
     mask_t *out = PyMem_Realloc(w->out, (size_t)(L + 2) * sizeof(mask_t));
     if (out) w->out = out;
-    if (!fw || !bw || !run || !cover || !out) return -1;
+    uint64_t *starts = PyMem_Realloc(w->starts, (size_t)(K + 1) * sizeof(uint64_t));
+    if (starts) w->starts = starts;
+    uint64_t *rows = PyMem_Realloc(w->rows, (size_t)4 * (K + 1) * sizeof(uint64_t));
+    if (rows) w->rows = rows;
+    if (!fw || !bw || !run || !lo || !hi || !out || !starts || !rows) return -1;
     w->cap_len = L;
     w->cap_k = K;
     return 0;
@@ -27,99 +33,98 @@ void work_free(Work *w) {
     PyMem_Free(w->fw);
     PyMem_Free(w->bw);
     PyMem_Free(w->run);
-    PyMem_Free(w->cover);
+    PyMem_Free(w->lo);
+    PyMem_Free(w->hi);
     PyMem_Free(w->out);
+    PyMem_Free(w->starts);
+    PyMem_Free(w->rows);
     memset(w, 0, sizeof(*w));
 }
 
-/* Narrow d[0..n) into w->out; returns 0 when no placement fits. */
+/* Row i of fw and bw is only read inside [first(i), last(i)]: from the earliest end of block i-1
+ * (0 for i = 0) to the latest start of block i (n for i = k). fw is 0 before its window, bw after
+ * its window; outside them the tables hold stale values that nothing reads. */
+static inline int window_first(const Clue *c, const Work *w, int i) { return i ? w->lo[i - 1] + c->len[i - 1] : 0; }
+static inline int window_last(const Clue *c, const Work *w, int n, int i) { return i < c->k ? w->hi[i] : n; }
+
+/* Narrow d[0..n) into w->out; returns 0 when no placement fits. Lines under 64 cells go to
+ * solve_line_bits (linebits.c), which computes the same a word at a time. */
 int solve_line(const Clue *c, Work *w, int n, const mask_t *d) {
+    if (n < 64 && !w->cells_only) return solve_line_bits(c, w, n, d);
+    w->bits = 0;
     const int k = c->k, W = n + 1;
     unsigned char *fw = w->fw, *bw = w->bw;
-    int *run = w->run;
-    for (int i = 0; i < k; i++) {
+    int *run = w->run, *lo = w->lo, *hi = w->hi;
+    /* each block's window of starts: the clue packed left, then right */
+    for (int i = 0, at = 0; i < k; i++) {
+        lo[i] = at;
+        at += c->len[i] + (i + 1 < k && c->col[i + 1] == c->col[i]);
+    }
+    for (int i = k - 1, at = n; i >= 0; i--) {
+        hi[i] = at - c->len[i];
+        at = hi[i] - (i > 0 && c->col[i - 1] == c->col[i]);
+    }
+    if (k && hi[0] < 0) return 0;
+    for (int i = 0; i < k; i++) { /* run of cells allowing the block's colour, counted from its first start */
         mask_t bit = (mask_t)1 << c->col[i];
-        int *r = run + i * W;
-        r[0] = 0;
-        if (i > 0 && c->col[i - 1] == c->col[i]) {
-            memcpy(r, run + (i - 1) * W, sizeof(int) * W);
-            continue;
-        }
-        for (int t = 0; t < n; t++) r[t + 1] = (d[t] & bit) ? r[t] + 1 : 0;
+        int *r = run + i * W, end = hi[i] + c->len[i];
+        r[lo[i]] = 0;
+        for (int t = lo[i]; t < end; t++) r[t + 1] = (d[t] & bit) ? r[t] + 1 : 0;
     }
     /* forwards */
     fw[0] = 1;
-    for (int t = 0; t < n; t++) fw[t + 1] = fw[t] && (d[t] & 1);
+    for (int t = 0, last = window_last(c, w, n, 0); t < last; t++) fw[t + 1] = fw[t] && (d[t] & 1);
     for (int i = 1; i <= k; i++) {
-        int b = i - 1, len = c->len[b];
+        int b = i - 1, len = c->len[b], first = window_first(c, w, i), last = window_last(c, w, n, i);
         unsigned char *f = fw + i * W;
         const unsigned char *prev = fw + b * W;
-        int same = b > 0 && c->col[b - 1] == c->col[b];
+        int same = b > 0 && c->col[b - 1] == c->col[b], latest_end = hi[b] + len;
         const int *r = run + b * W;
-        f[0] = 0;
-        for (int t = 1; t <= n; t++) {
-            int v = f[t - 1] && (d[t - 1] & 1);
-            if (!v && t >= len && r[t] >= len) {
+        for (int t = first; t <= last; t++) {
+            int v = t > first && f[t - 1] && (d[t - 1] & 1);
+            if (!v && t <= latest_end && r[t] >= len) {
                 int s = t - len;
-                v = same ? (s >= 1 && (d[s - 1] & 1) && prev[s - 1]) : prev[s];
+                v = same ? ((d[s - 1] & 1) && prev[s - 1]) : prev[s];
             }
             f[t] = (unsigned char)v;
         }
     }
     if (!fw[k * W + n]) return 0;
     /* backwards */
-    unsigned char *last = bw + k * W;
-    last[n] = 1;
-    for (int t = n - 1; t >= 0; t--) last[t] = last[t + 1] && (d[t] & 1);
+    unsigned char *tail = bw + k * W;
+    tail[n] = 1;
+    for (int t = n - 1, first = window_first(c, w, k); t >= first; t--) tail[t] = tail[t + 1] && (d[t] & 1);
     for (int i = k - 1; i >= 0; i--) {
-        int len = c->len[i];
+        int len = c->len[i], first = window_first(c, w, i), last = window_last(c, w, n, i);
         unsigned char *g = bw + i * W;
         const unsigned char *next = bw + (i + 1) * W;
         int same = i + 1 < k && c->col[i + 1] == c->col[i];
         const int *r = run + i * W;
-        g[n] = 0;
-        for (int t = n - 1; t >= 0; t--) {
-            int v = (d[t] & 1) && g[t + 1];
+        for (int t = last; t >= first; t--) {
+            int v = t < last && (d[t] & 1) && g[t + 1];
             int e = t + len;
-            if (!v && e <= n && r[e] >= len) {
-                v = same ? (e < n && (d[e] & 1) && next[e + 1]) : next[e];
-            }
+            if (!v && t >= lo[i] && r[e] >= len) v = same ? ((d[e] & 1) && next[e + 1]) : next[e];
             g[t] = (unsigned char)v;
         }
     }
     /* paint: background where some i has fw[i][t] and bw[i][t+1]; colours by placements */
     mask_t *out = w->out;
-    for (int t = 0; t < n; t++) {
-        mask_t m = 0;
-        if (d[t] & 1) {
-            for (int i = 0; i <= k; i++) {
-                if (fw[i * W + t] && bw[i * W + t + 1]) {
-                    m = 1;
-                    break;
-                }
-            }
-        }
-        out[t] = m;
+    memset(out, 0, sizeof(mask_t) * n);
+    for (int i = 0; i <= k; i++) {
+        const unsigned char *f = fw + i * W, *g = bw + i * W + 1;
+        for (int t = window_first(c, w, i), last = window_last(c, w, n, i); t < last; t++)
+            if (f[t] && g[t] && (d[t] & 1)) out[t] = 1;
     }
-    int *cover = w->cover;
     for (int i = 0; i < k; i++) {
-        int *cv = cover + i * W;
-        memset(cv, 0, sizeof(int) * W);
-        int len = c->len[i], any = 0;
-        for (int s = 0; s + len <= n; s++) {
-            if (placeable(c, w, n, d, i, s)) {
-                cv[s] += 1;
-                cv[s + len] -= 1;
-                any = 1;
-            }
+        int len = c->len[i], painted = 0, any = 0;
+        mask_t bit = (mask_t)1 << c->col[i];
+        for (int s = lo[i]; s <= hi[i]; s++) {
+            if (!placeable(c, w, n, d, i, s)) continue;
+            any = 1;
+            for (int t = s > painted ? s : painted; t < s + len; t++) out[t] |= bit;
+            painted = s + len;
         }
         if (!any) return 0;
-        mask_t bit = (mask_t)1 << c->col[i];
-        int acc = 0;
-        for (int t = 0; t < n; t++) {
-            acc += cv[t];
-            if (acc) out[t] |= bit;
-        }
     }
     for (int t = 0; t < n; t++)
         if (!out[t]) return 0;

@@ -15,9 +15,11 @@ placements. The same reachable state sets bound the SAT encoding
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
-
 from ..model import LineClue
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional, Sequence
 
 __all__ = ["LineAutomaton", "solve_line", "all_values", "overlap"]
 

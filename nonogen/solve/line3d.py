@@ -5,6 +5,7 @@ A person solves a level line by line; what line logic alone decides is the
 """
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Collection, NamedTuple, Optional
 
@@ -14,7 +15,15 @@ from ..clues3d import LineRef, all_lines, clue_at, line_cells
 from ..model3d import Puzzle3D
 from .deadline import Deadline
 
-__all__ = ["solve_line_3d", "LineIndex3D", "LinePasses", "line_fixpoint", "line_solve3d"]
+try:  # the C version of this module's line logic; optional (see pyproject.toml)
+    from . import _line3d
+except ImportError:  # pragma: no cover - built without a C compiler
+    _line3d = None
+
+__all__ = ["solve_line_3d", "LineIndex3D", "LinePasses", "LineRun", "line_fixpoint", "line_solve3d", "NATIVE"]
+
+#: Whether line logic runs in C (``_line3d``). ``NONOGEN_PURE_PYTHON=1`` turns it off (the tests compare both).
+NATIVE = _line3d is not None and not os.environ.get("NONOGEN_PURE_PYTHON")
 
 
 class LinePasses(NamedTuple):
@@ -23,6 +32,19 @@ class LinePasses(NamedTuple):
     passes: int
     solved: bool
     runs: int
+    cells: Optional[np.ndarray] = None
+    """The box line logic reached (-1 undecided): the solution when ``solved``."""
+    contradiction: bool = False
+    """Some line has no completion: the level has no solution."""
+
+
+class LineRun(NamedTuple):
+    """One run of line logic: 1 solved, 0 stuck, -1 contradiction; line runs; passes; cells in the trace."""
+
+    status: int
+    runs: int
+    passes: int
+    trace_len: int
 
 
 def _step(state: tuple[int, int, int], value: int, count: int, groups: int) -> Optional[tuple[int, int, int]]:
@@ -80,87 +102,145 @@ def solve_line_3d(count: int, groups: int, known: tuple[int, ...]) -> Optional[t
 
 
 class LineIndex3D:
-    """A level's clued lines, indexed once: the cells of each line, its clue, and the lines through each cell.
+    """A level's clued lines, indexed once as arrays: the cells of each line, its clue, the lines through each cell.
 
     Making a level asks line logic many questions about one box: is it
     solved with these givens, with these clues hidden, in how many passes.
     Each question would otherwise rebuild the same index (a 40-cube level
     has 4,800 lines); here it is built once per shape and the questions
-    name what differs: the ``givens`` and the ``hidden`` lines.
+    name what differs: the ``givens`` and the ``hidden`` lines. The arrays
+    are what the C module reads (:meth:`run`).
     """
 
     def __init__(self, puzzle: Puzzle3D):
         self.size = tuple(puzzle.size)
         refs = [ln for ln in all_lines(self.size) if clue_at(puzzle, ln) is not None]
         self.refs: tuple[LineRef, ...] = tuple(refs)
-        self.cells = [line_cells(self.size, ln) for ln in refs]
-        self.clues = [clue_at(puzzle, ln) for ln in refs]
-        self.by_cell: list[list[int]] = [[] for _ in range(int(np.prod(self.size)))]
-        for k, cells in enumerate(self.cells):
-            for c in cells:
-                self.by_cell[c].append(k)
+        self.number = {ln: k for k, ln in enumerate(refs)}
+        self.n_cells = int(np.prod(self.size))
+        cells = [line_cells(self.size, ln) for ln in refs]
+        lengths = np.array([len(c) for c in cells], dtype=np.int32)
+        self.line_start = np.zeros(len(refs) + 1, dtype=np.int32)
+        np.cumsum(lengths, out=self.line_start[1:])
+        self.line_cells = (np.concatenate(cells) if cells else np.zeros(0)).astype(np.int32)
+        clues = np.array([clue_at(puzzle, ln) for ln in refs], dtype=np.int32).reshape(-1, 2)
+        self.count, self.groups = np.ascontiguousarray(clues[:, 0]), np.ascontiguousarray(clues[:, 1])
+        owner = np.repeat(np.arange(len(refs), dtype=np.int32), lengths)
+        order = np.argsort(self.line_cells, kind="stable")  # by cell, then by line
+        self.cell_lines = owner[order].astype(np.int32)
+        self.cell_start = np.zeros(self.n_cells + 1, dtype=np.int32)
+        np.cumsum(np.bincount(self.line_cells, minlength=self.n_cells), out=self.cell_start[1:])
+        self.box = (self.line_start, self.line_cells, self.count, self.groups, self.cell_start, self.cell_lines)
 
-    def _start(self, givens, known: Optional[np.ndarray]) -> np.ndarray:
-        grid = np.full(len(self.by_cell), -1, dtype=np.int8) if known is None else known.ravel().astype(np.int8)
+    def start_grid(self, givens=(), known: Optional[np.ndarray] = None) -> np.ndarray:
+        """The flat box line logic starts from: ``known`` (or all unknown) with the givens filled in."""
+        grid = np.full(self.n_cells, -1, dtype=np.int8) if known is None else known.ravel().astype(np.int8)
         _, Y, Z = self.size
         for x, y, z, v in givens:
             grid[(x * Y + y) * Z + z] = v
         return grid
 
-    def _active(self, hidden: Collection[LineRef]) -> list[int]:
-        return [k for k, ln in enumerate(self.refs) if ln not in hidden] if hidden else list(range(len(self.refs)))
+    def active(self, hidden: Collection[LineRef] = ()) -> np.ndarray:
+        """One byte per clued line: 1 where its clue is shown (not in ``hidden``)."""
+        mask = np.ones(len(self.refs), dtype=np.uint8)
+        for ln in hidden:
+            k = self.number.get(ln)
+            if k is not None:
+                mask[k] = 0
+        return mask
+
+    def run(self, grid: np.ndarray, active: np.ndarray, *, synchronous: bool = False, start: Optional[np.ndarray] = None,
+            trace: Optional[tuple[np.ndarray, np.ndarray]] = None, trace_len: int = 0,
+            deadline: Optional[Deadline] = None) -> LineRun:
+        """Line logic on the flat ``grid`` (changed in place) over the ``active`` lines, to a fixpoint.
+
+        ``start`` lists the lines read first (every line by default); a line
+        is read again when a cell of it changes: at once from a stack, or
+        with ``synchronous`` in passes, each reading in line order what the
+        pass before changed. Each decided cell and the line that decided it
+        go into ``trace`` (two int32 arrays of a cell each) from ``trace_len``
+        on: :func:`nonogen.make.hide3d.hide_clues` resumes from a prefix of it.
+        """
+        if start is None:
+            start = np.arange(len(self.refs), dtype=np.int32)
+        if trace is None:
+            trace = (np.empty(self.n_cells, dtype=np.int32), np.empty(self.n_cells, dtype=np.int32))
+        if deadline is not None:
+            deadline.check()
+        if NATIVE and max(self.size) <= 127:
+            return LineRun(*_line3d.run(self.box, active, grid, start, synchronous, trace[0], trace[1], trace_len))
+        return _run_python(self, grid, active, synchronous, start, trace, trace_len, deadline)
 
     def fixpoint(self, givens=(), *, known: Optional[np.ndarray] = None, hidden: Collection[LineRef] = (),
                  deadline: Optional[Deadline] = None) -> tuple[np.ndarray, bool, int]:
         """Line logic to a fixpoint: (cells -1/0/1, solved, line runs); see :func:`line_fixpoint`."""
-        grid = self._start(givens, known)
-        queue = self._active(hidden)
-        shown = set(queue)
-        queued = set(queue)
-        runs = 0
-        while queue:
-            k = queue.pop()
-            queued.discard(k)
-            cells, (count, groups) = self.cells[k], self.clues[k]
-            before = tuple(int(v) for v in grid[cells])
-            runs += 1
-            if deadline is not None and runs % 64 == 0:
-                deadline.check()
-            after = solve_line_3d(count, groups, before)
-            if after is None:
-                return grid.reshape(self.size), False, runs
-            for c, b, a in zip(cells, before, after):
-                if b != a:
-                    grid[c] = a
-                    for other in self.by_cell[c]:
-                        if other not in queued and other in shown:
-                            queued.add(other)
-                            queue.append(other)
-        return grid.reshape(self.size), bool((grid >= 0).all()), runs
+        grid = self.start_grid(givens, known)
+        done = self.run(grid, self.active(hidden), deadline=deadline)
+        return grid.reshape(self.size), done.status == 1, done.runs
 
     def passes(self, givens=(), *, hidden: Collection[LineRef] = (), deadline: Optional[Deadline] = None) -> LinePasses:
         """Synchronous line passes: a pass reads the lines the pass before changed (all lines at first)."""
-        deadline = deadline or Deadline(None)
-        grid = self._start(givens, None)
-        active = set(self._active(hidden))
-        shown, passes, runs = set(active), 0, 0
-        while active:
+        grid = self.start_grid(givens)
+        done = self.run(grid, self.active(hidden), synchronous=True, deadline=deadline or Deadline(None))
+        return LinePasses(done.passes, done.status == 1, done.runs, grid.reshape(self.size), done.status < 0)
+
+
+def _run_python(lines: LineIndex3D, grid: np.ndarray, active: np.ndarray, synchronous: bool, start: np.ndarray,
+                trace: tuple[np.ndarray, np.ndarray], trace_len: int, deadline: Optional[Deadline]) -> LineRun:
+    """What the C module's ``run`` does, in Python: the reference, and the fallback without a C compiler."""
+    runs = passes = 0
+    at = trace_len
+
+    def read(k: int) -> Optional[list[int]]:
+        """Line ``k`` read once: the cells it decided (``None``: no completion)."""
+        nonlocal runs, at
+        cells = lines.line_cells[lines.line_start[k] : lines.line_start[k + 1]]
+        before = tuple(int(v) for v in grid[cells])
+        runs += 1
+        if deadline is not None and runs % 64 == 0:
             deadline.check()
+        after = solve_line_3d(int(lines.count[k]), int(lines.groups[k]), before)
+        if after is None:
+            return None
+        changed = []
+        for c, b, a in zip(cells.tolist(), before, after):
+            if b != a:
+                grid[c] = a
+                trace[0][at], trace[1][at] = c, k
+                at += 1
+                changed.append(c)
+        return changed
+
+    def touched(changed: list[int]):
+        for c in changed:
+            yield from (int(o) for o in lines.cell_lines[lines.cell_start[c] : lines.cell_start[c + 1]])
+
+    first = [int(k) for k in start if active[k]]
+    if synchronous:
+        now = sorted(set(first))
+        while now:
             passes += 1
-            runs += len(active)
-            touched: set[int] = set()
-            for k in sorted(active):
-                cells, (count, groups) = self.cells[k], self.clues[k]
-                before = tuple(int(v) for v in grid[cells])
-                after = solve_line_3d(count, groups, before)
-                if after is None:
-                    return LinePasses(passes, False, runs)
-                for c, b, a in zip(cells, before, after):
-                    if b != a:
-                        grid[c] = a
-                        touched.update(self.by_cell[c])
-            active = touched & shown
-        return LinePasses(passes, bool((grid >= 0).all()), runs)
+            following: set[int] = set()
+            for i, k in enumerate(now):
+                changed = read(k)
+                if changed is None:
+                    runs += len(now) - i - 1
+                    return LineRun(-1, runs, passes, at)
+                following.update(touched(changed))
+            now = sorted(o for o in following if active[o])
+    else:
+        stack, queued = list(dict.fromkeys(first)), set(first)
+        while stack:
+            k = stack.pop()
+            queued.discard(k)
+            changed = read(k)
+            if changed is None:
+                return LineRun(-1, runs, passes, at)
+            for o in touched(changed):
+                if o not in queued and active[o]:
+                    queued.add(o)
+                    stack.append(o)
+    return LineRun(int((grid >= 0).all()), runs, passes, at)
 
 
 def line_fixpoint(

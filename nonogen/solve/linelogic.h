@@ -14,13 +14,18 @@
  * fw[i][t] says the first t cells can hold exactly the first i blocks, bw[i][t]
  * that cells t.. can hold blocks i..k-1. A placement of block i at s is
  * possible when its cells allow its colour and both sides fit; every possible
- * placement paints its cells through a difference array. O(length * blocks).
+ * placement paints its cells. Block i can only start between lo[i] and hi[i]
+ * (the clue packed to the left, to the right), so each row of the tables is
+ * filled only in that window: O(length + blocks * slack), where the slack
+ * (hi - lo) is small on the crowded lines of colour puzzles.
  *
  * The module's files, one concern each, share this header:
  *   line.c        one line: the solver, the overlap rule, work buffers, the cache of line results
+ *   linebits.c    one line of under 64 cells, its cells as the bits of a word (what solve_line runs)
  *   propagate.c   line logic to a fixpoint, undo, probing and the implications it records
  *   encode.c      the SAT encoding (cell variables, block-start ladders, implications), clause lists
  *   bp.c          belief propagation: phases for the cells and for the ladder variables
+ *   several.c     two solutions by depth-first search with line logic (the short way to "multiple")
  *   _linelogic.c  the Python module: the Lines type, argument checks, method tables
  * Helpers on the hot paths are static inline here so that splitting the files costs no speed.
  */
@@ -45,17 +50,22 @@ typedef struct {
 
 typedef struct {
     int cap_len, cap_k;
-    unsigned char *fw, *bw;   /* (k+1) * (len+1) */
+    unsigned char *fw, *bw;   /* (k+1) * (len+1), each row filled only inside its window (see solve_line) */
     int *run;                 /* per block: cells allowing its colour ending here, (k) * (len+1) */
-    int *cover;               /* per block colour slot: difference array, (k) * (len+1) */
+    int *lo, *hi;             /* per block: its first and last start when the clue is packed left, right */
     mask_t *out;
+    int bits;                 /* the last line was solved by solve_line_bits: starts holds the placements */
+    int cells_only;           /* always solve cell by cell (the tests compare both ways) */
+    uint64_t *starts;         /* per block: bit s set when the block can start at s (lines under 64 cells) */
+    uint64_t *rows;           /* solve_line_bits' table rows, 4 * (k+1) words */
 } Work;
 
-/* May block i start at s? Needs fw/bw/run filled. */
+/* May block i start at s? Needs solve_line to have succeeded on the line. */
 static inline int placeable(const Clue *c, const Work *w, int n, const mask_t *d, int i, int s) {
+    if (w->bits) return s >= 0 && s < 64 && (w->starts[i] >> s & 1);
     const int W = n + 1;
     int len = c->len[i], e = s + len;
-    if (s < 0 || e > n || w->run[i * W + e] < len) return 0;
+    if (s < w->lo[i] || s > w->hi[i] || w->run[i * W + e] < len) return 0;
     /* left side: blocks 0..i-1 in cells [0, s), one background cell first if same colour */
     if (i > 0 && c->col[i - 1] == c->col[i]) {
         if (s < 1 || !(d[s - 1] & 1) || !w->fw[i * W + s - 1]) return 0;
@@ -140,7 +150,8 @@ static inline int grow_ints(int **buf, size_t *cap, size_t need) {
 #pragma GCC visibility push(hidden) /* shared by the module's files, not exported from the .so */
 #endif
 
-/* line.c */
+/* line.c, linebits.c */
+int solve_line_bits(const Clue *c, Work *w, int n, const mask_t *d);
 int work_reserve(Work *w, int len, int k);
 void work_free(Work *w);
 int solve_line(const Clue *c, Work *w, int n, const mask_t *d);
@@ -149,6 +160,9 @@ void cache_free(Cache *c);
 const mask_t *line_result(Lines *g, int line, int n, const mask_t *in);
 
 /* propagate.c */
+int record_change(Lines *g, int cell, mask_t before);
+int propagate(Lines *g, mask_t *masks, const int *lines, int n_start);
+void undo_to(Lines *g, mask_t *masks, int mark);
 PyObject *Lines_propagate(Lines *g, PyObject *args);
 PyObject *Lines_probe(Lines *g, PyObject *args);
 PyObject *Lines_refutations(Lines *g, PyObject *args);
@@ -156,6 +170,9 @@ PyObject *Lines_refutations(Lines *g, PyObject *args);
 /* encode.c */
 PyObject *Lines_encode(Lines *g, PyObject *args);
 PyObject *module_clause_lists(PyObject *self, PyObject *args);
+
+/* several.c */
+PyObject *Lines_two_solutions(Lines *g, PyObject *args);
 
 /* bp.c */
 PyObject *Lines_bp(Lines *g, PyObject *args);

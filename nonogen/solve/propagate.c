@@ -2,7 +2,7 @@
  * propagate.py); probing also records the implications the SAT encoding turns into clauses. */
 #include "linelogic.h"
 
-static int record_change(Lines *g, int cell, mask_t before) {
+int record_change(Lines *g, int cell, mask_t before) {
     if (g->n_changed == g->cap_changed) {
         int cap = g->cap_changed ? 2 * g->cap_changed : 1024;
         int *ch = PyMem_Realloc(g->changed, sizeof(int) * cap);
@@ -20,7 +20,7 @@ static int record_change(Lines *g, int cell, mask_t before) {
 }
 
 /* Line logic to a fixpoint from the queued lines; changes are appended to g->changed. */
-static int propagate(Lines *g, mask_t *masks, const int *lines, int n_start) {
+int propagate(Lines *g, mask_t *masks, const int *lines, int n_start) {
     int head = 0, tail = 0, size = g->n_lines, count = 0;
     memset(g->queued, 0, g->n_lines);
     for (int j = 0; j < n_start; j++) {
@@ -63,7 +63,7 @@ static int propagate(Lines *g, mask_t *masks, const int *lines, int n_start) {
     return OK;
 }
 
-static void undo_to(Lines *g, mask_t *masks, int mark) {
+void undo_to(Lines *g, mask_t *masks, int mark) {
     while (g->n_changed > mark) {
         g->n_changed--;
         masks[g->changed[g->n_changed]] = g->old[g->n_changed];

@@ -19,11 +19,11 @@ from __future__ import annotations
 import itertools
 import time
 from array import array
-from typing import TYPE_CHECKING
 
 from .deadline import Deadline, solve_budgeted, solve_limited
 from .propagate import Grid
 
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:
     from pysat.solvers import Solver
 

@@ -19,7 +19,6 @@ import os
 import resource
 import time
 from collections import Counter, OrderedDict
-from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
@@ -31,8 +30,11 @@ from .grade import rate
 from .propagate import Contradiction, Grid
 from .search import first_solution
 from .result import VerifyResult
+from .shortcut import early_multiple
 
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Optional, Sequence
     import numpy as np
 
 __all__ = ["Session", "Given", "STRATEGIES"]
@@ -258,6 +260,10 @@ class Session:
             if not state.open_after_line:  # not "no open cell now": an earlier question may have probed this state
                 return self._solved(puzzle, state, "line", stats)
             stats["undecided_after_line"] = state.open_after_line
+        if strategy == "full" and state.probed is None:  # a second solution cheaply, before probing
+            early, reference = early_multiple(puzzle, self.grid, state, reference, deadline, stats)
+            if early is not None:
+                return early
         if strategy == "full":
             try:
                 if self._probe(state, deadline, stats):
@@ -284,7 +290,10 @@ class Session:
         return VerifyResult("unique", solution=solution, difficulty=difficulty, stats=stats)  # type: ignore[arg-type]
 
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
-        """SAT on the residue: returns (status, first solution, second solution)."""
+        """SAT on the residue: returns (status, first solution, second solution).
+
+        A reference (a target, or a guessed solution) is blocked, and belief propagation leads the search for another.
+        """
         enc = self._encoding(state, deadline, stats)
         with enc.new_solver(deadline) as solver:
             if reference is not None:

@@ -13,7 +13,6 @@ callers with many questions about one puzzle keep a session instead.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Optional
 
 from ..errors import PuzzleError, SolverTimeout
 from ..model import Puzzle
@@ -22,7 +21,9 @@ from .propagate import Contradiction
 from .result import VerifyResult
 from .session import Session
 
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Optional
     import numpy as np
 
 __all__ = ["verify2d", "timed_session", "ambiguous_cells", "ambiguity", "line_solve"]

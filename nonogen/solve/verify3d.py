@@ -1,4 +1,4 @@
-"""Verification of Picross 3D levels: SAT (CaDiCaL) for the verdict, line logic for the rating.
+"""Verification of Picross 3D levels: line logic first, SAT (CaDiCaL) when it leaves cells open; the rating.
 
 Hidden clues constrain nothing, so a level is its shown clues and givens.
 """
@@ -52,14 +52,39 @@ def verify3d(
 
 
 def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[float],
-              lines: Optional[LineIndex3D]) -> tuple[VerifyResult, Optional[LinePasses]]:
-    """The verdict, and for a unique level the line passes that rate it (``None`` when cut off by the time limit)."""
+              lines: Optional[LineIndex3D]) -> tuple[Optional[LinePasses], VerifyResult]:
+    """The verdict, and for a unique level the line passes that rate it (``None`` when cut off by the time limit).
+
+    Line passes come first: when they finish the box it is the only solution
+    (and a contradiction means none), so no CNF is built: a solid ball
+    filling 40^3 is proved in milliseconds, where its CNF took 3.9 GB.
+    """
     check_size(puzzle.size)
     start = time.monotonic()
     clock = Clock(timeout)
     fields: dict = {"status": "timeout"}
     try:
-        enc = encode(puzzle, deadline=clock.deadline)
+        measured = (lines or LineIndex3D(puzzle)).passes(puzzle.givens, deadline=clock.deadline)
+    except Timeout:
+        return None, _finish(fields, clock, start, "no answer within the time limit (still reading the lines)")
+    if measured.contradiction:
+        fields["status"] = "unsolvable"
+        return None, _finish(fields, clock, start, "no box of cubes meets every clue")
+    if measured.solved:
+        fields["solution"] = measured.cells.astype(bool)
+        return measured, _unique(fields, measured, puzzle, target, clock, start)
+    return _verify_by_sat(puzzle, target, clock, start, measured)
+
+
+def _verify_by_sat(puzzle: Puzzle3D, target: Optional[np.ndarray], clock: Clock, start: float,
+                   measured: LinePasses) -> tuple[Optional[LinePasses], VerifyResult]:
+    """The verdict from SAT (CaDiCaL) when line logic leaves cells open: a solution, then one other than it.
+
+    The cubes line logic decided are unit clauses and the lines it finished are left out: SAT gets the residue.
+    """
+    fields: dict = {"status": "timeout"}
+    try:
+        enc = encode(puzzle, deadline=clock.deadline, known=measured.cells)
     except Timeout:
         return None, _finish(fields, clock, start, "no answer within the time limit (still encoding the clues)")
     with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
@@ -83,19 +108,19 @@ def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[
             fields["status"] = "multiple"
             fields["second_solution"] = enc.decode(solver.get_model())
             return None, _finish(fields, clock, start, "at least two solutions")
+    return measured, _unique(fields, measured, puzzle, target, clock, start)
+
+
+def _unique(fields: dict, measured: LinePasses, puzzle: Puzzle3D, target: Optional[np.ndarray], clock: Clock,
+            start: float) -> VerifyResult:
+    """A unique level's result: its difficulty and work from the line passes."""
     fields["status"] = "unique"
-    measured = None
-    try:
-        measured = (lines or LineIndex3D(puzzle)).passes(puzzle.givens, deadline=clock.deadline)
-    except Timeout:  # the verdict stands; only the rating is missing
-        message = "unique; difficulty not rated within the time limit"
-    else:
-        fields["difficulty"] = "line" if measured.solved else "search"
-        fields["work"] = float(measured.runs * 100 / max(1, puzzle.n_clues))
-        message = "unique; line logic solves it" if measured.solved else "unique; needs search beyond line logic"
-    if target is not None and not np.array_equal(first, np.asarray(target, dtype=bool)):
+    fields["difficulty"] = "line" if measured.solved else "search"
+    fields["work"] = float(measured.runs * 100 / max(1, puzzle.n_clues))
+    message = "unique; line logic solves it" if measured.solved else "unique; needs search beyond line logic"
+    if target is not None and not np.array_equal(fields["solution"], np.asarray(target, dtype=bool)):
         message += " (the given target does not meet the clues)"
-    return measured, _finish(fields, clock, start, message)
+    return _finish(fields, clock, start, message)
 
 
 def _finish(fields: dict, clock: Clock, start: float, message: str) -> VerifyResult:

@@ -1,0 +1,120 @@
+/* The Python module _line3d: argument checks around line3d.c. line3d.py stays the reference and the fallback. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "line3d.h"
+
+/* solve_line(count, groups, known) -> tuple of -1/0/1, or None: what line3d.solve_line_3d answers. */
+static PyObject *py_solve_line(PyObject *self, PyObject *args) {
+    int count, groups;
+    PyObject *seq;
+    if (!PyArg_ParseTuple(args, "iiO", &count, &groups, &seq)) return NULL;
+    PyObject *fast = PySequence_Fast(seq, "known must be a sequence of -1/0/1");
+    if (!fast) return NULL;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len > L3_MAX_LEN || count < 0 || groups < 1 || groups > 3) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "line longer than 127 cubes or clue out of range");
+        return NULL;
+    }
+    int8_t known[L3_MAX_LEN], out[L3_MAX_LEN];
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        known[i] = (int8_t)(v < 0 ? -1 : (v ? 1 : 0));
+    }
+    Py_DECREF(fast);
+    if (count > len || l3_solve_line(count, groups, (int)len, known, out) < 0) Py_RETURN_NONE;
+    PyObject *result = PyTuple_New(len);
+    for (Py_ssize_t i = 0; result && i < len; i++) PyTuple_SET_ITEM(result, i, PyLong_FromLong(out[i]));
+    return result;
+}
+
+static int get(PyObject *obj, Py_buffer *view, const char *format, int writable) {
+    int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
+    if (strcmp(view->format, format) != 0) {
+        PyErr_Format(PyExc_TypeError, "expected an array of format '%s', got '%s'", format, view->format);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether the box's arrays index only what exists: lines of at most L3_MAX_LEN cubes, cells and lines in range. */
+static int box_ok(const L3Box *b) {
+    if (b->line_start[0] != 0 || b->cell_start[0] != 0) return 0;
+    for (int32_t k = 0; k < b->n_lines; k++) {
+        int32_t len = b->line_start[k + 1] - b->line_start[k];
+        if (len < 0 || len > L3_MAX_LEN || b->count[k] < 0 || b->count[k] > len || b->groups[k] < 1 || b->groups[k] > 3)
+            return 0;
+    }
+    for (int32_t i = 0; i < b->line_start[b->n_lines]; i++)
+        if (b->line_cells[i] < 0 || b->line_cells[i] >= b->n_cells) return 0;
+    for (int32_t c = 0; c < b->n_cells; c++)
+        if (b->cell_start[c + 1] < b->cell_start[c]) return 0;
+    for (int32_t j = 0; j < b->cell_start[b->n_cells]; j++)
+        if (b->cell_lines[j] < 0 || b->cell_lines[j] >= b->n_lines) return 0;
+    return 1;
+}
+
+/* run(box, active, grid, start, synchronous, trace_cells, trace_lines, trace_len) -> (status, runs, passes, trace_len)
+ * box = (line_start, line_cells, count, groups, cell_start, cell_lines), int32 arrays; active uint8; grid int8. */
+static PyObject *py_run(PyObject *self, PyObject *args) {
+    PyObject *box_obj, *objs[6], *active_obj, *grid_obj, *start_obj, *tc_obj, *tl_obj;
+    int synchronous, trace_len;
+    if (!PyArg_ParseTuple(args, "O!OOOpOOi", &PyTuple_Type, &box_obj, &active_obj, &grid_obj, &start_obj,
+                          &synchronous, &tc_obj, &tl_obj, &trace_len))
+        return NULL;
+    if (!PyArg_ParseTuple(box_obj, "OOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5])) return NULL;
+    Py_buffer v[11];
+    int got = 0, ok = 1;
+    for (; got < 6 && ok; got++) ok = get(objs[got], &v[got], "i", 0) == 0;
+    if (ok) ok = get(active_obj, &v[got++], "B", 0) == 0;
+    if (ok) ok = get(grid_obj, &v[got++], "b", 1) == 0;
+    if (ok) ok = get(start_obj, &v[got++], "i", 0) == 0;
+    if (ok) ok = get(tc_obj, &v[got++], "i", 1) == 0;
+    if (ok) ok = get(tl_obj, &v[got++], "i", 1) == 0;
+    if (!ok) got--;  /* the last one failed and holds nothing */
+    PyObject *result = NULL;
+    if (ok) {
+        L3Box box = {v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, v[5].buf,
+                     (int32_t)(v[2].len / 4), (int32_t)(v[4].len / 4 - 1)};
+        L3Run run = {v[6].buf, v[7].buf, v[8].buf, (int32_t)(v[8].len / 4), synchronous, v[9].buf, v[10].buf,
+                     trace_len, 0, 0};
+        int sizes_ok = v[6].len == box.n_lines && v[7].len == box.n_cells && v[9].len / 4 >= box.n_cells
+                       && v[10].len / 4 >= box.n_cells && trace_len >= 0 && trace_len <= box.n_cells
+                       && v[0].len / 4 == box.n_lines + 1 && v[3].len / 4 == box.n_lines && box.n_cells >= 0
+                       && v[1].len / 4 >= box.line_start[box.n_lines] && v[5].len / 4 >= box.cell_start[box.n_cells];
+        for (Py_ssize_t i = 0; sizes_ok && i < v[8].len / 4; i++)
+            sizes_ok = run.start[i] >= 0 && run.start[i] < box.n_lines;
+        sizes_ok = sizes_ok && box_ok(&box);
+        if (!sizes_ok) {
+            PyErr_SetString(PyExc_ValueError, "the arrays of a box do not fit together");
+        } else {
+            int status;
+            Py_BEGIN_ALLOW_THREADS
+            status = l3_run(&box, &run);
+            Py_END_ALLOW_THREADS
+            if (status == -2)
+                PyErr_NoMemory();
+            else
+                result = Py_BuildValue("iLii", status, (long long)run.runs, run.passes, run.trace_len);
+        }
+    }
+    for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"solve_line", py_solve_line, METH_VARARGS, "Complete line logic for one Picross 3D line (None: no completion)."},
+    {"run", py_run, METH_VARARGS, "Line logic over a box to a fixpoint, in place; (status, runs, passes, trace length)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_line3d", "Picross 3D line logic in C.", -1, methods};
+
+PyMODINIT_FUNC PyInit__line3d(void) { return PyModule_Create(&module); }

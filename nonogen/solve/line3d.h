@@ -1,0 +1,46 @@
+/* Line logic for Picross 3D in C: one line, and its fixpoint over a box.
+ *
+ * It gives the same deductions as nonogen/solve/line3d.py, which stays the reference and the
+ * fallback when the module is not built (tests/test_line3d_native.py compares the two).
+ *
+ * A line's clue is a count of cubes and a group class (1 plain, 2 circle, 3 square: three or
+ * more). One line is solved by dynamic programming over (cubes so far c, groups so far k capped
+ * at 3, previous cell l); for each (k, l) the reachable counts c are one bit set (c <= 100 < 128),
+ * so a cell of the line costs a few word operations.
+ *
+ * A box's lines are arrays: line_start/line_cells (the flat cells of each line), count/groups,
+ * and cell_start/cell_lines (the lines through each cell). The grid holds -1 (unknown), 0 or 1.
+ *   line3d.c    the line solver and the fixpoint (queue or synchronous passes), no Python
+ *   _line3d.c   the Python module: buffers in, (status, runs, passes, trace length) out
+ */
+#ifndef NONOGEN_LINE3D_H
+#define NONOGEN_LINE3D_H
+
+#include <stdint.h>
+
+#define L3_MAX_LEN 127
+
+typedef struct {
+    const int32_t *line_start, *line_cells, *count, *groups, *cell_start, *cell_lines;
+    int32_t n_lines, n_cells;
+} L3Box;
+
+typedef struct {
+    const uint8_t *active;  /* 1: the line's clue is shown */
+    int8_t *grid;           /* in: the start, out: what line logic decides */
+    const int32_t *start;   /* the lines read first, in order */
+    int32_t n_start;
+    int synchronous;        /* 0: a stack of changed lines; 1: passes (each reads what the pass before changed) */
+    int32_t *trace_cells, *trace_lines;  /* each decided cell and the line that decided it, in order */
+    int32_t trace_len;
+    int64_t runs;
+    int32_t passes;
+} L3Run;
+
+/* One line: known[i] in -1/0/1; out[i] the same or decided. Returns 0, or -1 when no completion exists. */
+int l3_solve_line(int count, int groups, int len, const int8_t *known, int8_t *out);
+
+/* Line logic to a fixpoint. Returns 1 solved, 0 stuck, -1 contradiction, -2 out of memory. */
+int l3_run(const L3Box *box, L3Run *run);
+
+#endif

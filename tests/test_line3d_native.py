@@ -1,0 +1,163 @@
+"""Picross 3D line logic in C (the _line3d module, nonogen/solve/line3d.c) against the Python reference.
+
+Both must give the same deductions line by line, and the same cells, line runs, passes and trace
+box by box. Hiding that resumes line logic from its trace must hide exactly what a fresh fixpoint
+per step hides, and verify's line-first verdicts must be SAT's.
+"""
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+from pysat.solvers import Solver
+
+from nonogen.clues3d import all_lines, line_clue_3d, puzzle3d_from_cells, with_clues
+from nonogen.make.hide3d import hide_clues
+from nonogen.solve import line3d
+from nonogen.solve.cnf3d import SOLVER_NAME, encode
+from nonogen.solve.line3d import LineIndex3D, solve_line_3d
+from nonogen.solve.verify3d import verify3d
+
+native = pytest.mark.skipif(line3d._line3d is None, reason="C module _line3d not built")
+
+
+def test_native_3d_module_is_built():
+    """`pip install` compiles it wherever there is a C compiler; CI must not silently run pure Python."""
+    if os.environ.get("NONOGEN_PURE_PYTHON"):
+        pytest.skip("pure Python asked for")
+    assert line3d._line3d is not None and line3d.NATIVE
+
+
+def _random_line(rng: random.Random) -> tuple[int, int, tuple[int, ...]]:
+    """A clue (from a random line, sometimes of another line: contradictions) and a partly known line."""
+    length = rng.choice((rng.randint(1, 12), rng.randint(1, 100)))
+    cells = [rng.random() < rng.random() for _ in range(length)]
+    count, groups = line_clue_3d(cells)
+    if rng.random() < 0.3:
+        count, groups = line_clue_3d([rng.random() < 0.5 for _ in range(length)])
+    known = tuple(int(c) if rng.random() < rng.random() else -1 for c in cells)
+    return count, groups, known
+
+
+@native
+def test_c_line_solver_gives_the_python_deductions():
+    rng = random.Random(37)
+    contradictions = 0
+    for _ in range(20000):
+        count, groups, known = _random_line(rng)
+        want = solve_line_3d.__wrapped__(count, groups, known)
+        assert line3d._line3d.solve_line(count, groups, known) == want, (count, groups, known)
+        contradictions += want is None
+    assert contradictions > 500  # the spoilt clues were exercised
+
+
+@native
+@pytest.mark.parametrize("length", [63, 64, 65, 100, 127])
+def test_c_line_solver_at_the_word_edges(length):
+    for count in sorted({0, 1, 2, 3, 62, 63, 64, length - 1, length} & set(range(length + 1))):
+        for groups in (1, 2, 3):
+            if (count == 0 and groups > 1) or 0 < count < groups:
+                continue
+            blank = (-1,) * length
+            assert line3d._line3d.solve_line(count, groups, blank) == solve_line_3d.__wrapped__(count, groups, blank)
+
+
+def _box(seed: int) -> tuple[LineIndex3D, np.ndarray, list]:
+    """A random box with some clues hidden, and a line index over it; sometimes givens that contradict it."""
+    rng = np.random.default_rng(seed)
+    cells = rng.random(tuple(rng.integers(2, 9, 3))) < rng.uniform(0.2, 0.8)
+    hidden = {ln for ln in all_lines(cells.shape) if rng.random() < 0.3}
+    lines = LineIndex3D(with_clues(puzzle3d_from_cells(cells), lambda ln: ln not in hidden))
+    givens = [(*(int(rng.integers(0, s)) for s in cells.shape), int(rng.integers(0, 2))) for _ in range(seed % 4)]
+    return lines, cells, givens
+
+
+@native
+@pytest.mark.parametrize("synchronous", [False, True])
+def test_c_fixpoint_gives_the_python_cells_runs_passes_and_trace(monkeypatch, synchronous):
+    outcomes = set()
+    for seed in range(80):
+        lines, _, givens = _box(seed)
+        results = []
+        for native_on in (True, False):
+            monkeypatch.setattr(line3d, "NATIVE", native_on)
+            grid = lines.start_grid(givens)
+            trace = (np.zeros(lines.n_cells, dtype=np.int32), np.zeros(lines.n_cells, dtype=np.int32))
+            done = lines.run(grid, lines.active(), synchronous=synchronous, trace=trace)
+            results.append((done, grid.tolist(), trace[0][: done.trace_len].tolist(), trace[1][: done.trace_len].tolist()))
+        assert results[0] == results[1], seed
+        outcomes.add(results[0][0].status)
+    assert outcomes == {-1, 0, 1}  # contradictions, stuck and solved boxes were all met
+
+
+def _fresh_fixpoint_hiding(puzzle, seed: int) -> list:
+    """Line-solvable hiding as it was before the trace: a fresh fixpoint for every clue."""
+    lines = LineIndex3D(puzzle)
+    order = [ln for ln in all_lines(puzzle.size) if ln in lines.number]
+    random.Random(seed).shuffle(order)
+    hidden: dict = {}
+    for ln in order:
+        hidden[ln] = None
+        if not lines.fixpoint(puzzle.givens, hidden=hidden)[1]:
+            hidden.pop(ln)
+    return list(hidden)
+
+
+def _shape(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    size = tuple(rng.integers(4, 8, 3))
+    grid = np.indices(size).transpose(1, 2, 3, 0) - (np.array(size) - 1) / 2
+    return (np.linalg.norm(grid, axis=-1) + rng.random(size) * 1.2) < 2.6
+
+
+def test_hiding_that_resumes_line_logic_hides_what_fresh_fixpoints_hide():
+    tried = 0
+    for seed in range(12):
+        puzzle = puzzle3d_from_cells(_shape(seed))
+        if not LineIndex3D(puzzle).fixpoint()[1]:
+            continue
+        tried += 1
+        assert hide_clues(puzzle, seed=seed, line_solvable=True).sequence == _fresh_fixpoint_hiding(puzzle, seed)
+    assert tried >= 4
+
+
+def test_sat_hiding_that_asks_line_logic_first_hides_what_the_solver_alone_hides():
+    for seed in range(4):
+        puzzle = puzzle3d_from_cells(_shape(seed))
+        if verify3d(puzzle, target=puzzle.goal).status != "unique":
+            continue
+        assert hide_clues(puzzle, seed=seed).sequence == hide_clues(puzzle, seed=seed, incremental=False).sequence
+
+
+def _sat_alone(level) -> tuple[str, object]:
+    """The verdict of the whole CNF, no line logic (the engine before): the status and the solution when unique."""
+    enc = encode(level)
+    with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
+        if not solver.solve():
+            return "unsolvable", None
+        first = enc.decode(solver.get_model())
+        solver.add_clause(enc.block(first))
+        return ("multiple", None) if solver.solve() else ("unique", first)
+
+
+def test_line_first_verdicts_are_the_sat_verdicts():
+    """Line logic decides first now, and SAT gets only the residue; SAT on the whole CNF must agree on every box."""
+    statuses = set()
+    levels = []
+    for seed in range(60):
+        lines, cells, givens = _box(seed)
+        rng = np.random.default_rng(seed)
+        hidden = {ln for ln in all_lines(cells.shape) if rng.random() < 0.4}
+        levels.append(with_clues(puzzle3d_from_cells(cells), lambda ln: ln not in hidden).replace(givens=givens))
+    for seed in range(3):  # random 9^3 boxes with every clue: unique, but line logic leaves cubes open
+        levels.append(puzzle3d_from_cells(np.random.default_rng(seed).random((9, 9, 9)) < 0.5))
+    for seed, level in enumerate(levels):
+        got = verify3d(level, timeout=60)
+        status, solution = _sat_alone(level)
+        assert got.status == status, seed
+        if status == "unique":
+            assert np.array_equal(got.solution, solution)
+        statuses.add((got.status, got.difficulty))
+    assert statuses >= {("unique", "line"), ("unique", "search"), ("multiple", None), ("unsolvable", None)}

@@ -1,0 +1,91 @@
+"""webpbn XML's two ways of reading (formats/webpbn.py) give the same puzzles and the same errors.
+
+A plain document has its clue blocks read by regular expressions; anything
+else is read by the element tree, and any error is reported from a second
+reading that keeps line numbers. Whatever way a document takes, the answer
+must be the one the line-numbered tree reading gives.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nonogen import Color, formats, puzzle_from_grid
+from nonogen.errors import NonogenError
+from nonogen.formats import webpbn
+
+PALETTE = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "a"), Color("green", "#00ff00", "b"),
+           Color("blue", "#0000ff", "c"))
+
+# Each turns a document nonogen wrote into one a person or another program might have written.
+MUTATIONS = [
+    lambda t: t.replace("<line></line>", "<line/>"),
+    lambda t: t.replace("<line>", "<line>\n  ").replace("</count>", "</count>\n"),
+    lambda t: t.replace('<clues type="rows">', "<!-- the rows -->\n<clues type=\"rows\">"),
+    lambda t: t.replace('color="green"', "color='green'"),
+    lambda t: t.replace('color="green"', 'color="teal"'),  # an unknown colour: an error with its line
+    lambda t: t.replace("<count>1</count>", "<count>0</count>", 1),
+    lambda t: t.replace("<count>1</count>", "<count> 1 </count>", 1),
+    lambda t: t.replace("<count>1</count>", "<count>01</count>", 1),
+    lambda t: t.replace("<count>1</count>", "<count>1</count><note/>", 1),
+    lambda t: t.replace("</clues>", "</clues>\n<clues type=\"rows\"></clues>", 1),
+    lambda t: t.replace('<clues type="columns">', '<clues type="columns" note="x">'),
+    lambda t: t.replace("<puzzle ", "<puzzle><clues type=\"rows\"/></puzzle><puzzle ", 1),
+    lambda t: t.replace("</puzzleset>", t[t.index("<puzzle "):t.index("</puzzleset>")] + "</puzzleset>"),
+    lambda t: t.replace("<line>", "<line><count>999999999999</count>", 1),
+    lambda t: t.replace("red", "r&amp;d"),
+    lambda t: t.replace("</clues>", "", 1),
+    lambda t: t.replace('<clues type="rows">', '<wrap><clues type="rows">').replace("</clues>", "</clues></wrap>", 1),
+]
+
+
+def reading(text: str):
+    """The puzzles a document gives, or the error message it gets."""
+    try:
+        return formats.loads_all(text, "webpbn")
+    except NonogenError as exc:
+        return f"error: {exc}"
+
+
+def tree_reading(text: str):
+    """The same document read only by the line-numbered tree (the reference)."""
+    try:
+        return webpbn._read_tree(webpbn.parse_xml(text), None)
+    except NonogenError as exc:
+        return f"error: {exc}"
+
+
+def document(seed: int, size: int) -> str:
+    rng = random.Random(seed)
+    grid = [[0 if rng.random() < 0.4 else rng.randint(1, 3) for _ in range(size)] for _ in range(size)]
+    grid[0] = [0] * size  # an empty line
+    return formats.dumps(puzzle_from_grid(grid, PALETTE).replace(goal=None), "webpbn")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 12), st.lists(st.integers(0, len(MUTATIONS) - 1), max_size=3))
+def test_plain_and_tree_readings_agree(seed, size, mutations):
+    text = document(seed, size)
+    for m in mutations:
+        text = MUTATIONS[m](text)
+    assert reading(text) == tree_reading(text)
+
+
+def test_a_plain_document_takes_the_regular_expressions():
+    """The fast way is really taken for what nonogen writes: it empties the clue blocks it read."""
+    plain = webpbn._plain_clues(document(1, 10))
+    assert plain is not None and '<clues type="rows"></clues>' in plain[0]
+    assert webpbn._plain_clues(MUTATIONS[2](document(1, 10))) is None  # a comment: the tree reads it
+
+
+def test_the_shared_xml_puzzles_read_the_same(shared_data: Path):
+    files = sorted((shared_data / "puzzles").rglob("*.xml"))
+    if not files:
+        pytest.skip("no shared XML puzzles")
+    for path in files:
+        text = path.read_text()
+        assert reading(text) == tree_reading(text), path.name
