@@ -36,7 +36,7 @@ from operator import ne
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
 from .line import LineAutomaton, overlap, solve_line
-from .propagate import Contradiction, Grid, _bits, _linelogic
+from .propagate import Contradiction, Grid, _bits, _end, _linelogic
 from .result import VerifyResult
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
@@ -45,6 +45,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Grade", "Measures", "Replay", "GRADE_NAMES", "grade2d", "measure2d", "replay", "score", "grade_of_score",
            "rate"]
+
+_KINDS = {ord("o"): "overlap", ord("h"): "hard line"}
+"""The step kinds the C module's line logic (replay.c) reports, by their letters."""
 
 GRADE_NAMES = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "needs search"}
 
@@ -116,6 +119,9 @@ class _Replay:
     (-1: none yet, or known from the start) and ``kinds`` the kind of each step that fixed any.
     """
 
+    native_line_logic = True
+    """Whether line logic runs in the C module (replay.c) when it is built; this class is its reference."""
+
     def __init__(self, puzzle: Puzzle, deadline: Deadline, grid: Optional[Grid] = None):
         self.grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
         self.deadline = deadline
@@ -125,6 +131,7 @@ class _Replay:
         self.complete = [readers[c][0] for c in clues]
         self.line_deductions = [readers[c][1] for c in clues]
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
+        self.lines_c = self.grid._native if native and self.native_line_logic else None
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
         self.hard: dict[int, int] = {}  # line -> cells complete logic finds there beyond the overlap
         self.step = array("i", [-1]) * len(self.masks)
@@ -190,16 +197,34 @@ class _Replay:
 
     def line_logic(self, lines: set[int]) -> None:
         """Overlap passes; when they stall, the hard line deduction that gives most, then overlap again."""
+        if self.lines_c is not None:
+            return self._line_logic_c(lines)
         self.overlap_passes(lines)
         while self.hard:
             line = max(self.hard, key=lambda ln: (self.hard[ln], -ln))
             del self.hard[line]
             current = self._read(line)
             touched: set[int] = set()
-            self._apply(line, current, self.complete[line](current), touched)
+            narrowed = self.complete[line](current)
+            if narrowed is None:
+                raise Contradiction(0)
+            self._apply(line, current, narrowed, touched)
             self._close("hard line")
             self.hard_lines += 1
             self.overlap_passes(touched | {line})
+
+    def _line_logic_c(self, lines: set[int]) -> None:
+        """:meth:`line_logic` in the C module: the same steps, counts and ``step``/``kinds``."""
+        status, passes, reads, hard, kinds = self.lines_c.replay_lines(
+            self.masks, list(lines), self.step, len(self.kinds), _end(self.deadline))
+        self.passes += passes
+        self.line_reads += reads
+        self.hard_lines += hard
+        self.kinds.extend(map(_KINDS.__getitem__, kinds))
+        if status == 1:
+            raise Contradiction(0)
+        if status == 2:
+            raise Timeout()
 
     def sweep(self) -> bool:
         """One lookahead sweep: every value of every open cell followed through the lines.
@@ -248,6 +273,8 @@ class _Replay:
 
     def _depth(self, cell: int, value: int, limit: int = DEEP) -> int:
         """Synchronous passes of line logic from assuming ``value`` in ``cell`` to its contradiction (at most ``limit``)."""
+        if self.lines_c is not None:
+            return self.lines_c.depth(self.masks, cell, value, limit)
         H, W = self.grid.height, self.grid.width
         trial = self.masks[:]
         trial[cell] = value

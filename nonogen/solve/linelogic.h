@@ -178,6 +178,10 @@ PyObject *Lines_two_solutions(Lines *g, PyObject *args);
 PyObject *Lines_bp(Lines *g, PyObject *args);
 PyObject *Lines_ladder_phases(Lines *g, PyObject *args);
 
+/* replay.c */
+PyObject *Lines_replay_lines(Lines *g, PyObject *args);
+PyObject *Lines_depth(Lines *g, PyObject *args);
+
 /* _linelogic.c */
 int get_masks(Lines *g, PyObject *obj, Py_buffer *view);
 PyObject *raise_status(int status);

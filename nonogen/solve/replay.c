@@ -1,0 +1,307 @@
+/* The grade's line logic in C: _Replay.line_logic in grade.py (the reference and the fallback), the
+ * same steps in the same order, so the measures and the replay's steps are exactly Python's.
+ *
+ * Overlap passes read the lines the pass before touched, in line order, each seeing what the lines
+ * before it wrote; a line where complete line logic finds more than the overlap rule is remembered
+ * with its gain. When the passes stall, the remembered line of most gain (ties: the lowest line)
+ * gets its complete deduction, and the passes resume from the lines it touched and itself.
+ * Grading spent most of its time in Python's bookkeeping around these line reads. */
+#include "linelogic.h"
+
+enum { KIND_OVERLAP = 'o', KIND_HARD = 'h' };
+
+typedef struct {
+    Lines *g;
+    mask_t *masks;
+    int *step;
+    int n_kinds;               /* len(kinds) in Python: the number the next closed step gets */
+    char *kinds;               /* kinds closed by this call */
+    int n_new;
+    int *fixed, n_fixed;       /* cells the step under way has fixed */
+    int *gain;                 /* per line: cells complete logic finds beyond the overlap, 0: none */
+    unsigned char *lines, *touched;
+    mask_t *current, *full, *seen;
+    long passes, line_reads, hard_lines;
+} Replay;
+
+static void read_line(Replay *r, int line, int n) {
+    for (int t = 0; t < n; t++) r->current[t] = r->masks[line_cell(r->g, line, t)];
+}
+
+/* _Replay._close: the step under way becomes the next step when it fixed cells. */
+static void close_step(Replay *r, char kind) {
+    if (!r->n_fixed) return;
+    for (int j = 0; j < r->n_fixed; j++) r->step[r->fixed[j]] = r->n_kinds;
+    r->n_kinds++;
+    r->kinds[r->n_new++] = kind;
+    r->n_fixed = 0;
+}
+
+/* _Replay._apply: write `narrowed` over the line, mark the crossing lines of the cells that changed. */
+static int apply(Replay *r, int line, int n, const mask_t *narrowed) {
+    for (int t = 0; t < n; t++)
+        if (!narrowed[t]) return CONTRADICTION;
+    const int H = r->g->height;
+    for (int t = 0; t < n; t++) {
+        mask_t v = narrowed[t];
+        if (v == r->current[t]) continue;
+        int cell = line_cell(r->g, line, t);
+        r->masks[cell] = v;
+        r->touched[line < H ? H + t : t] = 1;
+        if (!(v & (v - 1))) r->fixed[r->n_fixed++] = cell;
+    }
+    return OK;
+}
+
+/* _Replay.overlap_passes: passes until no line changes, starting from the lines marked in r->lines. */
+static int overlap_passes(Replay *r, double end) {
+    Lines *g = r->g;
+    for (;;) {
+        int any = 0;
+        for (int line = 0; line < g->n_lines && !any; line++) any = r->lines[line];
+        if (!any) return OK;
+        if (end >= 0 && now() >= end) return TIMEOUT;
+        r->passes++;
+        memset(r->touched, 0, g->n_lines);
+        for (int line = 0; line < g->n_lines; line++) {
+            if (!r->lines[line]) continue;
+            r->line_reads++;
+            int n = line_len(g, line);
+            read_line(r, line, n);
+            Clue c = line_clue(g, line);
+            if (!solve_line(&c, &g->work, n, r->current)) return CONTRADICTION;
+            if (!memcmp(g->work.out, r->current, sizeof(mask_t) * n)) {
+                r->gain[line] = 0;
+                continue;
+            }
+            memcpy(r->full, g->work.out, sizeof(mask_t) * n);
+            overlap_rule(&c, &g->work, n, r->current, r->seen);
+            int gained = 0;
+            for (int t = 0; t < n; t++) gained += r->full[t] != r->seen[t];
+            r->gain[line] = gained;
+            if (apply(r, line, n, r->seen) != OK) return CONTRADICTION;
+        }
+        close_step(r, KIND_OVERLAP);
+        unsigned char *swap = r->lines;
+        r->lines = r->touched;
+        r->touched = swap;
+    }
+}
+
+/* _Replay.line_logic: overlap passes; when they stall, the hard line deduction that gives most. */
+static int line_logic(Replay *r, double end) {
+    Lines *g = r->g;
+    int status = overlap_passes(r, end);
+    while (status == OK) {
+        int best = -1;
+        for (int line = 0; line < g->n_lines; line++)
+            if (r->gain[line] && (best < 0 || r->gain[line] > r->gain[best])) best = line;
+        if (best < 0) return OK;
+        r->gain[best] = 0;
+        int n = line_len(g, best);
+        read_line(r, best, n);
+        Clue c = line_clue(g, best);
+        if (!solve_line(&c, &g->work, n, r->current)) return CONTRADICTION;
+        memset(r->touched, 0, g->n_lines);
+        if (apply(r, best, n, g->work.out) != OK) return CONTRADICTION;
+        close_step(r, KIND_HARD);
+        r->hard_lines++;
+        unsigned char *swap = r->lines;
+        r->lines = r->touched;
+        r->touched = swap;
+        r->lines[best] = 1;
+        status = overlap_passes(r, end);
+    }
+    return status;
+}
+
+/* replay_lines(masks, lines, step, n_kinds, end) -> (status, passes, line reads, hard lines, kinds):
+ * status OK, CONTRADICTION or TIMEOUT; kinds the closed steps' kinds as bytes ('o' overlap,
+ * 'h' hard line). masks and step (array('i') of the cells' steps) are updated in place. */
+PyObject *Lines_replay_lines(Lines *g, PyObject *args) {
+    PyObject *masks_obj, *lines_obj, *step_obj;
+    int n_kinds;
+    double end;
+    if (!PyArg_ParseTuple(args, "OOOid", &masks_obj, &lines_obj, &step_obj, &n_kinds, &end)) return NULL;
+    Py_buffer mv, sv;
+    if (get_masks(g, masks_obj, &mv) < 0) return NULL;
+    if (PyObject_GetBuffer(step_obj, &sv, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&mv);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Replay r = {.g = g, .masks = mv.buf, .step = sv.buf, .n_kinds = n_kinds};
+    size_t L = (size_t)g->n_lines, C = (size_t)g->n_cells, M = (size_t)g->max_len + 1;
+    r.kinds = PyMem_Malloc(C + 1);
+    r.fixed = PyMem_Malloc(sizeof(int) * C);
+    r.gain = PyMem_Calloc(L, sizeof(int));
+    r.lines = PyMem_Calloc(L, 1);
+    r.touched = PyMem_Calloc(L, 1);
+    r.current = PyMem_Malloc(sizeof(mask_t) * M);
+    r.full = PyMem_Malloc(sizeof(mask_t) * M);
+    r.seen = PyMem_Malloc(sizeof(mask_t) * M);
+    unsigned char *lines0 = r.lines, *touched0 = r.touched;
+    if (sv.itemsize != sizeof(int) || sv.len != (Py_ssize_t)(C * sizeof(int)) ||
+        !sv.format || strchr("il", sv.format[strlen(sv.format) - 1]) == NULL) {
+        PyErr_SetString(PyExc_ValueError, "step must be a writable array('i') of height*width items");
+        goto done;
+    }
+    if (!r.kinds || !r.fixed || !r.gain || !r.lines || !r.touched || !r.current || !r.full || !r.seen) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject *fast = PySequence_Fast(lines_obj, "lines must be a sequence of line numbers");
+    if (!fast) goto done;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(fast); j++) {
+        long line = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
+        if (line < 0 || line >= g->n_lines) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "line number out of range");
+            Py_DECREF(fast);
+            goto done;
+        }
+        r.lines[line] = 1;
+    }
+    Py_DECREF(fast);
+    int status = line_logic(&r, end);
+    result = Py_BuildValue("(illly#)", status, r.passes, r.line_reads, r.hard_lines, r.kinds, (Py_ssize_t)r.n_new);
+done:
+    PyBuffer_Release(&mv);
+    PyBuffer_Release(&sv);
+    PyMem_Free(r.kinds);
+    PyMem_Free(r.fixed);
+    PyMem_Free(r.gain);
+    PyMem_Free(lines0);
+    PyMem_Free(touched0);
+    PyMem_Free(r.current);
+    PyMem_Free(r.full);
+    PyMem_Free(r.seen);
+    return result;
+}
+
+/* ---- the depth of a lookahead: _Replay._depth ------------------------------------------------- */
+
+/* A set of line numbers iterated in the order CPython's set of small ints iterates them (its slot order:
+ * open addressing on hash = the number, linear probes then perturbation, growing at 3/5 full), because
+ * _Replay._depth reads the lines of a pass in the order of a Python set and each read sees the ones
+ * before it: another order could meet the contradiction a pass earlier or later. */
+#define SET_MIN 8
+#define SET_PROBES 9
+#define SET_SHIFT 5
+
+typedef struct {
+    int *slot;          /* line + 1, 0: empty */
+    size_t mask, used;
+} LineSet;
+
+static void set_place(int *slot, size_t mask, int line) {
+    size_t i = (size_t)line & mask, perturb = (size_t)line;
+    for (;;) {
+        for (size_t j = 0; j <= (i + SET_PROBES <= mask ? SET_PROBES : 0); j++)
+            if (!slot[i + j]) {
+                slot[i + j] = line + 1;
+                return;
+            }
+        perturb >>= SET_SHIFT;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
+static int set_has(const LineSet *s, int line) {
+    size_t i = (size_t)line & s->mask, perturb = (size_t)line;
+    for (;;) {
+        for (size_t j = 0; j <= (i + SET_PROBES <= s->mask ? SET_PROBES : 0); j++) {
+            if (!s->slot[i + j]) return 0;
+            if (s->slot[i + j] == line + 1) return 1;
+        }
+        perturb >>= SET_SHIFT;
+        i = (i * 5 + 1 + perturb) & s->mask;
+    }
+}
+
+static void set_clear(LineSet *s) {
+    s->mask = SET_MIN - 1;
+    s->used = 0;
+    memset(s->slot, 0, sizeof(int) * SET_MIN);
+}
+
+/* set.add: room for 4x the entries when 3/5 full, the old slots re-placed in slot order. */
+static int set_add(LineSet *s, int line) {
+    if (set_has(s, line)) return 0;
+    set_place(s->slot, s->mask, line);
+    s->used++;
+    if (s->used * 5 < s->mask * 3) return 0;
+    size_t size = SET_MIN, want = s->used > 50000 ? s->used * 2 : s->used * 4;
+    while (size <= want) size <<= 1;
+    int *fresh = PyMem_Calloc(size, sizeof(int));
+    if (!fresh) return -1;
+    for (size_t i = 0; i <= s->mask; i++)
+        if (s->slot[i]) set_place(fresh, size - 1, s->slot[i] - 1);
+    memcpy(s->slot, fresh, sizeof(int) * size);
+    PyMem_Free(fresh);
+    s->mask = size - 1;
+    return 0;
+}
+
+/* The passes from trial (value assumed) to a contradiction, at most limit; -1 when memory runs out. */
+static int depth(Lines *g, mask_t *trial, LineSet *lines, LineSet *touched, mask_t *current, int limit) {
+    const int H = g->height;
+    for (int passes = 1; passes < limit; passes++) {
+        set_clear(touched);
+        for (size_t i = 0; i <= lines->mask; i++) {
+            if (!lines->slot[i]) continue;
+            int line = lines->slot[i] - 1, n = line_len(g, line);
+            for (int t = 0; t < n; t++) current[t] = trial[line_cell(g, line, t)];
+            Clue c = line_clue(g, line);
+            if (!solve_line(&c, &g->work, n, current)) return passes;
+            for (int t = 0; t < n; t++) {
+                if (g->work.out[t] == current[t]) continue;
+                trial[line_cell(g, line, t)] = g->work.out[t];
+                if (set_add(touched, line < H ? H + t : line_cell(g, line, t) / g->width) < 0) return -1;
+            }
+        }
+        LineSet swap = *lines;
+        *lines = *touched;
+        *touched = swap;
+    }
+    return limit;
+}
+
+/* depth(masks, cell, value, limit) -> passes of line logic from value in cell to a contradiction (at most limit). */
+PyObject *Lines_depth(Lines *g, PyObject *args) {
+    PyObject *masks_obj;
+    int cell, limit;
+    unsigned long value;
+    if (!PyArg_ParseTuple(args, "Oiki", &masks_obj, &cell, &value, &limit)) return NULL;
+    if (cell < 0 || cell >= g->n_cells) {
+        PyErr_SetString(PyExc_ValueError, "cell out of range");
+        return NULL;
+    }
+    Py_buffer mv;
+    if (get_masks(g, masks_obj, &mv) < 0) return NULL;
+    /* a set holds at most n_lines entries: 8 slots per line is room for every growth step */
+    size_t room = 8 * (size_t)g->n_lines + 4 * SET_MIN;
+    mask_t *trial = PyMem_Malloc(sizeof(mask_t) * g->n_cells), *current = PyMem_Malloc(sizeof(mask_t) * (g->max_len + 1));
+    LineSet a = {.slot = PyMem_Malloc(sizeof(int) * room)}, b = {.slot = PyMem_Malloc(sizeof(int) * room)};
+    PyObject *result = NULL;
+    if (!trial || !current || !a.slot || !b.slot) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(trial, mv.buf, sizeof(mask_t) * g->n_cells);
+    trial[cell] = (mask_t)value;
+    set_clear(&a);
+    set_clear(&b);
+    if (set_add(&a, cell / g->width) < 0 || set_add(&a, g->height + cell % g->width) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int passes = depth(g, trial, &a, &b, current, limit);
+    result = passes < 0 ? PyErr_NoMemory() : PyLong_FromLong(passes);
+done:
+    PyBuffer_Release(&mv);
+    PyMem_Free(trial);
+    PyMem_Free(current);
+    PyMem_Free(a.slot);
+    PyMem_Free(b.slot);
+    return result;
+}
