@@ -282,7 +282,7 @@ class _Replay:
         slices, cells_of = self.grid.slices, self.grid.cells
         for passes in range(1, limit):
             touched: set[int] = set()
-            for line in lines:
+            for line in sorted(lines):  # ascending, as the C replay reads them: the order can move the depth
                 current = trial[slices[line]]
                 narrowed = self.complete[line](current)
                 if narrowed is None:

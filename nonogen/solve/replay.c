@@ -180,88 +180,28 @@ done:
 
 /* ---- the depth of a lookahead: _Replay._depth ------------------------------------------------- */
 
-/* A set of line numbers iterated in the order CPython's set of small ints iterates them (its slot order:
- * open addressing on hash = the number, linear probes then perturbation, growing at 3/5 full), because
- * _Replay._depth reads the lines of a pass in the order of a Python set and each read sees the ones
- * before it: another order could meet the contradiction a pass earlier or later. */
-#define SET_MIN 8
-#define SET_PROBES 9
-#define SET_SHIFT 5
-
-typedef struct {
-    int *slot;          /* line + 1, 0: empty */
-    size_t mask, used;
-} LineSet;
-
-static void set_place(int *slot, size_t mask, int line) {
-    size_t i = (size_t)line & mask, perturb = (size_t)line;
-    for (;;) {
-        for (size_t j = 0; j <= (i + SET_PROBES <= mask ? SET_PROBES : 0); j++)
-            if (!slot[i + j]) {
-                slot[i + j] = line + 1;
-                return;
-            }
-        perturb >>= SET_SHIFT;
-        i = (i * 5 + 1 + perturb) & mask;
-    }
-}
-
-static int set_has(const LineSet *s, int line) {
-    size_t i = (size_t)line & s->mask, perturb = (size_t)line;
-    for (;;) {
-        for (size_t j = 0; j <= (i + SET_PROBES <= s->mask ? SET_PROBES : 0); j++) {
-            if (!s->slot[i + j]) return 0;
-            if (s->slot[i + j] == line + 1) return 1;
-        }
-        perturb >>= SET_SHIFT;
-        i = (i * 5 + 1 + perturb) & s->mask;
-    }
-}
-
-static void set_clear(LineSet *s) {
-    s->mask = SET_MIN - 1;
-    s->used = 0;
-    memset(s->slot, 0, sizeof(int) * SET_MIN);
-}
-
-/* set.add: room for 4x the entries when 3/5 full, the old slots re-placed in slot order. */
-static int set_add(LineSet *s, int line) {
-    if (set_has(s, line)) return 0;
-    set_place(s->slot, s->mask, line);
-    s->used++;
-    if (s->used * 5 < s->mask * 3) return 0;
-    size_t size = SET_MIN, want = s->used > 50000 ? s->used * 2 : s->used * 4;
-    while (size <= want) size <<= 1;
-    int *fresh = PyMem_Calloc(size, sizeof(int));
-    if (!fresh) return -1;
-    for (size_t i = 0; i <= s->mask; i++)
-        if (s->slot[i]) set_place(fresh, size - 1, s->slot[i] - 1);
-    memcpy(s->slot, fresh, sizeof(int) * size);
-    PyMem_Free(fresh);
-    s->mask = size - 1;
-    return 0;
-}
-
-/* The passes from trial (value assumed) to a contradiction, at most limit; -1 when memory runs out. */
-static int depth(Lines *g, mask_t *trial, LineSet *lines, LineSet *touched, mask_t *current, int limit) {
+/* The passes from trial (value assumed) to a contradiction, at most limit. Each pass reads the lines the pass
+ * before touched in ascending order (flags in lines/touched, one byte per line), each read seeing the ones before
+ * it, as _Replay._depth does. */
+static int depth(Lines *g, mask_t *trial, char *lines, char *touched, mask_t *current, int limit) {
     const int H = g->height;
     for (int passes = 1; passes < limit; passes++) {
-        set_clear(touched);
-        for (size_t i = 0; i <= lines->mask; i++) {
-            if (!lines->slot[i]) continue;
-            int line = lines->slot[i] - 1, n = line_len(g, line);
+        memset(touched, 0, g->n_lines);
+        for (int line = 0; line < g->n_lines; line++) {
+            if (!lines[line]) continue;
+            int n = line_len(g, line);
             for (int t = 0; t < n; t++) current[t] = trial[line_cell(g, line, t)];
             Clue c = line_clue(g, line);
             if (!solve_line(&c, &g->work, n, current)) return passes;
             for (int t = 0; t < n; t++) {
                 if (g->work.out[t] == current[t]) continue;
                 trial[line_cell(g, line, t)] = g->work.out[t];
-                if (set_add(touched, line < H ? H + t : line_cell(g, line, t) / g->width) < 0) return -1;
+                touched[line < H ? H + t : line_cell(g, line, t) / g->width] = 1;
             }
         }
-        LineSet swap = *lines;
-        *lines = *touched;
-        *touched = swap;
+        char *swap = lines;
+        lines = touched;
+        touched = swap;
     }
     return limit;
 }
@@ -278,30 +218,22 @@ PyObject *Lines_depth(Lines *g, PyObject *args) {
     }
     Py_buffer mv;
     if (get_masks(g, masks_obj, &mv) < 0) return NULL;
-    /* a set holds at most n_lines entries: 8 slots per line is room for every growth step */
-    size_t room = 8 * (size_t)g->n_lines + 4 * SET_MIN;
     mask_t *trial = PyMem_Malloc(sizeof(mask_t) * g->n_cells), *current = PyMem_Malloc(sizeof(mask_t) * (g->max_len + 1));
-    LineSet a = {.slot = PyMem_Malloc(sizeof(int) * room)}, b = {.slot = PyMem_Malloc(sizeof(int) * room)};
+    char *a = PyMem_Calloc(g->n_lines, 1), *b = PyMem_Calloc(g->n_lines, 1);
     PyObject *result = NULL;
-    if (!trial || !current || !a.slot || !b.slot) {
+    if (!trial || !current || !a || !b) {
         PyErr_NoMemory();
         goto done;
     }
     memcpy(trial, mv.buf, sizeof(mask_t) * g->n_cells);
     trial[cell] = (mask_t)value;
-    set_clear(&a);
-    set_clear(&b);
-    if (set_add(&a, cell / g->width) < 0 || set_add(&a, g->height + cell % g->width) < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    int passes = depth(g, trial, &a, &b, current, limit);
-    result = passes < 0 ? PyErr_NoMemory() : PyLong_FromLong(passes);
+    a[cell / g->width] = a[g->height + cell % g->width] = 1;
+    result = PyLong_FromLong(depth(g, trial, a, b, current, limit));
 done:
     PyBuffer_Release(&mv);
     PyMem_Free(trial);
     PyMem_Free(current);
-    PyMem_Free(a.slot);
-    PyMem_Free(b.slot);
+    PyMem_Free(a);
+    PyMem_Free(b);
     return result;
 }
