@@ -17,11 +17,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench_peers import blind_copies
+from bench_peers import SCRAPED_FOLDERS, blind_copies
 from bench_verify import ROOT, _children_cpu, engine_copy
 
-SCRAPED = Path("/work/peers/data/griddler-scraped-non")
-
+SCRAPED = next((f for f in SCRAPED_FOLDERS if f.is_dir()), SCRAPED_FOLDERS[0])
+"""Where bench_peers.py looks for the scraped puzzles: beside the shared data, else in ../peers/data/."""
 
 def verify(engine: Path, folder: Path, grade: bool) -> tuple[float, dict[str, tuple]]:
     """One `verify` process over ``folder`` with ``engine``: its CPU seconds and each file's (status, grade, score)."""
