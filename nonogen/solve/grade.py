@@ -131,7 +131,7 @@ class _Replay:
         self.complete = [readers[c][0] for c in clues]
         self.line_deductions = [readers[c][1] for c in clues]
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
-        self.lines_c = self.grid._native if native and self.native_line_logic else None
+        self.lines_c = self.grid.c_lines if native and self.native_line_logic else None
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
         self.hard: dict[int, int] = {}  # line -> cells complete logic finds there beyond the overlap
         self.step = array("i", [-1]) * len(self.masks)

@@ -87,6 +87,12 @@ class Grid:
         return self._native is not None
 
     @property
+    def c_lines(self):
+        """The C module's line logic of this grid (``None`` without it), for a caller that drives it directly:
+        the grade's replay runs whole passes there."""
+        return self._native
+
+    @property
     def line_runs(self) -> int:
         return self._runs + (self._native.line_runs if self._native is not None else 0)
 
