@@ -44,7 +44,7 @@ def early_multiple(puzzle: Puzzle, grid: Grid, state, reference: Optional[Rows],
     """Before probing: ``multiple`` from the black-and-white guess (:func:`guess_two`) or the colour search
     (:mod:`.several`), else ``None``; and the reference the full road goes on with (the guessed solution when no
     second one turned up). ``state`` is the session's state after line logic."""
-    if reference is None and wide_open(puzzle, grid, state.masks):
+    if reference is None and wide_open(puzzle, grid, state.open_after_line):
         reference, second = guess_two(puzzle, grid, state.masks, deadline, stats)
         if second is not None:
             return VerifyResult("multiple", solution=reference, second_solution=second, difficulty="search",
@@ -57,8 +57,9 @@ def early_multiple(puzzle: Puzzle, grid: Grid, state, reference: Optional[Rows],
     return None, reference
 
 
-def wide_open(puzzle: Puzzle, grid: Grid, masks) -> bool:
-    """Whether a black-and-white puzzle is worth guessing at first: about half black, and half open after line logic.
+def wide_open(puzzle: Puzzle, grid: Grid, open_cells: int) -> bool:
+    """Whether a black-and-white puzzle is worth guessing at first: about half black, and half open after line logic
+    (``open_cells``: the session counted them when line logic finished).
 
     On the TAAI 2011 set the guess found two solutions for nearly every puzzle
     with at least 45 % black cells, and dead-ended on most sparser ones, where
@@ -66,10 +67,9 @@ def wide_open(puzzle: Puzzle, grid: Grid, masks) -> bool:
     """
     if not grid.native or len(puzzle.palette) != 2:
         return False
+    cells = puzzle.height * puzzle.width
     black = sum(length for clue in puzzle.rows for length, _ in clue)
-    if black < BLACK_SHARE * len(masks):
-        return False
-    return sum(1 for m in masks if m & (m - 1)) >= WIDE_OPEN * len(masks)
+    return black >= BLACK_SHARE * cells and open_cells >= WIDE_OPEN * cells
 
 
 def guess_two(puzzle: Puzzle, grid: Grid, masks, deadline: Deadline, stats: dict) -> tuple[Optional[Rows], Optional[Rows]]:
