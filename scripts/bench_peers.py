@@ -193,6 +193,12 @@ class Engines:
                 sides.append(Side(name, cpu, {p.name: nonogen_one(o) for p, o in zip(paths, outs)}))
         return sides
 
+    def nonosolve_both(self, row: Row, paths: list[Path]) -> None:
+        """nonosolve as it comes and with ``--cache-bits 16`` (its fastest setting on many small puzzles)."""
+        self.peer(row, "nonosolve", ["-q", "--timeout", str(TIMEOUT)], paths)
+        self.peer(row, "nonosolve", ["-q", "--timeout", str(TIMEOUT), "--cache-bits", "16"], paths,
+                  label="nonosolve --cache-bits 16")
+
     def peer(self, row: Row, name: str, options: list[str], paths: list[Path], timeout: float = TIMEOUT,
              label: str = "") -> None:
         """A peer's side of ``row``: a process per puzzle (or why the peer is absent)."""
@@ -279,9 +285,7 @@ def row_survey(engines: Engines, args, folder: Path) -> list[Row]:
     files = blind_copies(survey_files("normal"), folder / "survey")[:: 5 if args.quick else 1]
     row = Row(f"webpbn survey, {len(files)} puzzles, a process each", len(files), TARGET, "nonosolve")
     row.sides = engines.nonogen(files, batch=False)
-    engines.peer(row, "nonosolve", ["-q", "--timeout", str(TIMEOUT)], files)
-    engines.peer(row, "nonosolve", ["-q", "--timeout", str(TIMEOUT), "--cache-bits", "16"], files,
-                 label="nonosolve --cache-bits 16")
+    engines.nonosolve_both(row, files)
     return [row]
 
 
@@ -341,9 +345,7 @@ def row_random(engines: Engines, args, folder: Path) -> list[Row]:
     row = Row(f"{count} random 30x30 grids, density 1/2: one batch vs a process each", count, RANDOM_TARGET,
               "nonosolve")
     row.sides = engines.nonogen([folder / "random"], batch=True)
-    engines.peer(row, "nonosolve", ["-q", "--timeout", str(TIMEOUT)], files)
-    engines.peer(row, "nonosolve", ["-q", "--timeout", str(TIMEOUT), "--cache-bits", "16"], files,
-                 label="nonosolve --cache-bits 16")
+    engines.nonosolve_both(row, files)
     return [row]
 
 
