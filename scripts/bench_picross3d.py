@@ -6,8 +6,9 @@ is unique in <= 10 s and <= 1 GB (peak memory of the whole process). Each measur
 fresh process (so its peak memory is its own), once with this checkout and once with the previous engine
 (--previous REV, default e490d9f: exported and built once under build/engines/). Both engines
 also verify the shared Picross 3D levels and a seeded set of small random boxes; their verdicts
-must agree, and the hidden clues of the bunny must be the same. One more row, with no goal: the ball
-with half its clues hidden, which line logic does not finish (SAT on the residue). Times are CPU seconds of the
+must agree, and the hidden clues of the bunny must be the same. Two more rows, with no goal: the ball
+with half its clues hidden, which line logic does not finish (SAT on the residue), and the bunny's maximal
+hiding that only has to stay unique (what `nonogen mesh` does by default; same hidden clues required). Times are CPU seconds of the
 measuring process (the machine is shared: wall seconds, printed beside, grow with the load).
 
 Usage: .venv/bin/python scripts/bench_picross3d.py [--previous REV|none] [--model PATH] [--grade G] [--solid N]
@@ -42,7 +43,8 @@ SHARED = ROOT.parent / "shared" / "data"
 DEFAULT_MODEL = SHARED / "meshes" / "bunny.ply"
 PREVIOUS = "e490d9f"  # the engine when issue 37 was filed
 TARGETS = {"graded": (3.0, None), "hiding": (5.0, None), "solid": (10.0, 1024.0)}
-MEASURED = (*TARGETS, "half", "verdicts")  # half: the ball with half its clues hidden, which SAT must finish (no goal)
+MEASURED = (*TARGETS, "half", "unique", "verdicts")  # half: the ball with half its clues hidden, which SAT must
+# finish; unique: the bunny's maximal hiding that only stays unique (what `nonogen mesh` does by default); no goals
 
 
 def peak_mb() -> float:
@@ -58,16 +60,16 @@ def measure(name: str, args: argparse.Namespace) -> dict:
         made = from_mesh(args.model, size=20, grade=args.grade, timeout=600)
         facts = {k: made.report[k] for k in ("status", "size", "grade", "clues_hidden", "line_solvable")}
         return {"wall": time.perf_counter() - start, "seconds": time.process_time() - cpu, "facts": facts}
-    if name == "hiding":
+    if name in ("hiding", "unique"):
         from nonogen.importers.mesh import mesh_to_voxels  # the bench's input, read before the clock starts
 
         puzzle = puzzle3d_from_cells(mesh_to_voxels(args.model, 20).cells)
         start, cpu = time.perf_counter(), time.process_time()
-        hiding = hide_clues(puzzle, line_solvable=True, timeout=600)
+        hiding = hide_clues(puzzle, line_solvable=name == "hiding", timeout=600)
         wall, seconds = time.perf_counter() - start, time.process_time() - cpu
         solved = bool(line_solve3d(hiding.puzzle)[1])
         facts = {"hidden": f"{hiding.hidden}/{hiding.total}", "line_solvable": solved,
-                 "sequence": [list(ln) for ln in hiding.sequence]}
+                 "solver_calls": hiding.stats.get("solver_calls", 0), "sequence": [list(ln) for ln in hiding.sequence]}
         return {"wall": wall, "seconds": seconds, "facts": facts}
     if name == "solid":
         start, cpu = time.perf_counter(), time.process_time()
@@ -150,7 +152,8 @@ def main() -> None:
               "hiding": f"line-solvable maximal hiding, {args.model.name}",
               "solid": f"proof of a solid ball, {args.solid}^3 box"}
     labels["half"] = "  the same ball, half its clues hidden"
-    for name, (seconds, mb) in {**TARGETS, "half": (None, None)}.items():
+    labels["unique"] = "maximal hiding, unique (nonogen mesh default)"
+    for name, (seconds, mb) in {**TARGETS, "half": (None, None), "unique": (None, None)}.items():
         ours, before = rows[(name, "nonogen")], rows.get((name, "previous"))
         ok = seconds is None or (ours["seconds"] <= seconds and (mb is None or ours["mb"] <= mb))
         then = _cell(before["seconds"], before["wall"], before.get("mb")) if before else "-"
@@ -158,7 +161,7 @@ def main() -> None:
         verdict = "" if seconds is None else ("PASS" if ok else "MISS")
         print(f"{labels[name]:<44} {goal:>16} {_cell(ours['seconds'], ours['wall'], ours.get('mb')):>24} "
               f"{then:>24} {verdict:>5}")
-    for name in (*TARGETS, "half"):
+    for name in (*TARGETS, "half", "unique"):
         facts = {k: v for k, v in rows[(name, "nonogen")]["facts"].items() if k != "sequence"}
         print(f"  {name}: {facts}")
     if "previous" in engines:
@@ -176,8 +179,10 @@ def _compare(rows: dict) -> None:
     ours, theirs = rows[("verdicts", "nonogen")]["verdicts"], rows[("verdicts", "previous")]["verdicts"]
     differ = sum(a != b for a, b in zip(ours, theirs))
     print(f"verdicts: {len(ours)} levels, {differ} differ from the previous engine ({_counts(ours)})")
-    same = rows[("hiding", "nonogen")]["facts"]["sequence"] == rows[("hiding", "previous")]["facts"]["sequence"]
-    print(f"bunny hiding: {'the same clues hidden in the same order' if same else 'different clues hidden'} as before")
+    for name in ("hiding", "unique"):
+        same = rows[(name, "nonogen")]["facts"]["sequence"] == rows[(name, "previous")]["facts"]["sequence"]
+        print(f"bunny {'line-solvable' if name == 'hiding' else 'unique'} hiding: "
+              f"{'the same clues hidden in the same order' if same else 'different clues hidden'} as before")
     for name in ("solid", "half"):
         now, then = rows[(name, "nonogen")]["facts"]["status"], rows[(name, "previous")]["facts"]["status"]
         print(f"{'solid ball' if name == 'solid' else 'half-hidden ball'}: {now} (previous: {then})")

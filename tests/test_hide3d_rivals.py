@@ -1,0 +1,77 @@
+"""Hiding Picross 3D clues asks line logic for a second solution before it asks the solver.
+
+A clue line logic cannot do without is kept when a guess or two against the
+goal, finished by line logic, give a box meeting every other shown clue; only
+then is the solver skipped. The hiding must keep exactly the clues the solver
+alone keeps, every rival found must really be one, and the check of a box
+against the clues must be able to say no.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nonogen.clues3d import line_cells, line_clue_3d, puzzle3d_from_cells
+from nonogen.make.hide3d import _LineTrace, hide_clues
+from nonogen.solve.line3d import LineIndex3D
+from nonogen.solve.verify3d import verify3d
+
+
+def _shape(seed: int) -> np.ndarray:
+    """A lumpy ball in a box of 4-7 cubes a side: line logic solves many such, and their clues are partly needed."""
+    rng = np.random.default_rng(seed)
+    size = tuple(rng.integers(4, 8, 3))
+    grid = np.indices(size).transpose(1, 2, 3, 0) - (np.array(size) - 1) / 2
+    return (np.linalg.norm(grid, axis=-1) + rng.random(size) * 1.2) < 2.6
+
+
+def _unique_shapes(count: int):
+    for seed in range(count):
+        puzzle = puzzle3d_from_cells(_shape(seed))
+        if verify3d(puzzle, target=puzzle.goal).status == "unique":
+            yield seed, puzzle
+
+
+def test_the_logic_rivals_keep_exactly_the_clues_the_solver_alone_keeps():
+    found = 0
+    for seed, puzzle in _unique_shapes(10):
+        fast = hide_clues(puzzle, seed=seed)
+        assert fast.sequence == hide_clues(puzzle, seed=seed, incremental=False).sequence
+        found += fast.stats["rivals_found"]
+    assert found > 20  # the rival search did the work, not the solver
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_rival_found_is_another_solution_of_the_shown_clues(seed):
+    puzzle = puzzle3d_from_cells(_shape(seed))
+    lines = LineIndex3D(puzzle)
+    trace = _LineTrace(lines, puzzle)
+    if not trace.solved:
+        pytest.skip("line logic does not solve this shape with every clue shown")
+    goal = np.asarray(puzzle.goal, dtype=bool).ravel()
+    checked = 0
+    for ln in lines.refs:
+        if trace.hide(ln):
+            continue
+        rival = trace.rival_without(ln)
+        if rival is None:
+            continue
+        checked += 1
+        assert np.any(rival.astype(bool) != goal)
+        for other in lines.refs:
+            k = lines.number[other]
+            if other != ln and trace.active[k]:
+                values = rival.astype(bool)[line_cells(puzzle.size, other)]
+                assert line_clue_3d(values) == (int(lines.count[k]), int(lines.groups[k]))
+    assert checked > 0
+
+
+def test_a_box_off_by_one_cube_does_not_meet_the_clues():
+    puzzle = puzzle3d_from_cells(_shape(1))
+    trace = _LineTrace(LineIndex3D(puzzle), puzzle)
+    goal = np.asarray(puzzle.goal, dtype=np.int8).ravel()
+    assert trace._meets_clues(goal)
+    for cell in range(0, goal.size, 7):
+        off = goal.copy()
+        off[cell] = 1 - off[cell]
+        assert not trace._meets_clues(off)
