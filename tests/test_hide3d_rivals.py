@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from nonogen.clues3d import line_cells, line_clue_3d, puzzle3d_from_cells
+from nonogen.make import hide3d
 from nonogen.make.hide3d import _LineTrace, hide_clues
 from nonogen.solve.line3d import LineIndex3D
 from nonogen.solve.verify3d import verify3d
@@ -75,3 +76,16 @@ def test_a_box_off_by_one_cube_does_not_meet_the_clues():
         off = goal.copy()
         off[cell] = 1 - off[cell]
         assert not trace._meets_clues(off)
+
+
+def test_the_solver_built_late_knows_every_clue_decided_before(monkeypatch):
+    """With no guesses, every clue line logic cannot drop goes to the solver, built at the first such question
+    after many clues were decided without it: its answers must still be the fresh solver's."""
+    monkeypatch.setattr(hide3d, "RIVAL_GUESSES", 0)
+    calls = 0
+    for seed, puzzle in _unique_shapes(4):
+        late = hide_clues(puzzle, seed=seed)
+        assert late.sequence == hide_clues(puzzle, seed=seed, incremental=False).sequence
+        assert late.stats["rivals_found"] == 0
+        calls += late.stats["solver_calls"]
+    assert calls > 20
