@@ -39,6 +39,9 @@ NOT_AT_START_UP = {
     "urllib": "loaded by pathlib",
     "glob": "only a pattern among the names (it loads fnmatch)",
     "colorsys": "only palettes longer than the base colours",
+    "argparse": "the plain forms of verify are read by cli/plain_verify.py (argparse and its parser: 5 ms)",
+    "gettext": "loaded by argparse",
+    "locale": "loaded by gettext when argparse translates its messages",
 }
 """Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
 if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib
@@ -84,6 +87,42 @@ def test_the_probe_sees_what_a_run_needs(tmp_path):
     small.write_text(SMALL)
     modules = _imported(["-m", "nonogen", "verify", "--json", "--csv", str(tmp_path / "out.csv"), str(small)], tmp_path)
     assert {"json", "csv"} <= modules
+
+
+PLAIN_WORDS = ["verify", "a.non", "b", "-", "", "--json", "--no-probe", "--no-grade", "--no-ambiguity", "--dedupe",
+               "--timeout", "5", "0", "-1", "inf", "nan", "soon", "--format", "non", "--jobs", "2", "2.5", "--js",
+               "--timeout=3", "--", "-5", "--csv", "out.csv", "--force", "--executor", "local", "-x", "solve"]
+"""Words of command lines that the plain reader takes, refuses, or that look like them."""
+
+
+@given(st.lists(st.sampled_from(PLAIN_WORDS), max_size=9).map(lambda words: ["verify", *words])
+       | st.lists(st.sampled_from(PLAIN_WORDS), max_size=9))
+def test_the_plain_reader_agrees_with_argparse(argv):
+    """Wherever cli/plain_verify.py reads a command line, argparse reads it without error into the same namespace."""
+    import contextlib
+    import io
+
+    from nonogen.cli import build_parser
+    from nonogen.cli.plain_verify import verify_args
+
+    plain = verify_args(argv)
+    if plain is None:
+        return
+    with contextlib.redirect_stderr(io.StringIO()) as err, contextlib.redirect_stdout(io.StringIO()):
+        try:
+            parsed = build_parser(argv).parse_args(argv)
+        except SystemExit:
+            pytest.fail(f"argparse refuses {argv}: {err.getvalue()}")
+    assert vars(plain) == vars(parsed)
+
+
+@pytest.mark.parametrize("argv", [["verify", "a.non"], ["verify", "--json", "--no-ambiguity", "--timeout", "60", "a", "b"],
+                                  ["verify", "-", "--jobs", "2", "--format", "non", "--no-grade"]])
+def test_the_plain_reader_reads_the_plain_forms(argv):
+    """The common command lines do take the plain path (the agreement above would hold if it took none)."""
+    from nonogen.cli.plain_verify import verify_args
+
+    assert verify_args(argv) is not None
 
 
 @pytest.mark.parametrize("columns", ["24", "79", "200", "", "0", "-5", "wide"])

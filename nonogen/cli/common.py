@@ -1,7 +1,6 @@
 """Helpers shared by the sub-commands: exit codes, progress bars, JSON output, standard input, argument types."""
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import sys
@@ -15,6 +14,7 @@ from ..plain import to_jsonable
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    import argparse
     from pathlib import Path
     from typing import Any, Callable, Iterable, Iterator, TypeVar
 
@@ -269,10 +269,17 @@ def grade_range(text: str) -> tuple[int, int]:
     try:
         bounds = (int(low), int(high or low))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a grade (e.g. 2) or a range (e.g. 1-3)") from None
+        raise bad_value(f"{text!r}: expected a grade (e.g. 2) or a range (e.g. 1-3)") from None
     if not 1 <= bounds[0] <= bounds[1] <= 5:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected grades from 1 to 5, lowest first")
+        raise bad_value(f"{text!r}: expected grades from 1 to 5, lowest first")
     return bounds
+
+
+def bad_value(text: str) -> Exception:
+    """argparse's error for an option's value, which argparse turns into its one-line usage error."""
+    import argparse  # here: a plain verify reads its options without argparse (cli/plain_verify.py), and a bad value goes back to it
+
+    return argparse.ArgumentTypeError(text)
 
 
 def positive_float(text: str) -> float:
@@ -280,9 +287,9 @@ def positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        raise bad_value(f"expected a number of seconds, got {text!r}") from None
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+        raise bad_value(f"expected a number above 0, got {text!r}")
     return value
 
 
@@ -291,7 +298,7 @@ def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise bad_value(f"expected a whole number, got {text!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {text!r}")
+        raise bad_value(f"expected at least 1, got {text!r}")
     return value
