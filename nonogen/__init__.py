@@ -15,28 +15,20 @@ The Python API in one screen::
         print(record["name"], record["status"])
     nonogen.draw(puzzle, "lambda.pdf", paper="a4")     # or without a path: the Picture
 
-Heavy parts (the engine, numpy and the Picross 3D half, Pillow, trimesh) are
-imported on first use, so ``import nonogen`` stays cheap.
+Every part, the model and the errors as much as the engine, numpy, Pillow and trimesh, is imported on first
+use: ``python -m nonogen`` imports this package before the program can stop the garbage collector for its
+start-up (cli.console), so ``import nonogen`` imports nothing.
 """
 from __future__ import annotations
-
-from .clues import clue_problems, derive_clues, puzzle_from_grid, satisfies
-from .errors import (
-    FormatError,
-    InputError,
-    LimitError,
-    NonogenError,
-    OptionError,
-    OutputExistsError,
-    PuzzleError,
-    SolverTimeout,
-)
-from .model import BACKGROUND, Puzzle
-from .palette import BW_PALETTE, Color
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
+    from .clues import clue_problems, derive_clues, puzzle_from_grid, satisfies
+    from .errors import (FormatError, InputError, LimitError, NonogenError, OptionError, OutputExistsError,
+                         PuzzleError, SolverTimeout)
+    from .model import BACKGROUND, Puzzle
+    from .palette import BW_PALETTE, Color
     from .batch import verify_paths
     from .clues3d import derive_clues_3d, puzzle3d_from_cells, satisfies_3d
     from .formats import dump, dumps, load, load_all, loads
@@ -94,7 +86,14 @@ __all__ = [
     "SolverTimeout",
 ]
 
-_LAZY = {
+_LAZY = {  # python -m nonogen imports this package before its program starts: nothing here is imported eagerly
+    **{name: ("clues", name) for name in ("clue_problems", "derive_clues", "puzzle_from_grid", "satisfies")},
+    **{name: ("errors", name) for name in ("FormatError", "InputError", "LimitError", "NonogenError", "OptionError",
+                                           "OutputExistsError", "PuzzleError", "SolverTimeout")},
+    "BACKGROUND": ("model", "BACKGROUND"),
+    "Puzzle": ("model", "Puzzle"),
+    "BW_PALETTE": ("palette", "BW_PALETTE"),
+    "Color": ("palette", "Color"),
     "load": ("formats", "load"),
     "load_all": ("formats", "load_all"),
     "loads": ("formats", "loads"),
@@ -130,3 +129,8 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The API's names before their first use too, as an interpreter's completion lists them."""
+    return sorted(set(globals()) | set(__all__))

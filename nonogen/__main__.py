@@ -1,5 +1,7 @@
-import sys
+import gc
 
-from .cli import main
+gc.disable()  # until the command line is read (cli.console enables it): start-up leaves no garbage to collect
 
-sys.exit(main())
+from .cli import console  # noqa: E402 - after the collector stopped
+
+console()

@@ -157,13 +157,16 @@ def _worker(conn, fn: Fn, parent: Optional[int]) -> None:
 
 
 def worker_context(preload: tuple[str, ...] = ("nonogen.batch",), fork: bool = True):
-    """How workers start: ``fork`` when allowed and this process has one thread (fast, and safe then),
-    else a ``forkserver`` that imported ``preload`` once (every worker forked from it starts warm), else ``spawn``."""
-    import multiprocessing  # here, not at the top: a one-process run never starts a pool
+    """How workers start: forked (:mod:`nonogen.forked`, no multiprocessing) when allowed and this process has
+    one thread (fast, and safe then), else a ``forkserver`` that imported ``preload`` once (every worker forked
+    from it starts warm), else ``spawn``."""
+    if fork and hasattr(os, "fork") and threading.active_count() == 1:
+        from .forked import FORK  # here, not at the top: a one-process run never starts a worker
+
+        return FORK
+    import multiprocessing  # here: only a process with threads (the studio) or without fork needs it
 
     methods = multiprocessing.get_all_start_methods()
-    if fork and "fork" in methods and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(list(preload))
@@ -216,7 +219,7 @@ class LocalPool:
         self.jobs, self.limit, self.depth = max(1, int(jobs)), limit, max(1, depth)
 
     def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]:
-        from multiprocessing import connection  # see _context: a one-process run never starts a pool
+        from .forked import wait  # see worker_context: a one-process run never starts a pool
 
         ctx = worker_context()
         slots: list[_Slot] = []
@@ -228,7 +231,7 @@ class LocalPool:
                 if not more and not retry and not any(s.queue for s in slots):
                     finished = True
                     return
-                ready = connection.wait([s.conn for s in slots] + [s.process.sentinel for s in slots], timeout=0.25)
+                ready = wait([s.conn for s in slots] + [s.process.sentinel for s in slots], timeout=0.25)
                 for slot in list(slots):
                     yield from self._collect(slot, ready, slots, retry, fail)
         finally:

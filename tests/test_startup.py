@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 SMALL = "width 5\nheight 5\nrows\n1\n3\n5\n3\n1\ncolumns\n1\n3\n5\n3\n1\n"
@@ -30,7 +30,7 @@ NOT_AT_START_UP = {
     "inspect": "loads the tokenizer and the ast module",
     "traceback": "only a bug prints a traceback (it loads the tokenizer)",
     "tokenize": "loaded by traceback and inspect",
-    "json": "only --json, --resume and the record files",
+    "json": "--json lines are spelled by cli/common.py: json_text; json reads --resume files",
     "csv": "only --csv",
     "html": "only .non strings with escapes (a table of 2,000 entities)",
     "typing": "annotations are strings and their names are imported for type checkers only",
@@ -39,6 +39,9 @@ NOT_AT_START_UP = {
     "urllib": "loaded by pathlib",
     "glob": "only a pattern among the names (it loads fnmatch)",
     "colorsys": "only palettes longer than the base colours",
+    "argparse": "the plain forms of verify are read by cli/plain_verify.py (argparse and its parser: 5 ms)",
+    "gettext": "loaded by argparse",
+    "locale": "loaded by gettext when argparse translates its messages",
 }
 """Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
 if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib
@@ -72,7 +75,7 @@ def test_a_small_verify_imports_nothing_it_does_not_need(tmp_path, entry):
     """Each module here once cost a 5x5 verify a millisecond or more before the puzzle was read."""
     small = tmp_path / "small.non"
     small.write_text(SMALL)
-    modules = _imported([*_entry_points()[entry], "verify", str(small)], tmp_path)
+    modules = _imported([*_entry_points()[entry], "verify", "--json", str(small)], tmp_path)
     assert {"nonogen.batch", "nonogen.solve._linelogic"} <= modules  # the probe sees the real path
     loaded = sorted({m.split(".")[0] for m in modules} & set(NOT_AT_START_UP))
     assert not loaded, {name: NOT_AT_START_UP[name] for name in loaded}
@@ -82,8 +85,71 @@ def test_the_probe_sees_what_a_run_needs(tmp_path):
     """The same probe finds json and csv when the run asks for them: it would catch them at start-up too."""
     small = tmp_path / "small.non"
     small.write_text(SMALL)
-    modules = _imported(["-m", "nonogen", "verify", "--json", "--csv", str(tmp_path / "out.csv"), str(small)], tmp_path)
+    (tmp_path / "earlier.jsonl").write_text("")
+    modules = _imported(["-m", "nonogen", "verify", "--resume", "earlier.jsonl", "--csv", str(tmp_path / "out.csv"),
+                         str(small)], tmp_path)
     assert {"json", "csv"} <= modules
+
+
+PLAIN_WORDS = ["verify", "a.non", "b", "-", "", "--json", "--no-probe", "--no-grade", "--no-ambiguity", "--dedupe",
+               "--timeout", "5", "0", "-1", "inf", "nan", "soon", "--format", "non", "--jobs", "2", "2.5", "--js",
+               "--timeout=3", "--", "-5", "--csv", "out.csv", "--force", "--executor", "local", "-x", "solve"]
+"""Words of command lines that the plain reader takes, refuses, or that look like them."""
+
+
+@given(st.lists(st.sampled_from(PLAIN_WORDS), max_size=9).map(lambda words: ["verify", *words])
+       | st.lists(st.sampled_from(PLAIN_WORDS), max_size=9))
+def test_the_plain_reader_agrees_with_argparse(argv):
+    """Wherever cli/plain_verify.py reads a command line, argparse reads it without error into the same namespace."""
+    import contextlib
+    import io
+
+    from nonogen.cli import build_parser
+    from nonogen.cli.plain_verify import verify_args
+
+    plain = verify_args(argv)
+    if plain is None:
+        return
+    with contextlib.redirect_stderr(io.StringIO()) as err, contextlib.redirect_stdout(io.StringIO()):
+        try:
+            parsed = build_parser(argv).parse_args(argv)
+        except SystemExit:
+            pytest.fail(f"argparse refuses {argv}: {err.getvalue()}")
+    assert vars(plain) == vars(parsed)
+
+
+@pytest.mark.parametrize("argv", [["verify", "a.non"], ["verify", "--json", "--no-ambiguity", "--timeout", "60", "a", "b"],
+                                  ["verify", "-", "--jobs", "2", "--format", "non", "--no-grade"]])
+def test_the_plain_reader_reads_the_plain_forms(argv):
+    """The common command lines do take the plain path (the agreement above would hold if it took none)."""
+    from nonogen.cli.plain_verify import verify_args
+
+    assert verify_args(argv) is not None
+
+
+PLAIN_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.lists(inner, max_size=3).map(tuple)
+    | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=20)
+
+
+@given(PLAIN_JSON | st.dictionaries(st.integers(), st.integers(), min_size=1) | st.sets(st.integers(), min_size=1))
+@example({"n": [float("nan"), float("inf"), -float("inf"), -0.0, 1e300, 10**30], "t": "\ud800\x00\u00e9\"\\"})
+def test_records_are_spelled_as_json_spells_them(value):
+    """A --json line is json.dumps(record, ensure_ascii=False) to the byte, NaN and lone surrogates included;
+    what json refuses (a set) it still refuses."""
+    import json
+
+    from nonogen.cli.common import json_text
+
+    try:
+        expected = json.dumps(value, ensure_ascii=False)
+    except TypeError:
+        with pytest.raises(TypeError):
+            json_text(value)
+        return
+    assert json_text(value) == expected
 
 
 @pytest.mark.parametrize("columns", ["24", "79", "200", "", "0", "-5", "wide"])

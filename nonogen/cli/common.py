@@ -1,7 +1,6 @@
 """Helpers shared by the sub-commands: exit codes, progress bars, JSON output, standard input, argument types."""
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import sys
@@ -13,8 +12,14 @@ from ..errors import InputError, LimitError
 from ..formats import MAX_FILE_BYTES, decode_text
 from ..plain import to_jsonable
 
+try:  # the C function json itself uses: importing json (and the expressions it compiles) cost a verify 1.7 ms
+    from _json import encode_basestring
+except ImportError:  # pragma: no cover - other Pythons
+    from json.encoder import py_encode_basestring as encode_basestring
+
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    import argparse
     from pathlib import Path
     from typing import Any, Callable, Iterable, Iterator, TypeVar
 
@@ -148,9 +153,60 @@ def signals_held() -> Iterator[None]:
 
 def json_line(value: Any) -> str:
     """One JSON object as one line of text (no newline)."""
-    import json  # here: only --json and the record files need it, not the table
+    return json_text(to_jsonable(value))
 
-    return json.dumps(to_jsonable(value), ensure_ascii=False)
+
+class _NotPlain(Exception):
+    """A value :func:`json_text` leaves to json."""
+
+
+def json_text(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)``, spelled here for plain values without importing json.
+
+    Text, numbers, booleans, None, lists, tuples and dicts with text keys (all a record holds) are
+    spelled as json spells them; anything else goes to json itself, with its own result or error.
+
+    >>> json_text({"file": "a\u00e9.non", "n": [1, 2.5, None, True], "e": {}})
+    '{"file": "a\u00e9.non", "n": [1, 2.5, null, true], "e": {}}'
+    """
+    parts: list[str] = []
+    try:
+        _spell(value, parts.append)
+    except _NotPlain:
+        import json  # here: only values a record never holds
+
+        return json.dumps(value, ensure_ascii=False)
+    return "".join(parts)
+
+
+def _spell(value: Any, out: Callable[[str], None]) -> None:
+    if isinstance(value, str):
+        out(encode_basestring(value))
+    elif value is None or value is True or value is False:
+        out("null" if value is None else "true" if value else "false")
+    elif isinstance(value, int):
+        out(int.__repr__(value))
+    elif isinstance(value, float):
+        out(float.__repr__(value) if value == value and value not in (_INF, -_INF)
+            else "NaN" if value != value else "Infinity" if value > 0 else "-Infinity")
+    elif isinstance(value, (list, tuple)):
+        out("[")
+        for k, item in enumerate(value):
+            if k:
+                out(", ")
+            _spell(item, out)
+        out("]")
+    elif isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        out("{")
+        for k, (key, item) in enumerate(value.items()):
+            out(", " + encode_basestring(key) + ": " if k else encode_basestring(key) + ": ")
+            _spell(item, out)
+        out("}")
+    else:
+        raise _NotPlain
+
+
+_INF = float("inf")
 
 
 def print_json(value: Any) -> None:
@@ -269,10 +325,17 @@ def grade_range(text: str) -> tuple[int, int]:
     try:
         bounds = (int(low), int(high or low))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a grade (e.g. 2) or a range (e.g. 1-3)") from None
+        raise bad_value(f"{text!r}: expected a grade (e.g. 2) or a range (e.g. 1-3)") from None
     if not 1 <= bounds[0] <= bounds[1] <= 5:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected grades from 1 to 5, lowest first")
+        raise bad_value(f"{text!r}: expected grades from 1 to 5, lowest first")
     return bounds
+
+
+def bad_value(text: str) -> Exception:
+    """argparse's error for an option's value, which argparse turns into its one-line usage error."""
+    import argparse  # here: a plain verify reads its options without argparse (cli/plain_verify.py), and a bad value goes back to it
+
+    return argparse.ArgumentTypeError(text)
 
 
 def positive_float(text: str) -> float:
@@ -280,9 +343,9 @@ def positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        raise bad_value(f"expected a number of seconds, got {text!r}") from None
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+        raise bad_value(f"expected a number above 0, got {text!r}")
     return value
 
 
@@ -291,7 +354,7 @@ def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise bad_value(f"expected a whole number, got {text!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {text!r}")
+        raise bad_value(f"expected at least 1, got {text!r}")
     return value

@@ -1,7 +1,6 @@
 """``nonogen verify``: many puzzle files and folders, one record each, in a table, JSON Lines or CSV."""
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -27,12 +26,15 @@ from .records import Outputs, Summary, read_resume
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    import argparse
     from typing import Iterable
 
     from ..files import LineFile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    import argparse  # here: the plain forms of verify are read without it (cli/plain_verify.py)
+
     p = sub.add_parser("verify", help=summary("verify"), epilog=EXIT_HELP,
                        formatter_class=sized(argparse.RawDescriptionHelpFormatter),
                        description="Verify puzzle files and folders (searched recursively; '-' reads standard "

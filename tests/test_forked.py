@@ -1,0 +1,60 @@
+"""The local pool's forked workers (nonogen/forked.py): what multiprocessing did for the pool, without loading it."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from test_startup import SMALL, _imported
+
+REPO = Path(__file__).resolve().parents[1]
+
+BIG_BOTH_WAYS = """
+import sys
+from nonogen.executors import LocalPool
+
+def echo(data):
+    return data[::-1]
+
+tasks = [bytes([k]) * (3 << 20) + b"x" for k in range(5)]
+fail = lambda task, message, status: (status, message)
+out = list(LocalPool(1, depth=2).run(echo, tasks, fail))
+assert sorted(out) == sorted(t[::-1] for t in tasks), [o[:40] for o in out]
+print("ok")
+"""
+
+
+def test_big_tasks_and_big_results_at_once_do_not_wait_for_each_other():
+    """A 3 MB task sent while the worker sends a 3 MB result: over plain pipes both sides waited for room for ever."""
+    done = subprocess.run([sys.executable, "-c", BIG_BOTH_WAYS], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_worker_that_exits_or_is_killed_costs_its_task_only():
+    """The pool hears of a worker's death through its sentinel: the task gets the exit code or the signal in words."""
+    from nonogen.executors import LocalPool
+
+    def work(task):
+        if task == "exit":
+            os._exit(7)
+        if task == "kill":
+            os.kill(os.getpid(), 9)
+        return task * 2
+
+    fail = lambda task, message, status: (task, status, message)  # noqa: E731
+    out = list(LocalPool(2).run(work, ["a", "exit", "b", "kill", "c"], fail))
+    assert sorted(o for o in out if isinstance(o, str)) == ["aa", "bb", "cc"]
+    failed = {o[0]: o[1:] for o in out if isinstance(o, tuple)}
+    assert failed == {"exit": ("error", "internal error: worker process exited (code 7)"),
+                      "kill": ("error", "internal error: worker process died (SIGKILL)")}
+
+
+def test_a_batch_with_workers_loads_no_multiprocessing(tmp_path):
+    """A batch's puzzles go to a worker process (as several files do, or --jobs); starting it needs no
+    multiprocessing, socket, tempfile or pickle module."""
+    (tmp_path / "a.non").write_text(SMALL)
+    modules = _imported(["-m", "nonogen", "verify", "--json", "--jobs", "1", "a.non"], tmp_path)
+    assert "nonogen.forked" in modules
+    loaded = {m.split(".")[0] for m in modules} & {"multiprocessing", "socket", "tempfile", "shutil", "pickle"}
+    assert not loaded
