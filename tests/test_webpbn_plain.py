@@ -40,6 +40,24 @@ MUTATIONS = [
     lambda t: t.replace("red", "r&amp;d"),
     lambda t: t.replace("</clues>", "", 1),
     lambda t: t.replace('<clues type="rows">', '<wrap><clues type="rows">').replace("</clues>", "</clues></wrap>", 1),
+    # the string-method reading of the clue blocks (formats/webpbn.py: _plain_block) must see each of these
+    lambda t: t.replace("\n", "\r\n"),
+    lambda t: t.replace("</line>", "</line>\t \n  "),
+    lambda t: t.replace("green", "dark green"),  # a blank inside a colour name is no blank between tags
+    lambda t: t.replace("</count></line>", "</count>x</line>", 1),
+    lambda t: t.replace("<line>", "x<line>", 1),
+    lambda t: t.replace("</clues>", "x</clues>", 1),
+    lambda t: t.replace("<line>", "<line><?pi?>", 1),
+    lambda t: t.replace("<count>", '<count note="x">', 1),
+    lambda t: t.replace("<count>", "<count >", 1),
+    lambda t: t.replace("<count>1", "<count>1 ", 1),
+    lambda t: t.replace("<line>", "<line><line>", 1).replace("</line>", "</line></line>", 1),
+    lambda t: t.replace("<line></line>", "<line />"),
+    lambda t: t.replace("<puzzle ", "<title>Hi!</title><puzzle ", 1),
+    lambda t: t.replace("<puzzle ", '<puzzlex/><puzzle ', 1),
+    lambda t: t.replace("</puzzleset>", "</puzzleset><puzzleset/>"),
+    lambda t: t.replace('<clues type="rows">', '<clues type="columns">', 1),
+    lambda t: t.replace('<clues type="rows">', '<clues  type="rows">', 1),
 ]
 
 
@@ -80,6 +98,9 @@ def test_a_plain_document_takes_the_regular_expressions():
     plain = webpbn._plain_clues(document(1, 10))
     assert plain is not None and '<clues type="rows"></clues>' in plain[0]
     assert webpbn._plain_clues(MUTATIONS[2](document(1, 10))) is None  # a comment: the tree reads it
+    for blanks in (lambda t: t.replace("\n", "\r\n"), lambda t: t.replace("</line>", "</line>\t \n  "),
+                   lambda t: t.replace("green", "dark green"), lambda t: t.replace("<puzzle ", "<title>!</title><puzzle ")):
+        assert webpbn._plain_clues(blanks(document(1, 10))) is not None  # what the mutations above compare
 
 
 def test_the_shared_xml_puzzles_read_the_same(shared_data: Path):

@@ -14,8 +14,6 @@ tolerated and never fetched.
 from __future__ import annotations
 
 import re
-import xml.parsers.expat as expat
-from typing import Optional
 from xml.etree.ElementTree import Element, ParseError, TreeBuilder, XMLParser
 
 from ..errors import FormatError
@@ -34,6 +32,10 @@ from ._common import (
     parse_int,
     shorten,
 )
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional
 
 NAME = "webpbn"
 SUFFIXES = (".xml", ".pbn")
@@ -61,6 +63,8 @@ def parse_xml(text: str) -> Element:
             "XML entity declarations are refused (they can expand without bound or read local files)",
             line=text.count("\n", 0, at) + 1,
         )
+    import xml.parsers.expat as expat  # here: only a document the C tree cannot read (or an error) needs it
+
     builder = TreeBuilder()
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
@@ -154,24 +158,21 @@ def _plain_lines(puzzle: Element, plain: dict, kind: str, index: dict[str, int],
     A puzzle spells a few dozen distinct counts: each is read once, and the
     rest is a dictionary lookup per count.
     """
-    tokens, per_line = plain[kind]
-    if len([c for c in puzzle.findall("clues") if c.get("type") == kind]) != 1 or len(per_line) > MAX_SIDE:
+    lines = plain[kind]
+    if len([c for c in puzzle.findall("clues") if c.get("type") == kind]) != 1 or len(lines) > MAX_SIDE:
         raise FormatError(f'not one <clues type="{kind}"> element of at most {MAX_SIDE} lines')
-    if max(per_line, default=0) > MAX_SIDE:
+    if max(map(len, lines), default=0) > MAX_SIDE:
         raise FormatError("too many blocks in a line")
-    table = {}
-    for token in set(tokens):
-        colour, length = _COUNT_PARTS.fullmatch(token).groups()  # type: ignore[union-attr]
-        colour = colour[8:-1] if colour else default
+    table: dict[str, tuple[int, int]] = {}
+    for count in set().union(*lines):
+        found = _COUNT_PARTS.fullmatch(count)
+        if found is None:
+            raise FormatError("a count not written the usual way")
+        colour = default if found.group(1) is None else found.group(1)
         if colour not in index:
             raise FormatError("an unknown colour")
-        table[token] = item(int(length), index[colour])
-    blocks = list(map(table.__getitem__, tokens))
-    lines, at = [], 0
-    for count in per_line:
-        lines.append(tuple(blocks[at : at + count]))
-        at += count
-    return lines
+        table[count] = item(int(found.group(2)), index[colour])
+    return [tuple(map(table.__getitem__, line)) for line in lines]
 
 
 def _block(count: Element, index: dict[str, int], default: str, what: str, k: int) -> tuple[int, int]:
@@ -266,41 +267,64 @@ def loads_all(text: str) -> list[Puzzle]:
     return _read_tree(parse_xml(text), None)
 
 
-_PUZZLE_TAG = re.compile(r"<puzzle[\s/>]")
-_CLUE_BLOCK = re.compile(r'<clues type="(rows|columns)">')
-_COUNT_XML = r'<count(?: color="[^"<>&]*")?>[1-9][0-9]{0,%d}</count>' % (MAX_DIGITS - 1)
-_CLUE_BODY = re.compile(r"(?:\s*(?:<line/>|<line>(?:\s*%s)*\s*</line>))*\s*" % _COUNT_XML)
-"""A clue block of ``<line>`` elements holding only ``<count>`` elements, spelled the usual way."""
-_COUNT_TOKEN = re.compile(r'<count(?: color="[^"]*")?>[0-9]+</count>')
-_COUNT_PARTS = re.compile(r'<count( color="[^"]*")?>([0-9]+)</count>')
+_BETWEEN_TAGS = re.compile(r">\s+<")
+_COUNT_PARTS = re.compile(r'<count(?: color="([^"<>&]*)")?>([1-9][0-9]{0,%d})' % (MAX_DIGITS - 1))
+"""A ``<count>`` element written the usual way, up to its closing tag: its colour (or None) and its length."""
 
 
-def _plain_clues(text: str) -> Optional[tuple[str, dict[str, tuple[list[str], list[int]]]]]:
+def _plain_clues(text: str) -> Optional[tuple[str, dict[str, list[list[str]]]]]:
     """A plain one-puzzle document with its two clue blocks emptied, and what they held.
 
-    For each block: its ``<count>`` elements as written, in order, and how
-    many of them each line has. Plain means no comments, CDATA, doctype or
-    entity references, and clue blocks of only ``<line>`` and ``<count>``
-    elements written the usual way (webpbn's export and nonogen's own). For
-    anything else ``None``: the tree reads it.
-    Regular expressions find the counts at C speed, where the tree made
-    Python objects and lookups for each of a 30x30 puzzle's 900 counts.
+    For each block: each line's ``<count>`` elements as written, without their closing tags. Plain
+    means no comments, CDATA, doctype or entity references, and clue blocks of only ``<line>`` and
+    ``<count>`` elements with nothing but blanks between the tags (:func:`_plain_lines` checks each
+    distinct count's spelling). For anything else ``None``: the tree reads it.
+    String methods cut the blocks at C speed, where the tree made Python
+    objects and lookups for each of a 30x30 puzzle's 900 counts.
     """
-    if "<!" in text or "&" in text or len(_PUZZLE_TAG.findall(text)) != 1 or text.count("<clues") != 2:
-        return None
+    if ("!" in text and "<!" in text) or "&" in text or text.count("<clues") != 2 or not _one_puzzle(text):
+        return None  # ("!" first: memchr finds a rare byte at once, where "<!" is slow with "<" everywhere)
     spans, found = [], {}
-    for block in _CLUE_BLOCK.finditer(text):
-        end = text.find("</clues>", block.end())
-        body = text[block.end() : end]
-        if end < 0 or block.group(1) in found or not _CLUE_BODY.fullmatch(body):
+    for kind in ("rows", "columns"):
+        start = text.find(f'<clues type="{kind}">')
+        end = text.find("</clues>", start)
+        lines = None if start < 0 or end < 0 else _plain_block(text[start + 15 + len(kind) : end])
+        if lines is None:
             return None
-        per_line = [piece.count("<count") for piece in body.replace("<line/>", "<line></line>").split("</line>")[:-1]]
-        found[block.group(1)] = (_COUNT_TOKEN.findall(body), per_line)
-        spans.append((block.end(), end))
-    if len(found) != 2:
-        return None
+        found[kind] = lines
+        spans.append((start + 15 + len(kind), end))
+    spans.sort()
     (a, b), (c, d) = spans
     return text[:a] + text[b:c] + text[d:], found
+
+
+def _one_puzzle(text: str) -> bool:
+    """Whether ``text`` has one ``<puzzle>`` element and no other tag whose name starts with "puzzle" but the set's."""
+    at = text.find("<puzzle")
+    if text.count("<puzzle") != text.count("<puzzleset") + 1:
+        return False
+    while text.startswith("<puzzleset", at):
+        at = text.find("<puzzle", at + 1)
+    return text[at + 7 : at + 8] in (" ", "\t", "\n", "\r", "/", ">")
+
+
+def _plain_block(body: str) -> Optional[list[list[str]]]:
+    """The lines of one clue block as lists of ``<count ...>N`` strings, or None when it holds anything else.
+
+    With the blanks between tags taken out, a plain block is ``<line>`` then
+    ``<count ...>N</count>`` pieces then ``</line>``, over and over (``<line/>``
+    for an empty line); whatever is cut out between the tags must be a count.
+    """
+    pieces = _BETWEEN_TAGS.sub("><", body.strip()).replace("<line/>", "<line></line>").split("</line>")
+    if pieces.pop():  # something after the last line
+        return None
+    lines = []
+    for piece in pieces:
+        counts = piece[6:].split("</count>")
+        if not piece.startswith("<line>") or counts.pop():  # a piece that is not a line, or text after its counts
+            return None
+        lines.append(counts)
+    return lines
 
 
 def _quick_tree(text: str) -> Element:
