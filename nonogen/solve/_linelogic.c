@@ -230,7 +230,64 @@ static PyObject *module_deductions(PyObject *self, PyObject *args) {
     return line_query(args, LINE_BOTH);
 }
 
+/* Whether one line of colour bytes (stride apart) has the blocks of clue, a sequence of (length, colour) pairs:
+ * its maximal runs of one non-zero value, in order. 1 yes, 0 no, -1 an error set (a clue that is not pairs of ints).
+ * clues.py's _clue is the reference. */
+static int line_meets(const unsigned char *cell, Py_ssize_t stride, Py_ssize_t n, PyObject *clue) {
+    PyObject *fast = PySequence_Fast(clue, "a clue must be a sequence of (length, colour) pairs");
+    if (!fast) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast), b = 0, t = 0;
+    int ok = 1;
+    while (ok && t < n) {
+        unsigned char v = cell[t * stride];
+        Py_ssize_t s = t;
+        while (t < n && cell[t * stride] == v) t++;
+        if (!v) continue;
+        if (b == k) {
+            ok = 0;
+            break;
+        }
+        long length, colour;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, b), "ll", &length, &colour)) {
+            ok = -1;
+            break;
+        }
+        ok = length == t - s && colour == v;
+        b++;
+    }
+    Py_DECREF(fast);
+    return ok == 1 && b != k ? 0 : ok;
+}
+
+static PyObject *module_grid_meets(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer buf;
+    int W, H;
+    PyObject *lines, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*iiO", &buf, &W, &H, &lines)) return NULL;
+    PyObject *fast = PySequence_Fast(lines, "lines must be a sequence of clues");
+    if (!fast) goto done;
+    if (W < 1 || H < 1 || buf.len != (Py_ssize_t)W * H || PySequence_Fast_GET_SIZE(fast) != (Py_ssize_t)W + H) {
+        PyErr_SetString(PyExc_ValueError, "cells must be width * height bytes and lines height + width clues");
+        goto done;
+    }
+    const unsigned char *cells = buf.buf;
+    int ok = 1;
+    for (int i = 0; ok == 1 && i < H + W; i++) {
+        PyObject *clue = PySequence_Fast_GET_ITEM(fast, i);
+        ok = i < H ? line_meets(cells + (Py_ssize_t)i * W, 1, W, clue) : line_meets(cells + (i - H), W, H, clue);
+    }
+    if (ok >= 0) result = PyBool_FromLong(ok);
+done:
+    Py_XDECREF(fast);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"grid_meets", module_grid_meets, METH_VARARGS,
+     "grid_meets(cells, width, height, lines) -> whether the grid of colour bytes has the clues lines (rows, then "
+     "columns): the check every reported solution passes"},
     {"clause_lists", module_clause_lists, METH_VARARGS,
      "clause_lists(flat, start, count) -> (up to count clauses as lists, offset of the next)"},
     {"solve_line", module_solve_line, METH_VARARGS,

@@ -24,6 +24,7 @@ from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
 from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
+from .check import meets_clues
 from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
 from .deadline import TIMEOUT, Deadline, Timeout, solve_limited
 from .grade import rate
@@ -424,7 +425,7 @@ def _with_givens(grid: Grid, givens: Sequence[Given]) -> list:
 
 def _checked(puzzle: Puzzle, grid: Rows) -> Rows:
     """Every grid reported goes through the independent clue check first."""
-    if not satisfies(puzzle, grid):  # pragma: no cover - would be a solver bug
+    if not meets_clues(puzzle, grid):  # pragma: no cover - would be a solver bug
         raise AssertionError("solver produced a grid that breaks the clues")
     return grid
 

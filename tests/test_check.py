@@ -1,0 +1,65 @@
+"""The engine's clue check in C (solve/check.py, _linelogic.grid_meets) against clues.satisfies, its Python twin.
+
+Every grid the engine reports passes this check; a wrong answer here would
+either hide a solver bug or refuse a right solution, so the two must agree on
+grids that meet the clues and on grids a cell, a swap or a shape away.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nonogen import Color, puzzle_from_grid, satisfies
+from nonogen.solve import check
+from nonogen.solve.propagate import NATIVE
+
+pytestmark = pytest.mark.skipif(not NATIVE, reason="the C module is not built")
+
+PALETTE = tuple(Color(f"c{k}", f"#{k:02x}0000", ".abcdefgh"[k]) for k in range(9))
+
+
+def _mutants(grid: list[list[int]], rng: random.Random, colours: int):
+    """The grid itself, then grids one change away: a cell recoloured, two cells swapped, a row moved by one."""
+    yield grid
+    h, w = len(grid), len(grid[0])
+    for _ in range(6):
+        g = [row[:] for row in grid]
+        g[rng.randrange(h)][rng.randrange(w)] = rng.randint(0, colours)
+        yield g
+        g = [row[:] for row in grid]
+        (r1, c1), (r2, c2) = [(rng.randrange(h), rng.randrange(w)) for _ in range(2)]
+        g[r1][c1], g[r2][c2] = g[r2][c2], g[r1][c1]
+        yield g
+    r = rng.randrange(h)
+    yield [row[1:] + row[:1] if k == r else row for k, row in enumerate(grid)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 9), st.integers(1, 9), st.integers(1, 8), st.floats(0.0, 0.9))
+def test_the_c_check_agrees_with_satisfies(seed, height, width, colours, background):
+    rng = random.Random(seed)
+    grid = [[0 if rng.random() < background else rng.randint(1, colours) for _ in range(width)] for _ in range(height)]
+    puzzle = puzzle_from_grid(grid, PALETTE[:colours + 1])
+    for other in _mutants(grid, rng, colours):
+        assert check.meets_clues(puzzle, other) == satisfies(puzzle, other), (grid, other)
+
+
+def test_shapes_givens_and_bad_grids_get_the_same_answer():
+    grid = [[1, 2, 0], [0, 2, 2]]
+    puzzle = puzzle_from_grid(grid, PALETTE[:3], givens=[(1, 1, 2)])
+    for other in (grid, [[1, 2]], [[1, 2, 0]], [[1, 2, 0, 0], [0, 2, 2, 0]], [[1, 2, 0], [0, 2]],
+                  [[1, 2, 0], [2, 2, 0]], [[1, 2, 0], [0, 2, 2], [0, 0, 0]], "not a grid", [[1, 2, 0], [0, 2, 300]]):
+        assert check.meets_clues(puzzle, other) == satisfies(puzzle, other), other
+    moved = puzzle.replace(givens=[(1, 0, 2)])  # the same clues, a given the grid breaks
+    assert not check.meets_clues(moved, grid) and not satisfies(moved, grid)
+
+
+def test_without_the_c_module_satisfies_decides(monkeypatch):
+    """NONOGEN_PURE_PYTHON turns the C module off: the check is then clues.satisfies itself."""
+    calls = []
+    monkeypatch.setattr(check, "NATIVE", False)
+    monkeypatch.setattr(check, "satisfies", lambda p, g: calls.append(g) or True)
+    assert check.meets_clues(puzzle_from_grid([[1]]), [[0]]) and calls == [[[0]]]
