@@ -1,8 +1,11 @@
-"""The engine's clue check in C (solve/check.py, _linelogic.grid_meets) against clues.satisfies, its Python twin.
+"""The engine's C twins of Python code on the verify path, against the Python they stand for.
 
-Every grid the engine reports passes this check; a wrong answer here would
+The clue check (solve/check.py, _linelogic.grid_meets) against clues.satisfies:
+
+every grid the engine reports passes this check; a wrong answer here would
 either hide a solver bug or refuse a right solution, so the two must agree on
-grids that meet the clues and on grids a cell, a swap or a shape away.
+grids that meet the clues and on grids a cell, a swap or a shape away. And a
+grid's starting masks (Lines.initial_masks) against Grid._initial_masks.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from hypothesis import strategies as st
 
 from nonogen import Color, puzzle_from_grid, satisfies
 from nonogen.solve import check
-from nonogen.solve.propagate import NATIVE
+from nonogen.solve.propagate import NATIVE, Grid
 
 pytestmark = pytest.mark.skipif(not NATIVE, reason="the C module is not built")
 
@@ -63,3 +66,16 @@ def test_without_the_c_module_satisfies_decides(monkeypatch):
     monkeypatch.setattr(check, "NATIVE", False)
     monkeypatch.setattr(check, "satisfies", lambda p, g: calls.append(g) or True)
     assert check.meets_clues(puzzle_from_grid([[1]]), [[0]]) and calls == [[[0]]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 9), st.integers(1, 9), st.integers(1, 8), st.booleans())
+def test_the_c_starting_masks_are_the_python_ones(seed, height, width, colours, with_givens):
+    """A grid's starting masks come from the C module (Lines.initial_masks) with the C line logic; the Python
+    reference (Grid._initial_masks) must give the same, givens fixed."""
+    rng = random.Random(seed)
+    grid = [[0 if rng.random() < 0.4 else rng.randint(1, colours) for _ in range(width)] for _ in range(height)]
+    givens = [(r, c, grid[r][c]) for r in range(height) for c in range(width) if with_givens and rng.random() < 0.2]
+    puzzle = puzzle_from_grid(grid, PALETTE[:colours + 1], givens=givens)
+    native = Grid(puzzle)
+    assert native.native and list(native.masks) == Grid(puzzle, native=False).masks == native._initial_masks()

@@ -150,6 +150,25 @@ static PyObject *Lines_get_runs(Lines *g, void *closure) {
     return PyLong_FromLongLong(g->line_runs);
 }
 
+/* The starting masks, propagate.py's Grid._initial_masks without the givens: background plus the colours that
+ * both the cell's row clue and its column clue use. */
+static PyObject *Lines_initial_masks(Lines *g, PyObject *noargs) {
+    (void)noargs;
+    int H = g->height, W = g->width;
+    mask_t *used = PyMem_Calloc(H + W, sizeof(mask_t));
+    if (!used) return PyErr_NoMemory();
+    for (int line = 0; line < H + W; line++)
+        for (int i = g->clue_start[line]; i < g->clue_start[line + 1]; i++) used[line] |= (mask_t)1 << g->col[i];
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)g->n_cells * sizeof(mask_t));
+    if (out) {
+        mask_t *m = (mask_t *)PyBytes_AS_STRING(out);
+        for (int r = 0; r < H; r++)
+            for (int c = 0; c < W; c++) m[(Py_ssize_t)r * W + c] = 1 | (used[r] & used[H + c]);
+    }
+    PyMem_Free(used);
+    return out;
+}
+
 /* solve_line(clue, domain[, cells_only]) and deductions(clue, domain[, cells_only]): one line from Python,
  * complete logic's masks, or those and the overlap rule's as a pair (the grade reads both for every line
  * it reads); None when no placement fits. cells_only solves cell by cell even under 64 cells. */
@@ -308,6 +327,8 @@ static PyMethodDef Lines_methods[] = {
     {"replay_lines", (PyCFunction)Lines_replay_lines, METH_VARARGS,
      "replay_lines(masks, lines, step, n_kinds, end) -> (status, passes, line reads, hard lines, kinds): the grade's line logic"},
     {"depth", (PyCFunction)Lines_depth, METH_VARARGS, "depth(masks, cell, value, limit) -> passes to a contradiction (the grade's lookahead depth)"},
+    {"initial_masks", (PyCFunction)Lines_initial_masks, METH_NOARGS,
+     "initial_masks() -> bytes: uint32 starting mask of each cell (background plus the colours its row and column use)"},
     {"implications", (PyCFunction)Lines_implications, METH_NOARGS,
      "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
     {"ladder_phases", (PyCFunction)Lines_ladder_phases, METH_VARARGS,

@@ -54,9 +54,9 @@ class Grid:
 
     def __init__(self, puzzle: Puzzle, native: Optional[bool] = None):
         self.puzzle = puzzle
-        H, W = self.height, self.width = puzzle.height, puzzle.width
-        self.slices = [slice(r * W, (r + 1) * W) for r in range(H)] + [slice(c, H * W, W) for c in range(W)]
-        self.cells = [range(H * W)[s] for s in self.slices]
+        self.height, self.width = puzzle.height, puzzle.width
+        self._slices: Optional[list[slice]] = None
+        self._cells: Optional[list[range]] = None
         self.cache: dict = {}
         self._runs = 0
         #: What the last probe learned, for the encoder: "cell has colour a" rules out colour b of
@@ -68,8 +68,22 @@ class Grid:
             self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols]
         else:
             self.automata = []
-        masks = self._initial_masks()
-        self.masks = masks if self._native is None else array("I", masks)
+        self.masks = self._initial_masks() if self._native is None else self._native_masks()
+
+    @property
+    def slices(self) -> list[slice]:
+        """Each line's cells as a slice of the flat masks (made on first use: the C line logic never asks)."""
+        if self._slices is None:
+            H, W = self.height, self.width
+            self._slices = [slice(r * W, (r + 1) * W) for r in range(H)] + [slice(c, H * W, W) for c in range(W)]
+        return self._slices
+
+    @property
+    def cells(self) -> list[range]:
+        """Each line's cell indices, in order (made on first use)."""
+        if self._cells is None:
+            self._cells = [range(self.height * self.width)[s] for s in self.slices]
+        return self._cells
 
     @staticmethod
     def _native_lines(puzzle: Puzzle):
@@ -108,6 +122,14 @@ class Grid:
                 rows_alike[colors] = [1 | (colors & col) for col in col_colors]
             masks.extend(rows_alike[colors])
         for r, c, v in p.givens:
+            masks[r * self.width + c] &= 1 << v
+        return masks
+
+    def _native_masks(self) -> array:
+        """:meth:`_initial_masks` from the C module, as its ``array('I')``."""
+        masks = array("I")
+        masks.frombytes(self._native.initial_masks())
+        for r, c, v in self.puzzle.givens:
             masks[r * self.width + c] &= 1 << v
         return masks
 
