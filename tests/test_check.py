@@ -1,7 +1,6 @@
 """The engine's C twins of Python code on the verify path, against the Python they stand for.
 
 The clue check (solve/check.py, _linelogic.grid_meets) against clues.satisfies:
-
 every grid the engine reports passes this check; a wrong answer here would
 either hide a solver bug or refuse a right solution, so the two must agree on
 grids that meet the clues and on grids a cell, a swap or a shape away. And a
@@ -15,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nonogen import Color, puzzle_from_grid, satisfies
+from nonogen import Color, Puzzle, puzzle_from_grid, satisfies
+from nonogen.clues import clue_problems
 from nonogen.solve import check
 from nonogen.solve.propagate import NATIVE, Grid
 
@@ -79,3 +79,23 @@ def test_the_c_starting_masks_are_the_python_ones(seed, height, width, colours, 
     puzzle = puzzle_from_grid(grid, PALETTE[:colours + 1], givens=givens)
     native = Grid(puzzle)
     assert native.native and list(native.masks) == Grid(puzzle, native=False).masks == native._initial_masks()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 7), st.integers(1, 7), st.integers(1, 4), st.integers(0, 3))
+def test_clues_fit_when_clue_problems_finds_none(seed, height, width, colours, spoilt):
+    """Session.verify skips clues.clue_problems when the C module says it would find nothing (Lines.clues_fit):
+    on clues from a grid and on clues with a few blocks lengthened, added or recoloured, the two must agree."""
+    rng = random.Random(seed)
+    grid = [[0 if rng.random() < 0.4 else rng.randint(1, colours) for _ in range(width)] for _ in range(height)]
+    puzzle = puzzle_from_grid(grid, PALETTE[:colours + 1])
+    lines = [list(line) for line in puzzle.rows + puzzle.cols]
+    for _ in range(spoilt):
+        line = rng.choice(lines)
+        k = rng.randrange(len(line) + 1)
+        if k == len(line) or rng.random() < 0.3:
+            line.insert(k, (rng.randint(1, 3), rng.randint(1, colours)))
+        else:
+            line[k] = (line[k][0] + rng.choice((0, 1)), rng.randint(1, colours))
+    spoiled = Puzzle(lines[:height], lines[height:], puzzle.palette)
+    assert Grid(spoiled).clues_fit() == (not clue_problems(spoiled))

@@ -169,6 +169,24 @@ static PyObject *Lines_initial_masks(Lines *g, PyObject *noargs) {
     return out;
 }
 
+/* Whether clues.clue_problems finds nothing: every clue fits its line (block lengths plus a gap between blocks of
+ * one colour) and every colour fills as many cells by the rows as by the columns. */
+static PyObject *Lines_clues_fit(Lines *g, PyObject *noargs) {
+    (void)noargs;
+    long long total[32] = {0};
+    for (int line = 0; line < g->n_lines; line++) {
+        long long need = 0;
+        for (int i = g->clue_start[line]; i < g->clue_start[line + 1]; i++) {
+            need += g->len[i] + (i > g->clue_start[line] && g->col[i] == g->col[i - 1]);
+            total[g->col[i]] += line < g->height ? g->len[i] : -(long long)g->len[i];
+        }
+        if (need > line_len(g, line)) Py_RETURN_FALSE;
+    }
+    for (int c = 0; c < 32; c++)
+        if (total[c]) Py_RETURN_FALSE;
+    Py_RETURN_TRUE;
+}
+
 /* solve_line(clue, domain[, cells_only]) and deductions(clue, domain[, cells_only]): one line from Python,
  * complete logic's masks, or those and the overlap rule's as a pair (the grade reads both for every line
  * it reads); None when no placement fits. cells_only solves cell by cell even under 64 cells. */
@@ -327,6 +345,8 @@ static PyMethodDef Lines_methods[] = {
     {"replay_lines", (PyCFunction)Lines_replay_lines, METH_VARARGS,
      "replay_lines(masks, lines, step, n_kinds, end) -> (status, passes, line reads, hard lines, kinds): the grade's line logic"},
     {"depth", (PyCFunction)Lines_depth, METH_VARARGS, "depth(masks, cell, value, limit) -> passes to a contradiction (the grade's lookahead depth)"},
+    {"clues_fit", (PyCFunction)Lines_clues_fit, METH_NOARGS,
+     "clues_fit() -> whether clues.clue_problems finds nothing (every clue fits its line, colour totals agree)"},
     {"initial_masks", (PyCFunction)Lines_initial_masks, METH_NOARGS,
      "initial_masks() -> bytes: uint32 starting mask of each cell (background plus the colours its row and column use)"},
     {"implications", (PyCFunction)Lines_implications, METH_NOARGS,

@@ -106,6 +106,11 @@ class Grid:
         the grade's replay runs whole passes there."""
         return self._native
 
+    def clues_fit(self) -> bool:
+        """True when :func:`nonogen.clues.clue_problems` is sure to find nothing (asked of the C module; without it,
+        False: the caller asks clue_problems itself)."""
+        return self._native is not None and self._native.clues_fit()
+
     @property
     def line_runs(self) -> int:
         return self._runs + (self._native.line_runs if self._native is not None else 0)

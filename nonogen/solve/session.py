@@ -242,7 +242,8 @@ class Session:
         return result
 
     def _verify(self, target, givens: tuple[Given, ...], deadline: Deadline, strategy: str) -> VerifyResult:
-        problems = clue_problems(self.puzzle)  # here, not in __init__: a repair's trial sessions never verify
+        # here, not in __init__: a repair's trial sessions never verify; the C module says at once when there are none
+        problems = [] if self.grid.clues_fit() else clue_problems(self.puzzle)
         if problems:
             return VerifyResult("unsolvable", message="; ".join(problems))
         puzzle = self.with_givens(givens)
