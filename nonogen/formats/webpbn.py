@@ -40,8 +40,9 @@ if TYPE_CHECKING:  # pragma: no cover
 NAME = "webpbn"
 SUFFIXES = (".xml", ".pbn")
 MULTI = True
-_LENGTHS = re.compile(r"(?:[1-9][0-9]{0,%d}(?: |$))*" % (MAX_DIGITS - 1))
-"""Block lengths joined by spaces, each one a whole number from 1 with at most MAX_DIGITS digits."""
+_LENGTHS = r"(?:[1-9][0-9]{0,%d}(?: |$))*" % (MAX_DIGITS - 1)
+"""Block lengths joined by spaces, each one a whole number from 1 with at most MAX_DIGITS digits (a pattern ``re``
+compiles on first use: only a document the plain reading leaves to the tree needs it)."""
 _LINE = "#line"  # attribute key no XML name can take: the element's source line
 MAX_ELEMENTS = 1_000_000
 """Most XML elements read: a 512x512 puzzle has about 30,000; the tree is refused while it is being built."""
@@ -145,7 +146,7 @@ def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> l
             check_count(len(counts), MAX_SIDE, f"blocks in {kind[:-1]} {k + 1}", _line(line))
         texts = [count.text or "" for count in counts]
         colours = [count.get("color", default) for count in counts]
-        if _LENGTHS.fullmatch(" ".join(texts)) and index.keys() >= set(colours):  # the usual case, checked at once
+        if re.fullmatch(_LENGTHS, " ".join(texts)) and index.keys() >= set(colours):  # the usual case, checked at once
             lines.append(tuple(map(item, map(int, texts), map(index.__getitem__, colours))))
         else:  # find the bad count and say why
             lines.append(tuple(_block(count, index, default, f"{kind[:-1]} {{}}", k) for count in counts))
