@@ -9,6 +9,7 @@ grid's starting masks (Lines.initial_masks) against Grid._initial_masks.
 from __future__ import annotations
 
 import random
+from array import array
 
 import pytest
 from hypothesis import given, settings
@@ -99,3 +100,15 @@ def test_clues_fit_when_clue_problems_finds_none(seed, height, width, colours, s
             line[k] = (line[k][0] + rng.choice((0, 1)), rng.randint(1, colours))
     spoiled = Puzzle(lines[:height], lines[height:], puzzle.palette)
     assert Grid(spoiled).clues_fit() == (not clue_problems(spoiled))
+
+
+@pytest.mark.parametrize("colours", [1, 3, 7, 8])
+def test_solved_rows_read_a_byte_a_cell_as_the_python_reading_does(colours):
+    """Grid.solved_rows reads the C module's masks a byte a cell when the palette has at most 8 colours
+    (a mask under 256); with 9 or more it takes the step per cell. Both must give each cell's colour."""
+    rng = random.Random(colours)
+    grid = [[rng.randint(0, colours) for _ in range(7)] for _ in range(5)]
+    palette = PALETTE[:colours + 1] if colours < 8 else PALETTE
+    solution = Grid(puzzle_from_grid(grid, palette))
+    masks = array("I", [1 << v for row in grid for v in row])
+    assert solution.solved_rows(masks) == solution.solved_rows(list(masks)) == tuple(map(bytes, grid))
