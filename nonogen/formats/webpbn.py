@@ -14,7 +14,6 @@ tolerated and never fetched.
 from __future__ import annotations
 
 import re
-from xml.etree.ElementTree import Element, ParseError, TreeBuilder, XMLParser
 
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
@@ -32,10 +31,16 @@ from ._common import (
     parse_int,
     shorten,
 )
+from ._webpbn_plain import NodeBuilder, plain_clues, plain_lines
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Optional
+    from typing import Optional, Union
+    from xml.etree.ElementTree import Element as _Element
+
+    from ._webpbn_plain import Node
+
+    Element = Union[_Element, Node]  # the reader asks the same of both
 
 NAME = "webpbn"
 SUFFIXES = (".xml", ".pbn")
@@ -56,8 +61,11 @@ def looks_like(text: str) -> bool:
     return head.startswith("<") and ("<puzzleset" in text[:5000] or "<puzzle" in text[:5000])
 
 
-def parse_xml(text: str) -> Element:
-    """The element tree of ``text``, refusing entity declarations; elements carry their line in ``#line``."""
+def parse_xml(text: str, builder=None) -> Element:
+    """The element tree of ``text``, refusing entity declarations; elements carry their line in ``#line``.
+
+    ``builder`` (default ElementTree's TreeBuilder) builds the tree from expat's events.
+    """
     at = text.find("<!ENTITY")
     if at >= 0:
         raise FormatError(
@@ -66,7 +74,10 @@ def parse_xml(text: str) -> Element:
         )
     import xml.parsers.expat as expat  # here: only a document the C tree cannot read (or an error) needs it
 
-    builder = TreeBuilder()
+    if builder is None:
+        from xml.etree.ElementTree import TreeBuilder  # here: the plain reading builds its small trees itself
+
+        builder = TreeBuilder()
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
@@ -153,29 +164,6 @@ def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> l
     return lines
 
 
-def _plain_lines(puzzle: Element, plain: dict, kind: str, index: dict[str, int], default: str) -> list[tuple]:
-    """The clue lines :func:`_plain_clues` read, as :func:`_clues` reads them (a FormatError: read the tree).
-
-    A puzzle spells a few dozen distinct counts: each is read once, and the
-    rest is a dictionary lookup per count.
-    """
-    lines = plain[kind]
-    if len([c for c in puzzle.findall("clues") if c.get("type") == kind]) != 1 or len(lines) > MAX_SIDE:
-        raise FormatError(f'not one <clues type="{kind}"> element of at most {MAX_SIDE} lines')
-    if max(map(len, lines), default=0) > MAX_SIDE:
-        raise FormatError("too many blocks in a line")
-    table: dict[str, tuple[int, int]] = {}
-    for count in set().union(*lines):
-        found = _COUNT_PARTS.fullmatch(count)
-        if found is None:
-            raise FormatError("a count not written the usual way")
-        colour = default if found.group(1) is None else found.group(1)
-        if colour not in index:
-            raise FormatError("an unknown colour")
-        table[count] = item(int(found.group(2)), index[colour])
-    return [tuple(map(table.__getitem__, line)) for line in lines]
-
-
 def _block(count: Element, index: dict[str, int], default: str, what: str, k: int) -> tuple[int, int]:
     """One ``<count>`` as ``(length, colour)``; the checks that name the line run only on a bad count.
 
@@ -229,7 +217,7 @@ def _puzzle(el: Element, plain: Optional[dict] = None) -> Puzzle:
     if plain is None:
         rows, cols = _clues(el, "rows", index, default), _clues(el, "columns", index, default)
     else:
-        rows, cols = (_plain_lines(el, plain, kind, index, default) for kind in ("rows", "columns"))
+        rows, cols = (plain_lines(el, plain, kind, index, default) for kind in ("rows", "columns"))
     meta = {key: child.text or "" for tag, key in _META.items() if (child := el.find(tag)) is not None}
     goal = _goal(el, palette, len(cols), len(rows))
     return build(rows, cols, palette, goal=goal, meta=meta, line=_line(el))
@@ -250,94 +238,40 @@ def members(text: str) -> list[tuple[int, str]]:
 def loads_all(text: str) -> list[Puzzle]:
     """Every puzzle of a ``<puzzleset>`` (or a lone ``<puzzle>``).
 
-    A plain one-puzzle file has its clues read by regular expressions and the
-    rest by ElementTree's C parser (:func:`_plain_clues`); any other
-    well-formed file is read by the C parser alone. Neither keeps line numbers
-    (the Python callbacks that record them took half of the reading time of a
-    30x30 colour puzzle), so when anything is wrong the file is read again
-    with :func:`parse_xml`, and the error names its line.
+    A plain one-puzzle file has its clue blocks cut out by string methods and
+    the small rest parsed into :class:`~nonogen.formats._webpbn_plain.Node`
+    objects (:func:`~nonogen.formats._webpbn_plain.plain_clues`); any other
+    well-formed file is read by ElementTree's C parser. Neither keeps line
+    numbers, so when anything is wrong the file is read again with
+    :func:`parse_xml`, and the error names its line.
     """
-    if "<!ENTITY" not in text and text.count("<") <= MAX_ELEMENTS:  # else parse_xml refuses it, with the line
-        plain = _plain_clues(text)
+    entities = "!" in text and "<!ENTITY" in text  # "!" first: memchr finds a rare byte at once
+    if not entities and (len(text) <= MAX_ELEMENTS or text.count("<") <= MAX_ELEMENTS):  # else parse_xml refuses it
+        plain = plain_clues(text)
         try:
-            if plain is None:
-                return _read_tree(_quick_tree(text), None)
-            return _read_tree(_quick_tree(plain[0]), plain[1])
-        except (FormatError, ParseError):
+            if plain is not None:
+                return _read_tree(parse_xml(plain[0], NodeBuilder()), plain[1])
+            return _read_tree(_quick_tree(text), None)
+        except FormatError:
             pass
     return _read_tree(parse_xml(text), None)
 
 
-_BETWEEN_TAGS = re.compile(r">\s+<")
-_COUNT_PARTS = re.compile(r'<count(?: color="([^"<>&]*)")?>([1-9][0-9]{0,%d})' % (MAX_DIGITS - 1))
-"""A ``<count>`` element written the usual way, up to its closing tag: its colour (or None) and its length."""
-
-
-def _plain_clues(text: str) -> Optional[tuple[str, dict[str, list[list[str]]]]]:
-    """A plain one-puzzle document with its two clue blocks emptied, and what they held.
-
-    For each block: each line's ``<count>`` elements as written, without their closing tags. Plain
-    means no comments, CDATA, doctype or entity references, and clue blocks of only ``<line>`` and
-    ``<count>`` elements with nothing but blanks between the tags (:func:`_plain_lines` checks each
-    distinct count's spelling). For anything else ``None``: the tree reads it.
-    String methods cut the blocks at C speed, where the tree made Python
-    objects and lookups for each of a 30x30 puzzle's 900 counts.
-    """
-    spans, found = [], {}
-    for kind in ("rows", "columns"):
-        start = text.find(f'<clues type="{kind}">')
-        end = text.find("</clues>", start)
-        lines = None if start < 0 or end < 0 else _plain_block(text[start + 15 + len(kind) : end])
-        if lines is None:
-            return None
-        found[kind] = lines
-        spans.append((start + 15 + len(kind), end))
-    spans.sort()
-    (a, b), (c, d) = spans
-    rest = text[:a] + text[b:c] + text[d:]  # the checks read only this: _plain_block let no "<!", "&" or tag pass
-    if ("!" in rest and "<!" in rest) or "&" in rest or rest.count("<clues") != 2 or not _one_puzzle(rest):
-        return None  # ("!" first: memchr finds a rare byte at once, where "<!" is slow with "<" everywhere)
-    return rest, found
-
-
-def _one_puzzle(text: str) -> bool:
-    """Whether ``text`` has one ``<puzzle>`` element and no other tag whose name starts with "puzzle" but the set's."""
-    at = text.find("<puzzle")
-    if text.count("<puzzle") != text.count("<puzzleset") + 1:
-        return False
-    while text.startswith("<puzzleset", at):
-        at = text.find("<puzzle", at + 1)
-    return text[at + 7 : at + 8] in (" ", "\t", "\n", "\r", "/", ">")
-
-
-def _plain_block(body: str) -> Optional[list[list[str]]]:
-    """The lines of one clue block as lists of ``<count ...>N`` strings, or None when it holds anything else.
-
-    With the blanks between tags taken out, a plain block is ``<line>`` then
-    ``<count ...>N</count>`` pieces then ``</line>``, over and over (``<line/>``
-    for an empty line); whatever is cut out between the tags must be a count.
-    """
-    pieces = _BETWEEN_TAGS.sub("><", body.strip()).replace("<line/>", "<line></line>").split("</line>")
-    if pieces.pop():  # something after the last line
-        return None
-    lines = []
-    for piece in pieces:
-        counts = piece[6:].split("</count>")
-        if not piece.startswith("<line>") or counts.pop():  # a piece that is not a line, or text after its counts
-            return None
-        lines.append(counts)
-    return lines
-
-
 def _quick_tree(text: str) -> Element:
-    """The element tree of ``text`` without line numbers (the caller has refused entity declarations)."""
+    """The element tree of ``text`` without line numbers (the caller has refused entity declarations);
+    malformed XML is a FormatError without a line (the caller reads it again for the line)."""
+    from xml.etree.ElementTree import ParseError, XMLParser  # here: a plain document never needs ElementTree
+
     parser = XMLParser()
-    parser.feed(text.lstrip("\ufeff"))
-    return parser.close()
+    try:
+        parser.feed(text.lstrip("\ufeff"))
+        return parser.close()
+    except ParseError:
+        raise FormatError("malformed XML") from None
 
 
 def _read_tree(root: Element, plain: Optional[dict]) -> list[Puzzle]:
-    """The puzzles of a tree; ``plain``: the clues :func:`_plain_clues` read, for its one puzzle."""
+    """The puzzles of a tree; ``plain``: the clues :func:`~nonogen.formats._webpbn_plain.plain_clues` read, for its one puzzle."""
     puzzles = [root] if root.tag == "puzzle" else root.findall("puzzle")
     if root.tag not in ("puzzle", "puzzleset") or not puzzles:
         raise FormatError(f"expected <puzzleset> with <puzzle> elements, found <{root.tag}>", line=_line(root))
