@@ -112,3 +112,10 @@ def test_solved_rows_read_a_byte_a_cell_as_the_python_reading_does(colours):
     solution = Grid(puzzle_from_grid(grid, palette))
     masks = array("I", [1 << v for row in grid for v in row])
     assert solution.solved_rows(masks) == solution.solved_rows(list(masks)) == tuple(map(bytes, grid))
+
+
+@given(st.lists(st.integers(1, 2**32 - 1), max_size=60))
+def test_open_count_in_c_counts_the_masks_of_two_or_more_colours(masks):
+    from nonogen.solve.propagate import open_count
+
+    assert open_count(array("I", masks)) == sum(1 for m in masks if m & (m - 1))

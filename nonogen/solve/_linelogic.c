@@ -284,8 +284,14 @@ static int line_meets(const unsigned char *cell, Py_ssize_t stride, Py_ssize_t n
             ok = 0;
             break;
         }
-        long length, colour;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, b), "ll", &length, &colour)) {
+        PyObject *block = PySequence_Fast_GET_ITEM(fast, b);
+        if (!PyTuple_Check(block) || PyTuple_GET_SIZE(block) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a block must be a (length, colour) tuple");
+            ok = -1;
+            break;
+        }
+        long length = PyLong_AsLong(PyTuple_GET_ITEM(block, 0)), colour = PyLong_AsLong(PyTuple_GET_ITEM(block, 1));
+        if ((length == -1 || colour == -1) && PyErr_Occurred()) {
             ok = -1;
             break;
         }
@@ -294,6 +300,22 @@ static int line_meets(const unsigned char *cell, Py_ssize_t stride, Py_ssize_t n
     }
     Py_DECREF(fast);
     return ok == 1 && b != k ? 0 : ok;
+}
+
+static PyObject *module_open_count(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    Py_ssize_t open = 0, n = buf.len / (Py_ssize_t)sizeof(mask_t);
+    const mask_t *m = buf.buf;
+    if (buf.itemsize != sizeof(mask_t)) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_TypeError, "masks must be an array('I')");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) open += (m[i] & (m[i] - 1)) != 0;
+    PyBuffer_Release(&buf);
+    return PyLong_FromSsize_t(open);
 }
 
 static PyObject *module_grid_meets(PyObject *self, PyObject *args) {
@@ -322,6 +344,8 @@ done:
 }
 
 static PyMethodDef module_methods[] = {
+    {"open_count", module_open_count, METH_VARARGS,
+     "open_count(masks) -> how many cells of an array('I') of masks still have two or more colours"},
     {"grid_meets", module_grid_meets, METH_VARARGS,
      "grid_meets(cells, width, height, lines) -> whether the grid of colour bytes has the clues lines (rows, then "
      "columns): the check every reported solution passes"},

@@ -28,7 +28,7 @@ from .check import meets_clues
 from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
 from .deadline import TIMEOUT, Deadline, Timeout, solve_limited
 from .grade import rate
-from .propagate import Contradiction, Grid
+from .propagate import Contradiction, Grid, open_count as _open_count
 from .search import first_solution
 from .result import VerifyResult
 from .shortcut import early_multiple
@@ -408,12 +408,6 @@ def _check_memory(grid: Grid, masks, extra: int) -> None:
     if need > budget:
         raise TooBig(f"the SAT encoding would need about {need / 1e9:.1f} GB ({clauses:,} clauses), "
                      f"more than the {budget / 1e9:.1f} GB one puzzle may take")
-
-
-def _open_count(masks) -> int:
-    """How many cells still have two or more colours: all but those with one bit (counted per distinct mask, in C:
-    a Python loop over the cells was a third of a photo's repair)."""
-    return len(masks) - sum(masks.count(m) for m in set(masks) if not m & (m - 1))
 
 
 def _with_givens(grid: Grid, givens: Sequence[Given]) -> list:
