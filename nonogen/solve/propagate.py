@@ -360,7 +360,7 @@ def open_count(masks: Sequence[int]) -> int:
     """How many cells still have two or more colours: the C module's masks (an ``array('I')``) in one C pass,
     a list as all but the cells with one bit, counted per distinct mask (a Python loop over the cells was a
     third of a photo's repair)."""
-    if isinstance(masks, array):
+    if isinstance(masks, array) and _linelogic is not None:
         return _linelogic.open_count(masks)
     return len(masks) - sum(masks.count(m) for m in set(masks) if not m & (m - 1))
 
