@@ -14,6 +14,7 @@ import os
 import stat
 import time
 from collections import deque, namedtuple
+from functools import partial
 from itertools import chain
 from operator import itemgetter
 
@@ -192,7 +193,11 @@ def clue_hash(puzzle: AnyPuzzle) -> str:
         text = json.dumps({"kind": "3d", "size": list(puzzle.size), "clues": clues}, separators=(",", ":"))
     else:
         lines = (*puzzle.rows, *puzzle.cols)
-        order = dict.fromkeys(map(itemgetter(1), chain.from_iterable(lines)))
+        order: dict = {}
+        for line in lines:  # usually the first line or two name every colour
+            order.update(dict.fromkeys(map(itemgetter(1), line)))
+            if len(order) == puzzle.n_colors:
+                break
         names = {c: k for k, c in enumerate(order, 1)}  # colours renumbered by first appearance
         h = puzzle.height
         text = (f'{{"kind":"2d","width":{puzzle.width},"height":{h},'
@@ -209,7 +214,7 @@ def _json_lines(lines: tuple, names: dict[int, int]) -> str:
     '[[[2,1],[1,2]],[]]'
     """
     spelled = {block: f"[{block[0]},{names[block[1]]}]" for block in set(chain.from_iterable(lines))}
-    return "[" + ",".join("[" + ",".join(map(spelled.__getitem__, line)) + "]" for line in lines) + "]"
+    return "[[" + "],[".join(map(",".join, map(partial(map, spelled.__getitem__), lines))) + "]]"
 
 
 def _fields(puzzle: AnyPuzzle, fmt: str, member: int, members: int) -> dict:
@@ -236,7 +241,7 @@ def _differences(puzzle: AnyPuzzle, result: VerifyResult) -> list[tuple[int, ...
     if puzzle.dimensions == 3:
         return [tuple(map(int, ix)) for ix in zip(*result.ambiguous.nonzero())]
     first, second = rows_in(result, "solution"), rows_in(result, "second_solution")
-    return [(r, c) for r, (a, b) in enumerate(zip(first, second)) for c in range(len(a)) if a[c] != b[c]]
+    return [(r, c) for r, (a, b) in enumerate(zip(first, second)) if a != b for c in range(len(a)) if a[c] != b[c]]
 
 
 def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, *, fields: Optional[dict] = None) -> dict:

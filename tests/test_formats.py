@@ -302,6 +302,7 @@ BAD = [
     ("rowscols", '{"rows": [[1], [1]], "cols": [[2], []]', "line 1"),
     ("rowscols", '{"rows": [[1], [1]], "cols": [[2], [0, 1]]}', "column 2"),
     ("g", ": rows\n1\n1z\n: columns\n2\n0\n: end\n", "line 3"),
+    ("g", ": rows\n1\n1\n: columns\n1\n1 1z\n: end\n", "line 6: column 2"),  # items known from other lines
     ("g", ": rows\n1\n", "line"),
     ("bracket", "GRID a\nROWS\n[ 1 ]\n[ x ]\n", "line 4"),
     ("webpbn", '<puzzleset><puzzle>\n<clues type="rows"><line><count color="red">1</count></line></clues>'

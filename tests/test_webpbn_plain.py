@@ -1,8 +1,8 @@
 """webpbn XML's two ways of reading (formats/webpbn.py) give the same puzzles and the same errors.
 
-A plain document has its clue blocks read by regular expressions; anything
-else is read by the element tree, and any error is reported from a second
-reading that keeps line numbers. Whatever way a document takes, the answer
+A plain document has its clue blocks cut out by string methods and its small
+rest parsed into nonogen's own nodes; anything else is read by ElementTree,
+and any error is reported from a second reading that keeps line numbers. Whatever way a document takes, the answer
 must be the one the line-numbered tree reading gives.
 """
 from __future__ import annotations
@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from nonogen import Color, formats, puzzle_from_grid
 from nonogen.errors import NonogenError
 from nonogen.formats import webpbn
+from nonogen.formats._webpbn_plain import plain_clues
 
 PALETTE = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "a"), Color("green", "#00ff00", "b"),
            Color("blue", "#0000ff", "c"))
@@ -40,6 +41,33 @@ MUTATIONS = [
     lambda t: t.replace("red", "r&amp;d"),
     lambda t: t.replace("</clues>", "", 1),
     lambda t: t.replace('<clues type="rows">', '<wrap><clues type="rows">').replace("</clues>", "</clues></wrap>", 1),
+    # the string-method reading of the clue blocks (formats/webpbn.py: _plain_block) must see each of these
+    lambda t: t.replace("\n", "\r\n"),
+    lambda t: t.replace("</line>", "</line>\t \n  "),
+    lambda t: t.replace("green", "dark green"),  # a blank inside a colour name is no blank between tags
+    lambda t: t.replace("</count></line>", "</count>x</line>", 1),
+    lambda t: t.replace("<line>", "x<line>", 1),
+    lambda t: t.replace("</clues>", "x</clues>", 1),
+    lambda t: t.replace("<line>", "<line><?pi?>", 1),
+    lambda t: t.replace("<count>", '<count note="x">', 1),
+    lambda t: t.replace("<count>", "<count >", 1),
+    lambda t: t.replace("<count>1", "<count>1 ", 1),
+    lambda t: t.replace("<line>", "<line><line>", 1).replace("</line>", "</line></line>", 1),
+    lambda t: t.replace("<line></line>", "<line />"),
+    lambda t: t.replace("<puzzle ", "<title>Hi!</title><puzzle ", 1),
+    lambda t: t.replace("<puzzle ", '<puzzlex/><puzzle ', 1),
+    lambda t: t.replace("</puzzleset>", "</puzzleset><puzzleset/>"),
+    lambda t: t.replace('<clues type="rows">', '<clues type="columns">', 1),
+    lambda t: t.replace('<clues type="rows">', '<clues  type="rows">', 1),
+    # the small tree of the rest (formats/_webpbn_plain.py: Node) must read text, tails and children as ElementTree
+    lambda t: t.replace("</title>", "<b>bold</b> tail</title>"),
+    lambda t: t.replace("<title>", "<title>\n  "),
+    lambda t: t.replace("<author>", "<note><author>x</author></note><author>"),
+    lambda t: t.replace("|</image>", "|\n</image>").replace("<image>", "<image>\n"),
+    lambda t: t.replace('<solution type="goal">', '<solution type="goal"><note/>'),
+    lambda t: t.replace('<puzzle ', '<puzzle xmlns="urn:x" ', 1),
+    lambda t: t.replace('<puzzle ', '<p:puzzle ', 1).replace("</puzzle>", "</p:puzzle>", 1),
+    lambda t: t.replace('type="grid"', 'type="grid" x:y="z"', 1),
 ]
 
 
@@ -63,7 +91,8 @@ def document(seed: int, size: int) -> str:
     rng = random.Random(seed)
     grid = [[0 if rng.random() < 0.4 else rng.randint(1, 3) for _ in range(size)] for _ in range(size)]
     grid[0] = [0] * size  # an empty line
-    return formats.dumps(puzzle_from_grid(grid, PALETTE).replace(goal=None), "webpbn")
+    puzzle = puzzle_from_grid(grid, PALETTE, title=f"Grid {seed}", author="A. N. Author")
+    return formats.dumps(puzzle if seed % 2 else puzzle.replace(goal=None), "webpbn")  # half with their goal
 
 
 @settings(max_examples=300, deadline=None)
@@ -77,9 +106,12 @@ def test_plain_and_tree_readings_agree(seed, size, mutations):
 
 def test_a_plain_document_takes_the_regular_expressions():
     """The fast way is really taken for what nonogen writes: it empties the clue blocks it read."""
-    plain = webpbn._plain_clues(document(1, 10))
+    plain = plain_clues(document(1, 10))
     assert plain is not None and '<clues type="rows"></clues>' in plain[0]
-    assert webpbn._plain_clues(MUTATIONS[2](document(1, 10))) is None  # a comment: the tree reads it
+    assert plain_clues(MUTATIONS[2](document(1, 10))) is None  # a comment: the tree reads it
+    for blanks in (lambda t: t.replace("\n", "\r\n"), lambda t: t.replace("</line>", "</line>\t \n  "),
+                   lambda t: t.replace("green", "dark green"), lambda t: t.replace("<puzzle ", "<title>!</title><puzzle ")):
+        assert plain_clues(blanks(document(1, 10))) is not None  # what the mutations above compare
 
 
 def test_the_shared_xml_puzzles_read_the_same(shared_data: Path):
@@ -89,3 +121,16 @@ def test_the_shared_xml_puzzles_read_the_same(shared_data: Path):
     for path in files:
         text = path.read_text()
         assert reading(text) == tree_reading(text), path.name
+
+
+def test_a_plain_document_is_read_without_elementtree(tmp_path):
+    """ElementTree costs 2.5 ms to import: reading a plain document (formats/_webpbn_plain.py) must not load it."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "p.xml"
+    path.write_text(document(2, 8))
+    code = (f"import sys; from nonogen import formats; formats.load({str(path)!r}); "
+            "print('xml.etree.ElementTree' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -116,12 +116,13 @@ def loads(text: str) -> Puzzle:
     decls = _declarations(lines, decl_start, seps[0]) if decl_start is not None else []
     palette, codes = _palette(decls)
     stop = seps[2] if len(seps) > 2 else len(lines)
-    sections = []
+    sections, known = [], {}  # known: the file's distinct clue items, each parsed once
     for what, (a, b) in (("row", (seps[0], seps[1])), ("column", (seps[1], stop))):
         body = [(i, lines[i]) for i in range(a + 1, b) if lines[i].strip()]
         if len(body) > MAX_SIDE:
             check_count(len(body), MAX_SIDE, f"{what} clue lines", body[MAX_SIDE][0] + 1)
-        sections.append([parse_clue_line(t, i + 1, f"{what} {k + 1}", _ITEM, "3 or 3r", _colour_of(codes), _BLANKS)
+        sections.append([parse_clue_line(t, i + 1, f"{what} {k + 1}", _ITEM, "3 or 3r", _colour_of(codes), _BLANKS,
+                                         known)
                          for k, (i, t) in enumerate(body)])
     preamble = [ln.strip() for ln in lines[: decl_start if decl_start is not None else seps[0]] if ln.strip()]
     meta = {}

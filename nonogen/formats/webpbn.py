@@ -14,9 +14,6 @@ tolerated and never fetched.
 from __future__ import annotations
 
 import re
-import xml.parsers.expat as expat
-from typing import Optional
-from xml.etree.ElementTree import Element, ParseError, TreeBuilder, XMLParser
 
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
@@ -34,12 +31,23 @@ from ._common import (
     parse_int,
     shorten,
 )
+from ._webpbn_plain import NodeBuilder, plain_clues, plain_lines
+
+TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional, Union
+    from xml.etree.ElementTree import Element as _Element
+
+    from ._webpbn_plain import Node
+
+    Element = Union[_Element, Node]  # the reader asks the same of both
 
 NAME = "webpbn"
 SUFFIXES = (".xml", ".pbn")
 MULTI = True
-_LENGTHS = re.compile(r"(?:[1-9][0-9]{0,%d}(?: |$))*" % (MAX_DIGITS - 1))
-"""Block lengths joined by spaces, each one a whole number from 1 with at most MAX_DIGITS digits."""
+_LENGTHS = r"(?:[1-9][0-9]{0,%d}(?: |$))*" % (MAX_DIGITS - 1)
+"""Block lengths joined by spaces, each one a whole number from 1 with at most MAX_DIGITS digits (a pattern ``re``
+compiles on first use: only a document the plain reading leaves to the tree needs it)."""
 _LINE = "#line"  # attribute key no XML name can take: the element's source line
 MAX_ELEMENTS = 1_000_000
 """Most XML elements read: a 512x512 puzzle has about 30,000; the tree is refused while it is being built."""
@@ -53,15 +61,23 @@ def looks_like(text: str) -> bool:
     return head.startswith("<") and ("<puzzleset" in text[:5000] or "<puzzle" in text[:5000])
 
 
-def parse_xml(text: str) -> Element:
-    """The element tree of ``text``, refusing entity declarations; elements carry their line in ``#line``."""
+def parse_xml(text: str, builder=None) -> Element:
+    """The element tree of ``text``, refusing entity declarations; elements carry their line in ``#line``.
+
+    ``builder`` (default ElementTree's TreeBuilder) builds the tree from expat's events.
+    """
     at = text.find("<!ENTITY")
     if at >= 0:
         raise FormatError(
             "XML entity declarations are refused (they can expand without bound or read local files)",
             line=text.count("\n", 0, at) + 1,
         )
-    builder = TreeBuilder()
+    import xml.parsers.expat as expat  # here: only a document the C tree cannot read (or an error) needs it
+
+    if builder is None:
+        from xml.etree.ElementTree import TreeBuilder  # here: the plain reading builds its small trees itself
+
+        builder = TreeBuilder()
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
@@ -141,36 +157,10 @@ def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> l
             check_count(len(counts), MAX_SIDE, f"blocks in {kind[:-1]} {k + 1}", _line(line))
         texts = [count.text or "" for count in counts]
         colours = [count.get("color", default) for count in counts]
-        if _LENGTHS.fullmatch(" ".join(texts)) and index.keys() >= set(colours):  # the usual case, checked at once
+        if re.fullmatch(_LENGTHS, " ".join(texts)) and index.keys() >= set(colours):  # the usual case, checked at once
             lines.append(tuple(map(item, map(int, texts), map(index.__getitem__, colours))))
         else:  # find the bad count and say why
             lines.append(tuple(_block(count, index, default, f"{kind[:-1]} {{}}", k) for count in counts))
-    return lines
-
-
-def _plain_lines(puzzle: Element, plain: dict, kind: str, index: dict[str, int], default: str) -> list[tuple]:
-    """The clue lines :func:`_plain_clues` read, as :func:`_clues` reads them (a FormatError: read the tree).
-
-    A puzzle spells a few dozen distinct counts: each is read once, and the
-    rest is a dictionary lookup per count.
-    """
-    tokens, per_line = plain[kind]
-    if len([c for c in puzzle.findall("clues") if c.get("type") == kind]) != 1 or len(per_line) > MAX_SIDE:
-        raise FormatError(f'not one <clues type="{kind}"> element of at most {MAX_SIDE} lines')
-    if max(per_line, default=0) > MAX_SIDE:
-        raise FormatError("too many blocks in a line")
-    table = {}
-    for token in set(tokens):
-        colour, length = _COUNT_PARTS.fullmatch(token).groups()  # type: ignore[union-attr]
-        colour = colour[8:-1] if colour else default
-        if colour not in index:
-            raise FormatError("an unknown colour")
-        table[token] = item(int(length), index[colour])
-    blocks = list(map(table.__getitem__, tokens))
-    lines, at = [], 0
-    for count in per_line:
-        lines.append(tuple(blocks[at : at + count]))
-        at += count
     return lines
 
 
@@ -227,7 +217,7 @@ def _puzzle(el: Element, plain: Optional[dict] = None) -> Puzzle:
     if plain is None:
         rows, cols = _clues(el, "rows", index, default), _clues(el, "columns", index, default)
     else:
-        rows, cols = (_plain_lines(el, plain, kind, index, default) for kind in ("rows", "columns"))
+        rows, cols = (plain_lines(el, plain, kind, index, default) for kind in ("rows", "columns"))
     meta = {key: child.text or "" for tag, key in _META.items() if (child := el.find(tag)) is not None}
     goal = _goal(el, palette, len(cols), len(rows))
     return build(rows, cols, palette, goal=goal, meta=meta, line=_line(el))
@@ -248,70 +238,40 @@ def members(text: str) -> list[tuple[int, str]]:
 def loads_all(text: str) -> list[Puzzle]:
     """Every puzzle of a ``<puzzleset>`` (or a lone ``<puzzle>``).
 
-    A plain one-puzzle file has its clues read by regular expressions and the
-    rest by ElementTree's C parser (:func:`_plain_clues`); any other
-    well-formed file is read by the C parser alone. Neither keeps line numbers
-    (the Python callbacks that record them took half of the reading time of a
-    30x30 colour puzzle), so when anything is wrong the file is read again
-    with :func:`parse_xml`, and the error names its line.
+    A plain one-puzzle file has its clue blocks cut out by string methods and
+    the small rest parsed into :class:`~nonogen.formats._webpbn_plain.Node`
+    objects (:func:`~nonogen.formats._webpbn_plain.plain_clues`); any other
+    well-formed file is read by ElementTree's C parser. Neither keeps line
+    numbers, so when anything is wrong the file is read again with
+    :func:`parse_xml`, and the error names its line.
     """
-    if "<!ENTITY" not in text and text.count("<") <= MAX_ELEMENTS:  # else parse_xml refuses it, with the line
-        plain = _plain_clues(text)
+    entities = "!" in text and "<!ENTITY" in text  # "!" first: memchr finds a rare byte at once
+    if not entities and (len(text) <= MAX_ELEMENTS or text.count("<") <= MAX_ELEMENTS):  # else parse_xml refuses it
+        plain = plain_clues(text)
         try:
-            if plain is None:
-                return _read_tree(_quick_tree(text), None)
-            return _read_tree(_quick_tree(plain[0]), plain[1])
-        except (FormatError, ParseError):
+            if plain is not None:
+                return _read_tree(parse_xml(plain[0], NodeBuilder()), plain[1])
+            return _read_tree(_quick_tree(text), None)
+        except FormatError:
             pass
     return _read_tree(parse_xml(text), None)
 
 
-_PUZZLE_TAG = re.compile(r"<puzzle[\s/>]")
-_CLUE_BLOCK = re.compile(r'<clues type="(rows|columns)">')
-_COUNT_XML = r'<count(?: color="[^"<>&]*")?>[1-9][0-9]{0,%d}</count>' % (MAX_DIGITS - 1)
-_CLUE_BODY = re.compile(r"(?:\s*(?:<line/>|<line>(?:\s*%s)*\s*</line>))*\s*" % _COUNT_XML)
-"""A clue block of ``<line>`` elements holding only ``<count>`` elements, spelled the usual way."""
-_COUNT_TOKEN = re.compile(r'<count(?: color="[^"]*")?>[0-9]+</count>')
-_COUNT_PARTS = re.compile(r'<count( color="[^"]*")?>([0-9]+)</count>')
-
-
-def _plain_clues(text: str) -> Optional[tuple[str, dict[str, tuple[list[str], list[int]]]]]:
-    """A plain one-puzzle document with its two clue blocks emptied, and what they held.
-
-    For each block: its ``<count>`` elements as written, in order, and how
-    many of them each line has. Plain means no comments, CDATA, doctype or
-    entity references, and clue blocks of only ``<line>`` and ``<count>``
-    elements written the usual way (webpbn's export and nonogen's own). For
-    anything else ``None``: the tree reads it.
-    Regular expressions find the counts at C speed, where the tree made
-    Python objects and lookups for each of a 30x30 puzzle's 900 counts.
-    """
-    if "<!" in text or "&" in text or len(_PUZZLE_TAG.findall(text)) != 1 or text.count("<clues") != 2:
-        return None
-    spans, found = [], {}
-    for block in _CLUE_BLOCK.finditer(text):
-        end = text.find("</clues>", block.end())
-        body = text[block.end() : end]
-        if end < 0 or block.group(1) in found or not _CLUE_BODY.fullmatch(body):
-            return None
-        per_line = [piece.count("<count") for piece in body.replace("<line/>", "<line></line>").split("</line>")[:-1]]
-        found[block.group(1)] = (_COUNT_TOKEN.findall(body), per_line)
-        spans.append((block.end(), end))
-    if len(found) != 2:
-        return None
-    (a, b), (c, d) = spans
-    return text[:a] + text[b:c] + text[d:], found
-
-
 def _quick_tree(text: str) -> Element:
-    """The element tree of ``text`` without line numbers (the caller has refused entity declarations)."""
+    """The element tree of ``text`` without line numbers (the caller has refused entity declarations);
+    malformed XML is a FormatError without a line (the caller reads it again for the line)."""
+    from xml.etree.ElementTree import ParseError, XMLParser  # here: a plain document never needs ElementTree
+
     parser = XMLParser()
-    parser.feed(text.lstrip("\ufeff"))
-    return parser.close()
+    try:
+        parser.feed(text.lstrip("\ufeff"))
+        return parser.close()
+    except ParseError:
+        raise FormatError("malformed XML") from None
 
 
 def _read_tree(root: Element, plain: Optional[dict]) -> list[Puzzle]:
-    """The puzzles of a tree; ``plain``: the clues :func:`_plain_clues` read, for its one puzzle."""
+    """The puzzles of a tree; ``plain``: the clues :func:`~nonogen.formats._webpbn_plain.plain_clues` read, for its one puzzle."""
     puzzles = [root] if root.tag == "puzzle" else root.findall("puzzle")
     if root.tag not in ("puzzle", "puzzleset") or not puzzles:
         raise FormatError(f"expected <puzzleset> with <puzzle> elements, found <{root.tag}>", line=_line(root))

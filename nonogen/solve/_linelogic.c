@@ -150,6 +150,43 @@ static PyObject *Lines_get_runs(Lines *g, void *closure) {
     return PyLong_FromLongLong(g->line_runs);
 }
 
+/* The starting masks, propagate.py's Grid._initial_masks without the givens: background plus the colours that
+ * both the cell's row clue and its column clue use. */
+static PyObject *Lines_initial_masks(Lines *g, PyObject *noargs) {
+    (void)noargs;
+    int H = g->height, W = g->width;
+    mask_t *used = PyMem_Calloc(H + W, sizeof(mask_t));
+    if (!used) return PyErr_NoMemory();
+    for (int line = 0; line < H + W; line++)
+        for (int i = g->clue_start[line]; i < g->clue_start[line + 1]; i++) used[line] |= (mask_t)1 << g->col[i];
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)g->n_cells * sizeof(mask_t));
+    if (out) {
+        mask_t *m = (mask_t *)PyBytes_AS_STRING(out);
+        for (int r = 0; r < H; r++)
+            for (int c = 0; c < W; c++) m[(Py_ssize_t)r * W + c] = 1 | (used[r] & used[H + c]);
+    }
+    PyMem_Free(used);
+    return out;
+}
+
+/* Whether clues.clue_problems finds nothing: every clue fits its line (block lengths plus a gap between blocks of
+ * one colour) and every colour fills as many cells by the rows as by the columns. */
+static PyObject *Lines_clues_fit(Lines *g, PyObject *noargs) {
+    (void)noargs;
+    long long total[32] = {0};
+    for (int line = 0; line < g->n_lines; line++) {
+        long long need = 0;
+        for (int i = g->clue_start[line]; i < g->clue_start[line + 1]; i++) {
+            need += g->len[i] + (i > g->clue_start[line] && g->col[i] == g->col[i - 1]);
+            total[g->col[i]] += line < g->height ? g->len[i] : -(long long)g->len[i];
+        }
+        if (need > line_len(g, line)) Py_RETURN_FALSE;
+    }
+    for (int c = 0; c < 32; c++)
+        if (total[c]) Py_RETURN_FALSE;
+    Py_RETURN_TRUE;
+}
+
 /* solve_line(clue, domain[, cells_only]) and deductions(clue, domain[, cells_only]): one line from Python,
  * complete logic's masks, or those and the overlap rule's as a pair (the grade reads both for every line
  * it reads); None when no placement fits. cells_only solves cell by cell even under 64 cells. */
@@ -230,7 +267,88 @@ static PyObject *module_deductions(PyObject *self, PyObject *args) {
     return line_query(args, LINE_BOTH);
 }
 
+/* Whether one line of colour bytes (stride apart) has the blocks of clue, a sequence of (length, colour) pairs:
+ * its maximal runs of one non-zero value, in order. 1 yes, 0 no, -1 an error set (a clue that is not pairs of ints).
+ * clues.py's _clue is the reference. */
+static int line_meets(const unsigned char *cell, Py_ssize_t stride, Py_ssize_t n, PyObject *clue) {
+    PyObject *fast = PySequence_Fast(clue, "a clue must be a sequence of (length, colour) pairs");
+    if (!fast) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast), b = 0, t = 0;
+    int ok = 1;
+    while (ok && t < n) {
+        unsigned char v = cell[t * stride];
+        Py_ssize_t s = t;
+        while (t < n && cell[t * stride] == v) t++;
+        if (!v) continue;
+        if (b == k) {
+            ok = 0;
+            break;
+        }
+        PyObject *block = PySequence_Fast_GET_ITEM(fast, b);
+        if (!PyTuple_Check(block) || PyTuple_GET_SIZE(block) != 2) {
+            PyErr_SetString(PyExc_TypeError, "a block must be a (length, colour) tuple");
+            ok = -1;
+            break;
+        }
+        long length = PyLong_AsLong(PyTuple_GET_ITEM(block, 0)), colour = PyLong_AsLong(PyTuple_GET_ITEM(block, 1));
+        if ((length == -1 || colour == -1) && PyErr_Occurred()) {
+            ok = -1;
+            break;
+        }
+        ok = length == t - s && colour == v;
+        b++;
+    }
+    Py_DECREF(fast);
+    return ok == 1 && b != k ? 0 : ok;
+}
+
+static PyObject *module_open_count(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    Py_ssize_t open = 0, n = buf.len / (Py_ssize_t)sizeof(mask_t);
+    const mask_t *m = buf.buf;
+    if (buf.itemsize != sizeof(mask_t)) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_TypeError, "masks must be an array('I')");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) open += (m[i] & (m[i] - 1)) != 0;
+    PyBuffer_Release(&buf);
+    return PyLong_FromSsize_t(open);
+}
+
+static PyObject *module_grid_meets(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer buf;
+    int W, H;
+    PyObject *lines, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*iiO", &buf, &W, &H, &lines)) return NULL;
+    PyObject *fast = PySequence_Fast(lines, "lines must be a sequence of clues");
+    if (!fast) goto done;
+    if (W < 1 || H < 1 || buf.len != (Py_ssize_t)W * H || PySequence_Fast_GET_SIZE(fast) != (Py_ssize_t)W + H) {
+        PyErr_SetString(PyExc_ValueError, "cells must be width * height bytes and lines height + width clues");
+        goto done;
+    }
+    const unsigned char *cells = buf.buf;
+    int ok = 1;
+    for (int i = 0; ok == 1 && i < H + W; i++) {
+        PyObject *clue = PySequence_Fast_GET_ITEM(fast, i);
+        ok = i < H ? line_meets(cells + (Py_ssize_t)i * W, 1, W, clue) : line_meets(cells + (i - H), W, H, clue);
+    }
+    if (ok >= 0) result = PyBool_FromLong(ok);
+done:
+    Py_XDECREF(fast);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"open_count", module_open_count, METH_VARARGS,
+     "open_count(masks) -> how many cells of an array('I') of masks still have two or more colours"},
+    {"grid_meets", module_grid_meets, METH_VARARGS,
+     "grid_meets(cells, width, height, lines) -> whether the grid of colour bytes has the clues lines (rows, then "
+     "columns): the check every reported solution passes"},
     {"clause_lists", module_clause_lists, METH_VARARGS,
      "clause_lists(flat, start, count) -> (up to count clauses as lists, offset of the next)"},
     {"solve_line", module_solve_line, METH_VARARGS,
@@ -251,6 +369,10 @@ static PyMethodDef Lines_methods[] = {
     {"replay_lines", (PyCFunction)Lines_replay_lines, METH_VARARGS,
      "replay_lines(masks, lines, step, n_kinds, end) -> (status, passes, line reads, hard lines, kinds): the grade's line logic"},
     {"depth", (PyCFunction)Lines_depth, METH_VARARGS, "depth(masks, cell, value, limit) -> passes to a contradiction (the grade's lookahead depth)"},
+    {"clues_fit", (PyCFunction)Lines_clues_fit, METH_NOARGS,
+     "clues_fit() -> whether clues.clue_problems finds nothing (every clue fits its line, colour totals agree)"},
+    {"initial_masks", (PyCFunction)Lines_initial_masks, METH_NOARGS,
+     "initial_masks() -> bytes: uint32 starting mask of each cell (background plus the colours its row and column use)"},
     {"implications", (PyCFunction)Lines_implications, METH_NOARGS,
      "implications() -> bytes: int32 (cell, colour, other cell, colour ruled out) found by the last probe"},
     {"ladder_phases", (PyCFunction)Lines_ladder_phases, METH_VARARGS,

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import namedtuple
-from functools import partial
+from functools import cached_property, partial
 from itertools import compress, count
 from operator import ne
 
@@ -126,10 +126,6 @@ class _Replay:
         self.grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
         self.deadline = deadline
         native = _linelogic is not None and self.grid.native
-        clues = puzzle.rows + puzzle.cols
-        readers = {c: _line_readers(c, native) for c in set(clues)}
-        self.complete = [readers[c][0] for c in clues]
-        self.line_deductions = [readers[c][1] for c in clues]
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
         self.lines_c = self.grid.c_lines if native and self.native_line_logic else None
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
@@ -137,6 +133,13 @@ class _Replay:
         self.step = array("i", [-1]) * len(self.masks)
         self.kinds = ["start"]
         self.fixed: list[int] = []  # cells the step under way has fixed
+
+    @cached_property
+    def _readers(self) -> tuple[list, list]:
+        """Each line's :func:`_line_readers`, for the Python replay: made when first asked (the C replay never asks)."""
+        clues = self.grid.puzzle.rows + self.grid.puzzle.cols
+        readers = {c: _line_readers(c, _linelogic is not None and self.grid.native) for c in set(clues)}
+        return [readers[c][0] for c in clues], [readers[c][1] for c in clues]
 
     def _close(self, kind: str) -> None:
         """End a step: when it fixed cells, it becomes the next step of ``kinds``."""
@@ -179,7 +182,7 @@ class _Replay:
             for line in sorted(lines):
                 self.line_reads += 1
                 current = self._read(line)
-                found = self.line_deductions[line](current)
+                found = self._readers[1][line](current)
                 if found is None:
                     raise Contradiction(0)
                 full, seen = found
@@ -205,7 +208,7 @@ class _Replay:
             del self.hard[line]
             current = self._read(line)
             touched: set[int] = set()
-            narrowed = self.complete[line](current)
+            narrowed = self._readers[0][line](current)
             if narrowed is None:
                 raise Contradiction(0)
             self._apply(line, current, narrowed, touched)
@@ -284,7 +287,7 @@ class _Replay:
             touched: set[int] = set()
             for line in sorted(lines):  # ascending, as the C replay reads them: the order can move the depth
                 current = trial[slices[line]]
-                narrowed = self.complete[line](current)
+                narrowed = self._readers[0][line](current)
                 if narrowed is None:
                     return passes
                 cells = cells_of[line]
@@ -300,7 +303,7 @@ class _Replay:
         """The whole solve: line logic, then lookahead while cells stay open (Contradiction, Timeout)."""
         self.line_logic(set(range(self.grid.height + self.grid.width)))
         search = False
-        while self.grid.undecided(self.masks):
+        while self.grid.any_open(self.masks):
             if not self.sweep() and not self.both_ways():
                 search = True
                 break

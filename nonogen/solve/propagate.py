@@ -11,6 +11,7 @@ keeps the same algorithms in Python as the reference and the fallback.
 from __future__ import annotations
 
 import os
+import sys
 from array import array
 from collections import deque
 
@@ -29,7 +30,7 @@ try:  # the C version of this module's line logic; optional (see pyproject.toml)
 except ImportError:  # pragma: no cover - built without a C compiler
     _linelogic = None
 
-__all__ = ["Grid", "Contradiction", "NATIVE"]
+__all__ = ["Grid", "Contradiction", "NATIVE", "open_count"]
 
 #: Whether grids use the C line logic by default. ``NONOGEN_PURE_PYTHON=1`` turns it off
 #: (the benchmark's baseline; the tests compare both).
@@ -54,9 +55,9 @@ class Grid:
 
     def __init__(self, puzzle: Puzzle, native: Optional[bool] = None):
         self.puzzle = puzzle
-        H, W = self.height, self.width = puzzle.height, puzzle.width
-        self.slices = [slice(r * W, (r + 1) * W) for r in range(H)] + [slice(c, H * W, W) for c in range(W)]
-        self.cells = [range(H * W)[s] for s in self.slices]
+        self.height, self.width = puzzle.height, puzzle.width
+        self._slices: Optional[list[slice]] = None
+        self._cells: Optional[list[range]] = None
         self.cache: dict = {}
         self._runs = 0
         #: What the last probe learned, for the encoder: "cell has colour a" rules out colour b of
@@ -68,8 +69,22 @@ class Grid:
             self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols]
         else:
             self.automata = []
-        masks = self._initial_masks()
-        self.masks = masks if self._native is None else array("I", masks)
+        self.masks = self._initial_masks() if self._native is None else self._native_masks()
+
+    @property
+    def slices(self) -> list[slice]:
+        """Each line's cells as a slice of the flat masks (made on first use: the C line logic never asks)."""
+        if self._slices is None:
+            H, W = self.height, self.width
+            self._slices = [slice(r * W, (r + 1) * W) for r in range(H)] + [slice(c, H * W, W) for c in range(W)]
+        return self._slices
+
+    @property
+    def cells(self) -> list[range]:
+        """Each line's cell indices, in order (made on first use)."""
+        if self._cells is None:
+            self._cells = [range(self.height * self.width)[s] for s in self.slices]
+        return self._cells
 
     @staticmethod
     def _native_lines(puzzle: Puzzle):
@@ -92,6 +107,11 @@ class Grid:
         the grade's replay runs whole passes there."""
         return self._native
 
+    def clues_fit(self) -> bool:
+        """True when :func:`nonogen.clues.clue_problems` is sure to find nothing (asked of the C module; without it,
+        False: the caller asks clue_problems itself)."""
+        return self._native is not None and self._native.clues_fit()
+
     @property
     def line_runs(self) -> int:
         return self._runs + (self._native.line_runs if self._native is not None else 0)
@@ -108,6 +128,14 @@ class Grid:
                 rows_alike[colors] = [1 | (colors & col) for col in col_colors]
             masks.extend(rows_alike[colors])
         for r, c, v in p.givens:
+            masks[r * self.width + c] &= 1 << v
+        return masks
+
+    def _native_masks(self) -> array:
+        """:meth:`_initial_masks` from the C module, as its ``array('I')``."""
+        masks = array("I")
+        masks.frombytes(self._native.initial_masks())
+        for r, c, v in self.puzzle.givens:
             masks[r * self.width + c] &= 1 << v
         return masks
 
@@ -172,6 +200,11 @@ class Grid:
 
     def undecided(self, masks: Sequence[int]) -> list[int]:
         return [i for i, m in enumerate(masks) if m & (m - 1)]
+
+    @staticmethod
+    def any_open(masks: Sequence[int]) -> bool:
+        """Whether some cell still has two or more colours (each distinct mask looked at once)."""
+        return any(m & (m - 1) for m in set(masks))
 
     def encode_native(self, masks, deadline: Optional[Deadline], implications: bytes = b"") -> tuple[int, bytes, int, list[int], bytes]:
         """The C module's CNF of the residue: ``(n_vars, flat clauses, clause count, first variable of each cell, ladders)``.
@@ -301,7 +334,13 @@ class Grid:
         return [joined[i:i + n] for i in range(0, len(joined), n)], exhausted, swapped
 
     def solved_rows(self, masks: Sequence[int]) -> Rows:
-        """The colour of every cell of a solved state, row by row."""
+        """The colour of every cell of a solved state, row by row.
+
+        The C module's masks of a palette of up to 8 colours are read a byte a cell and translated at C speed
+        (a Python step per cell was a twentieth of a small colour puzzle's verdict).
+        """
+        if isinstance(masks, array) and len(self.puzzle.palette) <= 8 and _LITTLE_ENDIAN:
+            return split_rows(masks.tobytes()[::4].translate(_COLOUR_OF_BIT), self.width)
         return split_rows(bytes(m.bit_length() - 1 for m in masks), self.width)
 
     def to_array(self, masks: list[int]) -> "np.ndarray":
@@ -310,6 +349,20 @@ class Grid:
         out = to_array(split_rows(values, self.width)).astype("int16")
         out[out == 255] = -1
         return out
+
+
+_LITTLE_ENDIAN = sys.byteorder == "little"  # then a uint32 mask under 256 is its first byte
+_COLOUR_OF_BIT = bytes(max(m.bit_length() - 1, 0) for m in range(256))
+"""The colour of a one-bit mask (its highest bit for any other): what :meth:`Grid.solved_rows` reads."""
+
+
+def open_count(masks: Sequence[int]) -> int:
+    """How many cells still have two or more colours: the C module's masks (an ``array('I')``) in one C pass,
+    a list as all but the cells with one bit, counted per distinct mask (a Python loop over the cells was a
+    third of a photo's repair)."""
+    if isinstance(masks, array) and _linelogic is not None:
+        return _linelogic.open_count(masks)
+    return len(masks) - sum(masks.count(m) for m in set(masks) if not m & (m - 1))
 
 
 def _native_call(method, *args):

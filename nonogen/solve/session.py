@@ -24,10 +24,11 @@ from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
 from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
+from .check import meets_clues
 from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
 from .deadline import TIMEOUT, Deadline, Timeout, solve_limited
 from .grade import rate
-from .propagate import Contradiction, Grid
+from .propagate import Contradiction, Grid, open_count as _open_count
 from .search import first_solution
 from .result import VerifyResult
 from .shortcut import early_multiple
@@ -241,7 +242,8 @@ class Session:
         return result
 
     def _verify(self, target, givens: tuple[Given, ...], deadline: Deadline, strategy: str) -> VerifyResult:
-        problems = clue_problems(self.puzzle)  # here, not in __init__: a repair's trial sessions never verify
+        # here, not in __init__: a repair's trial sessions never verify; the C module says at once when there are none
+        problems = [] if self.grid.clues_fit() else clue_problems(self.puzzle)
         if problems:
             return VerifyResult("unsolvable", message="; ".join(problems))
         puzzle = self.with_givens(givens)
@@ -408,12 +410,6 @@ def _check_memory(grid: Grid, masks, extra: int) -> None:
                      f"more than the {budget / 1e9:.1f} GB one puzzle may take")
 
 
-def _open_count(masks) -> int:
-    """How many cells still have two or more colours: all but those with one bit (counted per distinct mask, in C:
-    a Python loop over the cells was a third of a photo's repair)."""
-    return len(masks) - sum(masks.count(m) for m in set(masks) if not m & (m - 1))
-
-
 def _with_givens(grid: Grid, givens: Sequence[Given]) -> list:
     """The grid's starting masks with ``givens`` fixed (no line logic: the SAT-only baseline)."""
     masks = grid.masks[:]  # the puzzle's own givens are in already
@@ -424,7 +420,7 @@ def _with_givens(grid: Grid, givens: Sequence[Given]) -> list:
 
 def _checked(puzzle: Puzzle, grid: Rows) -> Rows:
     """Every grid reported goes through the independent clue check first."""
-    if not satisfies(puzzle, grid):  # pragma: no cover - would be a solver bug
+    if not meets_clues(puzzle, grid):  # pragma: no cover - would be a solver bug
         raise AssertionError("solver produced a grid that breaks the clues")
     return grid
 

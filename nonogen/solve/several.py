@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from array import array
 
-from ..clues import satisfies, satisfies_beside
 from ..grids import Rows, flat, split_rows
 from ..model import Puzzle
+from .check import meets_clues
 from .deadline import Deadline
 from .propagate import Grid
 from .result import VerifyResult
@@ -70,8 +70,7 @@ def multiple_early(
     """``multiple`` when :func:`two_solutions` finds two, else ``None`` (the full path decides).
 
     With a ``reference`` (the grid whose uniqueness is asked) it comes first,
-    then one of the two that differs from it. Both grids pass the clue check;
-    the second only on the lines where it differs from the first.
+    then one of the two that differs from it. Both grids pass the clue check.
     """
     found = two_solutions(grid, masks, deadline)
     if found is None:
@@ -79,7 +78,7 @@ def multiple_early(
     first, second, how = found
     if reference is not None:
         first, second = reference, first if flat(first) != flat(reference) else second
-    if not satisfies(puzzle, first) or not satisfies_beside(puzzle, second, first):  # pragma: no cover - a solver bug
+    if not meets_clues(puzzle, first) or not meets_clues(puzzle, second):  # pragma: no cover - a solver bug
         raise AssertionError("solver produced a grid that breaks the clues")
     stats.update(shortcut="two solutions before probing", second_by=how)
     return VerifyResult("multiple", solution=first, second_solution=second, difficulty="search", stats=stats)
