@@ -171,13 +171,15 @@ BLANKS_AND_COMMAS = re.compile(r"[\s,]+")
 
 
 def parse_clue_line(text: str, line: Optional[int], what: str, pattern: re.Pattern, example: str,
-                    colour: Callable[[str], Optional[object]], separators: re.Pattern = BLANKS_AND_COMMAS) -> tuple:
+                    colour: Callable[[str], Optional[object]], separators: re.Pattern = BLANKS_AND_COMMAS,
+                    known: Optional[dict] = None) -> tuple:
     r"""One coloured clue line: items ``pattern`` matches (group 1 the length, group 2 the colour code).
 
     ``0`` alone, or nothing, is an empty line. ``colour(code)`` turns a code
     into the item's colour, ``None`` for one the file never declared. The
     formats differ only in the item's spelling (``3a``, ``3:R``, ``3r``), so
-    the limits and the messages are the same for all of them.
+    the limits and the messages are the same for all of them. ``known``: the
+    tokens the file's earlier lines parsed (a file repeats a few dozen).
 
     >>> parse_clue_line("2:R 1:G", 1, "row 1", re.compile(r"(\d+):(\S+)$"), "2:R", {"R": 1, "G": 2}.get)
     ((2, 1), (1, 2))
@@ -190,8 +192,11 @@ def parse_clue_line(text: str, line: Optional[int], what: str, pattern: re.Patte
     if tokens in ([], ["0"]):
         return ()
     check_blocks(len(tokens), line, what)
-    known = Memo(lambda tok: _clue_item(tok, line, what, pattern, example, colour))
-    return tuple(map(known.__getitem__, tokens))  # a line repeats few distinct tokens: each is parsed once
+    known = {} if known is None else known
+    for tok in tokens:  # in line order: the first bad token is the one reported
+        if tok not in known:
+            known[tok] = _clue_item(tok, line, what, pattern, example, colour)
+    return tuple(map(known.__getitem__, tokens))
 
 
 class Memo(dict):
