@@ -41,6 +41,7 @@ static void Lines_dealloc(Lines *g) {
     PyMem_Free(g->changed);
     PyMem_Free(g->old);
     PyMem_Free(g->impl);
+    sweeps_free(g);
     work_free(&g->work);
     cache_free(&g->cache);
     Py_TYPE(g)->tp_free((PyObject *)g);

@@ -269,7 +269,9 @@ class Grid:
         the cell's row and column; nothing is applied (the grade's lookahead
         sweep rules them all out at once). ``masks`` must be a line-logic
         fixpoint, as the sweep's are: the C module then skips values an
-        earlier trial showed consistent. Raises Timeout at the deadline.
+        earlier trial showed consistent, and when the masks lie below those
+        of its last call (the next sweep's do) it starts each trial from
+        where that call's left off (refute.c). Raises Timeout at the deadline.
         """
         if self._native is not None:
             found = array("i", _native_call(self._native.refutations, masks, _end(deadline)))
