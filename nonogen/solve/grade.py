@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import namedtuple
-from functools import partial
+from functools import cached_property, partial
 from itertools import compress, count
 from operator import ne
 
@@ -126,10 +126,6 @@ class _Replay:
         self.grid = grid if grid is not None and grid.puzzle is puzzle else Grid(puzzle)
         self.deadline = deadline
         native = _linelogic is not None and self.grid.native
-        clues = puzzle.rows + puzzle.cols
-        readers = {c: _line_readers(c, native) for c in set(clues)}
-        self.complete = [readers[c][0] for c in clues]
-        self.line_deductions = [readers[c][1] for c in clues]
         self.masks = self.grid.masks[:]  # an array for the C module, a list for Python
         self.lines_c = self.grid.c_lines if native and self.native_line_logic else None
         self.passes = self.line_reads = self.hard_lines = self.sweeps = self.deductions = self.depth = 0
@@ -137,6 +133,22 @@ class _Replay:
         self.step = array("i", [-1]) * len(self.masks)
         self.kinds = ["start"]
         self.fixed: list[int] = []  # cells the step under way has fixed
+
+    @cached_property
+    def _readers(self) -> tuple[list, list]:
+        """Per line: complete line logic, and (complete, overlap); the Python replay's, made on first use."""
+        puzzle = self.grid.puzzle
+        clues = puzzle.rows + puzzle.cols
+        readers = {c: _line_readers(c, _linelogic is not None and self.grid.native) for c in set(clues)}
+        return [readers[c][0] for c in clues], [readers[c][1] for c in clues]
+
+    @property
+    def complete(self) -> list:
+        return self._readers[0]
+
+    @property
+    def line_deductions(self) -> list:
+        return self._readers[1]
 
     def _close(self, kind: str) -> None:
         """End a step: when it fixed cells, it becomes the next step of ``kinds``."""
@@ -294,7 +306,6 @@ class _Replay:
                         touched.add(H + cells[k] % W if line < H else cells[k] // W)
             lines = touched
         return limit
-
 
     def run(self) -> Measures:
         """The whole solve: line logic, then lookahead while cells stay open (Contradiction, Timeout)."""
