@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from array import array
 from collections import deque
+from functools import cached_property
 
 from ..grids import Rows, split_rows, to_array
 from ..model import Puzzle
@@ -54,9 +55,7 @@ class Grid:
 
     def __init__(self, puzzle: Puzzle, native: Optional[bool] = None):
         self.puzzle = puzzle
-        H, W = self.height, self.width = puzzle.height, puzzle.width
-        self.slices = [slice(r * W, (r + 1) * W) for r in range(H)] + [slice(c, H * W, W) for c in range(W)]
-        self.cells = [range(H * W)[s] for s in self.slices]
+        self.height, self.width = puzzle.height, puzzle.width
         self.cache: dict = {}
         self._runs = 0
         #: What the last probe learned, for the encoder: "cell has colour a" rules out colour b of
@@ -82,6 +81,17 @@ class Grid:
         except ValueError:  # a clue with more blocks than cells: Python finds the contradiction
             return None
 
+    @cached_property
+    def slices(self) -> list[slice]:
+        """Each line's cells as a slice of the flat masks (made on first use: the C module never needs them)."""
+        H, W = self.height, self.width
+        return [slice(r * W, (r + 1) * W) for r in range(H)] + [slice(c, H * W, W) for c in range(W)]
+
+    @cached_property
+    def cells(self) -> list[range]:
+        """Each line's cell numbers, in line order."""
+        return [range(self.height * self.width)[s] for s in self.slices]
+
     @property
     def native(self) -> bool:
         return self._native is not None
@@ -99,8 +109,7 @@ class Grid:
     def _initial_masks(self) -> list[int]:
         """Background plus the colours both the row and the column clue use; givens fixed."""
         p = self.puzzle
-        row_colors = [sum(1 << c for c in {c for _, c in line}) for line in p.rows]
-        col_colors = [sum(1 << c for c in {c for _, c in line}) for line in p.cols]
+        row_colors, col_colors = _colours(p, p.rows), _colours(p, p.cols)
         rows_alike: dict[int, list[int]] = {}  # rows using the same colours start alike: built once per kind
         masks = []
         for colors in row_colors:
@@ -312,6 +321,13 @@ class Grid:
         out = to_array(split_rows(values, self.width)).astype("int16")
         out[out == 255] = -1
         return out
+
+
+def _colours(puzzle: Puzzle, lines) -> list[int]:
+    """The colours each line's blocks use, as bits (a black-and-white line: colour 1 or none)."""
+    if len(puzzle.palette) == 2:
+        return [2 if line else 0 for line in lines]
+    return [sum(1 << c for c in {c for _, c in line}) for line in lines]
 
 
 def _native_call(method, *args):
