@@ -170,6 +170,7 @@ PyObject *Lines_probe(Lines *g, PyObject *args);
 
 /* refute.c */
 PyObject *Lines_refutations(Lines *g, PyObject *args);
+PyObject *Lines_forget_sweeps(Lines *g, PyObject *unused);
 void sweeps_free(Lines *g);
 
 /* encode.c */

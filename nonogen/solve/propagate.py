@@ -298,6 +298,11 @@ class Grid:
                     ruled_out[cell] = ruled_out.get(cell, 0) | value
         return ruled_out
 
+    def forget_refutations(self) -> None:
+        """Drop what :meth:`refutations` keeps for the next sweep (megabytes on a big grid): the sweeps are over."""
+        if self._native is not None:
+            self._native.forget_sweeps()
+
     def two_solutions(self, masks, budget: int, steps: int, deadline: Deadline) -> tuple[list[bytes], bool, bool]:
         """Up to two solutions (colour bytes, row-major) by depth-first search with line logic, whether the
         search was exhaustive, and whether the second is the first with four cells swapped (C module only;

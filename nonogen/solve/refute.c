@@ -47,6 +47,13 @@ void sweeps_free(Lines *g) {
     g->sweeps = NULL;
 }
 
+/* forget_sweeps(): drop the kept fixpoints (the replay that swept is over). */
+PyObject *Lines_forget_sweeps(Lines *g, PyObject *unused) {
+    (void)unused;
+    sweeps_free(g);
+    Py_RETURN_NONE;
+}
+
 static int kept_alloc(Kept *k, size_t slots) {
     k->start = PyMem_Malloc(slots * sizeof(int32_t));
     k->len = PyMem_Malloc(slots * sizeof(int32_t));
