@@ -160,3 +160,26 @@ def test_lookahead_depths_are_the_same(monkeypatch):
                     compared += 1
                     deep += python > 3
     assert compared > 200 and deep > 10
+
+
+KEPT_FIXPOINTS = ["10104", "10561", "10665", "12319", "12728", "13181"]
+"""Puzzles whose grades went wrong when a trial from a kept fixpoint skipped the lines the masks had narrowed."""
+
+
+@pytest.mark.skipif(not WEBPBN.is_dir(), reason="shared webpbn puzzles not found")
+@pytest.mark.parametrize("number", KEPT_FIXPOINTS)
+def test_sweeps_from_kept_fixpoints_refute_what_fresh_trials_refute(number, monkeypatch):
+    """refute.c starts each trial of a sweep from the fixpoint the same trial reached in the sweep before: at every
+    sweep of the replay, the grid that kept them must refute exactly what a fresh grid (trials from scratch) does."""
+    real = propagate.Grid.refutations
+    sweeps = []
+
+    def checked(grid, masks, deadline):
+        found = real(grid, masks, deadline)
+        assert found == real(propagate.Grid(grid.puzzle), masks[:], deadline)
+        sweeps.append(found)
+        return found
+
+    monkeypatch.setattr(propagate.Grid, "refutations", checked)
+    measures = measure2d(formats.load(WEBPBN / "griddler-hardtests-non" / f"{number}.non"))
+    assert measures.sweeps >= 2 and len(sweeps) >= 2

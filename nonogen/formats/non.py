@@ -106,6 +106,7 @@ class _Reader:
         self.meta: dict[str, str] = {}
         self.goal: Optional[tuple[str, int]] = None
         self.seen: dict[str, int] = {}
+        self.tokens: dict = {}  # clue tokens parsed so far: "3" or "3a" -> (3, code), each parsed once
 
     def lineno(self, i: int) -> int:
         return self.offset + i + 1
@@ -122,8 +123,8 @@ class _Reader:
                 f"expected {need} {what} clue lines after '{key}', found {len(block)} before the end",
                 line=self.lineno(i + len(block)),
             )
-        self.clues[key] = [parse_clue_line(t, self.lineno(i + 1 + k), f"{what} {k + 1}", _ITEM, "3 or 3a", _code)
-                           for k, t in enumerate(block)]
+        self.clues[key] = [parse_clue_line(t, self.lineno(i + 1 + k), f"{what} {k + 1}", _ITEM, "3 or 3a", _code,
+                                           known=self.tokens) for k, t in enumerate(block)]
         return i + 1 + need
 
     def read_goal(self, i: int, rest: str) -> int:

@@ -41,6 +41,7 @@ static void Lines_dealloc(Lines *g) {
     PyMem_Free(g->changed);
     PyMem_Free(g->old);
     PyMem_Free(g->impl);
+    sweeps_free(g);
     work_free(&g->work);
     cache_free(&g->cache);
     Py_TYPE(g)->tp_free((PyObject *)g);
@@ -364,6 +365,7 @@ static PyMethodDef Lines_methods[] = {
      "probe(masks, end) -> True if solved, False if not, None on a contradiction; TimeoutError after end"},
     {"refutations", (PyCFunction)Lines_refutations, METH_VARARGS,
      "refutations(masks, end) -> bytes: int32 (cell, values whose assumption meets a contradiction); TimeoutError after end"},
+    {"forget_sweeps", (PyCFunction)Lines_forget_sweeps, METH_NOARGS, "forget_sweeps(): drop what refutations kept"},
     {"encode", (PyCFunction)Lines_encode, METH_VARARGS,
      "encode(masks, end[, implications]) -> (n_vars, flat clauses (int32, 0 after each), clause count, first variable of each cell), or None on a contradiction"},
     {"replay_lines", (PyCFunction)Lines_replay_lines, METH_VARARGS,

@@ -298,15 +298,17 @@ class _Replay:
             lines = touched
         return limit
 
-
     def run(self) -> Measures:
         """The whole solve: line logic, then lookahead while cells stay open (Contradiction, Timeout)."""
         self.line_logic(set(range(self.grid.height + self.grid.width)))
         search = False
-        while self.grid.any_open(self.masks):
-            if not self.sweep() and not self.both_ways():
-                search = True
-                break
+        try:
+            while self.grid.any_open(self.masks):
+                if not self.sweep() and not self.both_ways():
+                    search = True
+                    break
+        finally:
+            self.grid.forget_refutations()
         H, W = self.grid.height, self.grid.width
         return Measures(cells=H * W, lines=H + W, passes=self.passes, line_reads=self.line_reads,
                         hard_lines=self.hard_lines, sweeps=self.sweeps, deductions=self.deductions, depth=self.depth,

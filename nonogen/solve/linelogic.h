@@ -23,6 +23,7 @@
  *   line.c        one line: the solver, the overlap rule, work buffers, the cache of line results
  *   linebits.c    one line of under 64 cells, its cells as the bits of a word (what solve_line runs)
  *   propagate.c   line logic to a fixpoint, undo, probing and the implications it records
+ *   refute.c      the grade's lookahead sweep: the values line logic refutes, each trial from the last one's end
  *   encode.c      the SAT encoding (cell variables, block-start ladders, implications), clause lists
  *   bp.c          belief propagation: phases for the cells and for the ladder variables
  *   several.c     two solutions by depth-first search with line logic (the short way to "multiple")
@@ -115,6 +116,7 @@ typedef struct {
     /* implications found by the last probing round: (cell, colour, other cell, colour ruled out) */
     int *impl;
     size_t n_impl, cap_impl;
+    struct Sweeps *sweeps; /* what the last refutations call's trials reached (refute.c), or NULL */
 } Lines;
 
 static inline double now(void) {
@@ -165,7 +167,11 @@ int propagate(Lines *g, mask_t *masks, const int *lines, int n_start);
 void undo_to(Lines *g, mask_t *masks, int mark);
 PyObject *Lines_propagate(Lines *g, PyObject *args);
 PyObject *Lines_probe(Lines *g, PyObject *args);
+
+/* refute.c */
 PyObject *Lines_refutations(Lines *g, PyObject *args);
+PyObject *Lines_forget_sweeps(Lines *g, PyObject *unused);
+void sweeps_free(Lines *g);
 
 /* encode.c */
 PyObject *Lines_encode(Lines *g, PyObject *args);

@@ -302,7 +302,9 @@ class Grid:
         the cell's row and column; nothing is applied (the grade's lookahead
         sweep rules them all out at once). ``masks`` must be a line-logic
         fixpoint, as the sweep's are: the C module then skips values an
-        earlier trial showed consistent. Raises Timeout at the deadline.
+        earlier trial showed consistent, and when the masks lie below those
+        of its last call (the next sweep's do) it starts each trial from
+        where that call's left off (refute.c). Raises Timeout at the deadline.
         """
         if self._native is not None:
             found = array("i", _native_call(self._native.refutations, masks, _end(deadline)))
@@ -319,6 +321,11 @@ class Grid:
                 except Contradiction:
                     ruled_out[cell] = ruled_out.get(cell, 0) | value
         return ruled_out
+
+    def forget_refutations(self) -> None:
+        """Drop what :meth:`refutations` keeps for the next sweep (megabytes on a big grid): the sweeps are over."""
+        if self._native is not None:
+            self._native.forget_sweeps()
 
     def two_solutions(self, masks, budget: int, steps: int, deadline: Deadline) -> tuple[list[bytes], bool, bool]:
         """Up to two solutions (colour bytes, row-major) by depth-first search with line logic, whether the
