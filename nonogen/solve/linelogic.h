@@ -26,6 +26,7 @@
  *   encode.c      the SAT encoding (cell variables, block-start ladders, implications), clause lists
  *   bp.c          belief propagation: phases for the cells and for the ladder variables
  *   several.c     two solutions by depth-first search with line logic (the short way to "multiple")
+ *   guess.c       black and white: a guess led by belief propagation and a second solution beside it
  *   _linelogic.c  the Python module: the Lines type, argument checks, method tables
  * Helpers on the hot paths are static inline here so that splitting the files costs no speed.
  */
@@ -173,6 +174,10 @@ PyObject *module_clause_lists(PyObject *self, PyObject *args);
 
 /* several.c */
 PyObject *Lines_two_solutions(Lines *g, PyObject *args);
+
+/* guess.c */
+PyObject *Lines_guess_two(Lines *g, PyObject *args);
+PyObject *Lines_move_cycle(Lines *g, PyObject *args);
 
 /* bp.c */
 PyObject *Lines_bp(Lines *g, PyObject *args);
