@@ -12,7 +12,7 @@ from nonogen import derive_clues, puzzle_from_grid, satisfies
 from nonogen.solve import Session, verify
 from nonogen.solve import shortcut
 from nonogen.solve.deadline import Deadline
-from nonogen.solve.shortcut import guess_two, swap_neighbour, wide_open
+from nonogen.solve.shortcut import guess_two, swap_neighbour, worth_guessing
 
 
 def random_grid(seed: int, side: int = 30) -> list[list[int]]:
@@ -108,7 +108,7 @@ def test_two_guesses_meet_the_clues_and_differ():
     puzzle = puzzle_from_grid(random_grid(2)).replace(goal=None)
     session = Session(puzzle)
     masks = session.line_masks()
-    assert wide_open(puzzle, session.grid, sum(1 for m in masks if m & (m - 1)))
+    assert worth_guessing(puzzle, session.grid)
     stats: dict = {}
     first, second = guess_two(puzzle, session.grid, masks, Deadline(None), stats)
     assert stats["guess"] == "two"
