@@ -9,7 +9,7 @@
  * 2. A depth-first search decides the cells in that order, runs line logic after each decision, and
  *    on a dead end flips the latest decision that has a colour left (chronological backtracking, the
  *    trail of propagate.c undoing the line logic). Past a number of dead ends it gives up, runs more
- *    rounds of belief propagation and tries again.
+ *    rounds of belief propagation and tries again with more dead ends allowed.
  * 3. A second solution is looked for next to the first: blocks that move by one cell along a closed
  *    cycle of rows and columns (each line moves one block by one cell, so every clue stays as it was;
  *    the smallest cycle is the 2x2 swap; cycle.c). Without one, the search goes on past the first solution: its
@@ -288,13 +288,16 @@ static void colours_of(const mask_t *masks, int n, unsigned char *v) {
     for (int i = 0; i < n; i++) v[i] = masks[i] == 2;
 }
 
-/* The first solution into sols: OK, CONTRADICTION when every try gave up, TIMEOUT or NOMEM. */
+/* The first solution into sols: OK, CONTRADICTION when every try gave up, TIMEOUT or NOMEM. Try t runs
+ * rounds << t more rounds of belief propagation and may meet failures << 2t dead ends: on the random 30x30
+ * grids 4 rounds and 30 dead ends guess four in five, and the doubled rounds and quadrupled dead ends after
+ * it leave fewer puzzles to SAT than 10 rounds and 300 dead ends a try, in less time. */
 static int first_solution(Lines *g, mask_t *masks, Guess *q, int rounds, int tries, int failures, unsigned char *sols) {
     for (int t = 0; t < tries; t++) {
-        int st = propagate_beliefs(g, masks, &q->b, rounds, q->open_lines);
+        int st = propagate_beliefs(g, masks, &q->b, rounds << t, q->open_lines);
         if (st != OK) return st;
         q->n_order = rank_cells(g, masks, &q->b, q->ranked, q->order, q->likeliest);
-        st = fresh_search(g, masks, q, failures);
+        st = fresh_search(g, masks, q, failures << 2 * t);
         if (st == OK) {
             colours_of(masks, g->n_cells, sols);
             return OK; /* masks stay solved: the search may go on from there */
@@ -321,15 +324,20 @@ static int second_solution(Lines *g, mask_t *masks, Guess *q, int more, int cycl
 }
 
 /* guess_two(masks, rounds, tries, failures, more, cycle_rows, end) -> (first, second, how): two 0/1 grids
- * (bytes, row-major; None when not found) and how the second was found ("cycle", "search" or None). Each
- * of `tries` runs `rounds` more rounds of belief propagation, then a search that gives up after `failures`
- * dead ends; a cycle of block moves has up to `cycle_rows` rows. The masks (a line-logic fixpoint of a
- * black-and-white puzzle) are left as they were. */
+ * (bytes, row-major; None when not found) and how the second was found ("cycle", "search" or None). The
+ * first of up to `tries` (at most 10) runs `rounds` rounds of belief propagation, then a search that gives
+ * up after `failures` dead ends; each later try runs twice the rounds and allows four times the dead ends
+ * of the one before. A cycle of block moves has up to `cycle_rows` rows. The masks (a line-logic fixpoint of
+ * a black-and-white puzzle) are left as they were. */
 PyObject *Lines_guess_two(Lines *g, PyObject *args) {
     PyObject *mobj;
     int rounds, tries, failures, more, cycle_rows;
     double end;
     if (!PyArg_ParseTuple(args, "Oiiiiid", &mobj, &rounds, &tries, &failures, &more, &cycle_rows, &end)) return NULL;
+    if (rounds < 0 || tries < 0 || tries > 10 || failures < 0 || failures > (1 << 10) || more < 0) {
+        PyErr_SetString(PyExc_ValueError, "guess_two needs rounds >= 0, 0-10 tries, 0-1024 failures, more >= 0");
+        return NULL;
+    }
     Py_buffer view;
     if (get_masks(g, mobj, &view) < 0) return NULL;
     mask_t *masks = view.buf;

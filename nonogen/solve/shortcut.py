@@ -34,9 +34,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["early_multiple", "worth_guessing", "guess_two", "swap_neighbour"]
 
 BLACK_SHARE = 0.45  # share of black cells from which guessing pays: on sparser TAAI puzzles it mostly dead-ends
-ROUNDS = 10  # belief-propagation rounds before each try (fewer guess wrong more often)
-TRIES = 3  # tries, each after ROUNDS more rounds, before the puzzle goes back to probing and SAT
-FAILURES = 300  # dead ends one try may meet
+ROUNDS = 4  # belief-propagation rounds before the first try; each later try runs twice as many more
+TRIES = 4  # tries before the puzzle goes back to probing and SAT
+FAILURES = 30  # dead ends the first try may meet; each later try may meet four times as many
 MORE = 30  # dead ends the search may meet going on past its first solution when no cycle of block moves finds another
 CYCLE_ROWS = 3  # rows in the longest cycle of block moves tried (2: the 2x2 swap alone)
 
