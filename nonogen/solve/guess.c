@@ -249,7 +249,6 @@ static int fresh_search(Lines *g, mask_t *masks, Guess *q, int failures) {
 
 /* ---- the whole guess -------------------------------------------------------------------------------- */
 
-
 static void guess_free(Guess *q) {
     beliefs_free(&q->b);
     PyMem_Free(q->ranked);
