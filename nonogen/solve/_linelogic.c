@@ -381,6 +381,11 @@ static PyMethodDef Lines_methods[] = {
      "ladder_phases(masks, messages, colours, ladders) -> bytes: int32 phase literals of the ladder variables"},
     {"two_solutions", (PyCFunction)Lines_two_solutions, METH_VARARGS,
      "two_solutions(masks, budget, steps, end) -> (up to two solutions as joined bytes of colours, whether the search was exhaustive, whether the second is the first's swap partner); TimeoutError after end"},
+    {"guess_two", (PyCFunction)Lines_guess_two, METH_VARARGS,
+     "guess_two(masks, rounds, tries, failures, more, cycle_rows, end) -> (first, second, how): a guessed 0/1 grid "
+     "and one beside it (None when not found), how the second was found; TimeoutError after end"},
+    {"move_cycle", (PyCFunction)Lines_move_cycle, METH_VARARGS,
+     "move_cycle(values, masks, cycle_rows) -> the 0/1 grid with a cycle of block moves made in its open cells, or None"},
     {"bp", (PyCFunction)Lines_bp, METH_VARARGS,
      "bp(masks, messages, colours, rounds, damping, end) -> bytes: each cell's likeliest colour after more rounds"},
     {NULL}};

@@ -27,6 +27,8 @@
  *   encode.c      the SAT encoding (cell variables, block-start ladders, implications), clause lists
  *   bp.c          belief propagation: phases for the cells and for the ladder variables
  *   several.c     two solutions by depth-first search with line logic (the short way to "multiple")
+ *   guess.c       black and white: a guess led by belief propagation and a second solution beside it
+ *   cycle.c       black and white: a second solution a cycle of one-cell block moves away from a first
  *   _linelogic.c  the Python module: the Lines type, argument checks, method tables
  * Helpers on the hot paths are static inline here so that splitting the files costs no speed.
  */
@@ -179,6 +181,13 @@ PyObject *module_clause_lists(PyObject *self, PyObject *args);
 
 /* several.c */
 PyObject *Lines_two_solutions(Lines *g, PyObject *args);
+
+/* guess.c */
+PyObject *Lines_guess_two(Lines *g, PyObject *args);
+
+/* cycle.c */
+int cycle_neighbour(const Lines *g, const mask_t *open, unsigned char *v, int max_rows);
+PyObject *Lines_move_cycle(Lines *g, PyObject *args);
 
 /* bp.c */
 PyObject *Lines_bp(Lines *g, PyObject *args);
