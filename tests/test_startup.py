@@ -152,6 +152,24 @@ def test_records_are_spelled_as_json_spells_them(value):
     assert json_text(value) == expected
 
 
+def test_a_record_line_is_spelled_once_and_reads_as_its_plain_form():
+    """json_line spells a plain record at once and converts anything else first: both must read as
+    json.dumps(to_jsonable(record)) does, numpy values, paths and tuples included."""
+    import json
+    import pathlib
+
+    import numpy as np
+
+    from nonogen.cli.common import json_line
+    from nonogen.plain import to_jsonable
+
+    plain = {"file": "a\u00e9.non", "status": "unique", "cells": [(1, 2), (3, 4)], "score": 2.5, "grade": None}
+    mixed = {**plain, "n": np.int64(3), "ok": np.bool_(True), "at": pathlib.Path("x/y.non"), "grid": np.arange(3),
+             "f": np.float64(0.1), 7: "seven"}
+    for record in (plain, mixed):
+        assert json_line(record) == json.dumps(to_jsonable(record), ensure_ascii=False)
+
+
 @pytest.mark.parametrize("columns", ["24", "79", "200", "", "0", "-5", "wide"])
 def test_help_is_wrapped_as_argparse_wraps_it(monkeypatch, columns):
     """The parsers of a plain verify size their help without shutil: the text is argparse's own at any width."""

@@ -16,7 +16,6 @@ warm.
 from __future__ import annotations
 
 import os
-import resource
 import time
 from collections import Counter, OrderedDict
 
@@ -25,16 +24,14 @@ from ..errors import PuzzleError
 from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
 from .check import meets_clues
-from .cnf import BYTES_PER_CLAUSE, Encoding, estimated_clauses
 from .deadline import TIMEOUT, Deadline, Timeout, solve_limited
 from .grade import rate
 from .propagate import Contradiction, Grid, open_count as _open_count
-from .search import first_solution
 from .result import VerifyResult
-from .shortcut import early_multiple
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from .cnf import Encoding
     from typing import Any, Optional, Sequence
     import numpy as np
 
@@ -202,6 +199,8 @@ class Session:
             _check_memory(self.grid, state.masks, len(state.implications) // 16)
             start = time.monotonic()
             self.counts["encodings"] += 1
+            from .cnf import Encoding  # here: a puzzle line logic or a guess settles never needs SAT
+
             state.encoding = Encoding(self.grid, state.masks, deadline, state.implications)
             stats["encode_seconds"] = round(time.monotonic() - start, 4)
         stats["sat_vars"] = state.encoding.n_vars
@@ -263,6 +262,8 @@ class Session:
                 return self._solved(puzzle, state, "line", stats)
             stats["undecided_after_line"] = state.open_after_line
         if strategy == "full" and state.probed is None:  # a second solution cheaply, before probing
+            from .shortcut import early_multiple  # here: line logic settles most puzzles first
+
             early, reference = early_multiple(puzzle, self.grid, state, reference, deadline, stats)
             if early is not None:
                 return early
@@ -296,6 +297,8 @@ class Session:
 
         A reference (a target, or a guessed solution) is blocked, and belief propagation leads the search for another.
         """
+        from .search import first_solution  # here: see _encoding
+
         enc = self._encoding(state, deadline, stats)
         with enc.new_solver(deadline) as solver:
             if reference is not None:
@@ -391,6 +394,8 @@ MEMORY_SHARE = 0.25  # of the machine's memory (or of the address-space limit) o
 
 def memory_budget() -> float:
     """Bytes one puzzle's SAT encoding may take: a share of physical memory, or of RLIMIT_AS when set."""
+    import resource  # here: only a puzzle bound for SAT asks
+
     total = float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
     limit = resource.getrlimit(resource.RLIMIT_AS)[0]
     if limit != resource.RLIM_INFINITY:
@@ -403,6 +408,8 @@ def _check_memory(grid: Grid, masks, extra: int) -> None:
 
     ``extra`` clauses come on top of the lines' (probing's implications, one clause each at most).
     """
+    from .cnf import BYTES_PER_CLAUSE, estimated_clauses  # here: see Session._encoding
+
     clauses = estimated_clauses(grid, masks) + extra
     need, budget = clauses * BYTES_PER_CLAUSE, memory_budget()
     if need > budget:
