@@ -25,6 +25,7 @@ NOT_AT_START_UP = {
     "multiprocessing": "a pool of workers: one file is verified in this process",
     "concurrent": "a pool of workers",
     "ctypes": "only workers ask Linux to stop them with their parent",
+    "resource": "only a puzzle bound for SAT checks the memory its encoding may take",
     "subprocess": "nothing is started",
     "dataclasses": "loads inspect",
     "inspect": "loads the tokenizer and the ast module",
@@ -44,6 +45,8 @@ NOT_AT_START_UP = {
     "locale": "loaded by gettext when argparse translates its messages",
 }
 """Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
+NOT_FOR_LINE_LOGIC = ("nonogen.solve.cnf", "nonogen.solve.search", "nonogen.solve.shortcut", "nonogen.solve.several")
+"""nonogen's own modules of the roads past line logic (SAT, the guesses): a puzzle line logic solves needs none."""
 if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib
     NOT_AT_START_UP["hashlib"] = "the clue hash uses CPython's built-in sha256 (hashlib loads OpenSSL)"
 
@@ -79,6 +82,7 @@ def test_a_small_verify_imports_nothing_it_does_not_need(tmp_path, entry):
     assert {"nonogen.batch", "nonogen.solve._linelogic"} <= modules  # the probe sees the real path
     loaded = sorted({m.split(".")[0] for m in modules} & set(NOT_AT_START_UP))
     assert not loaded, {name: NOT_AT_START_UP[name] for name in loaded}
+    assert not modules & set(NOT_FOR_LINE_LOGIC)
 
 
 def test_the_probe_sees_what_a_run_needs(tmp_path):
