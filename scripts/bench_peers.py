@@ -12,7 +12,8 @@ On the survey and random rows nonosolve runs twice, as it comes and with --cache
 on many small puzzles: it clears a smaller line cache per puzzle); the ratio is to the faster of the two.
   colour       seeded random 3-colour grids (background 2/5), 200 at 20x20 and 100 at 30x30:
                nonogen one batch, pbnsolve -b -u a process each;
-  collections  the shared colour puzzles nonogen reads (number-loom XML, Olsak .g): the same way.
+  collections  the shared colour puzzles nonogen reads (number-loom XML, Olsak .g): the same way, each side the
+               median of 7 runs (a tenth of a second a side is one noisy sample otherwise).
 Each row compares the verdicts (puzzles decided both ways with different verdicts: must be 0), prints the
 seconds of each side, nonogen's ratio to the row's peer and the issue's target: random 30x30 <= 0.8x,
 start-up <= 2.5x `python -c pass`, every other row <= 0.7x. A row whose peer is not built is timed
@@ -50,6 +51,7 @@ ROWS = ("startup", "survey", "extreme", "taai", "webpbn", "random", "colour", "c
 TARGET, RANDOM_TARGET, STARTUP_TARGET = 0.7, 0.8, 2.5
 DECIDED = ("unique", "multiple", "unsolvable")
 TIMEOUT = 60.0  # seconds per puzzle, every side
+SHORT_ROW_REPEATS = 7  # the collections row takes a tenth of a second a side: the median of this many runs
 EXTREME_TIMEOUT = 300.0
 SEED = 37  # the issue's number; each generated set adds its own offset
 COLOURS = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "a"), Color("green", "#00aa00", "b"),
@@ -102,6 +104,15 @@ class Row:
 
 
 # -- running processes ----------------------------------------------------------------------------
+
+
+def median_cpu(commands: list[list[str]], repeats: int, **kwargs) -> tuple[float, list[str]]:
+    """:func:`cpu_of` ``repeats`` times: the median CPU, and what the first run printed.
+
+    A whole process of 50 ms is one sample of a noisy quantity (one run in ten took 40 ms more on a quiet
+    machine); a side that is many processes already averages them, so both sides of a short row repeat."""
+    runs = [cpu_of(commands, **kwargs) for _ in range(repeats)]
+    return statistics.median(cpu for cpu, _ in runs), runs[0][1]
 
 
 def cpu_of(commands: list[list[str]], cwd: Optional[Path] = None, timeout: Optional[float] = None,
@@ -176,15 +187,16 @@ class Engines:
         for root in filter(None, (ROOT, self.previous)):  # both start from cached bytecode, as installed
             compileall.compile_dir(root / "nonogen", quiet=1)
 
-    def nonogen(self, paths: list[Path], batch: bool, timeout: float = TIMEOUT) -> list[Side]:
-        """nonogen, then the previous engine: one `verify` process over all ``paths``, or a process each."""
+    def nonogen(self, paths: list[Path], batch: bool, timeout: float = TIMEOUT, repeats: int = 1) -> list[Side]:
+        """nonogen, then the previous engine: one `verify` process over all ``paths``, or a process each
+        (the median CPU of ``repeats`` runs)."""
         sides = []
         for name, cwd in (("nonogen", ROOT), ("previous", self.previous)):
             if cwd is None:
                 continue
             base = [sys.executable, "-m", "nonogen", "verify", "--json", "--no-ambiguity", "--timeout", str(timeout)]
             if batch:
-                cpu, out = cpu_of([base + [str(p) for p in paths]], cwd, label=name)
+                cpu, out = median_cpu([base + [str(p) for p in paths]], repeats, cwd=cwd, label=name)
                 if not nonogen_records(out[0]):
                     print(f"  {name}: no records: {out[0][-300:]}")
                 sides.append(Side(name, cpu, nonogen_records(out[0])))
@@ -200,14 +212,16 @@ class Engines:
                   label="nonosolve --cache-bits 16")
 
     def peer(self, row: Row, name: str, options: list[str], paths: list[Path], timeout: float = TIMEOUT,
-             label: str = "") -> None:
-        """A peer's side of ``row``: a process per puzzle (or why the peer is absent)."""
+             label: str = "", repeats: int = 1) -> None:
+        """A peer's side of ``row``: a process per puzzle, the median CPU of ``repeats`` runs (or why the peer is
+        absent)."""
         binary = self.peers[name]
         if binary is None:
             row.skipped = f"{name} not found in {self.where} (scripts/build_peers.py builds it)"
             return
         parse: Callable[[str], str] = pbnsolve_one if name == "pbnsolve" else nonosolve_one
-        cpu, outs = cpu_of([[str(binary), *options, str(p)] for p in paths], None, timeout + 30, label or name)
+        cpu, outs = median_cpu([[str(binary), *options, str(p)] for p in paths], repeats, timeout=timeout + 30,
+                               label=label or name)
         row.sides.append(Side(label or name, cpu, {p.name: parse(o) for p, o in zip(paths, outs)}))
 
 
@@ -369,8 +383,8 @@ def row_collections(engines: Engines, args, folder: Path) -> list[Row]:
     files = sorted({Path(path) for path, _, _ in file_tasks(candidates)})[:: 5 if args.quick else 1]
     row = Row(f"shared colour collections, {len(files)} puzzles: one batch vs a process each", len(files), TARGET,
               "pbnsolve")
-    row.sides = engines.nonogen(files, batch=True)
-    engines.peer(row, "pbnsolve", ["-b", "-u", f"-x{int(TIMEOUT)}"], files)
+    row.sides = engines.nonogen(files, batch=True, repeats=SHORT_ROW_REPEATS)
+    engines.peer(row, "pbnsolve", ["-b", "-u", f"-x{int(TIMEOUT)}"], files, repeats=SHORT_ROW_REPEATS)
     return [row]
 
 
