@@ -45,8 +45,10 @@ NOT_AT_START_UP = {
     "locale": "loaded by gettext when argparse translates its messages",
 }
 """Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
-NOT_FOR_LINE_LOGIC = ("nonogen.solve.cnf", "nonogen.solve.search", "nonogen.solve.shortcut", "nonogen.solve.several")
-"""nonogen's own modules of the roads past line logic (SAT, the guesses): a puzzle line logic solves needs none."""
+NOT_FOR_LINE_LOGIC = ("nonogen.solve.cnf", "nonogen.solve.search", "nonogen.solve.shortcut", "nonogen.solve.several",
+                      "nonogen.solve.line")
+"""nonogen's own modules of the roads past line logic (SAT, the guesses) and the Python line solver (the C module's
+fallback): a puzzle line logic solves with the C module built needs none."""
 if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib
     NOT_AT_START_UP["hashlib"] = "the clue hash uses CPython's built-in sha256 (hashlib loads OpenSSL)"
 

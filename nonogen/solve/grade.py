@@ -35,7 +35,6 @@ from operator import ne
 
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
-from .line import LineAutomaton, overlap, solve_line
 from .propagate import Contradiction, Grid, _bits, _end, _linelogic
 from .result import VerifyResult
 
@@ -102,6 +101,8 @@ def _line_readers(clue, native: bool):
     """
     if native:
         return partial(_linelogic.solve_line, clue), partial(_linelogic.deductions, clue)
+    from .line import LineAutomaton, overlap, solve_line  # here: the C module reads the lines when it is built
+
     automaton = LineAutomaton(clue)
     complete = partial(solve_line, automaton)
 

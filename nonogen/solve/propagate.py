@@ -18,7 +18,6 @@ from collections import deque
 from ..grids import Rows, split_rows, to_array
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
-from .line import LineAutomaton
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,6 +65,8 @@ class Grid:
         self._native = self._native_lines(puzzle) if (NATIVE if native is None else native) else None
         automata: dict = {}  # the Python line logic's automata, shared by equal clues
         if self._native is None:
+            from .line import LineAutomaton  # here: the C module reads the lines when it is built
+
             self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols]
         else:
             self.automata = []
