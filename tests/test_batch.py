@@ -519,3 +519,30 @@ def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path):
 def test_verify_paths_takes_sources():
     recs = list(verify_paths([Source("mine", OK)]))
     assert recs[0]["file"] == "mine" and recs[0]["status"] == "unique"
+
+
+@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_small_batch_in_this_process_stops_at_once(tmp_path, sig, code):
+    """A few small files are verified in the nonogen process itself (no worker): an interrupt still ends the run
+    at once with whole lines, the count of what finished, and no CSV left behind. As above, the records go to a
+    pipe of one page that is not read after the third line, so the run cannot finish before the signal."""
+    folder = random_puzzles(tmp_path / "in", 100, size=12)
+    files = sorted(str(p) for p in folder.iterdir())
+    table = tmp_path / "out.csv"
+    proc = subprocess.Popen(nonogen_cmd("verify", *files, "--json", "--csv", table), cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, 4096)
+    first = b""
+    while first.count(b"\n") < 3:
+        byte = os.read(proc.stdout.fileno(), 1)
+        assert byte, f"the batch ended before its third record (exit {proc.wait()})"
+        first += byte
+    assert not children_of(proc.pid) and proc.poll() is None  # no worker: the puzzles are proved here
+    proc.send_signal(sig)
+    rest, err = proc.communicate(timeout=60)  # a bound for a hung run, not a speed claim
+    err = err.decode()
+    assert proc.returncode == code, err
+    text = (first + rest).decode()
+    assert len(text.splitlines()) < 100 and "interrupted" in err
+    assert text.endswith("\n") and all(json.loads(line)["status"] for line in text.splitlines())
+    assert not table.exists() and "not written" in err
