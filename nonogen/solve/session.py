@@ -23,7 +23,7 @@ from ..clues import clue_problems, satisfies
 from ..errors import PuzzleError
 from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
-from .check import meets_clues
+from .check import checked
 from .deadline import TIMEOUT, Deadline, Timeout, solve_limited
 from .grade import rate
 from .propagate import Contradiction, Grid, open_count as _open_count
@@ -282,14 +282,14 @@ class Session:
         except Contradiction:  # a line the encoder finds impossible: probing was cut short, or "sat" skipped line logic
             difficulty = "probe" if strategy == "full" else None
             return VerifyResult("unsolvable", difficulty=difficulty, message="some line cannot be filled", stats=stats)
-        first = None if first is None else _checked(puzzle, first)
-        second = None if second is None else _checked(puzzle, second)
+        first = None if first is None else checked(puzzle, first)
+        second = None if second is None else checked(puzzle, second)
         # "sat" rates nothing; "line" does not probe, so a unique puzzle line logic leaves open stays unrated.
         difficulty = "search" if strategy == "full" or (strategy == "line" and status != "unique") else None
         return VerifyResult(status, solution=first, second_solution=second, difficulty=difficulty, stats=stats)
 
     def _solved(self, puzzle: Puzzle, state: _State, difficulty: str, stats: dict) -> VerifyResult:
-        solution = _checked(puzzle, self.grid.solved_rows(state.masks))
+        solution = checked(puzzle, self.grid.solved_rows(state.masks))
         return VerifyResult("unique", solution=solution, difficulty=difficulty, stats=stats)  # type: ignore[arg-type]
 
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
@@ -423,13 +423,6 @@ def _with_givens(grid: Grid, givens: Sequence[Given]) -> list:
     for r, c, v in givens:
         masks[r * grid.width + c] &= 1 << v
     return masks
-
-
-def _checked(puzzle: Puzzle, grid: Rows) -> Rows:
-    """Every grid reported goes through the independent clue check first."""
-    if not meets_clues(puzzle, grid):  # pragma: no cover - would be a solver bug
-        raise AssertionError("solver produced a grid that breaks the clues")
-    return grid
 
 
 def _reference(puzzle: Puzzle, target: Any) -> Optional[Rows]:

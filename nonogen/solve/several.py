@@ -24,7 +24,7 @@ from array import array
 
 from ..grids import Rows, flat, split_rows
 from ..model import Puzzle
-from .check import meets_clues
+from .check import checked
 from .deadline import Deadline
 from .propagate import Grid
 from .result import VerifyResult
@@ -78,7 +78,7 @@ def multiple_early(
     first, second, how = found
     if reference is not None:
         first, second = reference, first if flat(first) != flat(reference) else second
-    if not meets_clues(puzzle, first) or not meets_clues(puzzle, second):  # pragma: no cover - a solver bug
-        raise AssertionError("solver produced a grid that breaks the clues")
+    checked(puzzle, first)
+    checked(puzzle, second)
     stats.update(shortcut="two solutions before probing", second_by=how)
     return VerifyResult("multiple", solution=first, second_solution=second, difficulty="search", stats=stats)

@@ -19,9 +19,10 @@ from __future__ import annotations
 import time
 from array import array
 
-from ..clues import satisfies, satisfies_beside
+from ..clues import satisfies_beside
 from ..grids import Rows, split_rows
 from ..model import Puzzle
+from .check import checked
 from .deadline import Deadline, Timeout
 from . import several
 from .propagate import Grid
@@ -95,13 +96,11 @@ def guess_two(puzzle: Puzzle, grid: Grid, masks, deadline: Deadline, stats: dict
     except TimeoutError:
         pass  # the full road meets the deadline too, and says so
     if first is not None:
-        first = split_rows(first, puzzle.width)
-        if not satisfies(puzzle, first):  # pragma: no cover - would be a bug
-            raise AssertionError("the guess produced a grid that breaks the clues")
+        first = checked(puzzle, split_rows(first, puzzle.width))
     if second is not None:
         second = split_rows(second, puzzle.width)
-        if not satisfies_beside(puzzle, second, first):  # pragma: no cover - would be a bug
-            raise AssertionError("the guess produced a grid that breaks the clues")
+        if not satisfies_beside(puzzle, second, first):  # pragma: no cover - would be a solver bug
+            raise AssertionError("solver produced a grid that breaks the clues")
         stats["second_by"] = how
     stats["guess"] = "none" if first is None else "two" if second else "one"
     stats["guess_seconds"] = round(time.monotonic() - start, 4)
