@@ -16,7 +16,7 @@ from typing import Callable, Optional
 import numpy as np
 from pysat.solvers import Solver
 
-from ..clues3d import LineRef, all_lines, clue_at, with_clues
+from ..clues3d import LineRef, all_lines, clue_at, line_clue_3d, with_clues
 from ..errors import OptionError
 from ..model3d import Puzzle3D
 from ..solve.cnf3d import SOLVER_NAME, Encoder, encode
@@ -238,8 +238,7 @@ class _LineTrace:
                                             for c in differ.tolist()] or [np.zeros(0, np.int32)]))
         for k in through[self.active[through] == 1].tolist():
             values = box[lines.line_cells[lines.line_start[k] : lines.line_start[k + 1]]] == 1
-            count, groups = int(values.sum()), int(np.count_nonzero(values[1:] & ~values[:-1]) + values[0])
-            if count != lines.count[k] or max(1, min(groups, 3)) != lines.groups[k]:
+            if line_clue_3d(values) != (lines.count[k], lines.groups[k]):
                 return False
         return True
 
