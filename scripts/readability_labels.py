@@ -40,6 +40,10 @@ PARTS = ("lost_detail", "symmetry", "tone_order", "solid_mass", "frame_pieces")
 L2 = 1.0
 """Ridge penalty on the standardised coefficients: keeps a five-number model from chasing single puzzles."""
 FOLDS = 5
+FIRST_MODEL = {"intercept": 2.655, "subject": 2.954, "lost_detail": -4.041, "frame_pieces": -0.293,
+               "tone_order": 1.811}
+"""The first readability model (logit), fitted to the first 148 labels: the baseline the table prints (it chose the
+picture pipeline's drawings until 2026-11-27)."""
 CANDIDATES = (*PARTS, "subject", "speck_share", "fill_share", "fidelity", "edge_f")
 """Figures of the made grid, picture and palette the nested check may choose from (the quality module's own)."""
 
@@ -118,7 +122,8 @@ def fitted(entries: list[dict]) -> dict[str, float]:
 
 def nested(entries: list[dict]) -> list[str]:
     """Held out with the parts chosen inside each fold: the AUC per fold and overall, and what each fold chose."""
-    from nonogen.importers.quality import edge_f, fidelity, fill_share, speck_share, subject_share
+    from nonogen.importers.figure import subject_share
+    from nonogen.importers.quality import edge_f, fidelity, fill_share, speck_share
 
     for e in entries:
         e["candidates"] = {**e["parts"], "subject": subject_share(e["grid"]), "speck_share": speck_share(e["grid"]),
@@ -150,14 +155,17 @@ def _forward(x: np.ndarray, y: np.ndarray, fold: np.ndarray) -> list[int]:
 
 def measured(entries: list[dict]) -> list[dict]:
     """Today's score, its parts, the first model's score and the old likeness of every labelled puzzle."""
-    # the first model is private to the picture pipeline's chooser; measured here as the baseline it was
-    from nonogen.importers.quality import _drawing_readability, likeness, readability, readability_parts
+    from nonogen.importers.figure import frame_pieces, subject_share
+    from nonogen.importers.quality import likeness, lost_detail, readability, readability_parts, tone_order
 
     for e in entries:
-        e["parts"] = readability_parts(e["grid"], e["reference"], e["palette"])
-        e["score"] = readability(e["grid"], e["reference"], e["palette"])
-        e["old"] = likeness(e["grid"], e["reference"])
-        e["first"] = _drawing_readability(e["grid"], e["reference"], e["palette"])
+        grid, reference, palette = e["grid"], e["reference"], e["palette"]
+        e["parts"] = readability_parts(grid, reference, palette)
+        e["score"] = readability(grid, reference, palette)
+        e["old"] = likeness(grid, reference)
+        first = {"subject": subject_share(grid), "lost_detail": lost_detail(grid, reference),
+                 "frame_pieces": frame_pieces(grid), "tone_order": tone_order(grid, reference, palette)}
+        e["first"] = FIRST_MODEL["intercept"] + sum(FIRST_MODEL[k] * v for k, v in first.items())
     return entries
 
 
