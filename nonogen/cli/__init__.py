@@ -9,13 +9,12 @@ from __future__ import annotations
 import gc
 import importlib
 import os
-import signal
 import sys
-import threading
 
 from .. import __version__
 from ..errors import (BlankPictureError, CollectionExistsError, EmptyModelError, NonogenError, OptionError,
                       OutputExistsError, SolverTimeout, UnknownFormatError)
+from ..signals import alone, on_main_thread, signal
 from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, sized
 from .plain_verify import verify_args
 
@@ -110,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     line naming the path, exit 2. Any other unexpected exception is a bug and
     exits with its own code after a traceback, never with a verdict's code.
     """
-    main_thread = threading.current_thread() is threading.main_thread()
+    main_thread = on_main_thread()
     previous = {sig: signal.signal(sig, _terminate) for sig in _STOP_SIGNALS} if main_thread else {}
     try:
         return int(args.run(args) or 0)
@@ -183,7 +182,7 @@ def leave(code: int) -> NoReturn:
     import atexit  # here: built in, and only a leaving process asks
 
     waiting = getattr(atexit, "_ncallbacks", lambda: 1)()  # CPython's count; elsewhere assume something waits
-    if threading.active_count() == 1 and not waiting and not sys.flags.inspect:
+    if alone() and not waiting and not sys.flags.inspect:
         try:
             for stream in (sys.stdout, sys.stderr):
                 if stream is not None:

@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import threading
 import time
 from contextlib import contextmanager
 
 from ..errors import InputError, LimitError
 from ..formats import MAX_FILE_BYTES, decode_text
 from ..plain import to_jsonable
+from ..signals import on_main_thread, signal
 
 try:  # the C function json itself uses: importing json (and the expressions it compiles) cost a verify 1.7 ms
     from _json import encode_basestring
@@ -140,7 +139,7 @@ def signals_held() -> Iterator[None]:
     summary); a signal between two of them left the CSV a row ahead of the
     JSON lines. Held signals are delivered when the block ends.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if not on_main_thread():
         yield
         return
     held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}

@@ -13,8 +13,6 @@ tolerated and never fetched.
 """
 from __future__ import annotations
 
-import re
-
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
 from ..palette import pick_char
@@ -47,7 +45,7 @@ SUFFIXES = (".xml", ".pbn")
 MULTI = True
 _LENGTHS = r"(?:[1-9][0-9]{0,%d}(?: |$))*" % (MAX_DIGITS - 1)
 """Block lengths joined by spaces, each one a whole number from 1 with at most MAX_DIGITS digits (a pattern ``re``
-compiles on first use: only a document the plain reading leaves to the tree needs it)."""
+compiles on first use: only a document the plain reading leaves to the tree needs it, and only it imports re)."""
 _LINE = "#line"  # attribute key no XML name can take: the element's source line
 MAX_ELEMENTS = 1_000_000
 """Most XML elements read: a 512x512 puzzle has about 30,000; the tree is refused while it is being built."""
@@ -144,6 +142,8 @@ def _palette(puzzle: Element) -> tuple[tuple[Color, ...], dict[str, int]]:
 
 
 def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> list[tuple]:
+    import re  # here: the plain reading (_webpbn_plain.py) needs no re, and re with enum cost 3 ms of each start
+
     blocks = [c for c in puzzle.findall("clues") if c.get("type") == kind]
     if len(blocks) != 1:
         raise FormatError(f"expected one <clues type=\"{kind}\"> element, found {len(blocks)}", line=_line(puzzle))
@@ -231,6 +231,8 @@ def members(text: str) -> list[tuple[int, str]]:
     """
     if "<!ENTITY" in text:
         return []
+    import re  # here: only a file that could not be read whole is cut into members
+
     return [(text.count("\n", 0, m.start()), f"<puzzleset>{m.group()}</puzzleset>")
             for m in re.finditer(r"<puzzle\b.*?</puzzle\s*>", text, re.S)]
 
