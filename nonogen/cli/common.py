@@ -8,7 +8,6 @@ from contextlib import contextmanager
 
 from ..errors import InputError, LimitError
 from ..formats import MAX_FILE_BYTES, decode_text
-from ..plain import to_jsonable
 from ..signals import on_main_thread, signal
 
 try:  # the C function json itself uses: importing json (and the expressions it compiles) cost a verify 1.7 ms
@@ -156,7 +155,11 @@ def json_line(value: Any) -> str:
     A record is plain already, so it is spelled at once; only a value that is not gets converted first (going
     over every record twice was a fifth of writing them)."""
     text = _plain_text(value)
-    return text if text is not None else json_text(to_jsonable(value))
+    if text is not None:
+        return text
+    from ..plain import to_jsonable  # here: a record is plain already; only other values are converted
+
+    return json_text(to_jsonable(value))
 
 
 class _NotPlain(Exception):

@@ -29,7 +29,6 @@ from ..errors import FileLimitError, FormatError, UnknownFormatError
 from ..collect import path_text, suffix_of
 from ..model import Puzzle
 from ._common import MAX_FILE_BYTES, clean_puzzle
-from .sniff3d import SNIFFERS
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -127,6 +126,8 @@ def sniff(text: str) -> str:
     >>> sniff('{"rows": [[1]], "cols": [[1]]}'), sniff("width 1\\nheight 1\\nrows\\n1\\ncolumns\\n1\\n")
     ('rowscols', 'non')
     """
+    from .sniff3d import SNIFFERS  # here: a file whose suffix names its format is never sniffed
+
     for name in _SNIFF_ORDER:  # the 3D formats' signatures are read without loading their readers (numpy)
         if (SNIFFERS.get(name) or FORMATS[name].looks_like)(text):
             return name
@@ -168,11 +169,11 @@ def read_text(path: Union[str, Path]) -> str:
     would reject puzzles people actually have; control bytes still mark binary junk.
     """
     name = path_text(os.fspath(path))  # spelled as str(Path(path)), without pathlib
-    if os.path.isdir(name):
-        raise FormatError("is a folder, expected a puzzle file", path=name)
     try:
-        with open(name, "rb") as handle:
+        with open(name, "rb") as handle:  # a folder is refused by open's own check, without a stat of its own
             data = handle.read(MAX_FILE_BYTES + 1)
+    except IsADirectoryError:
+        raise FormatError("is a folder, expected a puzzle file", path=name) from None
     except FileNotFoundError:
         raise FormatError("no such file", path=name) from None
     except OSError as exc:
