@@ -129,8 +129,8 @@ def count_parts(count: str) -> Optional[tuple[Optional[str], str]]:
 class Node:
     """An element of a small document: its tag, attributes, text before its first child, and children.
 
-    ``get``, ``find``, ``findall`` (children with a tag) and ``iter`` (itself and every descendant with a
-    tag, in document order) answer as ElementTree's do.
+    Iterating gives the children; ``get``, ``find``, ``findall`` (children with a tag) and ``iter`` (itself
+    and every descendant with a tag, in document order) answer as ElementTree's do.
     """
 
     __slots__ = ("tag", "attrib", "text", "children")
@@ -138,6 +138,9 @@ class Node:
     def __init__(self, tag: str, attrib: dict) -> None:
         self.tag, self.attrib, self.text = tag, attrib, None
         self.children: list[Node] = []
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.children)
 
     def get(self, key: str, default: Optional[str] = None) -> Optional[str]:
         return self.attrib.get(key, default)
