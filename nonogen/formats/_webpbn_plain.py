@@ -10,6 +10,8 @@ ElementTree (2.5 ms of a start). Anything not plain, and any error, goes to
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 from ..errors import FormatError
 from ._common import MAX_DIGITS, MAX_SIDE, item
 
@@ -70,15 +72,12 @@ def _plain_block(body: str) -> Optional[list[list[str]]]:
     pieces = body.strip().replace("<line/>", "<line></line>").split("</line>")
     if pieces.pop():  # something after the last line
         return None
-    lines = []
-    for piece in pieces:
-        piece = piece.lstrip()
-        counts = piece[6:].split("</count>")
-        after = counts.pop()
-        if not piece.startswith("<line>") or (after and not after.isspace()):
-            return None  # a piece that is not a line, or text after its counts
-        lines.append(counts)
-    return lines
+    pieces = list(map(str.lstrip, pieces))
+    if not all(map(str.startswith, pieces, repeat("<line>"))):  # a piece that is not a line
+        return None
+    lines = [piece[6:].split("</count>") for piece in pieces]
+    after = "".join([counts.pop() for counts in lines])
+    return None if after and not after.isspace() else lines  # text after the counts of some line
 
 
 def plain_lines(puzzle: Node, plain: dict, kind: str, index: dict[str, int], default: str) -> list[tuple]:
