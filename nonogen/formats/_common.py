@@ -380,6 +380,10 @@ def clean_puzzle(puzzle):
     """``puzzle`` (2D or 3D) with :func:`clean_text` applied to its metadata and colour names; itself if clean."""
     texts = [*puzzle.meta, *puzzle.meta.values()]
     names = [c.name for c in puzzle.palette]
+    joined = "".join(texts) + "".join(names)  # the usual case at once: printable ASCII, each text short enough
+    if (joined.isascii() and joined.isprintable() and max(map(len, texts), default=0) <= MAX_META_CHARS
+            and max(map(len, names)) <= MAX_NAME_CHARS):
+        return puzzle
     if all(clean_text(t) == t for t in texts) and all(clean_text(n, MAX_NAME_CHARS) == n for n in names):
         return puzzle
     meta = {clean_text(k): clean_text(v) for k, v in puzzle.meta.items()}
