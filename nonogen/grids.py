@@ -64,7 +64,8 @@ def split_rows(cells: bytes, width: int) -> Rows:
     (b'\\x00\\x01', b'\\x02\\x00')
     """
     cells = bytes(cells)
-    return tuple(cells[at : at + width] for at in range(0, len(cells), width))
+    ends = range(width, len(cells) + width, width)  # the rows as slices, cut at C speed
+    return tuple(map(cells.__getitem__, map(slice, range(0, len(cells), width), ends)))
 
 
 def shape_of(rows: Rows) -> tuple[int, int]:

@@ -71,3 +71,19 @@ def test_a_g_file_reads_its_declarations_and_items():
     assert puzzle.rows == (((1, 1), (1, 2)), ((2, 1),))
     assert puzzle.cols[0] == ((2, 1),)
     assert puzzle.meta == {"title": "Hat"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["title", "author", "x\x0c"]),
+                       st.one_of(st.text(max_size=8), st.sampled_from(["T" * 2000, "T" * 2001, "caf\u00e9", "a\nb"])),
+                       max_size=3),
+       st.sampled_from(["red", "r\u00e9d", "r" * 200, "r" * 201, "r\x07d"]))
+def test_a_clean_puzzle_is_kept_as_it_is(meta, name):
+    """clean_puzzle's quick look (printable ASCII, short enough) keeps exactly the puzzles clean_text keeps."""
+    from nonogen.formats._common import MAX_NAME_CHARS, clean_puzzle
+    from nonogen.model import Color, Puzzle
+
+    puzzle = Puzzle((((1, 1),),), (((1, 1),),), (Color("white", "#ffffff", "."), Color(name, "#ff0000", "a")),
+                    meta=meta)
+    clean = all(clean_text(t) == t for t in [*meta, *meta.values()]) and clean_text(name, MAX_NAME_CHARS) == name
+    assert (clean_puzzle(puzzle) is puzzle) == clean

@@ -382,7 +382,7 @@ def clean_puzzle(puzzle):
     names = [c.name for c in puzzle.palette]
     joined = "".join(texts) + "".join(names)  # the usual case at once: printable ASCII, each text short enough
     if (joined.isascii() and joined.isprintable() and max(map(len, texts), default=0) <= MAX_META_CHARS
-            and max(map(len, names)) <= MAX_NAME_CHARS):
+            and max(map(len, names), default=0) <= MAX_NAME_CHARS):
         return puzzle
     if all(clean_text(t) == t for t in texts) and all(clean_text(n, MAX_NAME_CHARS) == n for n in names):
         return puzzle
