@@ -67,11 +67,15 @@ class _Formats(Mapping):
 
     def __init__(self, modules: dict[str, str]):
         self._modules = modules
+        self._loaded: dict[str, ModuleType] = {}  # import_module takes the import lock even for a module it has
 
     def __getitem__(self, name: str) -> ModuleType:
-        module, _, attribute = self._modules[name].partition(":")
-        loaded = importlib.import_module(f"{__name__}.{module}")
-        return getattr(loaded, attribute) if attribute else loaded
+        found = self._loaded.get(name)
+        if found is None:
+            module, _, attribute = self._modules[name].partition(":")
+            loaded = importlib.import_module(f"{__name__}.{module}")
+            found = self._loaded[name] = getattr(loaded, attribute) if attribute else loaded
+        return found
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._modules)
