@@ -83,8 +83,8 @@ def _plain_block(body: str) -> Optional[list[list[str]]]:
 def plain_lines(puzzle: Node, plain: dict, kind: str, index: dict[str, int], default: str) -> list[tuple]:
     """The clue lines :func:`plain_clues` read, as :func:`~nonogen.formats.webpbn._clues` reads them (a FormatError: read the tree).
 
-    A puzzle spells a few dozen distinct counts: each is read once, and the
-    rest is a dictionary lookup per count.
+    A puzzle spells a few dozen distinct counts: each is read once (once per process: :data:`_SPELLINGS`),
+    and the rest is a dictionary lookup per count.
     """
     lines = plain[kind]
     if len([c for c in puzzle.findall("clues") if c.get("type") == kind]) != 1 or len(lines) > MAX_SIDE:
@@ -93,14 +93,29 @@ def plain_lines(puzzle: Node, plain: dict, kind: str, index: dict[str, int], def
         raise FormatError("too many blocks in a line")
     table: dict[str, tuple[int, int]] = {}
     for count in set().union(*lines):
-        found = count_parts(count.lstrip())
+        found = _SPELLINGS.get(count, ())
+        if found == ():
+            found = _spelling(count)
         if found is None:
             raise FormatError("a count not written the usual way")
         colour = default if found[0] is None else found[0]
         if colour not in index:
             raise FormatError("an unknown colour")
-        table[count] = item(int(found[1]), index[colour])
+        table[count] = item(found[1], index[colour])
     return [tuple(map(table.__getitem__, line)) for line in lines]
+
+
+_SPELLINGS: dict[str, Optional[tuple[Optional[str], int]]] = {}
+"""Each count spelling read so far: its colour (None: none named) and length, or None when not the usual way.
+Files of one collection share most of theirs; at most 4096 are kept."""
+
+
+def _spelling(count: str) -> Optional[tuple[Optional[str], int]]:
+    parts = count_parts(count.lstrip())
+    found = None if parts is None else (parts[0], int(parts[1]))
+    if len(_SPELLINGS) < 4096:
+        _SPELLINGS[count] = found
+    return found
 
 
 def count_parts(count: str) -> Optional[tuple[Optional[str], str]]:

@@ -259,7 +259,8 @@ def loads_all(text: str) -> list[Puzzle]:
         try:
             if plain is not None:
                 return _read_tree(parse_xml(plain[0], NodeBuilder(), numbered=False), plain[1])
-            return _read_tree(_quick_tree(text), None)
+            if "xmlns" not in text:  # ElementTree would name a tag in a declared namespace "{uri}tag"
+                return _read_tree(_quick_tree(text), None)
         except FormatError:
             pass
     return _read_tree(parse_xml(text), None)
