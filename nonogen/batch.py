@@ -48,9 +48,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
 
 STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
+"""Every status a record can have, in the order summaries list them."""
 SOLUTION_SUFFIX = ".solution.txt"
 """How the solution files of a batch end (cli/records.py names them): in a folder, they are skipped."""
-"""Every status a record can have, in the order summaries list them."""
 
 _META_FIELDS = ("title", "author", "license")
 
