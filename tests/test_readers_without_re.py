@@ -79,7 +79,7 @@ def test_a_g_file_reads_its_declarations_and_items():
                        max_size=3),
        st.sampled_from(["red", "r\u00e9d", "r" * 200, "r" * 201, "r\x07d"]))
 def test_a_clean_puzzle_is_kept_as_it_is(meta, name):
-    """clean_puzzle's quick look (printable ASCII, short enough) keeps exactly the puzzles clean_text keeps."""
+    """clean_puzzle keeps exactly the puzzles whose every text clean_text keeps, now that clean_text translates."""
     from nonogen.formats._common import MAX_NAME_CHARS, clean_puzzle
     from nonogen.model import Color, Puzzle
 

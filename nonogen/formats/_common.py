@@ -169,9 +169,8 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
 def parse_clue_line(text: str, line: Optional[int], what: str, match: Callable[[str], Optional[Sequence[str]]],
                     example: str, colour: Callable[[str], Optional[object]], commas: bool = True,
                     known: Optional[dict] = None) -> tuple:
-    r"""One coloured clue line: items split by blanks (and by commas unless ``commas`` is false), each
-    cut by ``match``: None for a token that is not an item, else (like a regular expression's match)
-    ``[1]`` the length's digits and ``[2]`` the colour code.
+    r"""One coloured clue line: items split by blanks (and commas unless ``commas`` is false), each cut by
+    ``match``: None for a token that is no item, else (as a regex match) ``[1]`` its digits, ``[2]`` its colour code.
 
     ``0`` alone, or nothing, is an empty line. ``colour(code)`` turns a code
     into the item's colour, ``None`` for one the file never declared. The
@@ -380,10 +379,6 @@ def clean_puzzle(puzzle):
     """``puzzle`` (2D or 3D) with :func:`clean_text` applied to its metadata and colour names; itself if clean."""
     texts = [*puzzle.meta, *puzzle.meta.values()]
     names = [c.name for c in puzzle.palette]
-    joined = "".join(texts) + "".join(names)  # the usual case at once: printable ASCII, each text short enough
-    if (joined.isascii() and joined.isprintable() and max(map(len, texts), default=0) <= MAX_META_CHARS
-            and max(map(len, names), default=0) <= MAX_NAME_CHARS):
-        return puzzle
     if all(clean_text(t) == t for t in texts) and all(clean_text(n, MAX_NAME_CHARS) == n for n in names):
         return puzzle
     meta = {clean_text(k): clean_text(v) for k, v in puzzle.meta.items()}
