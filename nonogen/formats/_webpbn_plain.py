@@ -102,7 +102,7 @@ def plain_lines(puzzle: Node, plain: dict, kind: str, index: dict[str, int], def
         if colour not in index:
             raise FormatError("an unknown colour")
         table[count] = item(found[1], index[colour])
-    return [tuple(map(table.__getitem__, line)) for line in lines]
+    return list(map(tuple, map(map, repeat(table.__getitem__), lines)))  # each line's items, at C speed
 
 
 _SPELLINGS: dict[str, Optional[tuple[Optional[str], int]]] = {}
