@@ -94,6 +94,7 @@ NOT_FOR_COLOUR_FILES = {
     "signal": "nonogen/signals.py: the C module _signal",
     "threading": "nonogen/signals.py: _thread counts the threads (a SAT search imports threading for its timer)",
     "xml.etree": "the plain XML reading builds its own small nodes",
+    "nonogen.executors": "a batch in this process runs its tasks itself (batch.py); the pool's module is not loaded",
 }
 """Modules a plain verify of a few colour files (webpbn XML, Olsak .g: the shared collections) must not import."""
 COLOUR_G = "Hat\n#d\n  r:& red\n  b:b blue\n: rows\n1r 1b\n2r\n: columns\n2r\n1b 1r\n: end\n"
