@@ -21,7 +21,6 @@ from operator import itemgetter
 from . import formats
 from .collect import found_names
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
-from .executors import make_executor
 from .grids import rows_in
 from .model import Puzzle
 from .solve import verify
@@ -48,9 +47,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
 
 STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
+"""Every status a record can have, in the order summaries list them."""
 SOLUTION_SUFFIX = ".solution.txt"
 """How the solution files of a batch end (cli/records.py names them): in a folder, they are skipped."""
-"""Every status a record can have, in the order summaries list them."""
 
 _META_FIELDS = ("title", "author", "license")
 
@@ -58,8 +57,7 @@ _META_FIELDS = ("title", "author", "license")
 class Source(namedtuple("Source", "name text")):
     """Puzzle text that is not in a file (standard input), verified under the name ``name``.
 
-    Named tuples here are built by ``collections.namedtuple``: ``typing.NamedTuple`` would load typing on every
-    verify.
+    Named tuples here come from ``collections.namedtuple``: ``typing.NamedTuple`` would load typing on every verify.
     """
 
     __slots__ = ()
@@ -405,11 +403,10 @@ def verify_paths(
 ) -> Iterator[dict]:
     """Verify every puzzle in ``paths`` (files, folders, :class:`Source`); yields one record per puzzle as it finishes.
 
-    Records arrive in completion order (input order when one process
-    works). ``executor`` is ``None`` (this process for one job, a local
-    process pool for more), ``"local"``, ``"dask"`` or an executor object
-    from :mod:`nonogen.executors`; ``scheduler`` (``tcp://host:8786``) sends the
-    work to that Dask cluster. ``resume`` takes the records of an earlier,
+    Records arrive in completion order (input order when one process works). ``executor`` is ``None``
+    (this process for one job, a local process pool for more), ``"serial"``, ``"local"``, ``"dask"`` or an
+    executor object from :mod:`nonogen.executors`; ``scheduler`` (``tcp://host:8786``) sends the work to that Dask
+    cluster. ``resume`` takes the records of an earlier,
     interrupted run: their puzzles are not verified (nor yielded) again.
     ``dedupe`` skips a puzzle whose clues an earlier one already had; either
     way records carry ``clue_hash``. ``grade=False`` leaves the 1-5 grade out
@@ -425,11 +422,15 @@ def verify_paths(
         raise InputError(f"no puzzle files in {names} (known suffixes: {' '.join(formats.SUFFIXES)})")
     options = {"fmt": format, "timeout": timeout, "strategy": strategy, "ambiguity": ambiguity, "grade": grade}
     feed = _Feed(files, options, resume, dedupe)
-    runner = make_executor(executor, jobs=jobs, timeout=timeout, scheduler=scheduler)
+    if executor == "serial":  # as executors.SerialExecutor runs them, without loading executors.py (1.1 M instructions)
+        stream = (run_task(task) for task in feed.tasks())
+    else:
+        from .executors import make_executor  # here: only a pool or a cluster needs it
+        stream = make_executor(executor, jobs=jobs, timeout=timeout, scheduler=scheduler).run(
+            run_task, feed.tasks(), task_failed)
     report = on_progress or (lambda done, total: None)
     done = 0
     report(0, len(files))
-    stream = runner.run(run_task, feed.tasks(), task_failed)
     try:
         for out in _merge(stream, feed.ready):
             done += 1

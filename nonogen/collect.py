@@ -28,6 +28,9 @@ def path_text(text: str) -> str:
     >>> path_text("./a//b/"), path_text(""), path_text("//x/./y"), path_text("///x")
     ('a/b', '.', '//x/y', '/x')
     """
+    if "//" not in text and "/./" not in text and not text.startswith("./") and not text.endswith(("/", "/.")) \
+            and text not in ("", "."):
+        return text  # no empty or "." part to drop: the name as it is
     root = "//" if text[:2] == "//" and text[2:3] != "/" else "/" if text[:1] == "/" else ""
     return root + "/".join(part for part in text.split("/") if part not in ("", ".")) or "."
 

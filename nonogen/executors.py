@@ -14,14 +14,13 @@ task killed it, and shutting it down waits for the running tasks.
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import threading
 import time
 from collections import deque
 from itertools import islice
 
 from .errors import InputError
+from .signals import alone, signal
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -160,7 +159,7 @@ def worker_context(preload: tuple[str, ...] = ("nonogen.batch",), fork: bool = T
     """How workers start: forked (:mod:`nonogen.forked`, no multiprocessing) when allowed and this process has
     one thread (fast, and safe then), else a ``forkserver`` that imported ``preload`` once (every worker forked
     from it starts warm), else ``spawn``."""
-    if fork and hasattr(os, "fork") and threading.active_count() == 1:
+    if fork and hasattr(os, "fork") and alone():
         from .forked import FORK  # here, not at the top: a one-process run never starts a worker
 
         return FORK
@@ -312,8 +311,10 @@ _NEW = object()
 def death_message(exitcode: Optional[int]) -> str:
     """Why a worker died, in words: ``worker process died (SIGSEGV)``."""
     if exitcode is not None and exitcode < 0:
+        from signal import Signals  # here: only a dead worker's signal is named (the enum module: 1 ms)
+
         try:
-            name = signal.Signals(-exitcode).name
+            name = Signals(-exitcode).name
         except ValueError:
             name = f"signal {-exitcode}"
         return f"internal error: worker process died ({name})"

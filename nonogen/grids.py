@@ -24,8 +24,11 @@ Rows = tuple[bytes, ...]
 _RANGE = "grid values must be colour indices from 0 to 255"
 
 
+_BYTES = {bytes}
+
+
 def _is_rows(value: object) -> bool:
-    return type(value) is tuple and all(type(row) is bytes for row in value)
+    return type(value) is tuple and set(map(type, value)) <= _BYTES  # every row bytes, at C speed
 
 
 def rows_of(grid: Any) -> Rows:
@@ -61,7 +64,8 @@ def split_rows(cells: bytes, width: int) -> Rows:
     (b'\\x00\\x01', b'\\x02\\x00')
     """
     cells = bytes(cells)
-    return tuple(cells[at : at + width] for at in range(0, len(cells), width))
+    ends = range(width, len(cells) + width, width)  # the rows as slices, cut at C speed
+    return tuple(map(cells.__getitem__, map(slice, range(0, len(cells), width), ends)))
 
 
 def shape_of(rows: Rows) -> tuple[int, int]:

@@ -54,12 +54,15 @@ def _freeze_lines(lines: Iterable[Iterable[Sequence[int]]], n_colors: int, what:
     return tuple(frozen)
 
 
+_TUPLE = {tuple}
+
+
 def _canonical(lines: tuple, n_colors: int) -> bool:
     """Whether every line is a tuple of ``(length >= 1, colour in 1..n)`` int tuples.
 
     Each distinct block is checked once: a 1000x1000 file has a million blocks but a few dozen kinds.
     """
-    if not all(type(line) is tuple for line in lines):
+    if not set(map(type, lines)) <= _TUPLE:  # every line a tuple, at C speed
         return False
     try:
         blocks = set(chain.from_iterable(lines))

@@ -27,6 +27,9 @@ __all__ = [
 ]
 
 
+_HEX = "0123456789abcdef"
+
+
 class Color:
     """A palette entry: a name for people, an ``#rrggbb`` value and a one-character code. Immutable.
 
@@ -46,7 +49,7 @@ class Color:
         code = rgb.lower()
         if not code.startswith("#"):
             code = "#" + code
-        if len(code) != 7 or any(c not in "0123456789abcdef" for c in code[1:]):
+        if len(code) != 7 or code[1:].strip(_HEX):  # a digit that is not hex is left after the strip
             raise PuzzleError(f"colour {name!r}: expected #rrggbb, got {rgb!r}")
         if len(char) != 1:
             raise PuzzleError(f"colour {name!r}: code must be one character, got {char!r}")
@@ -102,7 +105,7 @@ def parse_hex(value: str) -> str:
     v = value.strip().lstrip("#").lower()
     if len(v) == 3:
         v = "".join(c * 2 for c in v)
-    if len(v) != 6 or any(c not in "0123456789abcdef" for c in v):
+    if len(v) != 6 or v.strip(_HEX):
         raise ValueError(f"expected a colour as RRGGBB hex digits, got {value.strip()[:40]!r}")
     return "#" + v
 

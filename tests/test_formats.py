@@ -1041,3 +1041,23 @@ def test_non_reports_a_bad_block_at_its_first_line_though_tokens_are_parsed_once
         formats.loads(text, "non")
     good = formats.loads("width 3\nheight 3\nrows\n1 1\n3\n1\ncolumns\n2\n1 1\n2\n", "non")
     assert good.rows == (((1, 1), (1, 1)), ((3, 1),), ((1, 1),)) and good.cols[1] == ((1, 1), (1, 1))
+
+
+def test_a_file_is_read_whole_up_to_the_limit_whatever_size_it_reports(tmp_path):
+    """read_text asks for the size the file reports (and one byte more); the limit and the refusals stay as they were."""
+    limit = formats.MAX_FILE_BYTES
+    for size in (1, 4095, 4096, 4097, limit - 1, limit):
+        path = tmp_path / f"f{size}.non"
+        path.write_bytes(b"#" * size)
+        assert len(formats.read_text(path)) == size
+    (tmp_path / "big.non").write_bytes(b"#" * (limit + 1))
+    with pytest.raises(LimitError, match="larger than 16 MB"):
+        formats.read_text(tmp_path / "big.non")
+    for empty in (b"", b" \t\r\n\x0b\x0c"):
+        (tmp_path / "empty.non").write_bytes(empty)
+        with pytest.raises(FormatError, match="is empty"):
+            formats.read_text(tmp_path / "empty.non")
+    if Path("/proc/self/status").exists():  # a size of 0 and text all the same
+        assert "Pid:" in formats.read_text("/proc/self/status")
+    with pytest.raises(FormatError, match="is a folder"):
+        formats.read_text(tmp_path)

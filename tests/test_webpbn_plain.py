@@ -8,16 +8,17 @@ must be the one the line-numbered tree reading gives.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nonogen import Color, formats, puzzle_from_grid
 from nonogen.errors import NonogenError
 from nonogen.formats import webpbn
-from nonogen.formats._webpbn_plain import plain_clues
+from nonogen.formats._webpbn_plain import _plain_block, count_parts, plain_clues
 
 PALETTE = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "a"), Color("green", "#00ff00", "b"),
            Color("blue", "#0000ff", "c"))
@@ -97,6 +98,7 @@ def document(seed: int, size: int) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 12), st.lists(st.integers(0, len(MUTATIONS) - 1), max_size=3))
+@example(0, 1, [12, 39])  # two puzzles, the first in a declared namespace: ElementTree named it {urn:x}puzzle
 def test_plain_and_tree_readings_agree(seed, size, mutations):
     text = document(seed, size)
     for m in mutations:
@@ -134,3 +136,74 @@ def test_a_plain_document_is_read_without_elementtree(tmp_path):
             "print('xml.etree.ElementTree' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+COUNT = re.compile(r'<count(?: color="([^"<>&]*)")?>([1-9][0-9]{0,8})')
+"""How a count's spelling was read before string methods read it (the reference)."""
+COUNT_PIECES = ["<count", ">", ' color="', '"', "red", "dark red", "<", "&", " ", "\t", "\n", "0", "1", "12",
+                "123456789", "x", "</count>", "<line>", "</line>", "<line/>", "\u00a0", "\u0663"]
+
+
+def _old_plain_block(body: str):
+    """The clue block read as before, blanks between tags taken out by a regular expression (the reference)."""
+    pieces = re.sub(r">\s+<", "><", body.strip()).replace("<line/>", "<line></line>").split("</line>")
+    if pieces.pop():
+        return None
+    lines = []
+    for piece in pieces:
+        counts = piece[6:].split("</count>")
+        if not piece.startswith("<line>") or counts.pop():
+            return None
+        lines.append(counts)
+    return lines
+
+
+def _read_counts(lines, read):
+    return None if lines is None else [[read(count) for count in line] for line in lines]
+
+
+SPELLINGS = st.builds("{}{}{}{}".format,
+                      st.sampled_from(["<count", '<count color="red"', '<count color=""', '<count color="a&b"',
+                                       '<count color="x', "<count  ", "<counter", " <count", ""]),
+                      st.sampled_from([">", "", " >", '">']), st.text("0123456789 x\u0663", max_size=11),
+                      st.sampled_from(["", " ", "\n", "x"]))
+"""Spellings near a count's usual one: each part right or wrong in a way the reading must notice."""
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(SPELLINGS, st.lists(st.sampled_from(COUNT_PIECES), max_size=8).map("".join), st.text(max_size=20)))
+@example("<count>123456789")
+@example('<count color="red">1234567890')
+def test_a_count_is_read_as_the_regular_expression_read_it(spelling):
+    found = COUNT.fullmatch(spelling)
+    assert count_parts(spelling) == (found.groups() if found else None)
+
+
+BLANKS = st.sampled_from(["", "", " ", "\n", "\t \r\n  ", "\u00a0", "x"])
+"""What may stand between two tags: nothing, blanks (Unicode's among them), or text that makes the block not plain."""
+SPELLED_COUNTS = st.sampled_from(['<count color="red">3</count>', "<count>12</count>", "<count>0</count>",
+                                  '<count color="dark red">1</count>', "<count> 2</count>", "<count>2 </count>"])
+LINES = st.lists(st.tuples(BLANKS, st.lists(st.tuples(SPELLED_COUNTS, BLANKS), max_size=3), BLANKS, st.booleans()),
+                 max_size=4)
+
+
+def _block(lines) -> str:
+    """A clue block from (blanks, counts with the blanks after each, blanks, an empty line written <line/>)."""
+    out = []
+    for before, counts, after, short in lines:
+        body = "".join(count + blank for count, blank in counts)
+        out.append(before + ("<line/>" if short and not body else f"<line>{body}{after}</line>"))
+    return "".join(out)
+
+
+@settings(max_examples=500, deadline=None)
+@given(LINES, st.lists(st.sampled_from(COUNT_PIECES), max_size=6).map("".join))
+def test_a_clue_block_is_cut_as_the_regular_expression_cut_it(lines, junk):
+    """Blanks before a count stay on its spelling (count_parts is given it stripped): the counts read the same."""
+    def fullmatch(count):
+        found = COUNT.fullmatch(count)
+        return found.groups() if found else None
+
+    for body in (_block(lines), _block(lines) + junk, junk + _block(lines)):
+        old = _read_counts(_old_plain_block(body), fullmatch)
+        assert _read_counts(_plain_block(body), lambda count: count_parts(count.lstrip())) == old

@@ -83,7 +83,7 @@ class Outputs:
         earlier_solutions = self.sol_dir is not None and any(self.sol_dir.rglob("*" + SOLUTION_SUFFIX))
         if earlier_solutions and not (args.force or args.resume):
             raise OutputExistsError(f"{self.sol_dir}: holds solution files of an earlier run")
-        self.root = _common_root(args.paths)
+        self.root = _common_root(args.paths) if self.sol_dir is not None else ""  # where solution files are named
         self.resume = resume
         self.solution_files: list[Path] = []
         self.csv = CsvLines(args.csv, args.force, CSV_COLUMNS, _csv_values) if args.csv else None

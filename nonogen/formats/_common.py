@@ -6,7 +6,6 @@ malformed input with the same kind of one-line message.
 """
 from __future__ import annotations
 
-import re
 from itertools import chain
 from operator import itemgetter
 
@@ -167,13 +166,11 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
     return tuple(item(n, 1) for n in numbers)
 
 
-BLANKS_AND_COMMAS = re.compile(r"[\s,]+")
-
-
-def parse_clue_line(text: str, line: Optional[int], what: str, pattern: re.Pattern, example: str,
-                    colour: Callable[[str], Optional[object]], separators: re.Pattern = BLANKS_AND_COMMAS,
+def parse_clue_line(text: str, line: Optional[int], what: str, match: Callable[[str], Optional[Sequence[str]]],
+                    example: str, colour: Callable[[str], Optional[object]], commas: bool = True,
                     known: Optional[dict] = None) -> tuple:
-    r"""One coloured clue line: items ``pattern`` matches (group 1 the length, group 2 the colour code).
+    r"""One coloured clue line: items split by blanks (and commas unless ``commas`` is false), each cut by
+    ``match``: None for a token that is no item, else (as a regex match) ``[1]`` its digits, ``[2]`` its colour code.
 
     ``0`` alone, or nothing, is an empty line. ``colour(code)`` turns a code
     into the item's colour, ``None`` for one the file never declared. The
@@ -181,21 +178,19 @@ def parse_clue_line(text: str, line: Optional[int], what: str, pattern: re.Patte
     the limits and the messages are the same for all of them. ``known`` (token -> item), shared by the
     lines of one file, lets each distinct token be parsed once per file instead of once per line.
 
-    >>> parse_clue_line("2:R 1:G", 1, "row 1", re.compile(r"(\d+):(\S+)$"), "2:R", {"R": 1, "G": 2}.get)
+    >>> import re
+    >>> parse_clue_line("2:R 1:G", 1, "row 1", re.compile(r"(\d+):(\S+)$").match, "2:R", {"R": 1, "G": 2}.get)
     ((2, 1), (1, 2))
     """
     check_line_chars(text, line, what)
-    if separators is BLANKS_AND_COMMAS:  # str.split is the same cut at C speed: big files have millions of tokens
-        tokens = text.replace(",", " ").split()
-    else:
-        tokens = [t for t in separators.split(text.strip()) if t]
+    tokens = (text.replace(",", " ") if commas else text).split()  # big files have millions of tokens
     if tokens in ([], ["0"]):
         return ()
     check_blocks(len(tokens), line, what)
     known = {} if known is None else known  # a file repeats few distinct tokens: each is parsed once
     for tok in tokens:
         if tok not in known:
-            known[tok] = _clue_item(tok, line, what, pattern, example, colour)
+            known[tok] = _clue_item(tok, line, what, match, example, colour)
     return tuple(map(known.__getitem__, tokens))
 
 
@@ -216,12 +211,12 @@ class Memo(dict):
         return self[key]
 
 
-def _clue_item(tok: str, line: Optional[int], what: str, pattern: re.Pattern, example: str,
-               colour: Callable[[str], Optional[object]]) -> tuple[int, int]:
-    m = pattern.match(tok)
+def _clue_item(tok: str, line: Optional[int], what: str, match: Callable[[str], Optional[Sequence[str]]],
+               example: str, colour: Callable[[str], Optional[object]]) -> tuple[int, int]:
+    m = match(tok)
     if not m:
         raise FormatError(f"{what}: expected blocks like {example}, got {shorten(tok)}", line=line)
-    digits, code = m.group(1), m.group(2)
+    digits, code = m[1], m[2]
     check_digits(digits, line, f"a block length in {what}")
     if int(digits) == 0:
         raise FormatError(f"{what}: a block length of 0 is only allowed alone (empty line)", line=line)
@@ -303,6 +298,8 @@ def build(rows, cols, palette=BW_PALETTE, *, goal=None, givens=(), meta=None, li
 
 def check_fit(lines: Sequence[Sequence], length: int, what: str, line: Optional[int]) -> None:
     """Refuse a clue line with more blocks than its ``length`` cells can hold (one cell per block at best)."""
+    if max(map(len, lines), default=0) <= length:  # the usual case, at C speed; else find the line to name
+        return
     for k, clue in enumerate(lines):
         if len(clue) > length:
             raise FormatError(f"{what} {k + 1} has {len(clue)} blocks but only {length} cells", line=line)
@@ -325,8 +322,9 @@ def goal_from_chars(chars: str, width: int, height: int, codes: dict[str, int], 
     return split_rows(cells, width)
 
 
-_UNWRITABLE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]"  # re compiles it on first use (0.5 ms)
-"""What no written file may hold: control characters but tab and newline, lone surrogates, U+FFFE/U+FFFF.
+_UNWRITABLE: dict[int, str] = {}  # filled on first use (2,100 entries): most texts are plain ASCII
+"""What no written file may hold, and what :func:`clean_text` writes instead: control characters but tab and
+newline (a space), lone surrogates and U+FFFE/U+FFFF (U+FFFD).
 
 XML 1.0 forbids them (so .xml and .svg would not be well-formed), UTF-8
 cannot encode a lone surrogate, and a form feed or NUL in a ``.non`` title
@@ -356,7 +354,10 @@ def clean_text(text: str, limit: int = MAX_META_CHARS) -> str:
         text = text[: limit - 1] + "\u2026"
     if text.isascii() and text.isprintable():
         return text
-    return re.sub(_UNWRITABLE, lambda m: " " if m.group() < "\ud800" else "\ufffd", text.replace("\r\n", "\n"))
+    if not _UNWRITABLE:
+        _UNWRITABLE.update(dict.fromkeys(chain(range(0x09), range(0x0B, 0x20), range(0x7F, 0xA0)), " "))
+        _UNWRITABLE.update(dict.fromkeys(chain(range(0xD800, 0xE000), (0xFFFE, 0xFFFF)), "\ufffd"))
+    return text.replace("\r\n", "\n").translate(_UNWRITABLE)
 
 
 def one_line(text: object) -> Optional[str]:

@@ -82,8 +82,8 @@ def loads(text: str) -> Puzzle:
     if extra:
         raise FormatError(f"unexpected text after the last column clue: {shorten(lines[extra[0]])}", line=extra[0] + 1)
     clues = [
-        parse_clue_line(t, start + k + 1, f"row {k + 1}" if k < height else f"column {k - height + 1}", _ITEM, "2:A",
-                        index.get)
+        parse_clue_line(t, start + k + 1, f"row {k + 1}" if k < height else f"column {k - height + 1}", _ITEM.match,
+                        "2:A", index.get)
         for k, t in enumerate(body)
     ]
     return build(clues[:height], clues[height:], palette, line=len(lines))

@@ -123,8 +123,8 @@ class _Reader:
                 f"expected {need} {what} clue lines after '{key}', found {len(block)} before the end",
                 line=self.lineno(i + len(block)),
             )
-        self.clues[key] = [parse_clue_line(t, self.lineno(i + 1 + k), f"{what} {k + 1}", _ITEM, "3 or 3a", _code,
-                                           known=self.tokens) for k, t in enumerate(block)]
+        self.clues[key] = [parse_clue_line(t, self.lineno(i + 1 + k), f"{what} {k + 1}", _ITEM.match, "3 or 3a",
+                                           _code, known=self.tokens) for k, t in enumerate(block)]
         return i + 1 + need
 
     def read_goal(self, i: int, rest: str) -> int:

@@ -13,8 +13,6 @@ tolerated and never fetched.
 """
 from __future__ import annotations
 
-import re
-
 from ..errors import FormatError
 from ..model import BW_PALETTE, Color, Puzzle
 from ..palette import pick_char
@@ -47,7 +45,7 @@ SUFFIXES = (".xml", ".pbn")
 MULTI = True
 _LENGTHS = r"(?:[1-9][0-9]{0,%d}(?: |$))*" % (MAX_DIGITS - 1)
 """Block lengths joined by spaces, each one a whole number from 1 with at most MAX_DIGITS digits (a pattern ``re``
-compiles on first use: only a document the plain reading leaves to the tree needs it)."""
+compiles on first use: only a document the plain reading leaves to the tree needs it, and only it imports re)."""
 _LINE = "#line"  # attribute key no XML name can take: the element's source line
 MAX_ELEMENTS = 1_000_000
 """Most XML elements read: a 512x512 puzzle has about 30,000; the tree is refused while it is being built."""
@@ -61,10 +59,12 @@ def looks_like(text: str) -> bool:
     return head.startswith("<") and ("<puzzleset" in text[:5000] or "<puzzle" in text[:5000])
 
 
-def parse_xml(text: str, builder=None) -> Element:
+def parse_xml(text: str, builder=None, numbered: bool = True) -> Element:
     """The element tree of ``text``, refusing entity declarations; elements carry their line in ``#line``.
 
-    ``builder`` (default ElementTree's TreeBuilder) builds the tree from expat's events.
+    ``builder`` (default ElementTree's TreeBuilder) builds the tree from expat's events. ``numbered=False``
+    leaves the lines and the element count out, for a caller that has counted the tags and reports any
+    error from a numbered reading (the plain reading: a Python call less for each element).
     """
     at = text.find("<!ENTITY")
     if at >= 0:
@@ -72,7 +72,7 @@ def parse_xml(text: str, builder=None) -> Element:
             "XML entity declarations are refused (they can expand without bound or read local files)",
             line=text.count("\n", 0, at) + 1,
         )
-    import xml.parsers.expat as expat  # here: only a document the C tree cannot read (or an error) needs it
+    import pyexpat as expat  # here: only XML needs it; the C module itself, without the xml packages (0.3 ms)
 
     if builder is None:
         from xml.etree.ElementTree import TreeBuilder  # here: the plain reading builds its small trees itself
@@ -96,7 +96,7 @@ def parse_xml(text: str, builder=None) -> Element:
 
     parser.EntityDeclHandler = refuse
     parser.ExternalEntityRefHandler = refuse
-    parser.StartElementHandler = start
+    parser.StartElementHandler = start if numbered else builder.start
     parser.EndElementHandler = builder.end
     parser.CharacterDataHandler = builder.data
     parser.buffer_text = True
@@ -144,6 +144,8 @@ def _palette(puzzle: Element) -> tuple[tuple[Color, ...], dict[str, int]]:
 
 
 def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> list[tuple]:
+    import re  # here: the plain reading (_webpbn_plain.py) needs no re, and re with enum cost 3 ms of each start
+
     blocks = [c for c in puzzle.findall("clues") if c.get("type") == kind]
     if len(blocks) != 1:
         raise FormatError(f"expected one <clues type=\"{kind}\"> element, found {len(blocks)}", line=_line(puzzle))
@@ -218,7 +220,11 @@ def _puzzle(el: Element, plain: Optional[dict] = None) -> Puzzle:
         rows, cols = _clues(el, "rows", index, default), _clues(el, "columns", index, default)
     else:
         rows, cols = (plain_lines(el, plain, kind, index, default) for kind in ("rows", "columns"))
-    meta = {key: child.text or "" for tag, key in _META.items() if (child := el.find(tag)) is not None}
+    first: dict = {}  # the first child of each metadata tag, found in one pass (find() is one pass per tag)
+    for child in el:
+        if child.tag in _META:
+            first.setdefault(child.tag, child)
+    meta = {key: first[tag].text or "" for tag, key in _META.items() if tag in first}
     goal = _goal(el, palette, len(cols), len(rows))
     return build(rows, cols, palette, goal=goal, meta=meta, line=_line(el))
 
@@ -231,6 +237,8 @@ def members(text: str) -> list[tuple[int, str]]:
     """
     if "<!ENTITY" in text:
         return []
+    import re  # here: only a file that could not be read whole is cut into members
+
     return [(text.count("\n", 0, m.start()), f"<puzzleset>{m.group()}</puzzleset>")
             for m in re.finditer(r"<puzzle\b.*?</puzzle\s*>", text, re.S)]
 
@@ -250,8 +258,9 @@ def loads_all(text: str) -> list[Puzzle]:
         plain = plain_clues(text)
         try:
             if plain is not None:
-                return _read_tree(parse_xml(plain[0], NodeBuilder()), plain[1])
-            return _read_tree(_quick_tree(text), None)
+                return _read_tree(parse_xml(plain[0], NodeBuilder(), numbered=False), plain[1])
+            if "xmlns" not in text:  # ElementTree would name a tag in a declared namespace "{uri}tag"
+                return _read_tree(_quick_tree(text), None)
         except FormatError:
             pass
     return _read_tree(parse_xml(text), None)

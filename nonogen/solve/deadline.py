@@ -6,10 +6,10 @@ timeout means the same thing everywhere.
 """
 from __future__ import annotations
 
-import signal
-import threading
 import time
 from contextlib import contextmanager
+
+from ..signals import on_main_thread, signal
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # the SAT solver loads on first use: a line-solvable puzzle never needs it
@@ -57,7 +57,7 @@ def interrupt_at(seconds: Optional[float]) -> Iterator[None]:
     steps; C calls finish first (the readers' C calls are linear in the file). Only the main
     thread receives signals: elsewhere, and without a limit, the block runs unbounded.
     """
-    if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    if seconds is None or not on_main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
 
@@ -140,6 +140,8 @@ def solve_limited(solver: Solver, deadline: Deadline, assumptions: Sequence[int]
         solver.clear_interrupt()
     except NotImplementedError:
         return _solve_in_slices(solver, deadline, assumptions)
+    import threading  # here: only a SAT search needs its timer thread, and line logic decides most puzzles
+
     timer = threading.Timer(max(0.0, deadline.remaining()), solver.interrupt)
     timer.start()
     try:

@@ -5,6 +5,9 @@
  * fill along runs of cells that allow the background (six shifts, Kogge-Stone). A 30-cell line of
  * a colour puzzle takes about a fifth of the cell-by-cell time. */
 #include "linelogic.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 typedef uint64_t bits_t;
 
@@ -38,11 +41,54 @@ static inline bits_t fill_down(bits_t g, bits_t pass) {
     return g | ((g >> 32) & pass);
 }
 
-/* Bits t of the cells that allow colour a. */
+/* Bits t of the cells that allow colour a. With SSE2 (every x86-64) four cells at a time: bit a of
+ * each mask shifted to the top, where movemask gathers the four into the low bits (this loop was a
+ * third of the solver's time). */
 static bits_t allowing(const mask_t *d, int n, int a) {
     bits_t out = 0;
-    for (int t = 0; t < n; t++) out |= (bits_t)((d[t] >> a) & 1) << t;
+    int t = 0;
+#ifdef __SSE2__
+    const __m128i to_top = _mm_cvtsi32_si128(31 - a);
+    for (; t + 4 <= n; t += 4) {
+        __m128i top = _mm_sll_epi32(_mm_loadu_si128((const __m128i *)(d + t)), to_top);
+        out |= (bits_t)(unsigned)_mm_movemask_ps(_mm_castsi128_ps(top)) << t;
+    }
+#endif
+    for (; t < n; t++) out |= (bits_t)((d[t] >> a) & 1) << t;
     return out;
+}
+
+#ifdef __SSE2__
+/* Row k: lanes 0..3 hold bits 0..3 of k, the masks of four cells from four bits of a word. */
+static const uint32_t NIBBLE[16][4] = {
+    {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}, {1, 0, 1, 0}, {0, 1, 1, 0}, {1, 1, 1, 0},
+    {0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 0, 1}, {0, 0, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}, {1, 1, 1, 1},
+};
+#endif
+
+/* out[t]: bit 0 when cell t may be background (bit t of bg), bit a when it may take colour a (bit t of
+ * colour_cells[a], for the colours in used). With SSE2 four cells at a time, from a table. */
+static void paint(mask_t *out, int n, bits_t bg, const bits_t *colour_cells, uint32_t used) {
+    int t = 0;
+#ifdef __SSE2__
+    for (; t + 4 <= n; t += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)NIBBLE[bg >> t & 15]);
+        for (uint32_t rest = used; rest; rest &= rest - 1) {
+            int a = __builtin_ctz(rest);
+            __m128i bit = _mm_loadu_si128((const __m128i *)NIBBLE[colour_cells[a] >> t & 15]);
+            v = _mm_or_si128(v, _mm_sll_epi32(bit, _mm_cvtsi32_si128(a)));
+        }
+        _mm_storeu_si128((__m128i *)(out + t), v);
+    }
+#endif
+    for (; t < n; t++) {
+        mask_t m = (mask_t)(bg >> t & 1);
+        for (uint32_t rest = used; rest; rest &= rest - 1) {
+            int a = __builtin_ctz(rest);
+            m |= (mask_t)(colour_cells[a] >> t & 1) << a;
+        }
+        out[t] = m;
+    }
 }
 
 /* solve_line for n < 64 (the caller checks): w->out as solve_line gives it, and w->starts[i] the
@@ -99,11 +145,6 @@ int solve_line_bits(const Clue *c, Work *w, int n, const mask_t *d) {
         painted |= cover;
     }
     if (painted != cells) return 0;
-    mask_t *out = w->out;
-    for (int t = 0; t < n; t++) out[t] = (mask_t)(bg >> t & 1);
-    for (uint32_t rest = used; rest; rest &= rest - 1) {
-        int a = __builtin_ctz(rest);
-        for (bits_t m = colour_cells[a]; m; m &= m - 1) out[__builtin_ctzll(m)] |= (mask_t)1 << a;
-    }
+    paint(w->out, n, bg, colour_cells, used);
     return 1;
 }

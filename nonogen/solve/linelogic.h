@@ -131,6 +131,15 @@ static inline int line_len(const Lines *g, int line) { return line < g->height ?
 static inline int line_cell(const Lines *g, int line, int t) {
     return line < g->height ? line * g->width + t : t * g->width + (line - g->height);
 }
+/* The n masks of a line into out: a row is one copy, a column one stride (no line_cell test per cell). */
+static inline void read_cells(const Lines *g, int line, int n, const mask_t *masks, mask_t *out) {
+    if (line < g->height) {
+        memcpy(out, masks + (size_t)line * g->width, sizeof(mask_t) * n);
+        return;
+    }
+    const mask_t *at = masks + (line - g->height);
+    for (int t = 0; t < n; t++, at += g->width) out[t] = *at;
+}
 static inline Clue line_clue(const Lines *g, int line) {
     Clue c = {g->clue_start[line + 1] - g->clue_start[line], g->len + g->clue_start[line], g->col + g->clue_start[line]};
     return c;

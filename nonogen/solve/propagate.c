@@ -43,7 +43,7 @@ int propagate(Lines *g, mask_t *masks, const int *lines, int n_start) {
         unsigned long before = g->steps;
         g->steps += 1 + (unsigned long)n * (unsigned long)line_clue(g, line).k / 1024;
         if (g->end >= 0 && (before >> 6) != (g->steps >> 6) && now() > g->end) return TIMEOUT;
-        for (int t = 0; t < n; t++) g->line_in[t] = masks[line_cell(g, line, t)];
+        read_cells(g, line, n, masks, g->line_in);
         const mask_t *out = line_result(g, line, n, g->line_in);
         if (!out) return CONTRADICTION;
         for (int t = 0; t < n; t++) {

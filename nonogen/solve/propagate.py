@@ -204,8 +204,8 @@ class Grid:
 
     @staticmethod
     def any_open(masks: Sequence[int]) -> bool:
-        """Whether some cell still has two or more colours (each distinct mask looked at once)."""
-        return any(m & (m - 1) for m in set(masks))
+        """Whether some cell still has two or more colours (the C module's masks in one C pass: see open_count)."""
+        return open_count(masks) > 0
 
     def encode_native(self, masks, deadline: Optional[Deadline], implications: bytes = b"") -> tuple[int, bytes, int, list[int], bytes]:
         """The C module's CNF of the residue: ``(n_vars, flat clauses, clause count, first variable of each cell, ladders)``.

@@ -25,7 +25,7 @@ typedef struct {
 } Replay;
 
 static void read_line(Replay *r, int line, int n) {
-    for (int t = 0; t < n; t++) r->current[t] = r->masks[line_cell(r->g, line, t)];
+    read_cells(r->g, line, n, r->masks, r->current);
 }
 
 /* _Replay._close: the step under way becomes the next step when it fixed cells. */
