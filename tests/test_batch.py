@@ -390,18 +390,30 @@ def test_line_file_appends_after_cutting_a_torn_line(tmp_path):
 
 
 def test_a_killed_run_resumed_gives_the_records_of_an_uninterrupted_one(tmp_path, capsys):
-    """Failed once under load: it gave the killed run's workers 0.5 s to die; it now waits for them to be gone."""
+    """Failed once under load: it gave the killed run's workers 0.5 s to die; it now waits for them to be gone.
+
+    The run cannot finish before it is killed, whatever the machine's speed: its --json records also go to a
+    pipe of one page that this test stops reading after 12 of them (a faster engine once finished the 44
+    puzzles between the 12th record and the kill)."""
     folder = random_puzzles(tmp_path / "in", 40)
     (folder / "bundle.non").write_text(OK + "====\n" + BAD + "====\n" + TWO)
     (folder / "skip.txt").write_text("words\n")
     whole = no_seconds(verify_paths([folder], executor="serial", timeout=60))
     resume = tmp_path / "v.jsonl"
-    proc = subprocess.Popen(nonogen_cmd("verify", folder, "--resume", resume, "--jobs", "2"), cwd=REPO,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(nonogen_cmd("verify", folder, "--resume", resume, "--jobs", "2", "--json"), cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+    fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, 4096)
+    first = b""
+    while first.count(b"\n") < 12:  # the rest, over a page, waits in the batch for room in the pipe
+        byte = os.read(proc.stdout.fileno(), 1)
+        assert byte, f"the batch ended before its 12th record (exit {proc.wait()})"
+        first += byte
     wait_for_lines(resume, 12, proc)  # records are flushed as they finish
     workers = children_of(proc.pid)
+    assert proc.poll() is None
     proc.kill()  # as hard as a crash or a power cut: no clean-up runs
     proc.wait()
+    proc.stdout.close()
     wait_until(lambda: not [pid for pid in workers if alive(pid)], "the workers to die with the batch process")
     assert 12 <= resume.read_text().count("\n") < len(whole)
     done = subprocess.run(nonogen_cmd("verify", folder, "--resume", resume, "--jobs", "2"), cwd=REPO,
