@@ -226,8 +226,8 @@ and white makes of most photos' subjects), a frame cut into pieces hurts, lost d
 deviation of the labelled set symmetry, tone order, solid mass and frame pieces weigh about 1 each, lost detail
 0.65. ROC AUC on the labels 0.89 in-sample and 0.856 held out (5 folds by picture, each scored by a model fitted
 to the others; per fold 0.92, 0.70, 0.92, 0.78, 0.88; 0.84 when each fold chooses the parts too, ``--nested``, on
-the first 314); photos 0.90 (0.86 held out). The model it replaced (closed shapes, lost detail, frame pieces, tone order) had
-0.82 and 0.79.
+the first 314); photos 0.90 (0.86 held out). The model it replaced (closed shapes, lost detail, frame pieces,
+tone order) had 0.82 and 0.79.
 
 What it cannot see: meaning. Icons alone are 0.66: a clean symmetric oval, box or dome people cannot name (a
 mouse, a drive, a hair cap) scores like a heart, and a black cat's silhouette is a solid mass as a mug's is; two
