@@ -61,6 +61,16 @@ def test_a_three_row_cycle_is_found_when_no_2x2_swap_exists(monkeypatch):
     assert clues(other) == clues(grid)
 
 
+def test_a_cycle_of_fewer_than_two_rows_is_no_cycle(monkeypatch):
+    """A 2x2 swap away from the first row is still refused when fewer than two rows may take part."""
+    grid = [b"\x00\x00\x00", b"\x01\x00\x00", b"\x00\x01\x00"]
+    for rows in (0, 1):
+        monkeypatch.setattr(shortcut, "CYCLE_ROWS", rows)
+        assert neighbour(grid) is None
+    monkeypatch.setattr(shortcut, "CYCLE_ROWS", 2)
+    assert list(neighbour(grid)) == [b"\x00\x00\x00", b"\x00\x01\x00", b"\x01\x00\x00"]
+
+
 def test_a_random_multiple_puzzle_gets_its_second_solution_from_the_swap():
     puzzle = puzzle_from_grid(random_grid(1)).replace(goal=None)
     result = verify(puzzle)

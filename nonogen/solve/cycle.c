@@ -93,6 +93,7 @@ static int close_cycle(const Lines *g, Cycle *y, int r, int c) {
 /* A second solution a cycle of block moves of up to max_rows rows away from the solution v (changed in
  * place): 1 when found, 0 when none, NOMEM. */
 int cycle_neighbour(const Lines *g, const mask_t *open, unsigned char *v, int max_rows) {
+    if (max_rows < 2) return 0; /* a cycle moves blocks between two rows at least */
     Cycle y = {0};
     size_t stride = 2 * (size_t)g->max_len;
     y.moves = PyMem_Malloc(sizeof(int) * stride * g->n_lines);
@@ -104,7 +105,6 @@ int cycle_neighbour(const Lines *g, const mask_t *open, unsigned char *v, int ma
     }
     for (int line = 0; line < g->n_lines; line++) y.count[line] = block_moves(g, line, v, open, y.moves + line * stride);
     y.max_rows = max_rows < MAX_CYCLE ? max_rows : MAX_CYCLE;
-    if (y.max_rows < 2) y.count[0] = 0, y.max_rows = 0;
     int found = 0;
     for (int r0 = 0; r0 < g->height && !found; r0++) {
         const int *rm = y.moves + (size_t)r0 * stride;
