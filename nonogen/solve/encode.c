@@ -61,7 +61,7 @@ static int encode_line(Lines *g, Cnf *f, int line, Ladder *lad, unsigned char *p
     int n = line_len(g, line);
     Clue c = line_clue(g, line);
     if (!c.k) return OK;
-    for (int t = 0; t < n; t++) g->line_in[t] = f->masks[line_cell(g, line, t)];
+    read_cells(g, line, n, f->masks, g->line_in);
     if (!solve_line(&c, &g->work, n, g->line_in)) return CONTRADICTION;
     for (int i = 0; i < c.k; i++) {
         int lo = -1, hi = -1;

@@ -190,7 +190,7 @@ static int depth(Lines *g, mask_t *trial, char *lines, char *touched, mask_t *cu
         for (int line = 0; line < g->n_lines; line++) {
             if (!lines[line]) continue;
             int n = line_len(g, line);
-            for (int t = 0; t < n; t++) current[t] = trial[line_cell(g, line, t)];
+            read_cells(g, line, n, trial, current);
             Clue c = line_clue(g, line);
             if (!solve_line(&c, &g->work, n, current)) return passes;
             for (int t = 0; t < n; t++) {
