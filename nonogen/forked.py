@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import sys
 
 try:  # the C pickler alone: the pickle module loads re and struct for its Python twin
     from _pickle import dumps, loads
 except ImportError:  # pragma: no cover - Pythons without it
     from pickle import dumps, loads
+
+from .signals import signal
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
