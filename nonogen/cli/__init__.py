@@ -96,8 +96,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def command_line(argv: list[str]) -> argparse.Namespace:
     """What ``argv`` asks for: a plain verify read by :mod:`~nonogen.cli.plain_verify`, anything else by argparse
     (which exits after ``--help`` or a usage error). Only the named command's module is imported."""
+    return _read(argv)[0]
+
+
+def _read(argv: list[str]) -> tuple[argparse.Namespace, bool]:
+    """:func:`command_line`'s answer, and whether it is a plain verify."""
     _escape_unencodable()
-    return verify_args(argv) or build_parser(argv).parse_args(argv)
+    plain = verify_args(argv)
+    return (plain, True) if plain is not None else (build_parser(argv).parse_args(argv), False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -160,8 +166,7 @@ def console() -> NoReturn:
     argv = sys.argv[1:]
     gc.disable()
     try:
-        args = command_line(argv)
-        plain = verify_args(argv) is not None
+        args, plain = _read(argv)
         if plain:
             gc.freeze()
             gc.set_threshold(YOUNG_ROUND)
