@@ -422,8 +422,8 @@ def verify_paths(
         raise InputError(f"no puzzle files in {names} (known suffixes: {' '.join(formats.SUFFIXES)})")
     options = {"fmt": format, "timeout": timeout, "strategy": strategy, "ambiguity": ambiguity, "grade": grade}
     feed = _Feed(files, options, resume, dedupe)
-    if executor == "serial":  # as executors.SerialExecutor runs them, without loading executors.py (1.1 M instructions)
-        stream = (run_task(task) for task in feed.tasks())
+    if not scheduler and (executor == "serial" or (executor is None and jobs <= 1)):  # make_executor's serial case
+        stream = (run_task(task) for task in feed.tasks())  # as SerialExecutor runs them, without loading executors.py
     else:
         from .executors import make_executor  # here: only a pool or a cluster needs it
         stream = make_executor(executor, jobs=jobs, timeout=timeout, scheduler=scheduler).run(
