@@ -19,11 +19,11 @@ import os
 import time
 from collections import Counter, OrderedDict
 
-from ..clues import clue_problems, satisfies
+from ..clues import clue_problems
 from ..errors import PuzzleError
 from ..grids import Rows, flat, rows_in, rows_of, split_rows, to_array
 from ..model import Puzzle
-from .check import checked
+from .check import checked, meets_clues
 from .deadline import TIMEOUT, Deadline, Timeout, solve_limited
 from .grade import rate
 from .propagate import Contradiction, Grid, open_count as _open_count
@@ -348,7 +348,7 @@ class Session:
         """
         givens = tuple(givens)
         reference = rows_of(reference)
-        if not satisfies(self.with_givens(givens), reference):
+        if not meets_clues(self.with_givens(givens), reference):
             raise PuzzleError("the reference grid does not meet the puzzle's clues")
         deadline = Deadline(timeout)
         values = flat(reference)
@@ -432,10 +432,10 @@ def _reference(puzzle: Puzzle, target: Any) -> Optional[Rows]:
             target = rows_of(target)
         except (ValueError, TypeError):
             raise PuzzleError("the target must be a 2D grid of colour indices") from None
-        if not satisfies(puzzle, target):
+        if not meets_clues(puzzle, target):
             raise PuzzleError("the target grid does not meet the puzzle's clues")
         return target
     goal = rows_in(puzzle, "goal")
-    if goal is not None and satisfies(puzzle, goal):
+    if goal is not None and meets_clues(puzzle, goal):
         return goal
     return None
