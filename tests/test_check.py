@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from nonogen import Color, Puzzle, puzzle_from_grid, satisfies
 from nonogen.clues import clue_problems
-from nonogen.solve import check
+from nonogen.solve import check, propagate
 from nonogen.solve.propagate import NATIVE, Grid
 
 pytestmark = pytest.mark.skipif(not NATIVE, reason="the C module is not built")
@@ -64,7 +64,7 @@ def test_shapes_givens_and_bad_grids_get_the_same_answer():
 def test_without_the_c_module_satisfies_decides(monkeypatch):
     """NONOGEN_PURE_PYTHON turns the C module off: the check is then clues.satisfies itself."""
     calls = []
-    monkeypatch.setattr(check, "NATIVE", False)
+    monkeypatch.setattr(propagate, "NATIVE", False)
     monkeypatch.setattr(check, "satisfies", lambda p, g: calls.append(g) or True)
     assert check.meets_clues(puzzle_from_grid([[1]]), [[0]]) and calls == [[[0]]]
 
