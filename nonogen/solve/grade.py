@@ -35,7 +35,7 @@ from operator import ne
 
 from ..model import Puzzle
 from .deadline import Deadline, Timeout
-from .propagate import Contradiction, Grid, _bits, _end, _linelogic
+from .propagate import Contradiction, Grid, _bits, _end, _linelogic, open_count
 from .result import VerifyResult
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
@@ -304,7 +304,7 @@ class _Replay:
         self.line_logic(set(range(self.grid.height + self.grid.width)))
         search = False
         try:
-            while self.grid.any_open(self.masks):
+            while open_count(self.masks):  # some cell still has two or more colours
                 if not self.sweep() and not self.both_ways():
                     search = True
                     break

@@ -202,11 +202,6 @@ class Grid:
     def undecided(self, masks: Sequence[int]) -> list[int]:
         return [i for i, m in enumerate(masks) if m & (m - 1)]
 
-    @staticmethod
-    def any_open(masks: Sequence[int]) -> bool:
-        """Whether some cell still has two or more colours (the C module's masks in one C pass: see open_count)."""
-        return open_count(masks) > 0
-
     def encode_native(self, masks, deadline: Optional[Deadline], implications: bytes = b"") -> tuple[int, bytes, int, list[int], bytes]:
         """The C module's CNF of the residue: ``(n_vars, flat clauses, clause count, first variable of each cell, ladders)``.
 
