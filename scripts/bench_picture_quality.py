@@ -302,6 +302,11 @@ def big_photo_check(rev: str) -> list[str]:
 BLIND_PHOTOS = sorted(str(p.relative_to(ROOT)) for p in PICTURES.glob("photo-*.jpg")) + [
     "samples/images/landscape.jpg", "samples/readability/pictures/photo-coins.jpg"]
 """The photos of the blind batch (samples/readability/README.md): each made with the default and --mode bw."""
+PHOTOGRAPHS = {"samples/images/photo-astronaut.jpg", "samples/images/photo-cameraman.jpg",
+               "samples/images/photo-chelsea.jpg", "samples/images/photo-coffee.jpg", "samples/images/photo-falcon9.jpg",
+               "samples/readability/pictures/photo-coins.jpg"}
+"""The blind photos taken with a camera (samples/images/SOURCES.md); the other seven are drawn by the project to
+look like photos (a subject on a blotched, noisy gradient). Counted apart because the two read very differently."""
 
 
 def blind_worker() -> list[dict]:
@@ -336,10 +341,14 @@ def blind_report(rev: str) -> list[str]:
             lines.append(f"  {which}: failed: {done.stderr.strip()[-200:]}")
             continue
         for mode in ("default", "bw"):
-            got = [labelled.get((r["picture"], tuple(r["grid"]))) for r in json.loads(done.stdout) if r["mode"] == mode]
+            made = [r for r in json.loads(done.stdout) if r["mode"] == mode]
+            got = [labelled.get((r["picture"], tuple(r["grid"]))) for r in made]
             readable, known = sum(g == "readable" for g in got), sum(g is not None for g in got)
+            taken = [g for r, g in zip(made, got) if r["picture"] in PHOTOGRAPHS]
             name = f"previous {rev}" if which == "old" else "today"
-            lines.append(f"  {name:18} {mode:8} {readable:2} of {known} labelled readable ({len(got) - known} unlabelled)")
+            lines.append(f"  {name:18} {mode:8} {readable:2} of {known} labelled readable ({len(got) - known} unlabelled):"
+                         f" photographs {taken.count('readable')} of {len(taken)},"
+                         f" drawn photos {readable - taken.count('readable')} of {len(got) - len(taken)}")
             if which == "new":
                 wanted = BLIND_TARGETS[mode]
                 met = readable >= wanted * len(got)
