@@ -6,9 +6,10 @@ is unique in <= 10 s and <= 1 GB (peak memory of the whole process). Each measur
 fresh process (so its peak memory is its own), once with this checkout and once with the previous engine
 (--previous REV, default e490d9f: exported and built once under build/engines/). Both engines
 also verify the shared Picross 3D levels and a seeded set of small random boxes; their verdicts
-must agree, and the hidden clues of the bunny must be the same. Two more rows, with no goal: the ball
-with half its clues hidden, which line logic does not finish (SAT on the residue), and the bunny's maximal
-hiding that only has to stay unique (what `nonogen mesh` does by default; same hidden clues required). Times are CPU seconds of the
+must agree, and the hidden clues of the bunny must be the same. Three more rows, with no goal: the ball
+with half its clues hidden, which line logic does not finish (SAT on the residue); the bunny's maximal
+hiding that only has to stay unique (what `nonogen mesh` does by default; same hidden clues required); and
+the level `nonogen mesh --size 40` makes of the model (same clues shown required), the slowest making. Times are CPU seconds of the
 measuring process (the machine is shared: wall seconds, printed beside, grow with the load).
 
 Usage: .venv/bin/python scripts/bench_picross3d.py [--previous REV|none] [--model PATH] [--grade G] [--solid N]
@@ -33,7 +34,7 @@ else:
 import numpy as np  # noqa: E402
 
 from nonogen import formats  # noqa: E402
-from nonogen.clues3d import all_lines, puzzle3d_from_cells, with_clues  # noqa: E402
+from nonogen.clues3d import all_lines, clue_at, puzzle3d_from_cells, with_clues  # noqa: E402
 from nonogen.make.hide3d import hide_clues  # noqa: E402
 from nonogen.make.level3d import from_mesh  # noqa: E402
 from nonogen.solve.line3d import line_solve3d  # noqa: E402
@@ -43,8 +44,9 @@ SHARED = ROOT.parent / "shared" / "data"
 DEFAULT_MODEL = SHARED / "meshes" / "bunny.ply"
 PREVIOUS = "e490d9f"  # the engine when issue 37 was filed
 TARGETS = {"graded": (3.0, None), "hiding": (5.0, None), "solid": (10.0, 1024.0)}
-MEASURED = (*TARGETS, "half", "unique", "verdicts")  # half: the ball with half its clues hidden, which SAT must
-# finish; unique: the bunny's maximal hiding that only stays unique (what `nonogen mesh` does by default); no goals
+MEASURED = (*TARGETS, "half", "unique", "big", "verdicts")  # half: the ball with half its clues hidden, which SAT
+# must finish; unique: the bunny's maximal hiding that only stays unique (what `nonogen mesh` does by default); big:
+# `nonogen mesh --size 40`'s level from the model (line-solvable hiding of a 40-cube box, the slowest making); no goals
 
 
 def peak_mb() -> float:
@@ -60,6 +62,15 @@ def measure(name: str, args: argparse.Namespace) -> dict:
         made = from_mesh(args.model, size=20, grade=args.grade, timeout=600)
         facts = {k: made.report[k] for k in ("status", "size", "grade", "clues_hidden", "line_solvable")}
         return {"wall": time.perf_counter() - start, "seconds": time.process_time() - cpu, "facts": facts}
+    if name == "big":
+        import trimesh  # noqa: F401
+
+        start, cpu = time.perf_counter(), time.process_time()
+        made = from_mesh(args.model, size=40, timeout=900)
+        facts = {k: made.report[k] for k in ("status", "size", "grade", "clues_hidden", "line_solvable")}
+        shown = [[list(ln), clue_at(made.puzzle, ln)] for ln in all_lines(made.puzzle.size)]
+        return {"wall": time.perf_counter() - start, "seconds": time.process_time() - cpu, "mb": peak_mb(),
+                "facts": {**facts, "sequence": shown}}
     if name in ("hiding", "unique"):
         from nonogen.importers.mesh import mesh_to_voxels  # the bench's input, read before the clock starts
 
@@ -153,7 +164,8 @@ def main() -> None:
               "solid": f"proof of a solid ball, {args.solid}^3 box"}
     labels["half"] = "  the same ball, half its clues hidden"
     labels["unique"] = "maximal hiding, unique (nonogen mesh default)"
-    for name, (seconds, mb) in {**TARGETS, "half": (None, None), "unique": (None, None)}.items():
+    labels["big"] = f"nonogen mesh --size 40 {args.model.name}"
+    for name, (seconds, mb) in {**TARGETS, "half": (None, None), "unique": (None, None), "big": (None, None)}.items():
         ours, before = rows[(name, "nonogen")], rows.get((name, "previous"))
         ok = seconds is None or (ours["seconds"] <= seconds and (mb is None or ours["mb"] <= mb))
         then = _cell(before["seconds"], before["wall"], before.get("mb")) if before else "-"
@@ -161,7 +173,7 @@ def main() -> None:
         verdict = "" if seconds is None else ("PASS" if ok else "MISS")
         print(f"{labels[name]:<44} {goal:>16} {_cell(ours['seconds'], ours['wall'], ours.get('mb')):>24} "
               f"{then:>24} {verdict:>5}")
-    for name in (*TARGETS, "half", "unique"):
+    for name in (*TARGETS, "half", "unique", "big"):
         facts = {k: v for k, v in rows[(name, "nonogen")]["facts"].items() if k != "sequence"}
         print(f"  {name}: {facts}")
     if "previous" in engines:
@@ -179,10 +191,10 @@ def _compare(rows: dict) -> None:
     ours, theirs = rows[("verdicts", "nonogen")]["verdicts"], rows[("verdicts", "previous")]["verdicts"]
     differ = sum(a != b for a, b in zip(ours, theirs))
     print(f"verdicts: {len(ours)} levels, {differ} differ from the previous engine ({_counts(ours)})")
-    for name in ("hiding", "unique"):
+    for name, what in (("hiding", "line-solvable hiding"), ("unique", "unique hiding"), ("big", "level at 40")):
         same = rows[(name, "nonogen")]["facts"]["sequence"] == rows[(name, "previous")]["facts"]["sequence"]
-        print(f"bunny {'line-solvable' if name == 'hiding' else 'unique'} hiding: "
-              f"{'the same clues hidden in the same order' if same else 'different clues hidden'} as before")
+        print(f"bunny {what}: {'the same clues hidden' if same else 'DIFFERENT clues hidden'} as before"
+              + (" (in the same order)" if same and name != "big" else ""))
     for name in ("solid", "half"):
         now, then = rows[(name, "nonogen")]["facts"]["status"], rows[(name, "previous")]["facts"]["status"]
         print(f"{'solid ball' if name == 'solid' else 'half-hidden ball'}: {now} (previous: {then})")

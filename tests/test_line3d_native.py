@@ -92,6 +92,98 @@ def test_c_fixpoint_gives_the_python_cells_runs_passes_and_trace(monkeypatch, sy
     assert outcomes == {-1, 0, 1}  # contradictions, stuck and solved boxes were all met
 
 
+@native
+@pytest.mark.parametrize("slots", [2, None])
+def test_remembered_lines_give_the_python_cells_runs_and_trace(monkeypatch, slots):
+    """The C memo answers a line read again in a state it has seen; with 2 slots nearly every read overwrites one."""
+    for seed in range(40):
+        lines, cells, givens = _box(seed)
+        if slots:
+            lines._memo = np.zeros(slots * line3d._line3d.memo_size(), dtype=np.uint8)
+        rng = np.random.default_rng(seed)
+        for _ in range(6):  # partly known boxes: the same lines in many states, the memo warm after the first
+            known = np.where(rng.random(cells.shape) < rng.uniform(0, 0.6), cells, -1).astype(np.int8)
+            results = []
+            for native_on in (True, False):
+                monkeypatch.setattr(line3d, "NATIVE", native_on)
+                grid = lines.start_grid(givens, known)
+                trace = (np.zeros(lines.n_cells, dtype=np.int32), np.zeros(lines.n_cells, dtype=np.int32))
+                done = lines.run(grid, lines.active(), trace=trace)
+                results.append((done, grid.tolist(), trace[0][: done.trace_len].tolist()))
+            assert results[0] == results[1], seed
+
+
+def _clues_to_take_back(seeds: range, per_box: int):
+    """(lines, solved grid, trace, its length, a clue line that decided something, the active lines without it): for
+    whole levels, and levels with a third of their clues hidden already, that line logic solves."""
+    for seed in seeds:
+        lines = LineIndex3D(puzzle3d_from_cells(_shape(seed))) if seed % 2 else _box(seed)[0]
+        grid = lines.start_grid()
+        trace = (np.zeros(lines.n_cells, dtype=np.int32), np.zeros(lines.n_cells, dtype=np.int32))
+        done = lines.run(grid, lines.active(), trace=trace)
+        if done.status != 1:
+            continue
+        for k in sorted(set(trace[1][: done.trace_len].tolist()))[:per_box]:
+            yield lines, grid, trace, done.trace_len, k, lines.active([lines.refs[k]])
+
+
+@pytest.mark.parametrize("native_on", [True, False])
+def test_taking_a_clue_back_then_resuming_reaches_the_fresh_fixpoint_without_it(monkeypatch, native_on):
+    """retract keeps what follows from the other clues, and the lines it names finish the job: the cells and the
+    verdict of a fixpoint from scratch without that clue, for every clue that decided something."""
+    if native_on and line3d._line3d is None:
+        pytest.skip("C module _line3d not built")
+    monkeypatch.setattr(line3d, "NATIVE", native_on)
+    checked = stuck = 0
+    for lines, grid, trace, length, k, active in _clues_to_take_back(range(60), 12):
+        again, copy = grid.copy(), (trace[0].copy(), trace[1].copy())
+        kept, start = lines.retract(k, active, again, copy, length)
+        assert (again >= 0).sum() == kept and kept < length
+        assert set(copy[1][:kept].tolist()) <= set(trace[1][:length].tolist()) - {k}
+        done = lines.run(again, active, start=start, trace=copy, trace_len=kept)
+        fresh = lines.start_grid()
+        want = lines.run(fresh, active)
+        assert (done.status, again.tolist()) == (want.status, fresh.tolist()), k
+        checked += 1
+        stuck += want.status == 0
+    assert checked > 100 and stuck >= 5  # clues line logic could and could not do without
+
+
+@native
+def test_c_retract_is_the_python_one(monkeypatch):
+    for lines, grid, trace, length, k, active in _clues_to_take_back(range(40), 8):
+        results = []
+        for native_on in (True, False):
+            monkeypatch.setattr(line3d, "NATIVE", native_on)
+            again, copy = grid.copy(), (trace[0].copy(), trace[1].copy())
+            kept, start = lines.retract(k, active, again, copy, length)
+            results.append((kept, start.tolist(), again.tolist(), copy[0][:kept].tolist(), copy[1][:kept].tolist()))
+        assert results[0] == results[1], k
+
+
+@native
+def test_c_module_refuses_arrays_that_do_not_fit():
+    lines = LineIndex3D(puzzle3d_from_cells(_shape(1)))
+    grid, trace = lines.start_grid(), (np.zeros(lines.n_cells, dtype=np.int32), np.zeros(lines.n_cells, dtype=np.int32))
+    start = np.empty(len(lines.refs), dtype=np.int32)
+    with pytest.raises(ValueError):
+        line3d._line3d.retract(lines.box, lines.active(), len(lines.refs), grid, trace[0], trace[1], 0, start)
+    with pytest.raises(ValueError):
+        line3d._line3d.retract(lines.box, lines.active(), 0, grid, trace[0], trace[1], lines.n_cells + 1, start)
+    bad = trace[0].copy()
+    bad[0] = lines.n_cells
+    with pytest.raises(ValueError):
+        line3d._line3d.retract(lines.box, lines.active(), 0, grid, bad, trace[1], 1, start)
+    spoilt = list(lines.box)  # a new box is checked, even after a good one was
+    spoilt[1] = lines.line_cells.copy()
+    spoilt[1][0] = lines.n_cells
+    with pytest.raises(ValueError):
+        line3d._line3d.run(tuple(spoilt), lines.active(), grid, start[:0], False, trace[0], trace[1], 0)
+    with pytest.raises(ValueError):  # 3 slots: not a power of two
+        line3d._line3d.run(lines.box, lines.active(), grid, start[:0], False, trace[0], trace[1], 0,
+                           np.zeros(3 * line3d._line3d.memo_size(), dtype=np.uint8))
+
+
 def _fresh_fixpoint_hiding(puzzle, seed: int) -> list:
     """Line-solvable hiding as it was before the trace: a fresh fixpoint for every clue."""
     lines = LineIndex3D(puzzle)

@@ -45,7 +45,7 @@ static int get(PyObject *obj, Py_buffer *view, const char *format, int writable)
 }
 
 /* Whether the box's arrays index only what exists: lines of at most L3_MAX_LEN cubes, cells and lines in range. */
-static int box_ok(const L3Box *b) {
+static int box_fits(const L3Box *b) {
     if (b->line_start[0] != 0 || b->cell_start[0] != 0) return 0;
     for (int32_t k = 0; k < b->n_lines; k++) {
         int32_t len = b->line_start[k + 1] - b->line_start[k];
@@ -61,16 +61,40 @@ static int box_ok(const L3Box *b) {
     return 1;
 }
 
-/* run(box, active, grid, start, synchronous, trace_cells, trace_lines, trace_len) -> (status, runs, passes, trace_len)
- * box = (line_start, line_cells, count, groups, cell_start, cell_lines), int32 arrays; active uint8; grid int8. */
+/* The box tuple last found to fit, held: LineIndex3D asks about one box thousands of times and never changes its
+ * arrays, so a box is checked once, not at every call (a 40-cube box's check costs a tenth of a millisecond). */
+static PyObject *fitting_box = NULL;
+
+static int box_ok(PyObject *box_obj, const L3Box *b) {
+    if (box_obj == fitting_box) return 1;
+    if (!box_fits(b)) return 0;
+    Py_XDECREF(fitting_box);
+    Py_INCREF(box_obj);
+    fitting_box = box_obj;
+    return 1;
+}
+
+/* The memo's slots in a writable uint8 buffer: a power of two of them, 8-byte aligned; 0 when it is not one. */
+static uint32_t memo_slots(const Py_buffer *view) {
+    Py_ssize_t n = view->len / (Py_ssize_t)sizeof(L3Memo);
+    if (n < 1 || n > (1 << 24) || (n & (n - 1)) || n * (Py_ssize_t)sizeof(L3Memo) != view->len
+        || ((uintptr_t)view->buf & 7))
+        return 0;
+    return (uint32_t)n;
+}
+
+/* run(box, active, grid, start, synchronous, trace_cells, trace_lines, trace_len[, memo])
+ *   -> (status, runs, passes, trace_len)
+ * box = (line_start, line_cells, count, groups, cell_start, cell_lines), int32 arrays; active uint8; grid int8;
+ * memo: None or a zeroed writable uint8 array of memo_size(slots) bytes, kept for later runs on the same box. */
 static PyObject *py_run(PyObject *self, PyObject *args) {
-    PyObject *box_obj, *objs[6], *active_obj, *grid_obj, *start_obj, *tc_obj, *tl_obj;
+    PyObject *box_obj, *objs[6], *active_obj, *grid_obj, *start_obj, *tc_obj, *tl_obj, *memo_obj = Py_None;
     int synchronous, trace_len;
-    if (!PyArg_ParseTuple(args, "O!OOOpOOi", &PyTuple_Type, &box_obj, &active_obj, &grid_obj, &start_obj,
-                          &synchronous, &tc_obj, &tl_obj, &trace_len))
+    if (!PyArg_ParseTuple(args, "O!OOOpOOi|O", &PyTuple_Type, &box_obj, &active_obj, &grid_obj, &start_obj,
+                          &synchronous, &tc_obj, &tl_obj, &trace_len, &memo_obj))
         return NULL;
     if (!PyArg_ParseTuple(box_obj, "OOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5])) return NULL;
-    Py_buffer v[11];
+    Py_buffer v[12];
     int got = 0, ok = 1;
     for (; got < 6 && ok; got++) ok = get(objs[got], &v[got], "i", 0) == 0;
     if (ok) ok = get(active_obj, &v[got++], "B", 0) == 0;
@@ -78,20 +102,26 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     if (ok) ok = get(start_obj, &v[got++], "i", 0) == 0;
     if (ok) ok = get(tc_obj, &v[got++], "i", 1) == 0;
     if (ok) ok = get(tl_obj, &v[got++], "i", 1) == 0;
+    if (ok && memo_obj != Py_None) ok = get(memo_obj, &v[got++], "B", 1) == 0;
     if (!ok) got--;  /* the last one failed and holds nothing */
+    uint32_t slots = ok && memo_obj != Py_None ? memo_slots(&v[11]) : 0;
+    if (ok && memo_obj != Py_None && !slots) {
+        PyErr_SetString(PyExc_ValueError, "the memo is not a power of two of slots, 8-byte aligned");
+        ok = 0;
+    }
     PyObject *result = NULL;
     if (ok) {
         L3Box box = {v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, v[5].buf,
                      (int32_t)(v[2].len / 4), (int32_t)(v[4].len / 4 - 1)};
         L3Run run = {v[6].buf, v[7].buf, v[8].buf, (int32_t)(v[8].len / 4), synchronous, v[9].buf, v[10].buf,
-                     trace_len, 0, 0};
+                     trace_len, 0, 0, slots ? v[11].buf : NULL, slots ? slots - 1 : 0};
         int sizes_ok = v[6].len == box.n_lines && v[7].len == box.n_cells && v[9].len / 4 >= box.n_cells
                        && v[10].len / 4 >= box.n_cells && trace_len >= 0 && trace_len <= box.n_cells
                        && v[0].len / 4 == box.n_lines + 1 && v[3].len / 4 == box.n_lines && box.n_cells >= 0
                        && v[1].len / 4 >= box.line_start[box.n_lines] && v[5].len / 4 >= box.cell_start[box.n_cells];
         for (Py_ssize_t i = 0; sizes_ok && i < v[8].len / 4; i++)
             sizes_ok = run.start[i] >= 0 && run.start[i] < box.n_lines;
-        sizes_ok = sizes_ok && box_ok(&box);
+        sizes_ok = sizes_ok && box_ok(box_obj, &box);
         if (!sizes_ok) {
             PyErr_SetString(PyExc_ValueError, "the arrays of a box do not fit together");
         } else {
@@ -109,7 +139,53 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* retract(box, active, line, grid, trace_cells, trace_lines, trace_len, start) -> (trace_len, n_start):
+ * l3_retract, in place; start an int32 array of a slot per line. */
+static PyObject *py_retract(PyObject *self, PyObject *args) {
+    PyObject *box_obj, *objs[6], *active_obj, *grid_obj, *tc_obj, *tl_obj, *start_obj;
+    int line, trace_len;
+    if (!PyArg_ParseTuple(args, "O!OiOOOiO", &PyTuple_Type, &box_obj, &active_obj, &line, &grid_obj, &tc_obj, &tl_obj,
+                          &trace_len, &start_obj))
+        return NULL;
+    if (!PyArg_ParseTuple(box_obj, "OOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5])) return NULL;
+    Py_buffer v[11];
+    const char *formats[11] = {"i", "i", "i", "i", "i", "i", "B", "b", "i", "i", "i"};
+    PyObject *all[11] = {objs[0], objs[1], objs[2], objs[3], objs[4], objs[5], active_obj, grid_obj, tc_obj, tl_obj,
+                         start_obj};
+    int got = 0, ok = 1;
+    for (; got < 11 && ok; got++) ok = get(all[got], &v[got], formats[got], got >= 7) == 0;
+    if (!ok) got--;
+    PyObject *result = NULL;
+    if (ok) {
+        L3Box box = {v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, v[5].buf,
+                     (int32_t)(v[2].len / 4), (int32_t)(v[4].len / 4 - 1)};
+        const int32_t *tc = v[8].buf, *tl = v[9].buf;
+        int fits = v[0].len / 4 == box.n_lines + 1 && v[3].len / 4 == box.n_lines && box.n_cells >= 0
+                   && v[1].len / 4 >= box.line_start[box.n_lines] && v[5].len / 4 >= box.cell_start[box.n_cells]
+                   && box_ok(box_obj, &box) && v[6].len == box.n_lines && v[7].len == box.n_cells && line >= 0
+                   && line < box.n_lines && trace_len >= 0 && trace_len <= v[8].len / 4 && trace_len <= v[9].len / 4
+                   && v[10].len / 4 >= box.n_lines;
+        for (int32_t t = 0; fits && t < trace_len; t++)
+            fits = tc[t] >= 0 && tc[t] < box.n_cells && tl[t] >= 0 && tl[t] < box.n_lines;
+        if (!fits) {
+            PyErr_SetString(PyExc_ValueError, "the arrays of a box and its trace do not fit together");
+        } else {
+            int32_t n_start = 0;
+            int32_t kept = l3_retract(&box, v[6].buf, line, v[7].buf, v[8].buf, v[9].buf, trace_len, v[10].buf,
+                                      &n_start);
+            result = kept < 0 ? PyErr_NoMemory() : Py_BuildValue("ii", kept, n_start);
+        }
+    }
+    for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    return result;
+}
+
+/* memo_size() -> bytes of one memo slot (run's memo holds a power of two of them). */
+static PyObject *py_memo_size(PyObject *self, PyObject *args) { return PyLong_FromSize_t(sizeof(L3Memo)); }
+
 static PyMethodDef methods[] = {
+    {"memo_size", py_memo_size, METH_NOARGS, "Bytes of one slot of run's memo."},
+    {"retract", py_retract, METH_VARARGS, "Take a line's clue back from a solved box and its trace, in place."},
     {"solve_line", py_solve_line, METH_VARARGS, "Complete line logic for one Picross 3D line (None: no completion)."},
     {"run", py_run, METH_VARARGS, "Line logic over a box to a fixpoint, in place; (status, runs, passes, trace length)."},
     {NULL, NULL, 0, NULL},

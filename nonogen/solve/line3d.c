@@ -77,13 +77,49 @@ int l3_solve_line(int count, int groups, int len, const int8_t *known, int8_t *o
     return 0;
 }
 
+static inline uint64_t mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 33);
+}
+
+/* l3_solve_line for line k of the box, answered from run->memo when it holds this line in this state. The memo
+ * keeps exactly what the solver answered, so a run with it decides the same cells in the same order. */
+static int solve_remembered(const L3Box *box, L3Run *run, int32_t k, int len, const int8_t *known, int8_t *out) {
+    uint64_t in1[2] = {0, 0}, in0[2] = {0, 0};
+    for (int i = 0; i < len; i++) {
+        if (known[i] == 1) in1[i >> 6] |= 1ULL << (i & 63);
+        else if (known[i] == 0) in0[i >> 6] |= 1ULL << (i & 63);
+    }
+    uint64_t h = mix((uint64_t)k * 0x9e3779b97f4a7c15ULL ^ in1[0] ^ mix(in0[0] ^ mix(in1[1] ^ mix(in0[1]))));
+    L3Memo *m = run->memo + (h & run->memo_mask);
+    if (m->line == k + 1 && m->len == len && m->in1[0] == in1[0] && m->in1[1] == in1[1] && m->in0[0] == in0[0]
+        && m->in0[1] == in0[1]) {
+        if (m->dead) return -1;
+        for (int i = 0; i < len; i++) {
+            uint64_t bit = 1ULL << (i & 63);
+            out[i] = (m->out1[i >> 6] & bit) ? 1 : ((m->out0[i >> 6] & bit) ? 0 : -1);
+        }
+        return 0;
+    }
+    int status = l3_solve_line(box->count[k], box->groups[k], len, known, out);
+    *m = (L3Memo){k + 1, (int16_t)len, (int8_t)(status < 0), 0, {in1[0], in1[1]}, {in0[0], in0[1]}, {0, 0}, {0, 0}};
+    for (int i = 0; status == 0 && i < len; i++) {
+        if (out[i] == 1) m->out1[i >> 6] |= 1ULL << (i & 63);
+        else if (out[i] == 0) m->out0[i >> 6] |= 1ULL << (i & 63);
+    }
+    return status;
+}
+
 /* Reads line k; writes what it decides into the grid and the trace. Returns cells changed or -1. */
 static int read_line(const L3Box *box, L3Run *run, int32_t k, int8_t *known, int8_t *out) {
     const int32_t *cells = box->line_cells + box->line_start[k];
     int len = box->line_start[k + 1] - box->line_start[k], changed = 0;
     for (int i = 0; i < len; i++) known[i] = run->grid[cells[i]];
     run->runs++;
-    if (l3_solve_line(box->count[k], box->groups[k], len, known, out) < 0) return -1;
+    int status = run->memo ? solve_remembered(box, run, k, len, known, out)
+                           : l3_solve_line(box->count[k], box->groups[k], len, known, out);
+    if (status < 0) return -1;
     for (int i = 0; i < len; i++)
         if (out[i] != known[i]) {
             run->grid[cells[i]] = out[i];
@@ -174,4 +210,27 @@ int l3_run(const L3Box *box, L3Run *run) {
     free(stack);
     free(flags);
     return status;
+}
+
+int32_t l3_retract(const L3Box *box, const uint8_t *active, int32_t line, int8_t *grid, int32_t *trace_cells,
+                   int32_t *trace_lines, int32_t trace_len, int32_t *start, int32_t *n_start) {
+    uint8_t *taken = calloc((size_t)box->n_lines + 1, 1);  /* a cell of the line was taken back */
+    if (!taken) return -1;
+    taken[line] = 1;
+    int32_t kept = 0;
+    for (int32_t t = 0; t < trace_len; t++) {
+        int32_t c = trace_cells[t], k = trace_lines[t];
+        if (taken[k]) {  /* read after one of its cells was taken back (or the line itself): not known to follow */
+            grid[c] = -1;
+            for (int32_t j = box->cell_start[c]; j < box->cell_start[c + 1]; j++) taken[box->cell_lines[j]] = 1;
+        } else {
+            trace_cells[kept] = c;
+            trace_lines[kept++] = k;
+        }
+    }
+    *n_start = 0;
+    for (int32_t k = 0; k < box->n_lines; k++)
+        if (taken[k] && active[k]) start[(*n_start)++] = k;
+    free(taken);
+    return kept;
 }

@@ -25,6 +25,17 @@ typedef struct {
     int32_t n_lines, n_cells;
 } L3Box;
 
+/* One remembered line: what l3_solve_line answered for line `line` (+1; 0: empty slot) read as in1/in0 (the cubes
+ * known kept / known empty, a bit a cell). A box's line is read in the same few states over and over when a level's
+ * clues are hidden one by one, each question resuming line logic from what the last answer keeps. */
+typedef struct {
+    int32_t line;
+    int16_t len;
+    int8_t dead;            /* 1: no completion */
+    int8_t spare;
+    uint64_t in1[2], in0[2], out1[2], out0[2];
+} L3Memo;
+
 typedef struct {
     const uint8_t *active;  /* 1: the line's clue is shown */
     int8_t *grid;           /* in: the start, out: what line logic decides */
@@ -35,6 +46,8 @@ typedef struct {
     int32_t trace_len;
     int64_t runs;
     int32_t passes;
+    L3Memo *memo;           /* NULL, or a table of memo_mask + 1 slots (a power of two) kept between runs on one box */
+    uint32_t memo_mask;
 } L3Run;
 
 /* One line: known[i] in -1/0/1; out[i] the same or decided. Returns 0, or -1 when no completion exists. */
@@ -42,5 +55,14 @@ int l3_solve_line(int count, int groups, int len, const int8_t *known, int8_t *o
 
 /* Line logic to a fixpoint. Returns 1 solved, 0 stuck, -1 contradiction, -2 out of memory. */
 int l3_run(const L3Box *box, L3Run *run);
+
+/* Takes back line `line`'s clue from a solved box and its trace: the cells that line decided, and every cell
+ * decided later by a line one of whose cells had been taken back by then, are undecided again in grid (-1) and
+ * leave the trace, which keeps the rest in order (its new length returned). The cells kept follow from the other
+ * clues alone, and every line without a cell taken back reads nothing new: so line logic resumed from the lines
+ * written to start (their number in *n_start, in line order; the active ones with a cell taken back) reaches the
+ * fixpoint of the level without that clue. Returns -1 out of memory. */
+int32_t l3_retract(const L3Box *box, const uint8_t *active, int32_t line, int8_t *grid, int32_t *trace_cells,
+                   int32_t *trace_lines, int32_t trace_len, int32_t *start, int32_t *n_start);
 
 #endif

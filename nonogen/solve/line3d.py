@@ -131,6 +131,20 @@ class LineIndex3D:
         self.cell_start = np.zeros(self.n_cells + 1, dtype=np.int32)
         np.cumsum(np.bincount(self.line_cells, minlength=self.n_cells), out=self.cell_start[1:])
         self.box = (self.line_start, self.line_cells, self.count, self.groups, self.cell_start, self.cell_lines)
+        self._memo: Optional[np.ndarray] = None
+
+    def memo(self) -> np.ndarray:
+        """The C line solver's memory of this box's lines, made on first use and kept for every later run.
+
+        Hiding the clues of a 40-cube level resumes line logic thousands of
+        times from what the last answer keeps, reading lines in states they
+        were read in before: remembered, such a read costs a look-up instead
+        of its dynamic programme. About 16 slots a line, at most 2**16 (4.7 MB).
+        """
+        if self._memo is None:
+            slots = 1 << max(10, min(16, (16 * len(self.refs) - 1).bit_length()))
+            self._memo = np.zeros(slots * _line3d.memo_size(), dtype=np.uint8)
+        return self._memo
 
     def start_grid(self, givens=(), known: Optional[np.ndarray] = None) -> np.ndarray:
         """The flat box line logic starts from: ``known`` (or all unknown) with the givens filled in."""
@@ -159,7 +173,7 @@ class LineIndex3D:
         with ``synchronous`` in passes, each reading in line order what the
         pass before changed. Each decided cell and the line that decided it
         go into ``trace`` (two int32 arrays of a cell each) from ``trace_len``
-        on: :func:`nonogen.make.hide3d.hide_clues` resumes from a prefix of it.
+        on: :meth:`retract` takes a clue back from it when a clue is hidden.
         """
         if start is None:
             start = np.arange(len(self.refs), dtype=np.int32)
@@ -168,8 +182,27 @@ class LineIndex3D:
         if deadline is not None:
             deadline.check()
         if NATIVE and max(self.size) <= 127:
-            return LineRun(*_line3d.run(self.box, active, grid, start, synchronous, trace[0], trace[1], trace_len))
+            return LineRun(*_line3d.run(self.box, active, grid, start, synchronous, trace[0], trace[1], trace_len,
+                                        self.memo()))
         return _run_python(self, grid, active, synchronous, start, trace, trace_len, deadline)
+
+    def retract(self, line: int, active: np.ndarray, grid: np.ndarray, trace: tuple[np.ndarray, np.ndarray],
+                trace_len: int) -> tuple[int, np.ndarray]:
+        """Take line ``line``'s clue back from a solved ``grid`` and its ``trace`` (both changed in place).
+
+        Undecides what that line decided and, in trace order, whatever a line
+        decided after one of its cells was undecided; the trace keeps the rest
+        in order. Those cells follow from the other clues alone, and a line
+        with none of its cells undecided reads nothing new, so line logic run
+        from the returned lines (the ``active`` ones with a cell undecided)
+        reaches the fixpoint without the clue, redoing only what depended on
+        it. Returns the trace's new length and those lines.
+        """
+        if NATIVE and max(self.size) <= 127:
+            start = np.empty(len(self.refs), dtype=np.int32)
+            kept, n = _line3d.retract(self.box, active, line, grid, trace[0], trace[1], trace_len, start)
+            return kept, start[:n]
+        return _retract_python(self, line, active, grid, trace, trace_len)
 
     def fixpoint(self, givens=(), *, known: Optional[np.ndarray] = None, hidden: Collection[LineRef] = (),
                  deadline: Optional[Deadline] = None) -> tuple[np.ndarray, bool, int]:
@@ -241,6 +274,23 @@ def _run_python(lines: LineIndex3D, grid: np.ndarray, active: np.ndarray, synchr
                     queued.add(o)
                     stack.append(o)
     return LineRun(int((grid >= 0).all()), runs, passes, at)
+
+
+def _retract_python(lines: LineIndex3D, line: int, active: np.ndarray, grid: np.ndarray,
+                    trace: tuple[np.ndarray, np.ndarray], trace_len: int) -> tuple[int, np.ndarray]:
+    """What the C module's ``retract`` does, in Python."""
+    taken = np.zeros(len(lines.refs) + 1, dtype=bool)
+    taken[line] = True
+    kept = 0
+    for t in range(trace_len):
+        c, k = int(trace[0][t]), int(trace[1][t])
+        if taken[k]:
+            grid[c] = -1
+            taken[lines.cell_lines[lines.cell_start[c] : lines.cell_start[c + 1]]] = True
+        else:
+            trace[0][kept], trace[1][kept] = c, k
+            kept += 1
+    return kept, np.flatnonzero(taken[:-1] & (active != 0)).astype(np.int32)
 
 
 def line_fixpoint(
