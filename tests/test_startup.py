@@ -31,7 +31,7 @@ NOT_AT_START_UP = {
     "inspect": "loads the tokenizer and the ast module",
     "traceback": "only a bug prints a traceback (it loads the tokenizer)",
     "tokenize": "loaded by traceback and inspect",
-    "json": "--json lines are spelled by cli/common.py: json_text; json reads --resume files",
+    "json": "--json lines are spelled by cli/common.py: one_line_json; json reads --resume files",
     "csv": "only --csv",
     "html": "only .non strings with escapes (a table of 2,000 entities)",
     "typing": "annotations are strings and their names are imported for type checkers only",
@@ -174,15 +174,15 @@ def test_records_are_spelled_as_json_spells_them(value):
     what json refuses (a set) it still refuses."""
     import json
 
-    from nonogen.cli.common import json_text
+    from nonogen.cli.common import one_line_json
 
     try:
         expected = json.dumps(value, ensure_ascii=False)
     except TypeError:
         with pytest.raises(TypeError):
-            json_text(value)
+            one_line_json(value)
         return
-    assert json_text(value) == expected
+    assert one_line_json(value) == expected
 
 
 def test_a_record_line_is_spelled_once_and_reads_as_its_plain_form():

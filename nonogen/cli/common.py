@@ -159,20 +159,20 @@ def json_line(value: Any) -> str:
         return text
     from ..plain import to_jsonable  # here: a record is plain already; only other values are converted
 
-    return json_text(to_jsonable(value))
+    return one_line_json(to_jsonable(value))
 
 
 class _NotPlain(Exception):
-    """A value :func:`json_text` leaves to json."""
+    """A value :func:`one_line_json` leaves to json."""
 
 
-def json_text(value: Any) -> str:
+def one_line_json(value: Any) -> str:
     """``json.dumps(value, ensure_ascii=False)``, spelled by json's own C encoder without importing json.
 
     What json spells by itself (text, numbers, booleans, None, lists, tuples, dicts) is spelled at
     once, to the byte; anything else goes to json itself, with its own result or error.
 
-    >>> json_text({"file": "a\u00e9.non", "n": [1, 2.5, None, True], "e": {}})
+    >>> one_line_json({"file": "a\u00e9.non", "n": [1, 2.5, None, True], "e": {}})
     '{"file": "a\u00e9.non", "n": [1, 2.5, null, true], "e": {}}'
     """
     text = _plain_text(value)
@@ -193,7 +193,7 @@ the check for circular references: a record is a tree). Spelling records in Pyth
 
 
 def _plain_text(value: Any) -> Optional[str]:
-    """:func:`json_text` of a value json spells by itself, or None when ``value`` holds anything else."""
+    """:func:`one_line_json` of a value json spells by itself, or None when ``value`` holds anything else."""
     try:
         if _ENCODER is None:  # pragma: no cover - Pythons without json's C encoder
             import json  # here: only on those Pythons
