@@ -223,6 +223,21 @@ def test_sat_hiding_that_asks_line_logic_first_hides_what_the_solver_alone_hides
         assert hide_clues(puzzle, seed=seed).sequence == hide_clues(puzzle, seed=seed, incremental=False).sequence
 
 
+def test_hiding_goes_on_with_line_logic_after_the_solver_hid_a_clue(monkeypatch):
+    """Random 6^3 boxes line logic cannot solve once the solver has hidden a clue it needs: the clues after that are
+    answered by fresh fixpoints and rival guesses first, and the clues hidden are still the solver's alone."""
+    from nonogen.make import hide3d
+
+    fresh = []
+    solves_without = hide3d._LineTrace.solves_without
+    monkeypatch.setattr(hide3d._LineTrace, "solves_without", lambda self, ln: fresh.append(ln) or solves_without(self, ln))
+    for seed in (5, 8, 10):
+        puzzle = puzzle3d_from_cells(np.random.default_rng(seed).random((6, 6, 6)) < 0.5)
+        assert verify3d(puzzle, target=puzzle.goal).status == "unique"
+        assert hide_clues(puzzle, seed=seed).sequence == hide_clues(puzzle, seed=seed, incremental=False).sequence
+    assert len(fresh) > 50
+
+
 def _sat_alone(level) -> tuple[str, object]:
     """The verdict of the whole CNF, no line logic (the engine before): the status and the solution when unique."""
     enc = encode(level)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 from pysat.solvers import Solver
@@ -140,7 +140,8 @@ class _LineTrace:
         self.active = lines.active()
         self.trace = (np.empty(lines.n_cells, dtype=np.int32), np.empty(lines.n_cells, dtype=np.int32))
         self.cells = self.start.copy()
-        self.stuck: Optional[tuple[int, np.ndarray]] = None  # the clue hide() last refused, and where logic stuck
+        self.goal = np.asarray(puzzle.goal, dtype=np.int8).ravel()
+        self.stuck: Optional[tuple[int, np.ndarray]] = None  # a clue line logic cannot do without, and where it stuck
         self.rivals = 0  # clues kept because rival_without found a second solution (no solver call)
         done = lines.run(self.cells, self.active, trace=self.trace)
         self.solved = done.status == 1
@@ -168,6 +169,33 @@ class _LineTrace:
         self.trace = attempt
         self._note(done.trace_len)
         return True
+
+    def solves_without(self, line: LineRef) -> bool:
+        """Whether line logic from the givens solves the level on the shown clues but ``line``'s (a fresh fixpoint:
+        once a clue is hidden that line logic cannot do without, there is no solving trace to take it back from).
+        When it does not, where it stuck is kept for :meth:`rival_without` and :meth:`known_without`."""
+        k = self.lines.number[line]
+        self.active[k] = 0
+        grid = self.start.copy()
+        done = self.lines.run(grid, self.active)
+        self.active[k] = 1
+        self.stuck = None if done.status == 1 else (k, grid)
+        return done.status == 1
+
+    def forget(self, line: LineRef) -> None:
+        """``line``'s clue is hidden for good: line logic goes on without it."""
+        self.active[self.lines.number[line]] = 0
+
+    def known_without(self, line: LineRef) -> list[int]:
+        """The cubes line logic decides without ``line``'s clue (where :meth:`hide` or :meth:`solves_without` stuck
+        on it last), as literals of the solver's cube variables: every solution of the shown clues but that one has
+        them, so a solver told them searches only the rest (0.7 s instead of 21.7 s for the first question of the
+        40-cube torus, whose line logic left 42 cubes open)."""
+        if self.stuck is None or self.stuck[0] != self.lines.number[line]:
+            return []
+        grid = self.stuck[1]
+        known = np.flatnonzero(grid >= 0)
+        return np.where(grid[known] == 1, known + 1, -(known + 1)).tolist()
 
     def rival_without(self, line: LineRef) -> Optional[np.ndarray]:
         """A second solution (the flat box) of the shown clues but ``line``'s, or ``None`` when none turned up.
@@ -197,7 +225,7 @@ class _LineTrace:
         try:
             for cell in guesses.tolist():
                 grid = stuck.copy()
-                grid[cell] = 1 - self.cells[cell]  # against the goal (the solved box)
+                grid[cell] = 1 - self.goal[cell]
                 if self._complete(grid, cell, budget):
                     return grid
                 if budget[0] <= 0:
@@ -217,7 +245,7 @@ class _LineTrace:
         if status < 0 or budget[0] <= 0:
             return False
         nxt = int(np.argmax(grid < 0))
-        for value in (self.cells[nxt], 1 - self.cells[nxt]):  # the goal's value first: rivals are near it
+        for value in (self.goal[nxt], 1 - self.goal[nxt]):  # the goal's value first: rivals are near it
             attempt = grid.copy()
             attempt[nxt] = value
             if self._complete(attempt, nxt, budget):
@@ -233,7 +261,7 @@ class _LineTrace:
         Only the lines through a cube where it differs from the goal are read: every other line is the goal's.
         """
         lines = self.lines
-        differ = np.flatnonzero(box != self.cells)
+        differ = np.flatnonzero(box != self.goal)
         through = np.unique(np.concatenate([lines.cell_lines[lines.cell_start[c] : lines.cell_start[c + 1]]
                                             for c in differ.tolist()] or [np.zeros(0, np.int32)]))
         for k in through[self.active[through] == 1].tolist():
@@ -249,30 +277,35 @@ def _hide_incremental(
 ) -> None:
     """Line logic first (:class:`_LineTrace`), then one solver, one activation literal per line.
 
-    While line logic solves the level, a clue it can do without is hidden
-    with no solver call (line-solvable implies unique: the solver would say
-    the same), and a clue it finds a second solution without is kept; the
-    solver is asked only the other questions. (Giving it the cells line
-    logic still decides without the clue, as assumptions, did not make its
-    searches for a rival faster: bunny at 15 cubes.)
+    A clue line logic can do without is hidden with no solver call
+    (line-solvable implies unique: the solver would say the same), and a
+    clue it finds a second solution without is kept; the solver is asked
+    only the other questions, told the cubes line logic decides without the
+    clue (they hold in every solution of the other clues). Line logic keeps
+    answering once the solver has hidden a clue it could not do without,
+    from a fresh fixpoint per clue (the trace it took clues back from no
+    longer solves the level): on the 40-cube torus, 57 solver questions
+    instead of 185, and 14 s for the level instead of 54 s.
     """
     with _HidingSolver(puzzle, goal, order, clock) as solver:
         for k, ln in enumerate(order):
             if len(hidden) >= limit:
                 break
             report(k, len(order))
-            if trace.solved and trace.hide(ln):
+            if trace.hide(ln) if trace.solved else trace.solves_without(ln):  # line logic still solves it
                 hidden[ln] = None
                 solver.decide(ln, shown=False)
+                trace.forget(ln)
                 continue
-            if trace.solved and trace.rival_without(ln) is not None:  # a checked second solution: the clue stays
+            if trace.rival_without(ln) is not None:  # a checked second solution: the clue stays
                 solver.decide(ln, shown=True)
                 trace.rivals += 1
                 continue
-            found = solver.rival(ln, order[k + 1 :])
+            found = solver.rival(ln, order[k + 1 :], trace.known_without(ln))
             if found is False:
                 hidden[ln] = None
                 solver.decide(ln, shown=False)
+                trace.forget(ln)
                 trace.solved = False  # unique, but line logic no longer solves it
             else:  # a rival solution without this clue, or out of time: keep it
                 solver.decide(ln, shown=True)
@@ -309,12 +342,12 @@ class _HidingSolver:
         else:
             self.solver.add_clause([self.guard[line] if shown else -self.guard[line]])
 
-    def rival(self, line: LineRef, undecided: list[LineRef]) -> Optional[bool]:
+    def rival(self, line: LineRef, undecided: list[LineRef], known: Sequence[int] = ()) -> Optional[bool]:
         """Whether a solution other than the goal meets the clues shown so far and ``undecided``, without ``line``'s
-        (``None``: out of time)."""
+        (``None``: out of time); ``known``: cube literals those clues imply (line logic's), assumed."""
         if self.solver is None:
             self._build()
-        return self.clock.solve(self.solver, [self.guard[o] for o in undecided] + [-self.guard[line]])
+        return self.clock.solve(self.solver, [self.guard[o] for o in undecided] + [-self.guard[line], *known])
 
     def _build(self) -> None:
         enc = Encoder(self.puzzle.size)
