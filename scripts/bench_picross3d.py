@@ -9,8 +9,8 @@ also verify the shared Picross 3D levels and a seeded set of small random boxes;
 must agree, and the hidden clues of the bunny must be the same. Three more rows, with no goal: the ball
 with half its clues hidden, which line logic does not finish (SAT on the residue); the bunny's maximal
 hiding that only has to stay unique (what `nonogen mesh` does by default; same hidden clues required); and
-the level `nonogen mesh --size 40` makes of the model and of the torus, which line logic cannot solve once
-the solver has hidden a clue (same clues shown required). Times are CPU seconds of the
+the level `nonogen mesh --size 40` makes of the model, of the torus (which line logic cannot solve once
+the solver has hidden a clue) and of the knot (same clues shown required). Times are CPU seconds of the
 measuring process (the machine is shared: wall seconds, printed beside, grow with the load).
 
 Usage: .venv/bin/python scripts/bench_picross3d.py [--previous REV|none] [--model PATH] [--grade G] [--solid N]
@@ -44,12 +44,14 @@ from nonogen.solve.verify3d import verify3d  # noqa: E402
 SHARED = ROOT.parent / "shared" / "data"
 DEFAULT_MODEL = SHARED / "meshes" / "bunny.ply"
 TORUS = SHARED / "meshes" / "torus.STL"
+KNOT = SHARED / "meshes" / "quadknot.obj"
 PREVIOUS = "e490d9f"  # the engine when issue 37 was filed
 TARGETS = {"graded": (3.0, None), "hiding": (5.0, None), "solid": (10.0, 1024.0)}
-MEASURED = (*TARGETS, "half", "unique", "big", "torus", "verdicts")  # half: the ball with half its clues hidden, which SAT
+MEASURED = (*TARGETS, "half", "unique", "big", "torus", "knot", "verdicts")  # half: the ball with half its clues hidden, which SAT
 # must finish; unique: the bunny's maximal hiding that only stays unique (what `nonogen mesh` does by default); big:
-# `nonogen mesh --size 40`'s level from the model (line-solvable hiding of a 40-cube box); torus: the same of the torus,
-# which line logic cannot solve once the solver has hidden a clue (the slowest making); no goals
+# `nonogen mesh --size 40`'s level from the model (line-solvable hiding of a 40-cube box); torus, knot: the same of
+# the torus, which line logic cannot solve once the solver has hidden a clue, and of the knot, whose hiding undoes the
+# most (the slowest makings); no goals
 
 
 def peak_mb() -> float:
@@ -65,11 +67,11 @@ def measure(name: str, args: argparse.Namespace) -> dict:
         made = from_mesh(args.model, size=20, grade=args.grade, timeout=600)
         facts = {k: made.report[k] for k in ("status", "size", "grade", "clues_hidden", "line_solvable")}
         return {"wall": time.perf_counter() - start, "seconds": time.process_time() - cpu, "facts": facts}
-    if name in ("big", "torus"):
+    if name in ("big", "torus", "knot"):
         import trimesh  # noqa: F401
 
         start, cpu = time.perf_counter(), time.process_time()
-        made = from_mesh(args.model if name == "big" else TORUS, size=40, timeout=900)
+        made = from_mesh({"big": args.model, "torus": TORUS, "knot": KNOT}[name], size=40, timeout=900)
         facts = {k: made.report[k] for k in ("status", "size", "grade", "clues_hidden", "line_solvable")}
         shown = [[list(ln), clue_at(made.puzzle, ln)] for ln in all_lines(made.puzzle.size)]
         return {"wall": time.perf_counter() - start, "seconds": time.process_time() - cpu, "mb": peak_mb(),
@@ -169,7 +171,8 @@ def main() -> None:
     labels["unique"] = "maximal hiding, unique (nonogen mesh default)"
     labels["big"] = f"nonogen mesh --size 40 {args.model.name}"
     labels["torus"] = f"nonogen mesh --size 40 {TORUS.name}"
-    for name, (seconds, mb) in {**TARGETS, **dict.fromkeys(("half", "unique", "big", "torus"), (None, None))}.items():
+    labels["knot"] = f"nonogen mesh --size 40 {KNOT.name}"
+    for name, (seconds, mb) in {**TARGETS, **dict.fromkeys(("half", "unique", "big", "torus", "knot"), (None, None))}.items():
         ours, before = rows[(name, "nonogen")], rows.get((name, "previous"))
         ok = seconds is None or (ours["seconds"] <= seconds and (mb is None or ours["mb"] <= mb))
         then = _cell(before["seconds"], before["wall"], before.get("mb")) if before else "-"
@@ -177,7 +180,7 @@ def main() -> None:
         verdict = "" if seconds is None else ("PASS" if ok else "MISS")
         print(f"{labels[name]:<44} {goal:>16} {_cell(ours['seconds'], ours['wall'], ours.get('mb')):>24} "
               f"{then:>24} {verdict:>5}")
-    for name in (*TARGETS, "half", "unique", "big", "torus"):
+    for name in (*TARGETS, "half", "unique", "big", "torus", "knot"):
         facts = {k: v for k, v in rows[(name, "nonogen")]["facts"].items() if k != "sequence"}
         print(f"  {name}: {facts}")
     if "previous" in engines:
@@ -196,7 +199,7 @@ def _compare(rows: dict) -> None:
     differ = sum(a != b for a, b in zip(ours, theirs))
     print(f"verdicts: {len(ours)} levels, {differ} differ from the previous engine ({_counts(ours)})")
     for name, what in (("hiding", "bunny line-solvable hiding"), ("unique", "bunny unique hiding"),
-                       ("big", "bunny level at 40"), ("torus", "torus level at 40")):
+                       ("big", "bunny level at 40"), ("torus", "torus level at 40"), ("knot", "knot level at 40")):
         same = rows[(name, "nonogen")]["facts"]["sequence"] == rows[(name, "previous")]["facts"]["sequence"]
         print(f"{what}: {'the same clues hidden' if same else 'DIFFERENT clues hidden'} as before"
               + (" (in the same order)" if same and name in ("hiding", "unique") else ""))
