@@ -6,6 +6,14 @@ import signal
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    # CI checks a commit: the same examples every run, so a red run means the commit, not the draw. A failure
+    # found by a random draw elsewhere is pinned with @example where it was found (test_webpbn_plain's last one
+    # failed one clean-clone run in four before it was).
+    settings.load_profile("ci")
 
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     # A suite started in the background by a non-interactive shell (`make test &`, some CI runners) inherits
