@@ -74,6 +74,16 @@ static int box_ok(PyObject *box_obj, const L3Box *b) {
     return 1;
 }
 
+/* The box of its six buffers (int32: line_start, line_cells, count, groups, cell_start, cell_lines), written to
+ * *box when they fit together (see box_ok); 0 when they do not. */
+static int box_of(PyObject *box_obj, const Py_buffer *v, L3Box *box) {
+    *box = (L3Box){v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, v[5].buf,
+                   (int32_t)(v[2].len / 4), (int32_t)(v[4].len / 4 - 1)};
+    return v[0].len / 4 == box->n_lines + 1 && v[3].len / 4 == box->n_lines && box->n_cells >= 0
+           && v[1].len / 4 >= box->line_start[box->n_lines] && v[5].len / 4 >= box->cell_start[box->n_cells]
+           && box_ok(box_obj, box);
+}
+
 /* The memo's slots in a writable uint8 buffer: a power of two of them, 8-byte aligned; 0 when it is not one. */
 static uint32_t memo_slots(const Py_buffer *view) {
     Py_ssize_t n = view->len / (Py_ssize_t)sizeof(L3Memo);
@@ -111,17 +121,14 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     }
     PyObject *result = NULL;
     if (ok) {
-        L3Box box = {v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, v[5].buf,
-                     (int32_t)(v[2].len / 4), (int32_t)(v[4].len / 4 - 1)};
+        L3Box box;
         L3Run run = {v[6].buf, v[7].buf, v[8].buf, (int32_t)(v[8].len / 4), synchronous, v[9].buf, v[10].buf,
                      trace_len, 0, 0, slots ? v[11].buf : NULL, slots ? slots - 1 : 0};
-        int sizes_ok = v[6].len == box.n_lines && v[7].len == box.n_cells && v[9].len / 4 >= box.n_cells
-                       && v[10].len / 4 >= box.n_cells && trace_len >= 0 && trace_len <= box.n_cells
-                       && v[0].len / 4 == box.n_lines + 1 && v[3].len / 4 == box.n_lines && box.n_cells >= 0
-                       && v[1].len / 4 >= box.line_start[box.n_lines] && v[5].len / 4 >= box.cell_start[box.n_cells];
+        int sizes_ok = box_of(box_obj, v, &box) && v[6].len == box.n_lines && v[7].len == box.n_cells
+                       && v[9].len / 4 >= box.n_cells && v[10].len / 4 >= box.n_cells && trace_len >= 0
+                       && trace_len <= box.n_cells;
         for (Py_ssize_t i = 0; sizes_ok && i < v[8].len / 4; i++)
             sizes_ok = run.start[i] >= 0 && run.start[i] < box.n_lines;
-        sizes_ok = sizes_ok && box_ok(box_obj, &box);
         if (!sizes_ok) {
             PyErr_SetString(PyExc_ValueError, "the arrays of a box do not fit together");
         } else {
@@ -157,12 +164,9 @@ static PyObject *py_retract(PyObject *self, PyObject *args) {
     if (!ok) got--;
     PyObject *result = NULL;
     if (ok) {
-        L3Box box = {v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, v[5].buf,
-                     (int32_t)(v[2].len / 4), (int32_t)(v[4].len / 4 - 1)};
+        L3Box box;
         const int32_t *tc = v[8].buf, *tl = v[9].buf;
-        int fits = v[0].len / 4 == box.n_lines + 1 && v[3].len / 4 == box.n_lines && box.n_cells >= 0
-                   && v[1].len / 4 >= box.line_start[box.n_lines] && v[5].len / 4 >= box.cell_start[box.n_cells]
-                   && box_ok(box_obj, &box) && v[6].len == box.n_lines && v[7].len == box.n_cells && line >= 0
+        int fits = box_of(box_obj, v, &box) && v[6].len == box.n_lines && v[7].len == box.n_cells && line >= 0
                    && line < box.n_lines && trace_len >= 0 && trace_len <= v[8].len / 4 && trace_len <= v[9].len / 4
                    && v[10].len / 4 >= box.n_lines;
         for (int32_t t = 0; fits && t < trace_len; t++)
