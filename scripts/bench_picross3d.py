@@ -47,11 +47,12 @@ TORUS = SHARED / "meshes" / "torus.STL"
 KNOT = SHARED / "meshes" / "quadknot.obj"
 PREVIOUS = "e490d9f"  # the engine when issue 37 was filed
 TARGETS = {"graded": (3.0, None), "hiding": (5.0, None), "solid": (10.0, 1024.0)}
-MEASURED = (*TARGETS, "half", "unique", "big", "torus", "knot", "verdicts")  # half: the ball with half its clues hidden, which SAT
+UNGOALED = ("half", "unique", "big", "torus", "knot")  # half: the ball with half its clues hidden, which SAT
 # must finish; unique: the bunny's maximal hiding that only stays unique (what `nonogen mesh` does by default); big:
 # `nonogen mesh --size 40`'s level from the model (line-solvable hiding of a 40-cube box); torus, knot: the same of
 # the torus, which line logic cannot solve once the solver has hidden a clue, and of the knot, whose hiding undoes the
-# most (the slowest makings); no goals
+# most (the slowest makings)
+MEASURED = (*TARGETS, *UNGOALED, "verdicts")
 
 
 def peak_mb() -> float:
@@ -172,7 +173,7 @@ def main() -> None:
     labels["big"] = f"nonogen mesh --size 40 {args.model.name}"
     labels["torus"] = f"nonogen mesh --size 40 {TORUS.name}"
     labels["knot"] = f"nonogen mesh --size 40 {KNOT.name}"
-    for name, (seconds, mb) in {**TARGETS, **dict.fromkeys(("half", "unique", "big", "torus", "knot"), (None, None))}.items():
+    for name, (seconds, mb) in {**TARGETS, **dict.fromkeys(UNGOALED, (None, None))}.items():
         ours, before = rows[(name, "nonogen")], rows.get((name, "previous"))
         ok = seconds is None or (ours["seconds"] <= seconds and (mb is None or ours["mb"] <= mb))
         then = _cell(before["seconds"], before["wall"], before.get("mb")) if before else "-"
@@ -180,7 +181,7 @@ def main() -> None:
         verdict = "" if seconds is None else ("PASS" if ok else "MISS")
         print(f"{labels[name]:<44} {goal:>16} {_cell(ours['seconds'], ours['wall'], ours.get('mb')):>24} "
               f"{then:>24} {verdict:>5}")
-    for name in (*TARGETS, "half", "unique", "big", "torus", "knot"):
+    for name in (*TARGETS, *UNGOALED):
         facts = {k: v for k, v in rows[(name, "nonogen")]["facts"].items() if k != "sequence"}
         print(f"  {name}: {facts}")
     if "previous" in engines:

@@ -142,11 +142,10 @@ class _LineTrace:
         self.start = lines.start_grid(puzzle.givens)
         self.active = lines.active()
         self.trace = (np.empty(lines.n_cells, dtype=np.int32), np.empty(lines.n_cells, dtype=np.int32))
-        self.cells = self.start.copy()
-        self.goal = np.asarray(puzzle.goal, dtype=np.int8).ravel()
+        self.goal = np.asarray(puzzle.goal, dtype=np.int8).ravel()  # the box line logic reaches while it solves
         self.stuck: Optional[tuple[int, np.ndarray]] = None  # a clue line logic cannot do without, and where it stuck
         self.rivals = 0  # clues kept because rival_without found a second solution (no solver call)
-        done = lines.run(self.cells, self.active, trace=self.trace)
+        done = lines.run(self.start.copy(), self.active, trace=self.trace)
         self.solved = done.status == 1
         self._note(done.trace_len)
 
@@ -161,7 +160,7 @@ class _LineTrace:
         self.active[k] = 0
         if not self.used[k]:
             return True
-        grid = self.cells.copy()
+        grid = self.goal.copy()
         attempt = (self.trace[0].copy(), self.trace[1].copy())
         kept, unsettled = self.lines.retract(k, self.active, grid, attempt, self.length)
         done = self.lines.run(grid, self.active, start=unsettled, trace=attempt, trace_len=kept)

@@ -282,7 +282,7 @@ def _run_python(lines: LineIndex3D, grid: np.ndarray, active: np.ndarray, synchr
 def _retract_python(lines: LineIndex3D, line: int, active: np.ndarray, grid: np.ndarray,
                     trace: tuple[np.ndarray, np.ndarray], trace_len: int) -> tuple[int, np.ndarray]:
     """What the C module's ``retract`` does, in Python."""
-    taken = np.zeros(len(lines.refs) + 1, dtype=bool)
+    taken = np.zeros(len(lines.refs), dtype=bool)
     taken[line] = True
     kept = 0
     for t in range(trace_len):
@@ -293,7 +293,7 @@ def _retract_python(lines: LineIndex3D, line: int, active: np.ndarray, grid: np.
         else:
             trace[0][kept], trace[1][kept] = c, k
             kept += 1
-    return kept, np.flatnonzero(taken[:-1] & (active != 0)).astype(np.int32)
+    return kept, np.flatnonzero(taken & (active != 0)).astype(np.int32)
 
 
 def line_fixpoint(
