@@ -207,7 +207,8 @@ _BINARY_BYTES = (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04", b"\x05", b"\x06", 
 def decode_text(data: bytes, path: str) -> str:
     """Puzzle text from the bytes read of ``path`` (a file or ``<stdin>``), at most ``MAX_FILE_BYTES + 1`` of them.
 
-    Too long, empty and binary input is refused the same way whatever it came from.
+    Too long, empty and binary input is refused the same way whatever it came from. Bytes that are not
+    UTF-8 are read as Windows-1252 into a :class:`NotUtf8Text`, which a reader may refuse (the char-grid does).
     """
     if len(data) > MAX_FILE_BYTES:
         raise FileLimitError(f"is larger than {MAX_FILE_BYTES >> 20} MB, the most nonogen reads", path=path)
@@ -215,12 +216,32 @@ def decode_text(data: bytes, path: str) -> str:
         raise FormatError("is empty", path=path)
     if any(b in data for b in _BINARY_BYTES):
         raise FormatError("is not text (binary data)", path=path)
-    for encoding in ("utf-8", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1")  # cp1252 leaves five bytes undefined; latin-1 decodes anything
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+    try:
+        text = NotUtf8Text(data.decode("cp1252"))
+    except UnicodeDecodeError:
+        text = NotUtf8Text(data.decode("latin-1"))  # cp1252 leaves five bytes undefined; latin-1 decodes anything
+    head = data[:bad]
+    text.bad_byte = (head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1, data[bad])
+    return text
+
+
+class NotUtf8Text(str):
+    """Text of a file that is not UTF-8, decoded as Windows-1252 (:func:`decode_text`), knowing where UTF-8 failed.
+
+    Readers take it as any text (an old webpbn export's Latin-1 title reads fine), but the char-grid,
+    where every character is a cell, refuses it: there a stray byte made three cells of each emoji.
+
+    >>> text = decode_text("⬛\\n".encode() + b"\\xff\\n", "grid.txt")
+    >>> text.bad_byte, text == "â¬›\\nÿ\\n"
+    ((2, 255), True)
+    """
+
+    bad_byte: tuple[int, int]
+    """``(line, value)`` of the first byte that is not UTF-8; ``\\n``, ``\\r\\n`` and ``\\r`` each end a line."""
 
 
 def loads_all(text: str, format: str) -> list[AnyPuzzle]:
