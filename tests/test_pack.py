@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
 
-from nonogen.errors import FormatError, InputError, PuzzleError
+from nonogen.errors import FormatError, InputError, PuzzleError, SolverTimeout
 from nonogen.pack import CLASSIC_PIECES, Level, Piece, classic_level, count_solutions, orientations, verify_level
 from nonogen.pack.exact import compile_level
 from nonogen.pack.generate import cut_board, generate_level
 from nonogen.pack.pieces import canonical, shape_from_rows
 from nonogen.pack.solve import solve_level
 from nonogen.pack.text import dumps, loads
+from nonogen.solve import deadline
 
 # --- an independent reference: numpy rotations and a plain recursive search ----------------------
 
@@ -254,6 +256,24 @@ def test_generator_is_deterministic_and_unique():
     for ch in a.placed:
         fewer = a.replace(placed={k: v for k, v in a.placed.items() if k != ch})
         assert verify_level(fewer).status == "multiple"
+
+
+def test_a_seed_gives_the_same_level_on_a_machine_a_thousand_times_slower(monkeypatch):
+    """Each uniqueness check had a 5 s limit (and ``auto`` handed a level to SAT after 0.25 s), so which checks ran
+    out decided which pieces were pre-placed: a loaded machine made another level of the same seed. Every choice is
+    bounded by counted work now. A clock that runs 1000 times fast is a machine 1000 times slower."""
+    idle = generate_level(9, 7, 14, seed=2, distinct=True)[0]
+    real, start = time.monotonic, time.monotonic()
+    monkeypatch.setattr(deadline.time, "monotonic", lambda: start + (real() - start) * 1000)
+    slow = generate_level(9, 7, 14, seed=2, distinct=True, timeout=None)[0]
+    monkeypatch.undo()
+    assert dumps(slow) == dumps(idle)
+
+
+def test_a_generation_past_its_time_limit_is_a_timeout_not_another_level():
+    """The time limit only ends the whole run."""
+    with pytest.raises(SolverTimeout):
+        generate_level(10, 10, 20, seed=1, distinct=True, timeout=0.01)
 
 
 def test_generator_rejects_impossible_sizes():

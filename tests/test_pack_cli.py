@@ -120,3 +120,13 @@ def test_missing_file_and_bad_picture_suffix(capsys, tmp_path):
     assert code == 2 and err.count("\n") == 1
     code, _, err = run(capsys, "pack", "render", str(SAMPLES / "classic-challenge.pack"), "-o", str(tmp_path / "x.gif"))
     assert code == 2 and ".svg or .png" in err
+
+
+def test_generate_past_its_time_limit_is_a_one_line_timeout_and_writes_nothing(capsys, tmp_path):
+    """``--timeout`` bounds the whole run and only ends it: exit 3, one line, no folder (a seed never means two
+    levels, so running out of time is never answered with another level)."""
+    out_dir = tmp_path / "gen"
+    code, out, err = run(capsys, "pack", "generate", "--size", "10x10", "--pieces", "20", "--distinct", "--seed", "1",
+                         "--timeout", "0.01", "-o", str(out_dir))
+    assert code == 3 and out == "" and not out_dir.exists()
+    assert err.strip().count("\n") == 0 and err.startswith("nonogen: error: no ") and "time limit" in err

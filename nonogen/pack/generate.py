@@ -1,10 +1,13 @@
 """Level generator: cut a board into random polyominoes, then pre-place pieces until the completion is unique.
 
-Everything random comes from one ``random.Random(seed)``, so a seed always
-gives the same level. Pre-placed pieces are chosen greedily (each time, among
-the pieces the current counterexample moves, the one leaving the fewest
-completions) and then pruned: every piece whose removal keeps the completion
-unique is taken off again, so no pre-placed piece is superfluous.
+Everything random comes from one ``random.Random(seed)``, and every search
+the choices depend on is bounded by counted work (search steps, SAT
+conflicts), never by a clock: a seed gives the same level on every machine,
+idle or loaded. The time limit only ends the whole run (:class:`SolverTimeout`).
+Pre-placed pieces are chosen greedily (each time, among the pieces the current
+counterexample moves, the one leaving the fewest completions) and then pruned:
+every piece whose removal keeps the completion unique is taken off again, so
+no pre-placed piece is superfluous.
 """
 from __future__ import annotations
 
@@ -14,16 +17,25 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from ..errors import InputError, LimitError
+from ..errors import InputError, LimitError, SolverTimeout
 from ..solve.deadline import Deadline
 from .exact import compile_level, search
 from .level import Level, cells_by_char
 from .pieces import CLASSIC_PIECES, PIECE_CHARS, Cell, Piece, canonical, normalize
 from .solve import count_solutions, verify_level
 
-__all__ = ["GenerateReport", "cut_board", "random_tiling", "choose_placed", "generate_level", "default_size_range"]
+__all__ = ["GenerateReport", "cut_board", "random_tiling", "choose_placed", "generate_level", "default_size_range",
+           "CHECK_CONFLICTS", "GENERATE_TIMEOUT"]
 
 MAX_PIECES = len(PIECE_CHARS)
+
+CHECK_CONFLICTS = 20_000
+"""SAT conflicts one uniqueness check may take while pre-placed pieces are chosen (a few seconds at most).
+
+A check that runs out is "not proved unique", and one more piece is placed: the same on every machine."""
+
+GENERATE_TIMEOUT = 600.0
+"""Seconds a whole generation may take unless the caller says (the 10x10 board of 20 pieces takes about 8)."""
 
 
 @dataclass
@@ -32,7 +44,7 @@ class GenerateReport:
 
     cut_attempts: int = 0
     checks: int = 0
-    timeouts: int = 0
+    undecided: int = 0  # checks that ran out of conflicts: counted as not unique
     seconds: dict = field(default_factory=dict)
 
 
@@ -135,35 +147,39 @@ def _regions_ok(empty: set, min_size: int, max_size: int) -> bool:
     return True
 
 
-def random_tiling(level: Level, rng: random.Random, *, timeout: float = 30.0) -> tuple[str, ...]:
-    """A random completion of ``level`` (the search tries candidates in shuffled order)."""
-    outcome = search(compile_level(level), limit=1, keep=1, deadline=Deadline(timeout), rng=rng)
+def random_tiling(level: Level, rng: random.Random, *, deadline: Optional[Deadline] = None) -> tuple[str, ...]:
+    """A random completion of ``level`` (the search tries candidates in shuffled order).
+
+    The search runs to its first completion, so the deadline can only end it (:class:`SolverTimeout`), never
+    change which tiling a seed gives."""
+    deadline = deadline or Deadline(GENERATE_TIMEOUT)
+    outcome = search(compile_level(level), limit=1, keep=1, deadline=deadline, rng=rng)
     if not outcome.solutions:
-        raise InputError("the pieces cannot tile the board" if outcome.complete else
-                         f"no tiling found within {timeout:g} s")
+        if not outcome.complete:
+            raise SolverTimeout("no tiling found within the time limit")
+        raise InputError("the pieces cannot tile the board")
     return outcome.solutions[0]
 
 
-def choose_placed(level: Level, solution: Sequence[str], *, rng: random.Random, check_timeout: float = 5.0,
+def choose_placed(level: Level, solution: Sequence[str], *, rng: random.Random, deadline: Optional[Deadline] = None,
                   report: Optional[GenerateReport] = None,
                   on_step: Optional[Callable[[str], None]] = None) -> Level:
-    """Pre-place as few pieces of ``solution`` as the greedy search can so the completion is unique."""
+    """Pre-place as few pieces of ``solution`` as the greedy search can so the completion is unique.
+
+    Each check is bounded by :data:`CHECK_CONFLICTS`; ``deadline`` (default :data:`GENERATE_TIMEOUT` from now)
+    bounds the whole choice and ends it with :class:`SolverTimeout` when it passes.
+    """
     report = report or GenerateReport()
+    deadline = deadline or Deadline(GENERATE_TIMEOUT)
     solution = tuple(solution)
     chars = [p.char for p in level.pieces]
     placed: list[str] = []
 
-    def unique(which: Sequence[str]) -> bool:
-        report.checks += 1
-        result = verify_level(level.with_placed(which, solution).replace(solution=solution), timeout=check_timeout)
-        report.timeouts += result.status == "timeout"
-        return result.status == "unique"
+    def check(which: Sequence[str]):
+        return _check(level.with_placed(which, solution).replace(solution=solution), deadline, report)
 
     while True:
-        candidate_level = level.with_placed(placed, solution).replace(solution=solution)
-        result = verify_level(candidate_level, timeout=check_timeout)
-        report.checks += 1
-        report.timeouts += result.status == "timeout"
+        result = check(placed)
         if result.status == "unique":
             break
         moved = _moved(solution, result.second_solution, placed) if result.second_solution else []
@@ -173,9 +189,20 @@ def choose_placed(level: Level, solution: Sequence[str], *, rng: random.Random, 
             on_step(f"pre-placed {len(placed)} piece(s)")
     for ch in rng.sample(placed, len(placed)):
         fewer = [c for c in placed if c != ch]
-        if unique(fewer):
+        if check(fewer).status == "unique":
             placed = fewer
     return level.with_placed(placed, solution).replace(solution=solution)
+
+
+def _check(level: Level, deadline: Deadline, report: GenerateReport):
+    """One uniqueness check of a candidate level, bounded in conflicts; a passed deadline ends the generation."""
+    report.checks += 1
+    result = verify_level(level, timeout=deadline.left(), max_conflicts=CHECK_CONFLICTS)
+    if result.status == "timeout":
+        if deadline.expired():
+            raise SolverTimeout("no level within the time limit: checking the pre-placed pieces took too long")
+        report.undecided += 1
+    return result
 
 
 def _moved(solution: Sequence[str], other: Sequence[str], placed: Sequence[str]) -> list[str]:
@@ -210,21 +237,23 @@ def _best_addition(level: Level, solution, placed, moved, rng: random.Random, ca
 
 def generate_level(width: int, height: int, n_pieces: int, *, seed: int = 0, min_size: Optional[int] = None,
                    max_size: Optional[int] = None, distinct: bool = False, classic: bool = False,
-                   check_timeout: float = 5.0, on_step: Optional[Callable[[str], None]] = None,
+                   timeout: Optional[float] = GENERATE_TIMEOUT, on_step: Optional[Callable[[str], None]] = None,
                    ) -> tuple[Level, GenerateReport]:
     """A level with a unique completion: random pieces (or the classic set) and pre-placed pieces.
 
     ``classic`` uses the 12 IQ Puzzler Pro pieces on their 11 x 5 board and a
     random tiling of it; otherwise the board is cut into ``n_pieces`` random
     polyominoes of ``min_size`` to ``max_size`` cells (``distinct``: no two
-    congruent).
+    congruent). The same ``seed`` gives the same level on any machine; a run
+    longer than ``timeout`` seconds (None: no limit) ends with :class:`SolverTimeout`.
     """
     rng = random.Random(seed)
+    deadline = Deadline(timeout)
     report = GenerateReport()
     t0 = time.monotonic()
     if classic:
         base = Level(11, 5, CLASSIC_PIECES, meta={"title": f"IQ Puzzler Pro challenge (seed {seed})"})
-        solution = random_tiling(base, rng)
+        solution = random_tiling(base, rng, deadline=deadline)
     else:
         lo, hi = default_size_range(width * height, n_pieces)
         lo, hi = min_size or lo, max_size or hi
@@ -235,7 +264,7 @@ def generate_level(width: int, height: int, n_pieces: int, *, seed: int = 0, min
         solution = base.rows({p.char: cells for p, cells in zip(pieces, cut)})
     report.seconds["tiling"] = time.monotonic() - t0
     t1 = time.monotonic()
-    level = choose_placed(base, solution, rng=rng, check_timeout=check_timeout, report=report, on_step=on_step)
+    level = choose_placed(base, solution, rng=rng, deadline=deadline, report=report, on_step=on_step)
     report.seconds["placing"] = time.monotonic() - t1
     report.seconds["total"] = time.monotonic() - t0
     return level, report

@@ -56,8 +56,13 @@ def sat_search(
     deadline: Optional[Deadline] = None,
     exclude: Optional[tuple[str, ...]] = None,
     solver: str = "cadical195",
+    max_conflicts: Optional[int] = None,
 ) -> SearchOutcome:
-    """Same contract as :func:`nonogen.pack.exact.search`, by SAT with blocking clauses."""
+    """Same contract as :func:`nonogen.pack.exact.search`, by SAT with blocking clauses.
+
+    ``max_conflicts`` stops the search (as ``timed_out``) once the solver has met that many conflicts in all,
+    the same on every machine (see :func:`_solve_counted`).
+    """
     clauses, _ = _clauses(problem)
     n = len(problem.placements)
     found: list[tuple[str, ...]] = []
@@ -70,10 +75,15 @@ def sat_search(
     with Solver(name=solver, bootstrap_with=clauses) as s:
         while limit is None or count < limit:
             try:
-                verdict = solve_limited(s, deadline or Deadline(None))
+                if max_conflicts is None:
+                    verdict = solve_limited(s, deadline or Deadline(None))
+                else:
+                    verdict = _solve_counted(s, deadline or Deadline(None), max_conflicts)
             except Timeout:
                 return SearchOutcome(found, count, False, True, calls)
             calls += 1
+            if verdict is None:  # the conflicts are spent
+                return SearchOutcome(found, count, False, True, calls)
             if not verdict:
                 return SearchOutcome(found, count, True, False, calls)
             model = s.get_model()
@@ -86,3 +96,26 @@ def sat_search(
             if len(found) < keep:
                 found.append(rows)
     return SearchOutcome(found, count, False, False, calls)
+
+
+COUNTED_SLICE = 2_000
+"""Conflicts in one slice of a counted search: the deadline is looked at between slices."""
+
+
+def _solve_counted(solver: Solver, deadline: Deadline, max_conflicts: int) -> Optional[bool]:
+    """Solve until ``max_conflicts`` conflicts have been met since the solver was made (``None``), or the deadline
+    passes (:class:`Timeout`).
+
+    The slices are a fixed number of conflicts, never sized by the time left as
+    :func:`~nonogen.solve.deadline.solve_limited` sizes them: CaDiCaL is deterministic, so the same calls with the
+    same budgets give the same answer, idle or loaded. The deadline only ends the whole search.
+    """
+    while True:
+        spent = solver.accum_stats().get("conflicts", 0)
+        if spent >= max_conflicts:
+            return None
+        deadline.check()
+        solver.conf_budget(min(COUNTED_SLICE, max_conflicts - spent))
+        verdict = solver.solve_limited()
+        if verdict is not None:
+            return bool(verdict)
