@@ -11,7 +11,6 @@ records. Nothing a single file or puzzle does stops the batch: it becomes an
 from __future__ import annotations
 
 import os
-import stat
 import time
 from collections import deque, namedtuple
 from functools import partial
@@ -19,7 +18,7 @@ from itertools import chain
 from operator import itemgetter
 
 from . import formats
-from .collect import found_names
+from .collect import found_names, one_line, shown, unreadable
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
 from .grids import rows_in
 from .model import Puzzle
@@ -107,19 +106,6 @@ def _bad(label: str, status: str, message: str, **extra) -> dict:
     return {"file": label, "status": status, **extra, "message": message}
 
 
-def _not_regular(path: str) -> Optional[str]:
-    """Why ``path`` is not read (a FIFO would block forever, a device never ends), or None for a plain file."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None  # reading reports the missing file in its own words
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    kind = ("named pipe (FIFO)" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode)
-            else "device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "special file")
-    return f"{path}: not a regular file ({kind}); not read"
-
-
 def _read(item: Union[str, Source], named: bool, fmt: Optional[str], limit: Optional[float]) -> tuple[str, list]:
     """The format and members of one file, or ``("", [record])`` when it gives no puzzle at all.
 
@@ -131,33 +117,40 @@ def _read(item: Union[str, Source], named: bool, fmt: Optional[str], limit: Opti
         if isinstance(item, Source):
             text = item.text
         else:
-            reason = _not_regular(item)
-            if reason:
-                return "", [_bad(name, "skipped", reason)]
+            why = unreadable(item)
+            if why:
+                return "", [_unreadable(name, *why)]
             if not named and item.endswith(SOLUTION_SUFFIX):  # it reads as a char-grid picture: say what it is
-                return "", [_bad(name, "skipped", f"{name}: a solution that nonogen wrote, not a puzzle")]
+                return "", [_bad(name, "skipped", f"{shown(name)}: a solution that nonogen wrote, not a puzzle")]
         with interrupt_at(limit):
             if not isinstance(item, Source):
                 text = formats.read_text(item)
             found = fmt or (formats.sniff(text) if isinstance(item, Source) else formats.format_for(item, text))
             return found, formats.read_members(text, found, name)
     except OutOfTime:
-        return "", [_bad(name, "timeout", f"{name}: reading the file took longer than {limit:g} s "
+        return "", [_bad(name, "timeout", f"{shown(name)}: reading the file took longer than {limit:g} s "
                          "(half the time limit, at least a second)")]
     except UnknownFormatError as exc:
         if named:
-            return "", [_bad(name, "error", str(exc.with_path(name)), error_kind="input")]
-        return "", [_bad(name, "skipped", f"{name}: not a puzzle file nonogen recognises")]
+            return "", [_bad(name, "error", str(exc.with_path(shown(name))), error_kind="input")]
+        return "", [_bad(name, "skipped", f"{shown(name)}: not a puzzle file nonogen recognises")]
     except NonogenError as exc:
         return "", [_bad(name, "error", _named(exc, name), error_kind="input")]
     except Exception as exc:  # a reader bug must cost this file only
         return "", [_internal(name, exc)]
 
 
+def _unreadable(name: str, reason: str, special: bool) -> dict:
+    """A FIFO or device is skipped unopened (it could wait or run for ever); a missing file or a link loop is an error."""
+    if special:
+        return _bad(name, "skipped", f"{shown(name)}: {reason}; not read (a FIFO or device could block)")
+    return _bad(name, "error", f"{shown(name)}: {reason}", error_kind="input")
+
+
 def _named(exc: NonogenError, name: str) -> str:
-    if isinstance(exc, FormatError) and exc.path is None:
-        exc = exc.with_path(name)
-    return str(exc)
+    if isinstance(exc, FormatError) and exc.path in (None, name):
+        exc = exc.with_path(shown(name))
+    return str(exc) if isinstance(exc, FormatError) else one_line(str(exc), name)
 
 
 def _internal(label: str, exc: BaseException, fields: Optional[dict] = None) -> dict:

@@ -1,23 +1,28 @@
-"""What every batch shares: finding its input files (files, folders, globs) and reading back an earlier run's records.
+"""What every batch shares: finding its input files (files, folders, globs), saying why one cannot be read, and
+reading back an earlier run's records.
 
 ``nonogen verify`` (:mod:`nonogen.batch`) and making a collection
 (:mod:`nonogen.make.many`) both take many inputs and both resume from the
 records a killed run left; the rules for both live here once, so the two
-batches find the same files in the same order and resume the same way.
+batches find the same files in the same order, word a file they cannot read
+the same way and resume the same way.
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 from .errors import InputError
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
-    from typing import Collection, Iterable, Iterator, Union
+    from typing import Collection, Iterable, Iterator, Optional, Union
     PathLike = Union[str, Path]
 
-__all__ = ["found_files", "found_names", "is_pattern", "read_records", "path_text", "suffix_of"]
+__all__ = ["found_files", "found_names", "is_pattern", "read_records", "record_lines", "path_text", "suffix_of",
+           "shown", "one_line", "unreadable"]
 
 
 def path_text(text: str) -> str:
@@ -106,14 +111,95 @@ def _parts(name: str) -> list[str]:
     return name.split("/")  # how Path objects sort: part by part, so "a/b/c" comes before "a/b-c"
 
 
-def read_records(path: PathLike, key: str, what: str) -> list[dict]:
-    """The records of an earlier run (a missing file is a first run); a torn last line is left out.
+# --- why a file cannot be read ----------------------------------------------------------------------
 
-    Each record is a JSON object with ``key`` and ``status``; ``what`` names
-    the command that writes them, for the error about a file that holds
-    something else. A ``key`` seen twice keeps its first record: two runs
-    that once shared the file (before it was locked) wrote some records twice.
+
+def shown(name: str) -> str:
+    """``name`` as a message spells it: as it is when every character prints, else quoted with Python's escapes.
+
+    A newline in a file name split a one-line reason in two (and the rest of
+    the line was lost); an escape sequence would drive the terminal. The quoted
+    form is one line and names the file unambiguously; records keep the exact
+    name in their own field.
+
+    >>> shown("a/cat.png"), shown("a/bad\\nname.png"), shown("a/ça va.png")
+    ('a/cat.png', "'a/bad\\\\nname.png'", 'a/ça va.png')
     """
+    return name if name.isprintable() and name[:1] not in ("'", '"') else repr(name)
+
+
+def one_line(message: str, name: str) -> str:
+    """``message`` on one line, naming ``name`` as :func:`shown` spells it (prefixed when the message does not name it).
+
+    >>> one_line("a/b\\nc.png: not a picture", "a/b\\nc.png")
+    "'a/b\\\\nc.png': not a picture"
+    """
+    spelled, base = shown(name), os.path.basename(name)
+    if name in message:
+        message = message.replace(name, spelled)
+    elif base and base in message:
+        message = message.replace(base, shown(base))
+    elif spelled not in message:
+        message = f"{spelled}: {message}"
+    return (message.strip().splitlines() or [message])[0]
+
+
+_SPECIAL = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+            (stat.S_ISBLK, "a device"))
+
+
+def unreadable(path: str) -> Optional[tuple[str, bool]]:
+    """Why the file ``path`` cannot be read, and whether it is a special file; None for a regular file or a folder.
+
+    The one wording of verify's records and a collection's: ``not a regular
+    file (a named pipe)`` (True: a FIFO would wait for a writer for ever, a
+    device may never end, so neither is opened), ``a symbolic link loop``,
+    ``a broken symbolic link``, ``no such file``, or the system's reason.
+    A folder is left to the reader, which says what it expected instead.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return ("a broken symbolic link" if os.path.islink(path) else "no such file"), False
+    except OSError as exc:
+        return ("a symbolic link loop" if exc.errno == errno.ELOOP else exc.strerror or str(exc)), False
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kind = next((word for test, word in _SPECIAL if test(mode)), "a special file")
+    return f"not a regular file ({kind})", True
+
+
+# --- records of an earlier run -----------------------------------------------------------------------
+
+
+def record_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of each whole, non-blank line of a records file: every reader's rule for a torn line.
+
+    A last line without its newline is a record a killed run (or one on a
+    full disk, before nonogen cut such lines back) left half-written: it is
+    left out, never read as a broken record; the run that resumes cuts it off.
+
+    >>> list(record_lines('{"a": 1}\\n\\n{"a": 2}\\n{"a"'))
+    [(1, '{"a": 1}'), (3, '{"a": 2}')]
+    """
+    for number, line in enumerate(text.split("\n")[:-1], 1):  # the last piece has no newline: whole lines only
+        if line.strip():
+            yield number, line
+
+
+def read_records(path: PathLike, key: str, what: str) -> list[dict]:
+    """The records of an earlier run (a missing file is a first run); a torn last line is left out (:func:`record_lines`).
+
+    Each record is a JSON object with ``key`` and ``status``, both text;
+    ``what`` names the command that writes them, for the error about a file
+    that holds something else. A ``key`` seen again replaces its earlier
+    record: a resumed run that made a source again appends its new record
+    (two runs that once shared the file, before it was locked, wrote the same
+    record twice).
+    """
+    why = unreadable(os.fspath(path))
+    if why is not None and why[1]:  # a FIFO would wait for a writer for ever
+        raise InputError(f"{shown(os.fspath(path))}: {why[0]}; records are read back from a regular file")
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -123,16 +209,14 @@ def read_records(path: PathLike, key: str, what: str) -> list[dict]:
         raise InputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     import json  # here: only a resumed run reads records
 
-    lines = text.split("\n")
     records: dict[str, dict] = {}
-    for number, line in enumerate(lines[:-1], 1):  # the last piece has no newline: complete lines only
-        if not line.strip():
-            continue
+    for number, line in record_lines(text):
         try:
             rec = json.loads(line)
-        except ValueError:
+        except ValueError:  # a 5000-digit number is a ValueError too, not only broken JSON
             rec = None
-        if not isinstance(rec, dict) or key not in rec or "status" not in rec:
+        if not isinstance(rec, dict) or not isinstance(rec.get(key), str) or not isinstance(rec.get("status"), str):
             raise InputError(f"{path}:{number}: not a record of {what}; name another file to resume")
-        records.setdefault(str(rec[key]), rec)
+        records.pop(rec[key], None)
+        records[rec[key]] = rec
     return list(records.values())

@@ -3,7 +3,7 @@
 A failed or interrupted run must never leave a half-written file where a
 good one was, and replacing an output folder must never touch files nonogen
 did not write. Every file nonogen writes goes through :func:`write_file`,
-:func:`write_folder` or :class:`LineFile` (reports written line by line).
+:func:`write_folder` or :class:`~nonogen.linefile.LineFile` (reports written line by line).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Iterable, Mapping, Optional, Union
     Content = Union[str, bytes]
 
-__all__ = ["write_file", "write_folder", "check_folder", "check_file", "json_text", "LineFile", "OWN_NAMES"]
+__all__ = ["write_file", "write_folder", "check_folder", "check_file", "check_entry", "refuse_link", "json_text", "OWN_NAMES"]
 
 OWN_NAMES = frozenset({
     "puzzle.non", "puzzle.cnon", "puzzle.xml", "puzzle.json", "puzzle.svg", "puzzle.png", "puzzle.pdf",
@@ -40,7 +40,7 @@ def _umask() -> int:
 _CREATE_MODE = 0o666 & ~_umask()
 
 
-def write_file(path: Union[str, Path], content: Content, force: bool = False) -> Path:
+def write_file(path: Union[str, Path], content: Content, force: bool = False, *, follow: bool = True) -> Path:
     """Write ``content`` to ``path``: a regular file is replaced atomically, a pipe or terminal is written in place.
 
     A regular file is written beside its target under no name at all
@@ -51,11 +51,15 @@ def write_file(path: Union[str, Path], content: Content, force: bool = False) ->
     ``>(cmd)``) has no content to replace, so it is written in place without
     ``force``. Without ``force`` an existing file is an :class:`OutputExistsError`.
     A replaced file keeps its permission bits (a ``0600`` file stays
-    owner-only) and, where allowed, its owner and group.
+    owner-only) and, where allowed, its owner and group. With ``follow=False``
+    ``path`` is an entry of a folder nonogen owns (a collection, a gallery):
+    a link planted there is replaced itself, never what it points at.
     """
     path = Path(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
-    out = _Pending(path, force)
+    if not follow:
+        check_entry(path, force)
+    out = PendingFile(path, force, follow)
     try:
         out.write(data)
         out.commit()
@@ -76,7 +80,7 @@ def check_file(path: Path, force: bool) -> bool:
     except FileNotFoundError:
         mode = None
     except OSError as exc:
-        raise _named(exc, path) from None
+        raise named_error(exc, path) from None
     if mode is not None and stat.S_ISREG(mode) and _names_an_open_file(path):
         return True  # /dev/stdout redirected to a file: the shell's file, written where the shell left it
     if mode is not None and not stat.S_ISREG(mode):
@@ -92,18 +96,45 @@ def check_file(path: Path, force: bool) -> bool:
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _named(exc, real.parent) from None
+        raise named_error(exc, real.parent) from None
     return False
 
 
-def _named(exc: OSError, path: Union[str, Path]) -> OSError:
+def check_entry(path: Path, force: bool) -> None:
+    """Refuse to replace the entry ``path`` of a folder nonogen owns unless it may: without ``force`` anything there
+    (a link included) is an :class:`OutputExistsError`; a folder there is an :class:`InputError` either way."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise named_error(exc, path) from None
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{path}: is a folder; nonogen writes a file of that name here")
+    if not force:
+        raise OutputExistsError(f"{path}: file exists")
+
+
+def refuse_link(path: Union[str, Path]) -> Path:
+    """``path`` when it is not a symbolic link, else an :class:`InputError`.
+
+    A folder nonogen owns (a collection's puzzle folders, a gallery's thumbnails) is written into by name;
+    a link planted in its place would send those writes, and ``force``'s removals, to another folder.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        raise InputError(f"{path}: is a symbolic link; nonogen writes into its own folders only (remove the link)")
+    return path
+
+
+def named_error(exc: OSError, path: Union[str, Path]) -> OSError:
     """``exc`` naming ``path``: ``os.write`` and ``fsync`` errors name no file, and the user needs to know which."""
     if exc.filename is not None:
         return exc
     return type(exc)(exc.errno, exc.strerror or str(exc), str(path))
 
 
-class _Pending:
+class PendingFile:
     """One file being written: in place for a stream, else unnamed beside the target until :meth:`commit`.
 
     ``O_TMPFILE`` gives a file with no name, so a run killed by SIGKILL or a power cut leaves nothing
@@ -125,7 +156,7 @@ class _Pending:
                 _keep_mode(self.fd, self.target, _CREATE_MODE if self.tmp is not None else None)
         except OSError as exc:
             self.discard()
-            raise _named(exc, path) from None
+            raise named_error(exc, path) from None
 
     def _open_unnamed(self) -> int:
         folder = self.target.parent
@@ -149,7 +180,7 @@ class _Pending:
                 view = view[os.write(self.fd, view):]
         except OSError as exc:
             self.failed = True
-            raise _named(exc, self.path) from None
+            raise named_error(exc, self.path) from None
 
     failed = False
 
@@ -163,7 +194,7 @@ class _Pending:
                 os.replace(self.tmp, self.target)
                 self.tmp = None
         except OSError as exc:
-            raise _named(exc, self.path) from None
+            raise named_error(exc, self.path) from None
         self.done = True
 
     fd = -1
@@ -291,10 +322,10 @@ def write_folder(
         raise ValueError(f"not an output file name of nonogen: {', '.join(unknown)}")
     made = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
-    pending: list[_Pending] = []
+    pending: list[PendingFile] = []
     try:
         for name, content in files.items():
-            pending.append(_Pending(folder / name, force=True, follow=False))
+            pending.append(PendingFile(folder / name, force=True, follow=False))
             pending[-1].write(content.encode("utf-8") if isinstance(content, str) else content)
         for name in OWN_NAMES - set(files):
             _remove(folder / name)
@@ -306,134 +337,6 @@ def write_folder(
         if made and not any(folder.iterdir()):
             folder.rmdir()  # a failed run leaves no trace, not even an empty folder
     return folder
-
-
-class LineFile:
-    """A report written one whole line at a time, so a reader never meets half a line.
-
-    Each :meth:`write` is one ``os.write`` of a complete line, so an
-    interrupt lands between lines, never inside one. By default the lines go
-    to an unnamed file beside ``path`` that :meth:`close` puts into place
-    (unless told not to keep it, or after a failed write, which may have left
-    half a line), or straight into a pipe.
-    With ``append`` the lines go onto the end of ``path`` (creating it), after
-    a torn last line left by a killed run is cut off; that is how a resumed
-    batch keeps every earlier line. An appended file is locked for the
-    length of the run: a second run on it is refused, so no record is written
-    twice.
-    """
-
-    def __init__(self, path: Union[str, Path], force: bool = False, append: bool = False):
-        self.path = Path(path)
-        self.out: Optional[_Pending] = None
-        if append:
-            self.fd = _open_locked(self.path)
-        else:
-            self.out = _Pending(self.path, force)
-            self.fd = self.out.fd
-
-    def write(self, line: str) -> None:
-        """Append one line (``line`` without its newline)."""
-        data = (line + "\n").encode("utf-8", "backslashreplace")  # a non-UTF-8 file name: \udcff, as JSON spells it
-        if self.out is not None:
-            self.out.write(data)
-            return
-        try:
-            while data:
-                data = data[os.write(self.fd, data):]
-        except OSError as exc:
-            raise _named(exc, self.path) from None
-
-    def close(self, keep: bool = True) -> None:
-        """Flush to disk and, unless appending, put the finished file into place (``keep=False``: drop it)."""
-        if self.out is not None:
-            try:
-                if keep and not self.out.failed:
-                    self.out.commit()
-            finally:
-                self.out.discard()
-                self.fd = -1
-            return
-        if self.fd < 0:
-            return
-        try:
-            os.fsync(self.fd)
-        except OSError as exc:
-            raise _named(exc, self.path) from None
-        finally:
-            _LOCKED.discard(self.fd)
-            os.close(self.fd)
-            self.fd = -1
-
-    def __enter__(self) -> "LineFile":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-_LOCKED: set[int] = set()
-"""The descriptors holding a lock on a file being appended to (``--resume``), in this process."""
-
-
-def _drop_locks_in_child() -> None:
-    """A forked worker closes its copies of the parent's locked files.
-
-    A lock taken with ``flock`` belongs to the open file, which a fork
-    shares: a worker still running after its parent was killed would keep
-    the ``--resume`` file locked, and the rerun the user starts would be
-    refused. The parent's own copy keeps the lock while it lives.
-    """
-    for fd in _LOCKED:
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-    _LOCKED.clear()
-
-
-os.register_at_fork(after_in_child=_drop_locks_in_child)
-
-
-def _open_locked(path: Path) -> int:
-    """``path`` opened to append, locked against a second writer, with a torn last line cut off."""
-    import fcntl  # POSIX only: the lock is taken where the platform has one
-
-    check_file(path, force=True)
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
-    except OSError as exc:
-        raise _named(exc, path) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InputError(f"{path}: not a regular file; records are appended to a file that can be read back")
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise InputError(f"{path}: another nonogen run is writing this file; "
-                             "wait for it to finish or name another file") from None
-        os.set_blocking(fd, True)
-        _cut_torn_line(fd)
-    except BaseException:
-        os.close(fd)
-        raise
-    _LOCKED.add(fd)
-    return fd
-
-
-def _cut_torn_line(fd: int) -> None:
-    """Drop a last line without its newline (a run killed mid-write), keeping every whole line."""
-    size = os.fstat(fd).st_size
-    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
-        return
-    keep = 0
-    for start in range(size, 0, -65536):
-        block = os.pread(fd, min(65536, start), max(start - 65536, 0))
-        at = block.rfind(b"\n")
-        if at >= 0:
-            keep = max(start - 65536, 0) + at + 1
-            break
-    os.ftruncate(fd, keep)
 
 
 def _remove(path: Path) -> None:

@@ -181,7 +181,8 @@ def _make_target(kind: str, folder: Path) -> tuple[Path, Optional[int]]:
 
 
 def _write(writer: str, path: Path, text: str) -> None:
-    from nonogen.files import LineFile, write_file
+    from nonogen.files import write_file
+    from nonogen.linefile import LineFile
 
     if writer.startswith("write_file"):
         write_file(path, text, force=writer.endswith("force"))

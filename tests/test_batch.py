@@ -21,7 +21,7 @@ from nonogen.batch import Source, clue_hash, verify_paths
 from nonogen.cli import main
 from nonogen.cli.common import combined_exit_code
 from nonogen.executors import LocalPool
-from nonogen.files import LineFile
+from nonogen.linefile import LineFile
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples" / "puzzles"

@@ -4,6 +4,7 @@ Device nodes and FIFOs are made in a temporary folder (``os.mknod``, ``os.mkfifo
 """
 from __future__ import annotations
 
+import errno
 import os
 import resource
 import signal
@@ -15,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from nonogen.errors import InputError, OutputExistsError
-from nonogen.files import LineFile, write_file
+from nonogen.files import write_file
+from nonogen.linefile import LineFile
 
 REPO = Path(__file__).resolve().parents[1]
 OK = "width 2\nheight 2\nrows\n2\n1\ncolumns\n2\n1\n"
@@ -209,6 +211,29 @@ def test_a_full_disk_is_one_error_line_and_leaves_no_temp_file(tmp_path):
     last = done.stderr.strip().splitlines()[-1]  # warnings about the puzzle may come first
     assert done.returncode == 2 and last.startswith(f"nonogen: error: {out / 'made'}/"), done.stderr
     assert not (out / "made").exists()  # not even an empty folder
+
+
+LINES_TO_THE_LIMIT = """
+import resource, sys
+from nonogen.linefile import LineFile
+resource.setrlimit(resource.RLIMIT_FSIZE, (1000, resource.RLIM_INFINITY))
+lines = LineFile(sys.argv[1], append=True)
+try:
+    for _ in range(10):
+        lines.write("x" * 299)  # 300 bytes a line: the fourth gets 100 bytes in, then EFBIG
+except OSError as exc:
+    print(exc.errno)
+lines.close()
+"""
+
+
+def test_a_line_that_hits_a_full_disk_is_taken_back_whole(tmp_path):
+    """A full disk let half a record into collection.jsonl (and a --resume file): a torn line that stayed."""
+    path = tmp_path / "r.jsonl"
+    done = subprocess.run([sys.executable, "-c", LINES_TO_THE_LIMIT, str(path)], cwd=REPO, capture_output=True,
+                          text=True, timeout=LIMIT)
+    assert done.returncode == 0 and done.stdout.strip() == str(errno.EFBIG), done.stderr
+    assert path.read_text() == ("x" * 299 + "\n") * 3
 
 
 def test_os_errors_name_the_path_and_exit_2(tmp_path):

@@ -94,7 +94,7 @@ def test_write_file_refuses_to_overwrite_without_force_and_keeps_normal_permissi
 
 def test_line_files_get_normal_permissions_and_refuse_like_write_file(tmp_path):
     """A --csv or --json report (LineFile) is made like any other file: not 0600, not over a file without force."""
-    from nonogen.files import LineFile
+    from nonogen.linefile import LineFile
 
     mask = os.umask(0)
     os.umask(mask)

@@ -13,10 +13,10 @@ import sys
 import time
 from typing import Any
 
-from ..collect import is_pattern
+from ..collect import is_pattern, shown
 from ..errors import InputError, OptionError
 from ..make.many import STATUSES
-from ..output.many import collection_records, make_many
+from ..output.many import make_many, resumed_records
 from .common import (
     EXIT_CODES,
     EXIT_INTERNAL,
@@ -89,7 +89,7 @@ class Summary:
 
     def __init__(self, resumed: int = 0):
         self.counts = dict.fromkeys(STATUSES, 0)
-        self.resumed, self.seconds, self.interrupted = resumed, 0.0, False
+        self.resumed, self.seconds, self.interrupted, self.stopped = resumed, 0.0, False, False
 
     def add(self, rec: dict) -> None:
         self.counts[rec["status"]] += 1
@@ -99,20 +99,25 @@ class Summary:
         total = sum(self.counts.values())
         made, failed, dups = (self.counts[s] for s in STATUSES)
         extra = f", {self.resumed} from the resumed run" if self.resumed else ""
-        stop = ", interrupted" if self.interrupted else ""
+        stop = ", interrupted" if self.interrupted else ", stopped by the error below" if self.stopped else ""
         return (f"{total} source{'s' if total != 1 else ''}: {made} made, {failed} failed, "
                 f"{dups} duplicate{'s' if dups != 1 else ''} ({self.seconds:.2f} s{extra}{stop})")
 
 
 def _row(rec: dict) -> str:
-    """One line for people: name (or source), status, size, grade, seconds, and the error or first warning."""
+    """One line for people: name (or source), status, size, grade, seconds, and the error or first warning.
+
+    A control character in a source's name is escaped (:func:`~nonogen.collect.shown`): a newline in it made one
+    record three lines. ``--json`` keeps the exact name.
+    """
     size = "x".join(str(rec[k]) for k in ("width", "height", "depth") if rec.get(k) is not None)
     grade = f"grade {rec['grade']}" if rec.get("grade") else ""
     note = rec["error"] or (f"duplicate of {rec['duplicate_of']}" if rec["duplicate_of"] else "")
     if not note and rec["warnings"]:
         note = rec["warnings"][0] + (f" (+{len(rec['warnings']) - 1} more)" if len(rec["warnings"]) > 1 else "")
     seconds = f"{rec['seconds']:7.2f}s" if rec.get("seconds") is not None else " " * 8
-    label = rec["name"] or os.path.basename(rec["source"])
+    label = shown(rec["name"] or os.path.basename(rec["source"]))
+    note = note if note.isprintable() else repr(note)  # the library's are; a record of an older run may not be
     return f"{label:<32} {rec['status']:<9} {size:>9} {grade:<8} {seconds}  {note}".rstrip()
 
 
@@ -125,7 +130,7 @@ def run_collection(args: argparse.Namespace, sources: list[str], kind: str, maki
         raise InputError("--grade and --grade-mix both set a grade; give one of them")
     mix = parse_mix(args.grade_mix) if args.grade_mix is not None else None
     executor, jobs = chosen_executor(args, in_process=False)
-    earlier = collection_records(args.output) if args.resume else []
+    earlier = resumed_records(args.output) if args.resume else []
     summary = Summary(resumed=len(earlier))
     code = 0
     for rec in earlier:
@@ -159,6 +164,7 @@ def run_collection(args: argparse.Namespace, sources: list[str], kind: str, maki
         finished = True
     except BaseException as exc:
         summary.interrupted = not isinstance(exc, Exception)  # Ctrl-C or SIGTERM, not a refusal before the work
+        summary.stopped = isinstance(exc, OSError)  # a full disk: main() prints it (exit 2), --resume carries on
         raise
     finally:
         bar.clear()

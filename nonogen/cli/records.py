@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
     from typing import Callable, Optional, Sequence
 
-    from ..files import LineFile
+    from ..linefile import LineFile
 
 __all__ = ["Summary", "Outputs", "CsvLines", "read_resume", "CSV_COLUMNS"]
 
@@ -146,7 +146,7 @@ class CsvLines:
         import csv  # here: only --csv needs it
         import io
 
-        from ..files import LineFile  # here, as csv
+        from ..linefile import LineFile  # here, as csv
 
         self.target = _StdoutLines() if name == STDIO else LineFile(name, force=force)
         self.buffer = io.StringIO()
@@ -169,7 +169,7 @@ class CsvLines:
 
 
 class _StdoutLines:
-    """Standard output with the interface of :class:`~nonogen.files.LineFile`."""
+    """Standard output with the interface of :class:`~nonogen.linefile.LineFile`."""
 
     def write(self, line: str) -> None:
         sys.stdout.write(line + "\n")

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import argparse
     from typing import Iterable
 
-    from ..files import LineFile
+    from ..linefile import LineFile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -143,7 +143,7 @@ def _left_out_line(left_out: list[str], interrupted: bool, resumed: bool) -> str
 
 
 def _locked(name: str) -> LineFile:
-    from ..files import LineFile  # here: a plain verify writes no file, and files.py loads pathlib (4 ms)
+    from ..linefile import LineFile  # here: a plain verify writes no file, and files.py loads pathlib (4 ms)
 
     return LineFile(name, append=True)
 

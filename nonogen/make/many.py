@@ -3,12 +3,13 @@
 The pure half of a collection (:mod:`nonogen.output.many` writes the
 folder): which name each source's folder gets, which grade each source is
 aimed at for a grade mix, and :func:`make_one`, the whole per-source work
-an executor runs, which turns every failure into a record instead of an
-exception. The record fields are the collection contract (README, "Making a
-collection").
+an executor runs, which turns every failure of a source into a record
+instead of an exception, and a failure of the machine (a full disk) into a
+stop. The record fields are the collection contract (docs/guides/collections.md).
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import time
@@ -16,10 +17,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from ..batch import clue_hash
-from ..errors import FormatError, NonogenError, OptionError, SolverTimeout
+from ..collect import one_line, shown, unreadable
+from ..errors import FormatError, InputError, NonogenError, OptionError, SolverTimeout
 
 __all__ = ["MakeTask", "make_one", "plan_names", "mixed_grades", "check_mix", "pipeline", "task_failed", "KINDS",
-           "STATUSES", "RECORDS", "SAFE_NAME"]
+           "STATUSES", "RECORDS", "SAFE_NAME", "ENVIRONMENT", "RETRIED", "is_final", "stop_error"]
 
 PathLike = Union[str, Path]
 
@@ -128,27 +130,95 @@ def make_one(task: MakeTask, keep: Callable[[Any, MakeTask], None]) -> dict:
     """Make one source, hand it to ``keep`` (which saves its folder) and return its record; never raises.
 
     Any failure, of the making or of ``keep``, is a ``failed`` record naming
-    its kind. This is the whole per-source work, the same in every executor,
-    so the local pool and a Dask cluster give the same records.
+    its kind (:func:`failure_record`), except an OS error of the machine
+    (:data:`ENVIRONMENT`): that comes back as a stop (:func:`stop_record`).
+    This is the whole per-source work, the same in every executor, so the
+    local pool and a Dask cluster give the same records.
     """
     start = time.monotonic()
+    saving = False
     try:
+        refuse_unreadable(task.source)
         made = pipeline(task.kind)(task.source, **task.making)
         made.report["seconds"] = round(time.monotonic() - start, 3)
+        saving = True
         keep(made, task)
         return made_record(task, made, time.monotonic() - start)
-    except SolverTimeout as exc:
-        return failed_record(task, _one_line(exc, task.source), "timeout", time.monotonic() - start)
-    except FormatError as exc:
-        return failed_record(task, _one_line(exc, task.source), "format", time.monotonic() - start)
-    except NonogenError as exc:
-        return failed_record(task, _one_line(exc, task.source), "input", time.monotonic() - start)
-    except MemoryError:
-        message = f"{task.source}: ran out of memory (the worker's memory is capped)"
-        return failed_record(task, message, "memory", time.monotonic() - start)
-    except Exception as exc:  # a bug: this source only, named and located
-        return failed_record(task, f"{task.source}: internal error: {type(exc).__name__}: {exc}", "internal",
-                             time.monotonic() - start)
+    except Exception as exc:  # MemoryError included: one source's failure, never the run's
+        return failure_record(task, exc, saving, time.monotonic() - start)
+
+
+def refuse_unreadable(source: str) -> None:
+    """An :class:`InputError` for a source that is no regular file, in the words verify uses (:func:`unreadable`)."""
+    why = unreadable(source)
+    if why:
+        raise InputError(f"{shown(source)}: {why[0]}")
+
+
+ENVIRONMENT = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS, errno.EMFILE,
+                         errno.ENFILE, errno.ENOMEM, errno.ESTALE, errno.ENOTCONN})
+"""OS errors of the machine, not of one source: no space, over quota or a file size limit, a failing or read-only
+disk, out of descriptors or kernel memory, a lost network file system. Every source after would fail the same way,
+so the run stops at once (exit 2) and records nothing for them: ``--resume`` carries on once the cause is gone. Any
+other OS error (no permission, not a folder, a link loop) concerns one path, and is that source's failed record."""
+
+RETRIED = frozenset({"output", "crash", "internal"})
+"""The failure kinds ``--resume`` makes again: none says the source is bad. ``output``: its folder could not be
+written (no permission, a link or a file in its way), which the user can fix; ``crash`` and ``internal``: nonogen's
+fault (and earlier versions recorded a full disk or a read-only folder as ``internal``). ``input``, ``format``,
+``timeout`` and ``memory`` are verdicts on the source with the run's options, and stand."""
+
+
+def is_final(rec: dict) -> bool:
+    """Whether ``--resume`` keeps this record rather than making its source again (:data:`RETRIED`)."""
+    return not (rec.get("status") == "failed" and rec.get("error_kind") in RETRIED)
+
+
+def failure_record(task: MakeTask, exc: Exception, saving: bool, seconds: float) -> dict:
+    """The record of a source whose making (or, ``saving``, whose folder) failed with ``exc``, or a stop.
+
+    A failure while saving is ``output`` whatever raised it (an OS error, a
+    link refused, a folder in the way): the source was made, only its folder
+    could not be written.
+    """
+    if isinstance(exc, OSError) and exc.errno in ENVIRONMENT:
+        return stop_record(task, exc)
+    if isinstance(exc, SolverTimeout):
+        kind = "timeout"
+    elif saving and isinstance(exc, (NonogenError, OSError)):
+        kind = "output"
+    elif isinstance(exc, FormatError):
+        kind = "format"
+    elif isinstance(exc, (NonogenError, OSError)):  # an OS error reading the source: the source's
+        kind = "input"
+    elif isinstance(exc, MemoryError):
+        return failed_record(task, f"{shown(task.source)}: ran out of memory (the worker's memory is capped)",
+                             "memory", seconds)
+    else:  # a bug: this source only, named and located
+        return failed_record(task, one_line(f"internal error: {type(exc).__name__}: {exc}", task.source), "internal",
+                             seconds)
+    return failed_record(task, _reason(exc, task.source), kind, seconds)
+
+
+def _reason(exc: Exception, source: str) -> str:
+    """One line saying why, naming the file as :func:`~nonogen.collect.shown` spells it (the OS error's own file)."""
+    if isinstance(exc, OSError) and not isinstance(exc, NonogenError) and exc.filename is not None:
+        return f"{shown(os.fsdecode(exc.filename))}: {exc.strerror or exc}"
+    return one_line(str(exc) or type(exc).__name__, source)
+
+
+def stop_record(task: MakeTask, exc: OSError) -> dict:
+    """Not a record: a worker's word that the machine failed (:data:`ENVIRONMENT`); :func:`stop_error` raises it again."""
+    filename = None if exc.filename is None else os.fsdecode(exc.filename)
+    return {"source": task.source, "stop": [exc.errno, exc.strerror or str(exc), filename]}
+
+
+def stop_error(rec: dict) -> Optional[OSError]:
+    """The OS error a :func:`stop_record` carries (its own subclass, as ``open`` would raise it), or None for a record."""
+    if "stop" not in rec:
+        return None
+    number, reason, filename = rec["stop"]
+    return OSError(number, reason) if filename is None else OSError(number, reason, filename)
 
 
 def pipeline(kind: str) -> Callable:
@@ -160,12 +230,6 @@ def pipeline(kind: str) -> Callable:
     from .picture import from_image  # likewise
 
     return from_image
-
-
-def _one_line(exc: BaseException, source: str) -> str:
-    """The error's first line, naming the source when the message does not."""
-    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    return text if source in text or Path(source).name in text else f"{source}: {text}"
 
 
 def _record(task: MakeTask, status: str) -> dict:
@@ -206,4 +270,4 @@ def failed_record(task: MakeTask, message: str, kind: str, seconds: Optional[flo
 def task_failed(task: MakeTask, message: str, status: str = "error") -> dict:
     """The record of a task whose worker died or was stopped (the executors' side of :func:`make_one`)."""
     kind = "timeout" if status == "timeout" else "crash"
-    return failed_record(task, f"{task.source}: {message}", kind)
+    return failed_record(task, f"{shown(task.source)}: {message}", kind)

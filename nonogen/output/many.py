@@ -11,6 +11,14 @@ travels back, so the calling process stays small however many sources
 there are. The calling process plans the folder names
 (:mod:`nonogen.make.many`), appends each record the moment it arrives, and
 with ``dedupe`` removes the folders of duplicates.
+
+The collection folder is nonogen's: nothing is written through a link
+found in it (``collection.jsonl`` or ``OUT/<name>`` planted as a link to
+elsewhere is refused, with or without ``--force``). A failure of the
+machine (:data:`~nonogen.make.many.ENVIRONMENT`: a full disk) stops the run
+at once, recording nothing it did not finish; a folder that could not be
+written is that source's ``output`` failure, and ``--resume`` makes it
+again (:data:`~nonogen.make.many.RETRIED`).
 """
 from __future__ import annotations
 
@@ -22,12 +30,13 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
 from ..collect import found_files, read_records
 from ..errors import CollectionExistsError, InputError, OptionError
 from ..executors import make_executor
-from ..files import OWN_NAMES, LineFile, check_folder, write_file
+from ..files import OWN_NAMES, check_folder, refuse_link, write_file
+from ..linefile import LineFile
 from ..make.many import DEFAULT_TIMEOUT, KINDS, MakeTask, check_mix, make_one, mixed_grades, pipeline, plan_names
-from ..make.many import RECORDS, task_failed
+from ..make.many import RECORDS, is_final, stop_error, task_failed
 from .folders import save
 
-__all__ = ["make_many", "make_and_save", "collection_records", "RECORDS"]
+__all__ = ["make_many", "make_and_save", "collection_records", "resumed_records", "RECORDS"]
 
 PathLike = Union[str, Path]
 
@@ -38,12 +47,20 @@ def make_and_save(task: MakeTask) -> dict:
 
 
 def _save(made: Any, task: MakeTask) -> None:
-    save(made, task.folder, force=task.force, **task.saving)
+    save(made, refuse_link(task.folder), force=task.force, **task.saving)  # a link planted since the run began too
 
 
 def collection_records(out: PathLike) -> list[dict]:
-    """The records in ``out/collection.jsonl`` (none when it is missing), a torn last line left out."""
-    return read_records(Path(out) / RECORDS, "source", "a nonogen collection")
+    """The records in ``out/collection.jsonl`` (none when it is missing), a torn last line left out.
+
+    A link planted in its place is refused, as writing it is: a resumed run would take another file's lines.
+    """
+    return read_records(refuse_link(Path(out) / RECORDS), "source", "a nonogen collection")
+
+
+def resumed_records(out: PathLike) -> list[dict]:
+    """The records ``--resume`` keeps: all but the failures it makes again (:func:`~nonogen.make.many.is_final`)."""
+    return [rec for rec in collection_records(out) if is_final(rec)]
 
 
 def _discard(folder: Path) -> None:
@@ -66,7 +83,7 @@ def _remove_if_empty(folder: Path) -> None:
 def _sort_records(path: Path) -> None:
     """Rewrite the finished collection's records in sorted source order (each run appends them as they finish)."""
     records = sorted(read_records(path, "source", "a nonogen collection"), key=lambda r: r["source"])
-    write_file(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), force=True)
+    write_file(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), force=True, follow=False)
 
 
 class _InOrder:
@@ -112,7 +129,7 @@ def _prepare(out: Path, plan: list, earlier: list[dict], resume: bool, force: bo
         raise CollectionExistsError(f"{out / RECORDS}: a collection was made here already")
     for i in todo:
         source, name = plan[i]
-        check_folder(out / name, force or resume, [source])  # with resume: the killed run's unrecorded folder
+        check_folder(refuse_link(out / name), force or resume, [source])  # resume: a killed run's unrecorded folder
     return todo
 
 
@@ -124,10 +141,10 @@ def _open_records(folder: Path, plan: list, resume: bool, force: bool) -> tuple[
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{folder}: exists and is not a folder; name a folder for the collection")
     folder.mkdir(parents=True, exist_ok=True)
-    new = not (folder / RECORDS).exists()
-    lines = LineFile(folder / RECORDS, append=True)  # locked before it is read: a second run on it is refused
+    new = not os.path.lexists(folder / RECORDS)
+    lines = LineFile(folder / RECORDS, append=True, follow=False)  # locked before it is read: a second run is refused
     try:
-        earlier = collection_records(folder) if resume else []
+        earlier = resumed_records(folder) if resume else []
         todo = _prepare(folder, plan, earlier, resume, force, os.fstat(lines.fd).st_size > 0)
         if not resume:
             os.ftruncate(lines.fd, 0)  # with force: the collection starts over
@@ -172,13 +189,16 @@ def make_many(
     An existing ``out/<name>`` or records file is refused
     (:class:`OutputExistsError`) unless ``force`` (make everything again) or
     ``resume``: then the sources already recorded are not made again (nor
-    yielded), and a folder the killed run left without a record is replaced.
+    yielded), and a folder the killed run left without a record is replaced;
+    a source whose failure was not its own (:data:`~nonogen.make.many.RETRIED`)
+    is made again and its new record replaces the old.
     ``dedupe`` turns a source whose clues an earlier source's puzzle already
     had into a ``duplicate`` record and removes its folder. ``grade_mix``
     (``{1: 1, 2: 1, 3: 1}``) aims the sources at grades in those shares
     (:func:`mixed_grades`, replacing ``grade``). ``on_progress(done, total)``
     is called before the first record and after each. Closing the generator
-    stops the workers.
+    stops the workers. An OS error of the machine (a full disk, a file size
+    limit) stops the run with that :class:`OSError` and records nothing more.
     """
     if kind not in KINDS:
         raise OptionError("kind", kind, " or ".join(KINDS))
@@ -209,8 +229,11 @@ def make_many(
     stream = runner.run(make_and_save, (task(i) for i in todo), task_failed)
     try:
         for arrived in stream:
-            if arrived["status"] == "failed":
-                _remove_if_empty(folder / plan[index[arrived["source"]]][1])  # a worker killed mid-save
+            stop = stop_error(arrived)
+            if stop is not None:  # the machine failed (a full disk): every later source would fail the same way
+                raise stop
+            if arrived["error_kind"] in ("crash", "timeout"):  # a worker killed mid-save; save() cleans up after itself
+                _remove_if_empty(folder / plan[index[arrived["source"]]][1])
             for rec in order.add(index[arrived["source"]], arrived) if order else (arrived,):
                 rec = _as_duplicate(rec, seen, folder) if dedupe else rec
                 lines.write(json.dumps(rec, ensure_ascii=False))
