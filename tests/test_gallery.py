@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 
 import nonogen
-from nonogen.errors import FormatError
+from nonogen.errors import FormatError, InputError
 from made_collection import make_collection
 from nonogen.output.collection import open_published, read_collection, read_selection, warning_kind
 
@@ -228,11 +228,15 @@ def test_page_filters_sorts_and_downloads_the_selection(browser, collection):
     target = downloads / "selection.json"
     selection = _until(driver, lambda d: _downloaded(target), "selection.json in the download folder")
     order = [n for n in _shown(driver) if n in picks]
-    assert selection == {"collection": str(collection.resolve()), "names": order}
+    assert selection == {"collection": ".", "names": order}  # the folder it is saved in: no path of the maker's disk
     assert json.loads(driver.find_element(By.ID, "selection").text) == selection
     driver.save_screenshot(str(ARTIFACTS / "gallery-selected.png"))
-    chosen = read_selection(target)[1]
-    assert [m.name for m in chosen] == order and open_published(target)[1] == chosen
+    with pytest.raises(InputError, match="save the selection file in the collection folder"):
+        read_selection(target)  # still in the download folder
+    placed = collection / "selection.json"
+    placed.write_bytes(target.read_bytes())
+    chosen = read_selection(placed)[1]
+    assert [m.name for m in chosen] == order and open_published(placed)[1] == chosen
     urls = _requested(driver)
     assert any(u.startswith("file:") for u in urls)
     assert not [u for u in urls if not u.startswith(("file:", "data:", "blob:"))]

@@ -63,7 +63,7 @@ def _published(name: str) -> list[tuple[str, Puzzle | Puzzle3D]]:
     if not members:
         raise InputError(f"{name}: no made puzzle in the collection")
     members = sorted(members, key=lambda m: m.name or "")  # the book orders by grade; ties go by name
-    return [(m.name or "", formats.load(m.puzzle_path, "nonogen-3d" if m.is_level else None)) for m in members]
+    return [(m.name or "", m.puzzle()) for m in members]  # read as every publisher reads a collection's files
 
 
 def _is_collection(name: str) -> bool:

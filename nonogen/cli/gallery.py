@@ -3,11 +3,13 @@
 Writes OUT/gallery.html (open it in a browser: no server needed), OUT/contact-sheet.png
 (every solution in one grid) and OUT/gallery.thumbs/ (the source pictures, small). The page
 filters by grade and warning, sorts, and downloads the ticked puzzles as selection.json,
-which `nonogen book` and `nonogen levelpack` take.
+which `nonogen book` and `nonogen levelpack` take. A source picture that cannot be shown (too
+big, unreadable) gets a placeholder and a warning on stderr; the gallery is made all the same.
 """
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..output.gallery import gallery
 from . import summary
@@ -29,6 +31,8 @@ def run_gallery(args: argparse.Namespace) -> int:
         written = gallery(args.collection, title=args.title, force=args.force, on_progress=bar)
     finally:
         bar.clear()
+    for warning in written["warnings"]:
+        print(f"nonogen: warning: {warning}", file=sys.stderr)
     if args.json:
         print_json(written)
     else:

@@ -49,6 +49,7 @@ class GalleryRow:
     fill_share: Optional[float]
     line_solvable: Optional[bool]
     warnings: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # (kind, sentence)
+    source_note: Optional[str] = None  # why the source picture is not shown, when it is there but cannot be
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,9 @@ def _url(path: Optional[str]) -> Optional[str]:
     return None if path is None else "/".join(quote(part) for part in path.split("/"))
 
 
-def _picture(path: Optional[str], alt: str) -> str:
+def _picture(path: Optional[str], alt: str, note: Optional[str] = None) -> str:
     if path is None:
-        return _NONE
+        return f'<span class="none">not shown: {_e(note)}</span>' if note else _NONE
     url = _e(_url(path))
     return f'<a href="{url}"><img src="{url}" alt="{_e(alt)}" loading="lazy"></a>'
 
@@ -109,7 +110,7 @@ def _row(row: GalleryRow) -> str:
     cells_html = [
         f'<td><input type="checkbox" class="pick" value="{_e(row.name)}" aria-label="select {_e(row.name)}"></td>',
         f'<td class="name"><a href="{_e(_url(row.name))}/">{_e(row.name)}</a>{title}{kind}</td>',
-        f"<td class=\"pic\">{_picture(row.source_picture, 'source of ' + row.name)}</td>",
+        f"<td class=\"pic\">{_picture(row.source_picture, 'source of ' + row.name, row.source_note)}</td>",
         f"<td class=\"pic\">{_picture(row.puzzle_picture, 'puzzle ' + row.name)}</td>",
         f"<td class=\"pic\">{_picture(row.solution_picture, 'solution of ' + row.name)}</td>",
         f'<td class="grade">{grade}</td>', f"<td>{_e(size)}</td>",
@@ -154,8 +155,9 @@ def _controls(rows: Sequence[GalleryRow]) -> str:
         '<button type="button" id="clear">Clear selection</button>'
         '<button type="button" id="download" disabled>Download selection.json</button>'
         '<span id="count">0 selected</span></div>\n'
-        f'<p class="help">Tick puzzles, then download the selection file: <code>nonogen book {SELECTION_NAME} -o '
-        f'book.pdf</code> or <code>nonogen levelpack {SELECTION_NAME} -o pack</code> take it.</p>\n'
+        f'<p class="help">Tick puzzles, then download the selection file into this folder (it names the collection '
+        f'as the folder it is in): <code>nonogen book {SELECTION_NAME} -o book.pdf</code> or <code>nonogen levelpack '
+        f'{SELECTION_NAME} -o pack</code> take it.</p>\n'
         '<pre id="selection" aria-live="polite"></pre>\n'
     )
 
@@ -163,8 +165,9 @@ def _controls(rows: Sequence[GalleryRow]) -> str:
 def gallery_page(rows: Sequence[GalleryRow], failed: Sequence[FailedRow], *, title: str, collection: str) -> str:
     """The whole page: controls, one table row per made puzzle, a table of sources not made.
 
-    ``collection`` is the path the selection file names (the collection
-    folder, as readers will open it).
+    ``collection`` is the path the selection file names: ``"."`` (the folder
+    the file is saved in) from :func:`nonogen.gallery`, so that neither the
+    page nor the file tells where the collection lies on the maker's disk.
     """
     head = ["", "name", "source", "puzzle", "solution", "grade", "size", "colours", "recognisability", "specks",
             "fill", "line-solvable", "warnings"]
@@ -177,7 +180,7 @@ def gallery_page(rows: Sequence[GalleryRow], failed: Sequence[FailedRow], *, tit
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n<link rel="icon" href="data:,">\n'
         f"<title>{_e(title)}</title>\n<style>\n{_asset('gallery.css')}</style>\n</head>\n<body>\n"
-        f'<h1>{_e(title)}</h1>\n<p class="help">{counts} · {_e(collection)}</p>\n'
+        f'<h1>{_e(title)}</h1>\n<p class="help">{counts}</p>\n'
         f"{_controls(rows)}{table}{_failed(failed)}"
         f'<script type="application/json" id="gallery">{_json_for_script(data)}</script>\n'
         f"<script>\n{_script_text(_asset('gallery.js'))}</script>\n</body>\n</html>\n"

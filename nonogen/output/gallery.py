@@ -7,65 +7,133 @@ pictures, so the page stays light and works when the sources move). The
 puzzle and solution pictures are not copied: the page points into the
 sub-folders. The folder's name holds a dot, which a puzzle folder's name
 never does, so the two never meet.
+
+The gallery is made to be shared, so it never tells where the collection
+lies: no absolute path is written (a failed source shows its file name, an
+error its text with the folders cut off), and the selection file the page
+downloads names the collection ``"."``, the folder it is saved in. Nothing is
+written through a link planted in the collection: the page and the sheet
+replace a link in their place, and a link as ``gallery.thumbs`` is refused.
+A picture that cannot be shown (a source too big for ``nonogen image`` or
+unreadable, a member's file that is no regular file inside the collection)
+costs that picture only: a placeholder on the page and a warning, returned
+under ``"warnings"``.
 """
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 from PIL import Image
 
-from ..errors import OutputExistsError
+from ..errors import NonogenError, OutputExistsError
 from ..export.gallery import FailedRow, GalleryRow, gallery_page
-from ..files import check_file, write_file
+from ..files import check_entry, refuse_link, write_file
+from ..importers.image import load_image
 from ..render.contact import TILE_PX, Tile, contact_sheet
-from .collection import Collection, Member, by_grade, read_collection, warning_kind
+from .collection import MAX_MEMBER_BYTES, Collection, Member, by_grade, read_collection, warning_kind
+from .inside import check_inside
 
-__all__ = ["gallery", "PAGE", "SHEET", "THUMBS"]
+__all__ = ["gallery", "private", "PAGE", "SHEET", "THUMBS"]
 
 PAGE, SHEET, THUMBS = "gallery.html", "contact-sheet.png", "gallery.thumbs"
 THUMB_PX = 240
 """Longest side of a source thumbnail: twice the page's picture column, for sharp screens."""
 
+_FOLDERS = re.compile(r"(?<![\w.~:/\\-])(?:/[^\s/'\"<>]+)+/|\b[A-Za-z]:\\(?:[^\s\\'\"<>]+\\)+")
+"""The folders of an absolute path (POSIX or Windows), up to its last part."""
+
+
+def private(text: str) -> str:
+    """``text`` with the folders of every absolute path cut off: a page shows ``a.png``, not where it lay.
+
+    >>> private("/home/me/src/a.png: not a readable picture ('/home/me/src/a.png'), 1/2 and/or C:\\\\Users\\\\me\\\\b.png")
+    "a.png: not a readable picture ('a.png'), 1/2 and/or b.png"
+    """
+    return _FOLDERS.sub("", text)
+
 
 def _source_file(member: Member, folder: Path) -> Optional[Path]:
-    """The member's source picture when it is still there: as recorded, else beside the collection folder."""
+    """The member's source picture when it is still there: as recorded, else beside the collection folder.
+
+    A pipe or a broken link counts as there: trying it says why it cannot be shown.
+    """
     if not member.source:
         return None
     path = Path(member.source)
     for candidate in ([path] if path.is_absolute() else [path, folder / path, folder.parent / path]):
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_symlink() or candidate.exists():
+                return candidate
+        except (OSError, ValueError):  # a name too long, or with a NUL in it: no file has it
+            return None
     return None
 
 
-def _thumbnail(path: Path) -> Optional[bytes]:
-    """A PNG of the picture at ``path`` shrunk to :data:`THUMB_PX`, or None when Pillow cannot read it."""
-    try:
-        with Image.open(path) as picture:
-            picture.draft("RGB", (THUMB_PX * 2, THUMB_PX * 2))  # JPEG: decode at a fraction of full size
-            picture.thumbnail((THUMB_PX, THUMB_PX), Image.Resampling.LANCZOS)
-            out = io.BytesIO()
-            picture.convert("RGBA" if "A" in picture.getbands() or "transparency" in picture.info else "RGB").save(
-                out, format="PNG", optimize=True)
-            return out.getvalue()
-    except (OSError, ValueError, Image.DecompressionBombError, SyntaxError):
-        return None
+def _shrunk(picture: Image.Image, px: int) -> Image.Image:
+    picture.thumbnail((px, px), Image.Resampling.LANCZOS)
+    return picture
 
 
-def _picture(member: Member, stem: str) -> Optional[str]:
+def _thumbnail(path: Path) -> bytes:
+    """A PNG of the picture at ``path`` shrunk to :data:`THUMB_PX`, read as ``nonogen image`` reads it.
+
+    The importer's :func:`~nonogen.importers.image.load_image` is the one
+    home of a picture's limits (its pixel count, read from the header before
+    any pixel is decoded) and turns every decoder failure into one line; a
+    pipe or device is refused before it is opened.
+    """
+    check_inside(path, None)
+    picture = _shrunk(load_image(path, reduce_for=(THUMB_PX * 2, THUMB_PX * 2)), THUMB_PX)
+    out = io.BytesIO()
+    picture.convert("RGBA" if "A" in picture.getbands() or "transparency" in picture.info else "RGB").save(
+        out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _picture(member: Member, stem: str, problems: list[str]) -> Optional[str]:
+    """The page's path to the member's ``stem.png``: None when absent, or (with a warning) when it may not be shown."""
     assert member.folder is not None and member.name is not None
-    return f"{member.name}/{stem}.png" if (member.folder / f"{stem}.png").is_file() else None
+    name = f"{stem}.png"
+    if not member.has(name):
+        return None
+    try:
+        member.check(name)
+    except NonogenError as exc:
+        problems.append(str(exc))
+        return None
+    return f"{member.name}/{name}"
 
 
-def _row(member: Member, source_picture: Optional[str]) -> GalleryRow:
+def _source(member: Member, folder: Path, problems: list[str]) -> tuple[Optional[str], Optional[str]]:
+    """The page's picture of the member's source (a thumbnail written now) or, when it cannot be shown, why not."""
+    if member.is_level:
+        return _picture(member, "solution", problems), None  # a model has no picture: the level's preview stands for it
+    path = _source_file(member, folder)
+    if path is None:
+        return None, None  # moved or deleted since: nothing to say
+    try:
+        data = _thumbnail(path)
+    except (NonogenError, OSError, ValueError) as exc:
+        problems.append(f"{member.name}: source picture not shown ({exc})")
+        return None, private(str(exc))
+    relative = f"{THUMBS}/{member.name}.png"
+    (folder / THUMBS).mkdir(exist_ok=True)
+    write_file(folder / relative, data, force=True, follow=False)  # our own folder, checked before any work
+    return relative, None
+
+
+def _row(member: Member, folder: Path, problems: list[str]) -> GalleryRow:
+    source, note = _source(member, folder, problems)
     return GalleryRow(
-        name=member.name or "", title=member.title, level=member.is_level, source_picture=source_picture,
-        puzzle_picture=_picture(member, "puzzle"), solution_picture=_picture(member, "solution"),
+        name=member.name or "", title=private(member.title), level=member.is_level, source_picture=source,
+        puzzle_picture=_picture(member, "puzzle", problems), solution_picture=_picture(member, "solution", problems),
         grade=member.grade, grade_name=member.grade_name, size=member.size, colors=member.colors,
         recognisability=member.recognisability, speck_share=member.speck_share, fill_share=member.fill_share,
-        line_solvable=member.line_solvable, warnings=tuple((warning_kind(w), w) for w in member.warnings))
+        line_solvable=member.line_solvable, warnings=tuple((warning_kind(w), private(w)) for w in member.warnings),
+        source_note=note)
 
 
 def _failed(member: Member) -> FailedRow:
@@ -73,30 +141,28 @@ def _failed(member: Member) -> FailedRow:
         reason = f"same clues as {member.duplicate_of}" if member.duplicate_of else "same clues as another puzzle"
     else:
         reason = member.error or "no reason recorded"
-    return FailedRow(member.source or member.name or "?", member.status, reason, member.error_kind)
+    return FailedRow(private(member.source or member.name or "?"), member.status, private(reason), member.error_kind)
 
 
-def _tile(member: Member) -> Tile:
+def _tile(member: Member, problems: list[str]) -> Tile:
+    """The member's solution, shrunk now (a thousand full-size sheets would not fit in memory), on a tile."""
     assert member.folder is not None
-    path = member.folder / "solution.png"
     picture = None
-    if path.is_file():
+    if member.has("solution.png"):
         try:
-            with Image.open(path) as opened:  # shrunk now: a thousand full-size sheets would not fit in memory
-                opened.thumbnail((TILE_PX, TILE_PX), Image.Resampling.LANCZOS)
-                picture = opened.copy()
-        except (OSError, ValueError, Image.DecompressionBombError):
-            picture = None
+            picture = _shrunk(load_image(member.read("solution.png", MAX_MEMBER_BYTES)), TILE_PX)
+        except NonogenError as exc:
+            problems.append(str(exc).replace("<bytes>", str(member.folder / "solution.png"), 1))
     size = "x".join(map(str, member.size))
     grade = "no grade" if member.grade is None else f"grade {member.grade}"
     return Tile(picture, member.name or "", f"{grade} · {size}" if size else grade)
 
 
 def _check_outputs(folder: Path, force: bool) -> None:
-    """Refuse before any work when a gallery is there and ``force`` is not given."""
+    """Refuse before any work when a gallery is there and ``force`` is not given, or ``gallery.thumbs`` is a link."""
     for name in (PAGE, SHEET):
-        check_file(folder / name, force)
-    thumbs = folder / THUMBS
+        check_entry(folder / name, force)  # a link there is replaced itself (with force), never written through
+    thumbs = refuse_link(folder / THUMBS)
     if thumbs.exists() and not thumbs.is_dir():
         raise OutputExistsError(f"{thumbs}: exists and is not a folder")
     if not force and thumbs.is_dir() and any(thumbs.iterdir()):
@@ -114,37 +180,28 @@ def gallery(
 
     An existing gallery is replaced only with ``force``. The page is written
     last, so a failed run never leaves a page pointing at missing pictures.
-    The selection file the page writes names the collection by its absolute path.
+    ``"warnings"`` lists the pictures that could not be shown, one sentence each.
     """
     folder = Path(folder)
     collection: Collection = read_collection(folder)
     _check_outputs(folder, force)
     made = collection.made
-    rows, thumbs = [], 0
+    rows, problems = [], []
     for k, member in enumerate(made):
         if on_progress:
             on_progress(k, len(made))
-        source = None
-        if member.is_level:
-            source = _picture(member, "solution")  # a model has no picture: the level's preview stands for it
-        else:
-            path = _source_file(member, folder)
-            data = _thumbnail(path) if path else None
-            if data is not None:
-                source = f"{THUMBS}/{member.name}.png"
-                write_file(folder / source, data, force=True)  # our own folder, checked above
-                thumbs += 1
-        rows.append(_row(member, source))
+        rows.append(_row(member, folder, problems))
     failed = [_failed(m) for m in collection.members if m.status != "made" or m.folder is None]
     name = title or collection.folder.resolve().name
+    thumbs = sum(1 for r in rows if r.source_picture and r.source_picture.startswith(f"{THUMBS}/"))
     written = {"collection": str(folder), "gallery": str(folder / PAGE), "contact_sheet": None, "thumbnails": thumbs,
                "puzzles": len(rows), "not_made": len(failed)}
     if made:
         count = f"{len(made)} puzzle{'s' if len(made) != 1 else ''}"
-        write_file(folder / SHEET, contact_sheet([_tile(m) for m in by_grade(made)], title=f"{name} · {count}"), force=force)
+        sheet = contact_sheet([_tile(m, problems) for m in by_grade(made)], title=f"{name} · {count}")
+        write_file(folder / SHEET, sheet, force=force, follow=False)
         written["contact_sheet"] = str(folder / SHEET)
-    page = gallery_page(rows, failed, title=name, collection=str(folder.resolve()))
-    write_file(folder / PAGE, page, force=force)
+    write_file(folder / PAGE, gallery_page(rows, failed, title=name, collection="."), force=force, follow=False)
     if on_progress:
         on_progress(len(made), len(made))
-    return written
+    return dict(written, warnings=list(dict.fromkeys(problems)))

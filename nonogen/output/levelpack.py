@@ -7,6 +7,13 @@ title, grade, size and files; checked against
 read), ``level.glb`` and ``preview.png``. The pack is built in a hidden
 folder beside its target and renamed into place when complete, so a failed
 run leaves no half pack, and an old pack is replaced only with ``force``.
+
+A pack is made to be given away: every file copied into it is read as
+:meth:`~nonogen.output.collection.Member.read` reads a collection's files
+(a regular file inside the collection, never what a link leading out points
+at, no larger than a limit), level by level, so a pack of many levels is
+never held in memory at once; and the manifest names the collection by its
+folder's name only, never where it lies.
 """
 from __future__ import annotations
 
@@ -15,15 +22,16 @@ import os
 import re
 import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Iterator, Optional, Union
 
-from .. import formats
 from ..errors import FormatError, InputError, OutputExistsError
 from ..export.html import model_name
 from ..files import _umask, json_text, write_file
 from ..formats._json import validate
-from .collection import Member, by_grade, grade_text, in_grades, open_published
+from ..formats import MAX_FILE_BYTES
+from .collection import MAX_MEMBER_BYTES, Member, by_grade, grade_text, in_grades, open_published, puzzle_from
 
 __all__ = ["level_pack", "MANIFEST", "SCHEMA"]
 
@@ -42,25 +50,35 @@ def _pack_name(name: str) -> str:
     return "-" + safe[1:] if safe.startswith(".") else safe
 
 
-def _level(member: Member) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """The manifest entry and files of one level; a missing or broken file is an error naming it."""
+def _level(member: Member, building: Path) -> dict[str, Any]:
+    """Copy one level's files into ``building``; its manifest entry. A missing or bad file is an error naming it."""
     assert member.folder is not None and member.name is not None
     name = _pack_name(member.name)
     contents = {}
     for theirs, ours in FILES.values():
-        path = member.folder / theirs
-        if not path.is_file():
-            raise InputError(f"{path}: missing (a level's folder holds {', '.join(t for t, _ in FILES.values())})")
-        contents[f"levels/{name}/{ours}"] = path.read_bytes()
-    level = formats.load(member.folder / "level.json", "nonogen-3d")  # the level schema checks it as it reads
-    entry = {"name": name, "title": model_name(level.meta) or str(level.meta.get("title") or name),
-             "grade": member.grade, "grade_name": member.grade_name, "size": list(level.size),
-             "files": {key: f"levels/{name}/{ours}" for key, (_, ours) in FILES.items()}}
-    return entry, contents
+        if not member.has(theirs):
+            raise InputError(f"{member.folder / theirs}: missing (a level's folder holds "
+                             f"{', '.join(t for t, _ in FILES.values())})")
+        contents[ours] = member.read(theirs, MAX_FILE_BYTES if theirs.endswith(".json") else MAX_MEMBER_BYTES)
+    level = puzzle_from(contents["level.json"], member.folder / "level.json", True)  # the level schema checks it
+    folder = building / "levels" / name
+    if folder.exists():
+        raise InputError(f"{member.folder}: two levels would share the folder levels/{name}")
+    folder.mkdir(parents=True)
+    for ours, data in contents.items():
+        write_file(folder / ours, data, follow=False)
+    return {"name": name, "title": model_name(level.meta) or str(level.meta.get("title") or name),
+            "grade": member.grade, "grade_name": member.grade_name, "size": list(level.size),
+            "files": {key: f"levels/{name}/{ours}" for key, (_, ours) in FILES.items()}}
 
 
 def _check_target(out: Path, force: bool) -> None:
-    """Refuse before any work: an existing folder needs ``force``, and even then must be a pack (a manifest in it)."""
+    """Refuse before any work: an existing folder needs ``force``, and even then must be a pack (a manifest in it).
+
+    A link in ``out``'s place counts as existing; with ``force`` the link itself is replaced, never what it points at.
+    """
+    if out.is_symlink() and not force:
+        raise OutputExistsError(f"{out}: exists (a symbolic link)")
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a folder; name a folder for the pack")
     if out.is_dir() and any(out.iterdir()):
@@ -73,19 +91,18 @@ def _check_target(out: Path, force: bool) -> None:
         raise InputError(f"{out}: refusing to write into the current folder or one above it; name a new folder")
 
 
-def _write_tree(out: Path, files: dict[str, Union[str, bytes]]) -> None:
-    """All ``files`` (relative path -> content) at once under ``out``: built beside it, then renamed into place."""
+@contextmanager
+def _building(out: Path) -> Iterator[Path]:
+    """A hidden folder beside ``out`` to fill; renamed into ``out``'s place when the block ends, removed if it fails."""
     out.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     old = None
     try:
-        for relative, content in files.items():
-            (building / relative).parent.mkdir(parents=True, exist_ok=True)
-            write_file(building / relative, content)
+        yield building
         os.chmod(building, 0o777 & ~_umask())
-        if out.exists():
+        if out.exists() or out.is_symlink():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-            os.rename(out, old / "pack")
+            os.rename(out, old / "pack")  # a link is moved as the entry it is, never followed
         try:
             os.rename(building, out)
         except OSError:
@@ -122,21 +139,15 @@ def level_pack(
     chosen = by_grade(m for m in levels if in_grades(m.grade, grades))
     if not chosen:
         raise InputError(f"{source}: no level of grade {grade_text(grades)} among its {len(levels)}")
-    entries, files = [], {}
-    for member in chosen:
-        entry, contents = _level(member)
-        if any(e["name"] == entry["name"] for e in entries):
-            raise InputError(f"{member.folder}: two levels would share the folder levels/{entry['name']}")
-        entries.append(entry)
-        files.update(contents)
-    manifest = {"format": "nonogen-levelpack", "version": 1, "title": title or collection.folder.resolve().name,
-                "collection": str(collection.folder.resolve()), "levels": entries}
-    text = json_text(manifest)
-    try:
-        validate(json.loads(text), "manifest", text, SCHEMA)
-    except FormatError as exc:  # the pack we built breaks its own schema: a bug, not the input's fault
-        raise AssertionError(f"level pack manifest does not meet {SCHEMA}: {exc}") from None
-    files[MANIFEST] = text
-    _write_tree(out, files)
+    with _building(out) as building:
+        entries = [_level(member, building) for member in chosen]
+        manifest = {"format": "nonogen-levelpack", "version": 1, "title": title or collection.folder.resolve().name,
+                    "collection": collection.folder.resolve().name, "levels": entries}
+        text = json_text(manifest)
+        try:
+            validate(json.loads(text), "manifest", text, SCHEMA)
+        except FormatError as exc:  # the pack we built breaks its own schema: a bug, not the input's fault
+            raise AssertionError(f"level pack manifest does not meet {SCHEMA}: {exc}") from None
+        write_file(building / MANIFEST, text, follow=False)
     return {"output": str(out), "manifest": str(out / MANIFEST), "levels": [e["name"] for e in entries],
             "grades": [e["grade"] for e in entries], "left_out": [m.name for m in levels if m not in chosen]}
