@@ -177,9 +177,24 @@ def console() -> NoReturn:
     except BaseException:  # SystemExit from a command: the usual teardown, with nothing frozen
         gc.unfreeze()
         raise
+    _forget_caught_interrupt()
     if plain:
         leave(code)
     sys.exit(code)
+
+
+def _forget_caught_interrupt() -> None:
+    """Make the exit code the one :func:`run` chose, even after a Ctrl-C that ended inside a string ``exec``.
+
+    CPython marks a run "ended by Ctrl-C" whenever a KeyboardInterrupt leaves a string ``exec`` or ``eval``
+    (bpo-1054041, bpo-41602), even when a caller catches it, and under ``python -m`` it then kills itself
+    with SIGINT after exiting, whatever code was asked for. Such an ``exec`` runs whenever a lazily imported
+    module defines a namedtuple: a Ctrl-C landing there made ``python -m nonogen`` die by SIGINT (-2)
+    instead of exiting 130, now and then, more often on a loaded machine. Each string ``eval`` starts by
+    clearing that mark; only a second Ctrl-C, arriving in this very ``eval``, would set it again, and
+    then dying by SIGINT is what was asked.
+    """
+    eval("0")  # noqa: S307 - a constant: the point is only the eval's reset of the interpreter's mark
 
 
 def leave(code: int) -> NoReturn:

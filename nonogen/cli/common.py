@@ -136,17 +136,35 @@ def signals_held() -> Iterator[None]:
 
     A record goes to several places (the resume file, CSV, stdout, the
     summary); a signal between two of them left the CSV a row ahead of the
-    JSON lines. Held signals are delivered when the block ends.
+    JSON lines. Blocking the signals in this thread was not enough: a signal
+    the kernel hands to another thread (a SAT solver's timer) still runs its
+    Python handler here, in the middle of the block. So the handlers
+    themselves wait: each signal that arrives is noted, and the first one is
+    passed to the handler it was meant for when the block ends.
     """
     if not on_main_thread():
         yield
         return
-    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    arrived: list[int] = []
+    previous = {sig: signal.signal(sig, lambda signum, frame: arrived.append(signum)) for sig in _HELD}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if arrived:
+            _deliver(arrived[0], previous[arrived[0]])
+
+
+_HELD = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _deliver(signum: int, handler: Any) -> None:
+    """Act on ``signum`` as ``handler`` would have: call a Python handler, die of the default action, or ignore."""
+    if callable(handler):
+        handler(signum, None)
+    elif handler == signal.SIG_DFL:
+        os.kill(os.getpid(), signum)
 
 
 def json_line(value: Any) -> str:
