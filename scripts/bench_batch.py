@@ -15,12 +15,12 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
+
+from _bench import DATA
 
 from nonogen.batch import Source, verify_paths
 from nonogen.executors import DaskExecutor, LocalPool
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "puzzles"
 TINY = "width 2\nheight 2\nrows\n2\n1\ncolumns\n2\n1\n"
 
 
@@ -48,7 +48,7 @@ def differences(a: list[dict], b: list[dict]) -> list[str]:
 def collection(limit: int | None) -> list[str]:
     from nonogen.batch import puzzle_files
 
-    files = [str(p) for p, _ in puzzle_files([SHARED])]
+    files = [str(p) for p, _ in puzzle_files([DATA])]
     return files[:limit] if limit else files
 
 
@@ -91,11 +91,11 @@ def main() -> int:
     parser.add_argument("--overhead-only", action="store_true", help="skip the collection runs")
     args = parser.parse_args()
     if not args.overhead_only:
-        if not SHARED.is_dir():
-            print(f"shared data not found ({SHARED}): measuring the overhead only")
+        if not DATA.is_dir():
+            print(f"shared data not found ({DATA}): measuring the overhead only")
         else:
             files = collection(args.limit)
-            print(f"{len(files)} files under {SHARED}; no ambiguity scan, 20 s per puzzle\n")
+            print(f"{len(files)} files under {DATA}; no ambiguity scan, 20 s per puzzle\n")
             full_runs(files)
     overhead()
     return 0

@@ -7,9 +7,10 @@ them again), the stress puzzles and the colour puzzles.
 
 Every puzzle is verified blind (goal removed); each unique one is graded by this checkout and by the previous grade
 (--previous REV, default PREVIOUS_GRADE: that commit exported with ``git archive`` and built under build/engines/,
-as scripts/bench_verify.py does for the engine), in a process of its own. Prints, per collection, the number of
+as for every bench's previous engine), in a process of its own. Prints, per collection, the number of
 unique puzzles in each grade 1-5 and the share of the fullest grade (the goal: at most half), and the process CPU
-seconds of verifying and of grading, with grading's share of the whole.
+seconds of verifying and of grading, with grading's share of the whole. Without ../shared/data (not in the
+repository) it says so in one line and exits 0.
 
 Usage: .venv/bin/python scripts/bench_grade.py [--quick] [--only SET,...] [--previous REV|none] [--json FILE]
 """
@@ -23,16 +24,15 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-ENGINE = Path(sys.argv[sys.argv.index("--engine") + 1]) if "--engine" in sys.argv else ROOT  # before importing nonogen
-sys.path.insert(0, str(ENGINE))
+from _bench import DATA, engine_copy, engine_on_path, no_shared, skip
+
+engine_on_path()  # this checkout, or --engine DIR: before nonogen is imported
 
 from nonogen import formats  # noqa: E402
 from nonogen.solve.deadline import Deadline  # noqa: E402
 from nonogen.solve.grade import rate  # noqa: E402
 from nonogen.solve.session import Session  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "puzzles"
 PREVIOUS_GRADE = "e121663"  # the grade when issue 24 ("every picture puzzle is grade 1") was taken up
 SETS = ("survey", "picross-solver", "hardtests", "nonogram-db", "tournament", "stress", "colour")
 REQUIRED = ("survey", "picross-solver", "hardtests", "nonogram-db", "tournament")  # the spread goal's collections
@@ -134,14 +134,14 @@ def main() -> int:
                         help=f"the grade to compare with (default {PREVIOUS_GRADE}; 'none': skip)")
     parser.add_argument("--scan-tournament", action="store_true", help="find the tournament sets' unique puzzles")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement here")
-    parser.add_argument("--engine", help=argparse.SUPPRESS)  # read before the imports (see ENGINE)
+    parser.add_argument("--engine", help=argparse.SUPPRESS)  # read before the imports (engine_on_path)
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # print one collection's results as JSON
     args = parser.parse_args()
     if args.measure:
         json.dump(measure(args.measure, args.quick, args.timeout), sys.stdout)
         return 0
     if not DATA.is_dir():
-        raise SystemExit(f"no shared puzzles at {DATA}")
+        skip(no_shared(DATA))
     if args.scan_tournament:
         for name in TOURNAMENT_UNIQUE:
             path = DATA / "taai" / "question" / f"{name}.txt"
@@ -150,9 +150,6 @@ def main() -> int:
         return 0
     args.previous_root = None
     if args.previous != "none":
-        sys.path.insert(0, str(ROOT / "scripts"))
-        from bench_verify import engine_copy
-
         args.previous_root = engine_copy(args.previous)
     report = {}
     for name in args.only.split(","):

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from _bench import SHARED  # noqa: E402
 from make_sample_images import landscape, sphere  # noqa: E402
 
 from nonogen.clues import puzzle_from_grid  # noqa: E402
@@ -30,7 +31,7 @@ from nonogen.render.sheet2d import sheet_picture  # noqa: E402
 from nonogen.make.repair2d import repair  # noqa: E402
 from nonogen.solve import ambiguous_cells, verify  # noqa: E402
 
-ICONS = ROOT.parent / "shared" / "data" / "images"
+ICONS = SHARED / "images"  # optional: the cases drawn from these icons are left out when ../shared is absent
 NAIVE_CAP = 30.0
 
 

@@ -15,13 +15,14 @@ import argparse
 import time
 from pathlib import Path
 
+from _bench import SHARED, no_shared, skip
+
 from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.importers.mesh import mesh_to_voxels
 from nonogen.make.hide3d import hide_clues
 from nonogen.solve.verify3d import verify3d
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_MODEL = ROOT.parent / "shared" / "data" / "meshes" / "bunny.ply"
+DEFAULT_MODEL = SHARED / "meshes" / "bunny.ply"
 TARGETS = {10: 5.0, 15: 30.0, 20: 120.0}
 
 
@@ -56,6 +57,10 @@ def main() -> None:
     parser.add_argument("--baseline-max", type=int, default=10, help="largest size to run the slow baseline at")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    if not args.model.is_file():
+        if args.model == DEFAULT_MODEL:
+            skip(no_shared(args.model))
+        parser.error(f"no model at {args.model}")
     print(f"model: {args.model.name}")
     head = (f"{'box':>9} {'mode':<24} {'voxels':>6} {'full':>7} {'vox s':>6} {'full s':>6} {'hide s':>7} "
             f"{'calls':>5} {'ms/call':>8} {'hidden':>9} {'share':>6} {'total s':>7} {'target':>6} {'recheck':>7}")

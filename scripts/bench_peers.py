@@ -17,10 +17,13 @@ on many small puzzles: it clears a smaller line cache per puzzle); the ratio is 
 Each row compares the verdicts (puzzles decided both ways with different verdicts: must be 0), prints the
 seconds of each side, nonogen's ratio to the row's peer and the issue's target: random 30x30 <= 0.8x,
 start-up <= 2.5x `python -c pass`, every other row <= 0.7x. A row whose peer is not built is timed
-without it and marked skipped. scripts/build_peers.py builds the peers (docs/benchmarks.md).
+without it and marked skipped, and so is a row whose puzzles are absent (all but startup, random and colour read
+../shared/data, which is not in the repository); with --skip-without-peers, when no peer is built, the run ends at
+once in one line (`make bench`: bench_verify.py measures nonogen alone). scripts/build_peers.py builds the peers
+(docs/benchmarks.md).
 
 Usage: .venv/bin/python scripts/bench_peers.py [--quick] [--only ROW,...] [--peers DIR] [--previous REV|none]
-       [--scraped DIR] [--json FILE]
+       [--scraped DIR] [--json FILE] [--skip-without-peers]
 """
 from __future__ import annotations
 
@@ -38,7 +41,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from bench_verify import DATA, ROOT, STARTUP_PUZZLE, SURVEY, _children_cpu, _machine, engine_copy, file_tasks
+from _bench import (DATA, ROOT, SCRAPED_FOLDERS, STARTUP_PUZZLE, SURVEY, blind_copies, children_cpu, engine_copy,
+                    file_tasks, machine, no_shared, skip)
 
 from nonogen import formats
 from nonogen.clues import puzzle_from_grid
@@ -46,8 +50,10 @@ from nonogen.palette import Color
 
 PREVIOUS_ENGINE = "e490d9f"  # main when issue 37 was measured
 PEER_FOLDERS = (ROOT / "peers" / "bin", ROOT.parent / "peers" / "bin")
-SCRAPED_FOLDERS = (DATA / "webpbn" / "griddler-scraped-non", ROOT.parent / "peers" / "data" / "griddler-scraped-non")
 ROWS = ("startup", "survey", "extreme", "taai", "webpbn", "random", "colour", "collections")
+SHARED_ROWS = {"survey": "webpbn survey", "extreme": "knotty, meow, faase", "taai": "TAAI 2011",
+               "collections": "shared colour collections"}
+"""The rows read from ../shared/data (DATA), which is not in the repository: without it they are marked skipped."""
 TARGET, RANDOM_TARGET, STARTUP_TARGET = 0.7, 0.8, 2.5
 DECIDED = ("unique", "multiple", "unsolvable")
 TIMEOUT = 60.0  # seconds per puzzle, every side
@@ -121,7 +127,7 @@ def cpu_of(commands: list[list[str]], cwd: Optional[Path] = None, timeout: Optio
 
     A process past ``timeout`` seconds (wall) is killed; its output is "timeout" and its CPU still counts.
     """
-    before, outputs = _children_cpu(), []
+    before, outputs = children_cpu(), []
     for done, command in enumerate(commands, 1):
         try:
             done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
@@ -132,7 +138,7 @@ def cpu_of(commands: list[list[str]], cwd: Optional[Path] = None, timeout: Optio
             print(f"\r  {label} {done}/{len(commands)}", end="", file=sys.stderr, flush=True)
     if sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr)
-    return _children_cpu() - before, outputs
+    return children_cpu() - before, outputs
 
 
 def nonogen_records(output: str) -> dict[str, str]:
@@ -170,6 +176,14 @@ def pbnsolve_one(output: str) -> str:
     return last
 
 
+def find_peers(folder: Optional[str]) -> tuple[dict[str, Optional[Path]], str]:
+    """Each peer's binary (None when it is not built) in ``folder`` or PEER_FOLDERS, and where they were looked for."""
+    folders = [Path(folder)] if folder else list(PEER_FOLDERS)
+    peers = {name: next((f / name for f in folders if os.access(f / name, os.X_OK)), None)
+             for name in ("nonosolve", "pbnsolve")}
+    return peers, " or ".join(str(f) for f in folders)
+
+
 class Engines:
     """The solvers of this run: nonogen, the previous engine (when built) and the peers (when found)."""
 
@@ -180,10 +194,7 @@ class Engines:
                 self.previous = engine_copy(args.previous)
             except RuntimeError as exc:  # a shallow clone, no compiler: measure without it and say why
                 print(f"previous engine skipped: {exc}", file=sys.stderr)
-        folders = [Path(args.peers)] if args.peers else list(PEER_FOLDERS)
-        self.peers = {name: next((f / name for f in folders if os.access(f / name, os.X_OK)), None)
-                      for name in ("nonosolve", "pbnsolve")}
-        self.where = " or ".join(str(f) for f in folders)
+        self.peers, self.where = find_peers(args.peers)
         for root in filter(None, (ROOT, self.previous)):  # both start from cached bytecode, as installed
             compileall.compile_dir(root / "nonogen", quiet=1)
 
@@ -226,17 +237,6 @@ class Engines:
 
 
 # -- the puzzles ---------------------------------------------------------------------------------
-
-
-def blind_copies(paths: list[Path], folder: Path) -> list[Path]:
-    """``.non`` files without their ``goal`` line, so every solver looks for the solutions itself."""
-    folder.mkdir(parents=True, exist_ok=True)
-    copies = []
-    for path in paths:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        copies.append(folder / path.name)
-        copies[-1].write_text("".join(ln for ln in text.splitlines(True) if not ln.startswith("goal")))
-    return copies
 
 
 def random_grids(count: int, size: int, colours: int, seed: int, folder: Path) -> list[Path]:
@@ -435,20 +435,30 @@ def main() -> int:
     parser.add_argument("--scraped", metavar="DIR", help="the 6,746 webpbn .non files (default: looked for beside "
                         "the shared data, then in ../peers/data)")
     parser.add_argument("--json", metavar="FILE", help="also write every row here")
+    parser.add_argument("--skip-without-peers", action="store_true", help="when neither peer is built, say so in "
+                        "one line and exit 0 (what make bench passes)")
     args = parser.parse_args()
     only = args.only.split(",")
     unknown = sorted(set(only) - set(ROWS))
     if unknown:
         parser.error(f"--only: no row {', '.join(unknown)} (rows: {', '.join(ROWS)})")
+    if args.skip_without_peers:
+        peers, where = find_peers(args.peers)
+        if not any(peers.values()):
+            skip(f"no peer solver in {where} (scripts/build_peers.py builds them)")
     engines = Engines(args)
-    print(f"nonogen against its peers  ({time.strftime('%Y-%m-%d %H:%M')}, {_machine()}, "
+    print(f"nonogen against its peers  ({time.strftime('%Y-%m-%d %H:%M')}, {machine()}, "
           f"load average {os.getloadavg()[0]:.1f} at the start)")
     print(f"previous engine: {args.previous if engines.previous else 'none'}; peers: "
           + ", ".join(f"{n} {p or 'absent'}" for n, p in engines.peers.items()) + "\n", flush=True)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="bench-peers-") as tmp:
         for name in (n for n in ROWS if n in only):
-            for row in globals()[f"row_{name}"](engines, args, Path(tmp)):
+            if name in SHARED_ROWS and not DATA.is_dir():
+                made = [Row(SHARED_ROWS[name], 0, TARGET, "", skipped=no_shared(DATA))]
+            else:
+                made = globals()[f"row_{name}"](engines, args, Path(tmp))
+            for row in made:
                 print_row(row)
                 rows.append(row)
     print_table(rows)

@@ -11,7 +11,8 @@ with half its clues hidden, which line logic does not finish (SAT on the residue
 hiding that only has to stay unique (what `nonogen mesh` does by default; same hidden clues required); and
 the level `nonogen mesh --size 40` makes of the model, of the torus (which line logic cannot solve once
 the solver has hidden a clue) and of the knot (same clues shown required). Times are CPU seconds of the
-measuring process (the machine is shared: wall seconds, printed beside, grow with the load).
+measuring process (the machine is shared: wall seconds, printed beside, grow with the load). The models and
+levels are read from ../shared/data, which is not in the repository: without it the bench says so in one line.
 
 Usage: .venv/bin/python scripts/bench_picross3d.py [--previous REV|none] [--model PATH] [--grade G] [--solid N]
 """
@@ -19,18 +20,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if "--engine" in sys.argv:  # a previous engine's copy: read before nonogen is imported
-    sys.path.insert(0, sys.argv[sys.argv.index("--engine") + 1])
-else:
-    sys.path.insert(0, str(ROOT))
+from _bench import ROOT, SHARED, engine_copy, engine_on_path, no_shared, peak_mb, skip
+
+engine_on_path()  # this checkout, or a previous engine's copy (--engine DIR): before nonogen is imported
 
 import numpy as np  # noqa: E402
 
@@ -41,7 +39,6 @@ from nonogen.make.level3d import from_mesh  # noqa: E402
 from nonogen.solve.line3d import line_solve3d  # noqa: E402
 from nonogen.solve.verify3d import verify3d  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "data"
 DEFAULT_MODEL = SHARED / "meshes" / "bunny.ply"
 TORUS = SHARED / "meshes" / "torus.STL"
 KNOT = SHARED / "meshes" / "quadknot.obj"
@@ -53,10 +50,6 @@ UNGOALED = ("half", "unique", "big", "torus", "knot")  # half: the ball with hal
 # the torus, which line logic cannot solve once the solver has hidden a clue, and of the knot, whose hiding undoes the
 # most (the slowest makings)
 MEASURED = (*TARGETS, *UNGOALED, "verdicts")
-
-
-def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def measure(name: str, args: argparse.Namespace) -> dict:
@@ -140,13 +133,6 @@ def run_engine(name: str, engine: Path, args: argparse.Namespace) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def previous_engine(rev: str) -> Path:
-    """A built copy of the engine at ``rev``: bench_verify's, exported and compiled once under build/engines/."""
-    from bench_verify import engine_copy  # the copy and its build are bench_verify's (scripts/ is on the path)
-
-    return engine_copy(rev)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--previous", default=PREVIOUS, metavar="REV", help="the engine to compare with, or none")
@@ -159,9 +145,12 @@ def main() -> None:
     if args.measure:
         print(json.dumps(measure(args.measure, args)))
         return
+    absent = next((p for p in (args.model, TORUS, KNOT, SHARED / "picross3d") if not p.exists()), None)
+    if absent:
+        skip(no_shared(absent))
     engines = {"nonogen": ROOT}
     if args.previous != "none":
-        engines["previous"] = previous_engine(args.previous)
+        engines["previous"] = engine_copy(args.previous)
         print(f"previous engine: {args.previous} (built in {engines['previous'].relative_to(ROOT)})")
     rows = {(name, who): run_engine(name, path, args) for name in MEASURED for who, path in engines.items()}
     print(f"\n{'target (CPU s; wall s)':<44} {'goal':>16} {'nonogen':>24} {'previous':>24} {'':>5}")

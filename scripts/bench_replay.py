@@ -17,8 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench_peers import SCRAPED_FOLDERS, blind_copies
-from bench_verify import ROOT, _children_cpu, engine_copy
+from _bench import ROOT, SCRAPED_FOLDERS, blind_copies, children_cpu, engine_copy
 
 SCRAPED = next((f for f in SCRAPED_FOLDERS if f.is_dir()), SCRAPED_FOLDERS[0])
 """Where bench_peers.py looks for the scraped puzzles: beside the shared data, else in ../peers/data/."""
@@ -26,9 +25,9 @@ SCRAPED = next((f for f in SCRAPED_FOLDERS if f.is_dir()), SCRAPED_FOLDERS[0])
 def verify(engine: Path, folder: Path, grade: bool) -> tuple[float, dict[str, tuple]]:
     """One `verify` process over ``folder`` with ``engine``: its CPU seconds and each file's (status, grade, score)."""
     command = [sys.executable, "-m", "nonogen", "verify", "--json", "--no-ambiguity", str(folder)]
-    before = _children_cpu()
+    before = children_cpu()
     done = subprocess.run(command + ([] if grade else ["--no-grade"]), cwd=engine, capture_output=True, text=True)
-    cpu = _children_cpu() - before
+    cpu = children_cpu() - before
     records = {}
     for line in done.stdout.splitlines():
         if line.startswith("{"):

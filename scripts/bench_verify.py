@@ -23,6 +23,9 @@ The three frontiers of issue 25 (start-up, the tournament sets, the extreme puzz
 colour sets are also run with the previous engine (--previous REV, default PREVIOUS_ENGINE: a copy of that commit is
 exported and built once under build/engines/) in the same run, and the ratios printed at the end.
 
+Start-up, bounded, random and random-colour are made here; the other sets are read from ../shared/data, which is
+not in the repository: without it they are skipped with one line, so `make bench` still measures the rest.
+
 Usage: .venv/bin/python scripts/bench_verify.py [--quick] [--timeout S] [--jobs N] [--only SET,...]
        [--peer CMD] [--previous REV|none]
 """
@@ -32,7 +35,6 @@ import argparse
 import csv
 import functools
 import json
-import resource
 import sys
 import time
 from collections import Counter
@@ -40,41 +42,25 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Optional
 
-ROOT = Path(__file__).resolve().parents[1]
+from _bench import (DATA, ROOT, STARTUP_PUZZLE, SURVEY, blind_copies, children_cpu, engine_copy, engine_on_path,
+                    file_tasks, machine, no_shared, peak_mb)
 
-
-def _engine_root() -> Path:
-    """The engine this process measures: this checkout, or ``--engine DIR`` (a previous engine's copy).
-
-    Read before nonogen is imported, since the import decides which engine runs.
-    """
-    if "--engine" in sys.argv:
-        return Path(sys.argv[sys.argv.index("--engine") + 1])
-    return ROOT
-
-
-ENGINE = _engine_root()
-sys.path.insert(0, str(ENGINE))
+ENGINE = engine_on_path()
 
 from pysat.solvers import Solver  # noqa: E402
 
 import nonogen  # noqa: E402
-from nonogen import NonogenError, formats, satisfies  # noqa: E402
+from nonogen import formats, satisfies  # noqa: E402
 from nonogen.solve import propagate, verify  # noqa: E402
 from nonogen.solve.deadline import Deadline, Timeout, solve_limited  # noqa: E402
 
 if not Path(nonogen.__file__).resolve().is_relative_to(ENGINE.resolve()):
     raise SystemExit(f"wanted the engine in {ENGINE}, imported {nonogen.__file__}")
 
-DATA = ROOT.parent / "shared" / "data" / "puzzles"
-SURVEY = DATA / "webpbn"
 ENUM_CAP = 5_000_000  # literals in the enumeration CNF before the baseline gives up
 BASELINE_TIMEOUT = 20.0
 PREVIOUS_ENGINE = "e121663"  # the engine when issue 25 (belief-propagation phases, start-up) was filed
-
-
-def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+SHARED_SETS = ("processes", "survey", "taai", "colour", "stress")  # read from ../shared (DATA); the others are made here
 
 
 # -- one puzzle, in a worker process ----------------------------------------------------------
@@ -164,19 +150,6 @@ def survey_tasks(timeout: float):
     return [(str(SURVEY / "survey-sample-non" / r["file"]), 0, r) for r in rows]
 
 
-def file_tasks(paths):
-    """One task per puzzle; files nonogen refuses on purpose (triddlers, ...) are listed and skipped."""
-    tasks = []
-    for path in paths:
-        try:
-            puzzles = formats.load_all(path)
-        except NonogenError as exc:
-            print(f"skipped: {exc}", file=sys.stderr)  # stdout may be JSON (--measure)
-            continue
-        tasks.extend((str(path), i, {}) for i in range(len(puzzles)))
-    return tasks
-
-
 def run_set(name, tasks, method, timeout, jobs, fresh_process=True):
     """Run tasks on ``jobs`` workers (one fresh process per puzzle when ``fresh_process``)."""
     work = [(path, index, method, timeout) for path, index, _ in tasks]
@@ -206,7 +179,7 @@ def main() -> int:
     parser.add_argument("--json", metavar="FILE", help="also write every measurement here")
     parser.add_argument("--previous", default=PREVIOUS_ENGINE, metavar="REV",
                         help=f"the engine to compare the frontiers with (default {PREVIOUS_ENGINE}; 'none': skip)")
-    parser.add_argument("--engine", help=argparse.SUPPRESS)  # read before the imports: see _engine_root
+    parser.add_argument("--engine", help=argparse.SUPPRESS)  # read before the imports: see engine_on_path
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # print one set's results as JSON (for --previous)
     args = parser.parse_args()
     if args.measure:
@@ -220,9 +193,13 @@ def main() -> int:
             print(f"previous engine skipped: {exc}", file=sys.stderr)
     sets = args.only.split(",")
     report: dict = {}
-    print(f"nonogen verifier benchmark  ({time.strftime('%Y-%m-%d')}, {_machine()})")
+    print(f"nonogen verifier benchmark  ({time.strftime('%Y-%m-%d')}, {machine()})")
     if args.previous_root:
         print(f"previous engine: {args.previous} (built in {args.previous_root.relative_to(ROOT)})")
+    absent = [s for s in sets if s in SHARED_SETS and not DATA.is_dir()]
+    if absent:  # the other sets are made here or generated: they still run
+        print(f"skipped {', '.join(absent)}: {no_shared(DATA)}")
+        sets = [s for s in sets if s not in absent]
     print()
     if "startup" in sets:
         report["startup"] = bench_startup(args)
@@ -247,55 +224,6 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1))
     return 0
-
-
-# -- the previous engine, measured in the same run ---------------------------------------------
-
-
-def engine_copy(rev: str) -> Path:
-    """A built copy of the engine at ``rev`` under build/engines/ (exported and compiled once).
-
-    ``git archive`` gives the commit's files without touching this checkout;
-    its C module is compiled in place, so the copy runs as that commit ran.
-    """
-    import shutil
-    import subprocess
-
-    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
-                         capture_output=True, text=True)
-    if sha.returncode != 0:
-        raise RuntimeError(f"{rev} is not a commit of this repository")
-    folder = ROOT / "build" / "engines" / sha.stdout.strip()[:12]
-    if (folder / ".built").exists():
-        return folder
-    partial = folder.with_name(folder.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha.stdout.strip()], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout, check=True)
-    for command in _compile_commands(partial):
-        build = subprocess.run(command, capture_output=True, text=True)
-        if build.returncode != 0:
-            raise RuntimeError(f"the C modules of {rev} did not build: {build.stderr.strip()[-500:]}")
-    (partial / ".built").touch()
-    partial.rename(folder)
-    return folder
-
-
-def _compile_commands(checkout: Path) -> list[list[str]]:
-    """The compiler calls setuptools makes for the checkout's C modules (its pyproject's ``ext-modules``), with
-    this interpreter's own flags: one call per module, so a checkout with the 3D module gets it too."""
-    import shlex
-    import sysconfig
-    import tomllib
-
-    get = sysconfig.get_config_var
-    modules = tomllib.loads((checkout / "pyproject.toml").read_text())["tool"]["setuptools"]["ext-modules"]
-    flags = shlex.split(get("CC")) + shlex.split(get("CFLAGS")) + shlex.split(get("CCSHARED"))
-    return [flags + [f"-I{sysconfig.get_paths()['include']}"] + [str(checkout / c) for c in module["sources"]]
-            + shlex.split(get("LDSHARED"))[1:]
-            + ["-o", str(checkout / (module["name"].replace(".", "/") + get("EXT_SUFFIX"))), "-lm"]
-            for module in modules]
 
 
 def measure(name: str, args) -> list[dict]:
@@ -406,13 +334,6 @@ def _seconds(value) -> str:
     return "-" if value is None else value if isinstance(value, str) else f"{value:.3f}"
 
 
-def _machine() -> str:
-    import os
-    import platform
-
-    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-
-
 def bench_survey(args) -> dict:
     tasks = survey_tasks(args.timeout)
     normal = [t for t in tasks if t[2]["tier"] != "extreme"]
@@ -474,7 +395,6 @@ def bench_survey(args) -> dict:
     return summary
 
 
-STARTUP_PUZZLE = "width 5\nheight 5\nrows\n1\n3\n5\n3\n1\ncolumns\n1\n3\n5\n3\n1\n"
 STARTUP_RUNS = 41
 TOURNAMENT_SETS = ("taai2011", "tcga2016", "icga2017")
 TOURNAMENT_GOAL_RATIO = 0.55  # of the previous engine's CPU on the same puzzles, in the same run (issue 25)
@@ -523,12 +443,12 @@ def bench_startup(args) -> dict:
         wall: dict[str, list[float]] = {label: [] for label in commands}
         for _ in range(STARTUP_RUNS):
             for label, command in commands.items():
-                before, start = _children_cpu(), time.perf_counter()
+                before, start = children_cpu(), time.perf_counter()
                 done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
                 wall[label].append(time.perf_counter() - start)
                 if done.returncode != 0:
                     raise SystemExit(f"{label}: exit {done.returncode}: {done.stderr.decode()[-300:]}")
-                cpu[label].append(_children_cpu() - before)
+                cpu[label].append(children_cpu() - before)
     medians = {label: statistics.median(times) for label, times in cpu.items()}
     walls = {label: statistics.median(times) for label, times in wall.items()}
     print(f"## start-up: one whole process on a 5x5 puzzle (median of {STARTUP_RUNS} rounds)\n")
@@ -614,32 +534,22 @@ def bench_processes(args) -> dict:
         names = [r["file"] for r in csv.DictReader(handle) if r["tier"] != "extreme"]
     results = {}
     with tempfile.TemporaryDirectory() as folder:
-        blind = []
-        for name in names:
-            text = (SURVEY / "survey-sample-non" / name).read_text()
-            blind.append(Path(folder) / name)
-            blind[-1].write_text("".join(ln for ln in text.splitlines(True) if not ln.startswith("goal")))
+        blind = blind_copies([SURVEY / "survey-sample-non" / name for name in names], Path(folder))
         engines = {"nonogen": [sys.executable, "-m", "nonogen"]}
         if args.previous_root:
             engines["previous engine"] = ["sh", "-c", f'cd "{args.previous_root}" && exec "$0" -m nonogen "$@"', sys.executable]
         for label, prefix in engines.items():
-            before, statuses = _children_cpu(), Counter()
+            before, statuses = children_cpu(), Counter()
             for path in blind:
                 done = subprocess.run([*prefix, "verify", str(path), "--json", "--no-ambiguity", "--timeout", "60"],
                                       capture_output=True, text=True, check=False)
                 statuses[json.loads(done.stdout.splitlines()[0])["status"] if done.stdout else f"exit {done.returncode}"] += 1
-            results[label] = {"cpu_seconds": _children_cpu() - before, "statuses": dict(statuses)}
+            results[label] = {"cpu_seconds": children_cpu() - before, "statuses": dict(statuses)}
     print(f"## the survey's {len(names)} puzzles, one whole process each (blind, CPU summed)\n")
     for label, r in results.items():
         print(f"{label:<20} {r['cpu_seconds']:6.2f} s CPU   {r['statuses']}")
     print()
     return results
-
-
-def _children_cpu() -> float:
-    """User + system CPU seconds of every waited-for child so far (sh -c adds its own, about 1 ms)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def bench_taai(args) -> dict:

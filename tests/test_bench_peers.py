@@ -18,7 +18,7 @@ PEERS = next((f for f in (ROOT / "peers" / "bin", ROOT.parent / "peers" / "bin")
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(SCRIPTS))  # bench_peers imports its sibling bench_verify by name
+    sys.path.insert(0, str(SCRIPTS))  # bench_peers imports the shared scripts/_bench.py by name
     try:
         import bench_peers
     finally:

@@ -17,7 +17,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 SMALL = "width 5\nheight 5\nrows\n1\n3\n5\n3\n1\ncolumns\n1\n3\n5\n3\n1\n"
-"""The start-up puzzle of ``scripts/bench_verify.py``: line logic alone solves it."""
+"""The start-up puzzle of the benchmarks (``scripts/_bench.py``): line logic alone solves it."""
 
 NOT_AT_START_UP = {
     "pysat": "SAT search: line logic decides a small puzzle",
@@ -45,8 +45,7 @@ NOT_AT_START_UP = {
     "locale": "loaded by gettext when argparse translates its messages",
 }
 """Top-level modules a plain 5x5 verify must not import, and why it does not need them."""
-NOT_FOR_LINE_LOGIC = ("nonogen.solve.cnf", "nonogen.solve.search", "nonogen.solve.shortcut", "nonogen.solve.several",
-                      "nonogen.solve.line")
+NOT_FOR_LINE_LOGIC = ("nonogen.solve.cnf", "nonogen.solve.search", "nonogen.solve.shortcut", "nonogen.solve.line")
 """nonogen's own modules of the roads past line logic (SAT, the guesses) and the Python line solver (the C module's
 fallback): a puzzle line logic solves with the C module built needs none."""
 if importlib.util.find_spec("_sha256"):  # Pythons without it (3.12 and later) take sha256 from hashlib
