@@ -22,101 +22,51 @@ start-up (cli.console), so ``import nonogen`` imports nothing.
 from __future__ import annotations
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover - what type checkers see of _LAZY (tests/test_api.py ties the two)
     from typing import Any
-    from .clues import clue_problems, derive_clues, puzzle_from_grid, satisfies
-    from .errors import (FormatError, InputError, LimitError, NonogenError, OptionError, OutputExistsError,
-                         PuzzleError, SolverTimeout)
-    from .model import BACKGROUND, Puzzle
-    from .palette import BW_PALETTE, Color
-    from .batch import verify_paths
-    from .clues3d import derive_clues_3d, puzzle3d_from_cells, satisfies_3d
-    from .formats import dump, dumps, load, load_all, loads
-    from .importers.image import ImageOptions
-    from .made import Made
-    from .make.level3d import from_mesh, make_level
-    from .output.many import make_many
-    from .make.picture import from_image
-    from .model3d import Puzzle3D
-    from .output import book, draw, save
-    from .output.gallery import gallery
-    from .output.levelpack import level_pack
-    from .solve import verify
+    from .batch import verify_paths as verify_paths
+    from .clues import clue_problems as clue_problems, derive_clues as derive_clues, satisfies as satisfies
+    from .clues import puzzle_from_grid as puzzle_from_grid
+    from .clues3d import derive_clues_3d as derive_clues_3d, puzzle3d_from_cells as puzzle3d_from_cells
+    from .clues3d import satisfies_3d as satisfies_3d
+    from .errors import FormatError as FormatError, InputError as InputError, LimitError as LimitError
+    from .errors import NonogenError as NonogenError, OptionError as OptionError, PuzzleError as PuzzleError
+    from .errors import OutputExistsError as OutputExistsError, SolverTimeout as SolverTimeout
+    from .formats import dump as dump, dumps as dumps, load as load, load_all as load_all, loads as loads
+    from .importers.image import ImageOptions as ImageOptions
+    from .made import Made as Made
+    from .make.level3d import from_mesh as from_mesh, make_level as make_level
+    from .make.picture import from_image as from_image
+    from .model import BACKGROUND as BACKGROUND, Puzzle as Puzzle
+    from .model3d import Puzzle3D as Puzzle3D
+    from .output.books import book as book
+    from .output.folders import save as save
+    from .output.gallery import gallery as gallery
+    from .output.levelpack import level_pack as level_pack
+    from .output.many import make_many as make_many
+    from .output.sheets import draw as draw
+    from .palette import BW_PALETTE as BW_PALETTE, Color as Color
+    from .solve import verify as verify
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "load",
-    "load_all",
-    "loads",
-    "dump",
-    "dumps",
-    "verify",
-    "verify_paths",
-    "from_image",
-    "from_mesh",
-    "make_many",
-    "make_level",
-    "Made",
-    "save",
-    "ImageOptions",
-    "draw",
-    "book",
-    "gallery",
-    "level_pack",
-    "BACKGROUND",
-    "BW_PALETTE",
-    "Color",
-    "Puzzle",
-    "Puzzle3D",
-    "derive_clues",
-    "derive_clues_3d",
-    "puzzle_from_grid",
-    "puzzle3d_from_cells",
-    "satisfies",
-    "satisfies_3d",
-    "clue_problems",
-    "NonogenError",
-    "OptionError",
-    "FormatError",
-    "PuzzleError",
-    "LimitError",
-    "InputError",
-    "OutputExistsError",
-    "SolverTimeout",
-]
-
 _LAZY = {  # python -m nonogen imports this package before its program starts: nothing here is imported eagerly
-    **{name: ("clues", name) for name in ("clue_problems", "derive_clues", "puzzle_from_grid", "satisfies")},
-    **{name: ("errors", name) for name in ("FormatError", "InputError", "LimitError", "NonogenError", "OptionError",
-                                           "OutputExistsError", "PuzzleError", "SolverTimeout")},
-    "BACKGROUND": ("model", "BACKGROUND"),
-    "Puzzle": ("model", "Puzzle"),
-    "BW_PALETTE": ("palette", "BW_PALETTE"),
-    "Color": ("palette", "Color"),
-    "load": ("formats", "load"),
-    "load_all": ("formats", "load_all"),
-    "loads": ("formats", "loads"),
-    "dump": ("formats", "dump"),
-    "dumps": ("formats", "dumps"),
-    "verify": ("solve", "verify"),
-    "verify_paths": ("batch", "verify_paths"),
-    "from_image": ("make.picture", "from_image"),
-    "from_mesh": ("make.level3d", "from_mesh"),
-    "make_level": ("make.level3d", "make_level"),
-    "make_many": ("output.many", "make_many"),
-    "Made": ("made", "Made"),
-    "ImageOptions": ("importers.image", "ImageOptions"),
-    "save": ("output.folders", "save"),
-    "draw": ("output.sheets", "draw"),
-    "book": ("output.books", "book"),
-    "gallery": ("output.gallery", "gallery"),
-    "level_pack": ("output.levelpack", "level_pack"),
-    "Puzzle3D": ("model3d", "Puzzle3D"),  # the 3D half loads numpy: not for a 2D puzzle
-    "derive_clues_3d": ("clues3d", "derive_clues_3d"),
-    "puzzle3d_from_cells": ("clues3d", "puzzle3d_from_cells"),
-    "satisfies_3d": ("clues3d", "satisfies_3d"),
+    **dict.fromkeys(("load", "load_all", "loads", "dump", "dumps"), "formats"),
+    "verify": "solve", "verify_paths": "batch", "from_image": "make.picture",
+    **dict.fromkeys(("from_mesh", "make_level"), "make.level3d"),
+    "make_many": "output.many", "Made": "made", "save": "output.folders", "ImageOptions": "importers.image",
+    "draw": "output.sheets", "book": "output.books", "gallery": "output.gallery", "level_pack": "output.levelpack",
+    **dict.fromkeys(("BACKGROUND", "Puzzle"), "model"),
+    **dict.fromkeys(("BW_PALETTE", "Color"), "palette"),
+    "Puzzle3D": "model3d",  # the 3D half loads numpy: not for a 2D puzzle
+    **dict.fromkeys(("derive_clues", "puzzle_from_grid", "satisfies", "clue_problems"), "clues"),
+    **dict.fromkeys(("derive_clues_3d", "puzzle3d_from_cells", "satisfies_3d"), "clues3d"),
+    **dict.fromkeys(("NonogenError", "OptionError", "FormatError", "PuzzleError", "LimitError", "InputError",
+                     "OutputExistsError", "SolverTimeout"), "errors"),
 }
+"""Every public name, in the order of :data:`__all__`, and the module (under nonogen) that defines it."""
+
+__all__ = list(_LAZY)
 
 
 def __getattr__(name: str) -> Any:
@@ -124,8 +74,7 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib  # here: a bare `import nonogen` never needs it
 
-        module, attr = _LAZY[name]
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,26 +13,15 @@ from __future__ import annotations
 import os
 import time
 from collections import deque, namedtuple
-from functools import partial
-from itertools import chain
-from operator import itemgetter
 
 from . import formats
 from .collect import found_names, one_line, shown, unreadable
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
-from .grids import rows_in
 from .model import Puzzle
-from .solve import verify
-from .solve.deadline import TIMEOUT
+from .solve import verify_kept
+from .solve.deadline import TIMEOUT, OutOfTime, interrupt_at, read_limit
 from .solve.result import VerifyResult
-from .solve.deadline import OutOfTime, interrupt_at, read_limit
 from .solve.session import Session
-from .solve.verify import timed_session
-
-try:  # CPython's built-in sha256 (3.10, 3.11): hashlib loads OpenSSL, a fifth of a small verify's start-up
-    from _sha256 import sha256
-except ImportError:  # pragma: no cover - other Pythons: the same digest from hashlib
-    from hashlib import sha256
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -167,45 +156,8 @@ def _internal(label: str, exc: BaseException, fields: Optional[dict] = None) -> 
 
 
 def clue_hash(puzzle: AnyPuzzle) -> str:
-    """sha256 of the clues in a normal form: the same puzzle gives the same hash in every format.
-
-    Colours are renumbered in order of first appearance (rows, then columns),
-    so palettes that name or order the colours differently do not matter.
-
-    >>> red_blue = "width 2\\nheight 1\\ncolor a #ff0000\\ncolor b #0000ff\\nrows\\n1a,1b\\ncolumns\\n1a\\n1b\\n"
-    >>> green_gold = red_blue.replace("#ff0000", "#00ff00").replace("#0000ff", "#ffd700")
-    >>> clue_hash(formats.loads(red_blue, "non")) == clue_hash(formats.loads(green_gold, "non"))
-    True
-    """
-    if puzzle.dimensions == 3:
-        import json  # here: the 2D hash spells its JSON itself (see _json_lines)
-
-        clues = {axis: [[None if c is None else list(c) for c in row] for row in puzzle.clues[axis]] for axis in "xyz"}
-        text = json.dumps({"kind": "3d", "size": list(puzzle.size), "clues": clues}, separators=(",", ":"))
-    else:
-        lines = (*puzzle.rows, *puzzle.cols)
-        order: dict = {}
-        for line in lines:  # usually the first line or two name every colour
-            order.update(dict.fromkeys(map(itemgetter(1), line)))
-            if len(order) == puzzle.n_colors:
-                break
-        names = {c: k for k, c in enumerate(order, 1)}  # colours renumbered by first appearance
-        h = puzzle.height
-        text = (f'{{"kind":"2d","width":{puzzle.width},"height":{h},'
-                f'"rows":{_json_lines(lines[:h], names)},"cols":{_json_lines(lines[h:], names)}}}')
-    return sha256(text.encode()).hexdigest()
-
-
-def _json_lines(lines: tuple, names: dict[int, int]) -> str:
-    """``json.dumps`` (no spaces) of clue lines with colour ``c`` written ``names[c]``, each distinct block spelled once.
-
-    A 2000x2000 puzzle's clues hold 4 million blocks of a few dozen kinds: json took 2 s over them.
-
-    >>> _json_lines((((2, 3), (1, 1)), ()), {3: 1, 1: 2})
-    '[[[2,1],[1,2]],[]]'
-    """
-    spelled = {block: f"[{block[0]},{names[block[1]]}]" for block in set(chain.from_iterable(lines))}
-    return "[[" + "],[".join(map(",".join, map(partial(map, spelled.__getitem__), lines))) + "]]"
+    """``puzzle.clue_hash()``: kept for callers that still import it from here."""
+    return puzzle.clue_hash()
 
 
 def _fields(puzzle: AnyPuzzle, fmt: str, member: int, members: int) -> dict:
@@ -214,25 +166,19 @@ def _fields(puzzle: AnyPuzzle, fmt: str, member: int, members: int) -> dict:
     if members > 1:
         out.update(member=member, members=members)
     out.update({k: puzzle.meta[k] for k in _META_FIELDS if puzzle.meta.get(k)})
-    out["clue_hash"] = clue_hash(puzzle)
+    out["clue_hash"] = puzzle.clue_hash()
     return out
 
 
 def _grid_text(puzzle: AnyPuzzle, result: VerifyResult, name: str) -> object:
     """A solution as text: rows of palette codes (2D) or one 0/1 string in C order (3D)."""
-    if puzzle.dimensions == 3:
-        grid = getattr(result, name)
-        return None if grid is None else "".join("1" if v else "0" for v in grid.ravel())
-    rows = rows_in(result, name)
-    return None if rows is None else puzzle.grid_to_text(rows)
+    grid = result.raw_grid(name)
+    return None if grid is None else puzzle.grid_to_text(grid)
 
 
 def _differences(puzzle: AnyPuzzle, result: VerifyResult) -> list[tuple[int, ...]]:
     """The cells where the two reported solutions differ, in reading (C) order."""
-    if puzzle.dimensions == 3:
-        return [tuple(map(int, ix)) for ix in zip(*result.ambiguous.nonzero())]
-    first, second = rows_in(result, "solution"), rows_in(result, "second_solution")
-    return [(r, c) for r, (a, b) in enumerate(zip(first, second)) if a != b for c in range(len(a)) if a[c] != b[c]]
+    return puzzle.differences(result.raw_grid("solution"), result.raw_grid("second_solution"))
 
 
 def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, *, fields: Optional[dict] = None) -> dict:
@@ -243,11 +189,7 @@ def record(label: str, puzzle: AnyPuzzle, result: VerifyResult, *, fields: Optio
         out["second_solution"] = second
         out["ambiguous_cells"] = [list(cell) for cell in _differences(puzzle, result)]
         out["ambiguous_complete"] = False  # only where the two solutions differ, until a scan adds the rest
-    if puzzle.dimensions == 3:
-        out["size"] = list(puzzle.size)
-    else:
-        out["width"], out["height"] = puzzle.width, puzzle.height
-        out["colors"] = puzzle.n_colors
+    out.update(puzzle.size_fields())
     out.update(difficulty=result.difficulty, grade=result.grade, grade_name=result.grade_name, score=result.score,
                work=result.work, seconds=round(result.seconds, 4))
     if result.message:
@@ -262,13 +204,9 @@ def run_task(task: Task) -> dict:
     local pool and a Dask cluster give the same records.
     """
     try:
-        if task.puzzle.dimensions == 3:
-            result = verify(task.puzzle, timeout=task.timeout, grade=task.grade)
-            return record(task.label, task.puzzle, result, fields=task.fields)
-        session, left = timed_session(task.puzzle, timeout=task.timeout)
-        result = session.verify(timeout=left, strategy=task.strategy, grade=task.grade)
+        result, session = verify_kept(task.puzzle, timeout=task.timeout, strategy=task.strategy, grade=task.grade)
         out = record(task.label, task.puzzle, result, fields=task.fields)
-        if task.ambiguity and result.status == "multiple":
+        if task.ambiguity and session is not None and result.status == "multiple":  # a session scans 2D cells
             _add_ambiguity(out, session, result, task.timeout)
         return out
     except NonogenError as exc:
@@ -292,7 +230,7 @@ def _add_ambiguity(out: dict, session: Session, result: VerifyResult, timeout: O
     """
     start = time.monotonic()
     left = None if timeout is None else max(timeout - result.seconds, 0.05)
-    cells, complete = session.ambiguous_cells(rows_in(result, "solution"), timeout=left)
+    cells, complete = session.ambiguous_cells(result.raw_grid("solution"), timeout=left)
     out["ambiguous_cells"] = [list(cell) for cell in sorted(set(cells) | set(_differences(session.puzzle, result)))]
     out["ambiguous_complete"] = complete
     out["seconds"] = round(out["seconds"] + time.monotonic() - start, 4)

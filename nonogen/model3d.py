@@ -5,12 +5,13 @@ its goal and colours are numpy arrays, while a 2D puzzle needs no numpy.
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
 from .errors import PuzzleError
-from .model import _Frozen
+from .model import Frozen
 from .palette import Color
 
 __all__ = ["AXES", "Clue3D", "Puzzle3D"]
@@ -58,7 +59,7 @@ def _readonly(array: np.ndarray) -> np.ndarray:
     return array
 
 
-class Puzzle3D(_Frozen):
+class Puzzle3D(Frozen):
     """A Picross 3D level: a box ``size = (X, Y, Z)`` with a clue (or ``None``, hidden) per line.
 
     ``clues["x"]`` has shape ``(Y, Z)`` and clues the line ``cells[:, y, z]``;
@@ -73,6 +74,7 @@ class Puzzle3D(_Frozen):
 
     _FIELDS = ("size", "clues", "goal", "givens", "meta", "palette", "colors")
     dimensions = 3
+    kind_name = "Picross 3D level"  #: what people call this kind of puzzle, in messages and on title pages
     size: tuple[int, int, int]
     clues: Mapping[str, tuple[tuple[Optional[Clue3D], ...], ...]]
     goal: Optional[np.ndarray]
@@ -148,3 +150,24 @@ class Puzzle3D(_Frozen):
     def n_lines(self) -> int:
         X, Y, Z = self.size
         return Y * Z + X * Z + X * Y
+
+    def grid_to_text(self, grid: Any) -> str:
+        """A box of cubes as one string of ``1`` (kept) and ``0`` (empty), in C order."""
+        return "".join("1" if v else "0" for v in np.asarray(grid).ravel())
+
+    def differences(self, first: Any, second: Any) -> list[tuple[int, ...]]:
+        """The cells ``(x, y, z)`` where two boxes differ, in C order."""
+        return [tuple(map(int, ix)) for ix in zip(*np.nonzero(np.asarray(first) != np.asarray(second)))]
+
+    def size_text(self, by: str = "x") -> str:
+        """The sides ``X``, ``Y`` and ``Z`` joined by ``by``: ``"8x6x4"``."""
+        return by.join(map(str, self.size))
+
+    def size_fields(self) -> dict[str, list[int]]:
+        """The size as plain fields (a verify record's)."""
+        return {"size": list(self.size)}
+
+    def _normal_clues(self) -> str:
+        """The size and clue tables as compact JSON (a 3D clue names no colour)."""
+        clues = {axis: [[None if c is None else list(c) for c in row] for row in self.clues[axis]] for axis in AXES}
+        return json.dumps({"kind": "3d", "size": list(self.size), "clues": clues}, separators=(",", ":"))

@@ -21,8 +21,11 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     # then saw it run to the end. A handled signal is reset to the default in a child, an ignored one is not.
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-SHARED_DATA = Path(os.environ.get("NONOGEN_SHARED") or Path(__file__).resolve().parents[2] / "shared") / "data"
-"""The team's read-only data (``../shared/data``); ``NONOGEN_SHARED=/nonexistent`` checks that tests skip without it."""
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository's top folder."""
+SHARED_DATA = Path(os.environ.get("NONOGEN_SHARED") or ROOT.parent / "shared") / "data"
+"""The team's read-only data, ``../shared/data`` beside the repository (or under ``NONOGEN_SHARED``);
+``NONOGEN_SHARED=/nonexistent`` checks that tests skip without it."""
 
 needs_shared = pytest.mark.skipif(not SHARED_DATA.is_dir(), reason=f"shared data folder not found: {SHARED_DATA}")
 """Mark for tests that read :data:`SHARED_DATA` at module level instead of through the fixture."""
@@ -30,7 +33,7 @@ needs_shared = pytest.mark.skipif(not SHARED_DATA.is_dir(), reason=f"shared data
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """The team's read-only data folder (/work/shared/data); tests using it skip when it is absent."""
+    """The team's read-only data folder (:data:`SHARED_DATA`); tests using it skip when it is absent."""
     if not SHARED_DATA.is_dir():
         pytest.skip("shared data folder not found: " + str(SHARED_DATA))
     return SHARED_DATA

@@ -4,6 +4,8 @@ from __future__ import annotations
 import ast
 import io
 import json
+import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -193,3 +195,49 @@ def test_book_puts_puzzles_in_a_pdf_and_says_what_it_left_out(tmp_path):
     assert (tmp_path / "b.pdf").read_bytes().startswith(b"%PDF")
     with pytest.raises(nonogen.OutputExistsError):
         nonogen.book([heart], tmp_path / "b.pdf")
+
+
+def test_public_names_are_one_table_seen_alike_by_type_checkers_and_documented():
+    """``__all__``, the lazy table and the type checkers' imports were three hand-kept lists (``save`` came from
+    ``output`` for type checkers and ``output.folders`` at run time); now ``__all__`` is the table's keys, and the
+    checkers' imports and docs/reference/api.md are held to it here."""
+    assert nonogen.__all__ == list(nonogen._LAZY) and len(set(nonogen.__all__)) == len(nonogen.__all__)
+    tree = ast.parse((ROOT / "nonogen" / "__init__.py").read_text())
+    checked = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING")
+    seen = {alias.name: node.module for node in checked.body if isinstance(node, ast.ImportFrom) and node.level
+            for alias in node.names if alias.asname == alias.name}  # "x as x": re-exported, for py.typed users
+    assert seen == nonogen._LAZY
+    from nonogen import errors
+
+    docs = (ROOT / "docs" / "reference" / "api.md").read_text()
+    documented = set(re.findall(r"\bnonogen\.(\w+)", docs))
+    if ".. automodule:: nonogen.errors" in docs:
+        documented |= set(errors.__all__)
+    missing = sorted(set(nonogen.__all__) - documented)
+    assert not missing, f"document {missing} in docs/reference/api.md"
+
+
+def test_sat_solvers_come_through_one_door():
+    """Eight places built python-sat solvers under their own names; ``nonogen.solve.sat.new_solver`` picks them."""
+    sources = sorted((ROOT / "nonogen").rglob("*.py"))
+    direct = [p.relative_to(ROOT).as_posix() for p in sources if "pysat.solvers" in _imported_modules(p)]
+    assert direct == ["nonogen/solve/sat.py"]
+    named = [p.relative_to(ROOT).as_posix() for p in sources if re.search(r"Solver\(name=", p.read_text())]
+    assert named == ["nonogen/solve/sat.py"]
+
+
+def test_nothing_imports_a_private_name_of_a_dependency():
+    """formats/_json.py imported jsonschema's private ``_keywords`` (renamed once already): a dependency's public
+    API only. CPython's own C modules (``_sha256``, ``_json``, ``_signal``...) belong to the standard library."""
+    found = []
+    for path in sorted((ROOT / "nonogen").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [*node.module.split("."), *(alias.name for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [part for alias in node.names for part in alias.name.split(".")]
+            else:
+                continue
+            if names[0] not in sys.stdlib_module_names and names[0] != "nonogen":
+                found += [f"{path.relative_to(ROOT)}: {name}" for name in names if name.startswith("_")]
+    assert not found

@@ -19,10 +19,12 @@ from nonogen.solve.deadline import Deadline, Timeout
 from nonogen.solve.grade import _Replay, measure2d, replay
 from nonogen.solve.propagate import Contradiction
 
+from conftest import SHARED_DATA  # ../shared beside the repository, or NONOGEN_SHARED
+
 pytestmark = pytest.mark.skipif(propagate._linelogic is None, reason="C module not built")
 
 ROOT = Path(__file__).resolve().parents[1]
-WEBPBN = Path("/work/shared/data/puzzles/webpbn")
+WEBPBN = SHARED_DATA / "puzzles" / "webpbn"
 PALETTE = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "r"), Color("blue", "#0000ff", "b"),
            Color("green", "#00ff00", "g"))
 
@@ -70,7 +72,7 @@ def test_samples_replay_the_same(monkeypatch):
         assert_same(puzzle, monkeypatch)
 
 
-@pytest.mark.skipif(not WEBPBN.is_dir(), reason="the shared webpbn survey files are not on this machine")
+@pytest.mark.skipif(not WEBPBN.is_dir(), reason=f"the shared webpbn survey files are not in {WEBPBN}")
 def test_webpbn_replays_the_same(monkeypatch):
     """Every 8th webpbn puzzle of the shared survey folders: long chains, hard lines, lookahead."""
     paths = sorted(WEBPBN.glob("*/*.non"))[::8]
@@ -166,7 +168,7 @@ KEPT_FIXPOINTS = ["10104", "10561", "10665", "12319", "12728", "13181"]
 """Puzzles whose grades went wrong when a trial from a kept fixpoint skipped the lines the masks had narrowed."""
 
 
-@pytest.mark.skipif(not WEBPBN.is_dir(), reason="shared webpbn puzzles not found")
+@pytest.mark.skipif(not WEBPBN.is_dir(), reason=f"shared webpbn puzzles not found in {WEBPBN}")
 @pytest.mark.parametrize("number", KEPT_FIXPOINTS)
 def test_sweeps_from_kept_fixpoints_refute_what_fresh_trials_refute(number, monkeypatch):
     """refute.c starts each trial of a sweep from the fixpoint the same trial reached in the sweep before: at every

@@ -15,34 +15,14 @@ from .. import __version__
 from ..errors import (BlankPictureError, CollectionExistsError, EmptyModelError, NonogenError, OptionError,
                       OutputExistsError, SolverTimeout, UnknownFormatError)
 from ..signals import alone, on_main_thread, signal
-from .common import EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, sized
+from .common import (COMMANDS, EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, sized,
+                     summary)  # summary: also for the command modules that still ask this package
 from .plain_verify import verify_args
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
     from typing import NoReturn, Optional, Sequence
-
-# Sub-commands in the order `nonogen --help` lists them: the module that registers each, and its line.
-COMMANDS = {
-    "verify": ("verify", "check puzzle files for a unique solution"),
-    "solve": ("solve", "print the solution of a puzzle file"),
-    "clues": ("clues", "derive the clues of a goal grid (text: '.' empty, '#' filled)"),
-    "convert": ("convert", "convert puzzles between file formats"),
-    "image": ("image", "turn a picture into a nonogram (verified unique, with printable sheets)"),
-    "render": ("render", "draw a puzzle file (2D or Picross 3D) as an SVG, PNG or PDF sheet (or its solution)"),
-    "book": ("book", "put puzzle files into one printable PDF booklet with answers at the back"),
-    "gallery": ("gallery", "a page and a contact sheet to compare a collection's puzzles and select some"),
-    "levelpack": ("levelpack", "a collection's levels as a pack for games (manifest by grade, GLB, previews)"),
-    "mesh": ("mesh", "turn a 3D model (STL, OBJ, PLY, GLB/GLTF, OFF) into a unique Picross 3D level"),
-    "pack": ("pack", "polyomino packing levels (IQ Puzzler Pro style)"),
-    "studio": ("studio", "edit a puzzle made from a picture in the browser, the engine proving it as you edit"),
-}
-
-
-def summary(command: str) -> str:
-    """The line ``nonogen --help`` shows for ``command``."""
-    return COMMANDS[command][1]
 
 
 def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:

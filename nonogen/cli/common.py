@@ -23,6 +23,29 @@ if TYPE_CHECKING:  # pragma: no cover
 
     T = TypeVar("T")
 
+COMMANDS = {
+    "verify": ("verify", "check puzzle files for a unique solution"),
+    "solve": ("solve", "print the solution of a puzzle file"),
+    "clues": ("clues", "derive the clues of a goal grid (text: '.' empty, '#' filled)"),
+    "convert": ("convert", "convert puzzles between file formats"),
+    "image": ("image", "turn a picture into a nonogram (verified unique, with printable sheets)"),
+    "render": ("render", "draw a puzzle file (2D or Picross 3D) as an SVG, PNG or PDF sheet (or its solution)"),
+    "book": ("book", "put puzzle files into one printable PDF booklet with answers at the back"),
+    "gallery": ("gallery", "a page and a contact sheet to compare a collection's puzzles and select some"),
+    "levelpack": ("levelpack", "a collection's levels as a pack for games (manifest by grade, GLB, previews)"),
+    "mesh": ("mesh", "turn a 3D model (STL, OBJ, PLY, GLB/GLTF, OFF) into a unique Picross 3D level"),
+    "pack": ("pack", "polyomino packing levels (IQ Puzzler Pro style)"),
+    "studio": ("studio", "edit a puzzle made from a picture in the browser, the engine proving it as you edit"),
+}
+"""Sub-commands in the order ``nonogen --help`` lists them: the module that registers each, and its line.
+Here, below the package and every command module, so that none of them imports the package that imports it."""
+
+
+def summary(command: str) -> str:
+    """The line ``nonogen --help`` shows for ``command``."""
+    return COMMANDS[command][1]
+
+
 EXIT_CODES = {
     "unique": 0, "solved": 0, "complete": 0, "limit": 0, "skipped": 0,
     "multiple": 1, "unsolvable": 1,

@@ -42,7 +42,7 @@ def verify_args(argv: Sequence[str]) -> Optional[SimpleNamespace]:
     """
     if not argv or argv[0] != "verify":
         return None
-    from .verify import run_verify  # here: verify.py imports the package that imports this module
+    from .verify import run_verify  # here: the other commands never load verify's records and batch
 
     values = dict(DEFAULTS)
     paths: list[str] = []

@@ -8,7 +8,6 @@ import time
 
 from ..batch import Source, verify_paths
 from ..errors import InputError
-from . import summary
 from .common import (
     EXIT_HELP,
     STDIO,
@@ -22,6 +21,7 @@ from .common import (
     read_stdin,
     signals_held,
     sized,
+    summary,
 )
 from .records import Outputs, Summary, read_resume
 

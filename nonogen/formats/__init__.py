@@ -37,25 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model3d import Puzzle3D
     AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
-__all__ = [
-    "FORMATS",
-    "FORMATS_3D",
-    "SUFFIXES",
-    "load",
-    "load_all",
-    "loads",
-    "loads_all",
-    "members",
-    "read_members",
-    "dump",
-    "dump_all",
-    "dumps",
-    "dumps_all",
-    "dropped",
-    "format_for",
-    "sniff",
-    "writable",
-]
+__all__ = ["FORMATS", "FORMATS_3D", "SUFFIXES", "load", "load_all", "loads", "loads_all", "members", "read_members",
+           "dump", "dump_all", "dumps", "dumps_all", "dropped", "format_for", "sniff", "writable"]
 
 
 class _Formats(Mapping):

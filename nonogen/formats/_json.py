@@ -202,16 +202,17 @@ def _validator(definition: str, name: str = SCHEMA):
     about 50 microseconds on each, the predicate well under one.
     """
     import jsonschema  # loaded with the first JSON document to check: other formats never need it
-    from jsonschema import _keywords
+
+    base = jsonschema.Draft202012Validator
+    walk = base.VALIDATORS["items"]  # jsonschema's own check, by its public table (its module was renamed once)
 
     def items(validator, item_schema, instance, schema):
         check = _predicate_for(item_schema)
         if check is not None and type(instance) is list:
             if all(map(check, instance[len(schema.get("prefixItems", ())):])):
                 return
-        yield from _keywords.items(validator, item_schema, instance, schema)
+        yield from walk(validator, item_schema, instance, schema)
 
-    base = jsonschema.Draft202012Validator
     checker = base.TYPE_CHECKER.redefine(
         "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool)
     ).redefine("number", lambda _checker, v: isinstance(v, (int, float)) and not isinstance(v, bool))

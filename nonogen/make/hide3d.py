@@ -11,24 +11,26 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 import numpy as np
-from pysat.solvers import Solver
 
 from ..clues3d import LineRef, all_lines, clue_at, line_clue_3d, with_clues
 from ..errors import OptionError
 from ..model3d import Puzzle3D
-from ..solve.cnf3d import SOLVER_NAME, Encoder, encode
+from ..solve.cnf3d import Encoder, encode
 from ..solve.deadline import Clock
 from ..solve.grade import grade_of_score
 from ..solve.grade3d import score3d
 from ..solve.line3d import LineIndex3D
+from ..solve.sat import new_solver
 from ..solve.verify3d import check_size
 
-__all__ = ["HideResult", "check_share", "hide_clues", "hide_to_grade", "HIDE_SOLVER"]
+if TYPE_CHECKING:
+    from ..solve.sat import Solver
 
-HIDE_SOLVER = "glucose4"  # 1.7-2.3x faster than CaDiCaL on the many small assumption-based calls of hiding
+__all__ = ["HideResult", "check_share", "hide_clues", "hide_to_grade"]
+
 PHASES = True
 RIVAL_GUESSES = 12
 """Cells tried against the goal, one at a time, for a second solution before the solver is asked."""
@@ -111,7 +113,7 @@ def hide_clues(
             report(k, total)
             hidden[ln] = None
             enc = encode(with_clues(puzzle, shown))
-            with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
+            with new_solver("box", enc.clauses) as solver:
                 solver.add_clause(enc.block(goal))
                 if clock.solve(solver) is not False:
                     hidden.pop(ln, None)
@@ -360,7 +362,7 @@ class _HidingSolver:
             enc.add_clause([enc.cell_lit(x, y, z, v)])
         enc.add_clause(enc.block(self.goal))
         enc.add_units(np.array([self.guard[ln] if shown else -self.guard[ln] for ln, shown in self.decided], dtype=np.int64))
-        self.solver = Solver(name=HIDE_SOLVER, bootstrap_with=enc.clauses)
+        self.solver = new_solver("hiding", enc.clauses)
         if PHASES:  # rivals are usually small changes of the goal: start the search there
             self.solver.set_phases((np.where(self.goal.ravel(), 1, -1) * np.arange(1, self.goal.size + 1)).tolist())
         self.decided = []

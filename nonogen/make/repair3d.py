@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import numpy as np
-from pysat.solvers import Solver
 
 from ..clues3d import derive_clues_3d
 from ..model3d import Puzzle3D
-from ..solve.cnf3d import SOLVER_NAME, encode
+from ..solve.cnf3d import encode
 from ..solve.deadline import TIMEOUT, Clock, Deadline
 from ..solve.line3d import LineIndex3D
+from ..solve.sat import new_solver
 from ..solve.verify3d import verify3d
 
 __all__ = ["Repair3D", "repair_givens", "repair_edit"]
@@ -53,7 +53,7 @@ def repair_givens(
     enc = encode(puzzle.replace(givens=()))
     chosen: list[tuple[int, int, int]] = [tuple(g[:3]) for g in puzzle.givens]  # type: ignore[misc]
     lit = lambda c: enc.cell_lit(*c, int(goal[c]))  # noqa: E731
-    with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
+    with new_solver("box", enc.clauses) as solver:
         solver.add_clause(enc.block(goal))
         while True:
             if line_solvable:

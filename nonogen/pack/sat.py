@@ -8,17 +8,19 @@ baseline in the benchmark.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from pysat.card import CardEnc, EncType
+from pysat.card import CardEnc, EncType  # python-sat's encodings; the solver comes through nonogen.solve.sat
 from pysat.formula import IDPool
-from pysat.solvers import Solver
 
 from ..solve.deadline import Deadline, Timeout, solve_limited
+from ..solve.sat import new_solver
 from .exact import ExactProblem, SearchOutcome
 
-__all__ = ["sat_search"]
+if TYPE_CHECKING:
+    from ..solve.sat import Solver
 
+__all__ = ["sat_search"]
 
 
 def _clauses(problem: ExactProblem) -> tuple[list[list[int]], IDPool]:
@@ -55,7 +57,6 @@ def sat_search(
     keep: int = 2,
     deadline: Optional[Deadline] = None,
     exclude: Optional[tuple[str, ...]] = None,
-    solver: str = "cadical195",
     max_conflicts: Optional[int] = None,
 ) -> SearchOutcome:
     """Same contract as :func:`nonogen.pack.exact.search`, by SAT with blocking clauses.
@@ -72,7 +73,7 @@ def sat_search(
         exclude = problem.canonical_rows(tuple(exclude))
     if [] in clauses:
         return SearchOutcome([], 0, True, False, 0)
-    with Solver(name=solver, bootstrap_with=clauses) as s:
+    with new_solver("packing", clauses) as s:
         while limit is None or count < limit:
             try:
                 if max_conflicts is None:

@@ -294,10 +294,6 @@ def _fill_sections(pages: _Pages, margin_mm: float, opened: list[tuple[str, int]
         pages.shapes[page] = section_page(pages.papers[page], margin_mm, heading, [span] if span else [])
 
 
-def _size_text(puzzle: AnyPuzzle) -> str:
-    return "×".join(map(str, puzzle.size)) if isinstance(puzzle, Puzzle3D) else f"{puzzle.width}×{puzzle.height}"
-
-
 def _shifted(entry: Entry, by: int) -> Entry:
     answer = entry.answer and replace(entry.answer, page=entry.answer.page + by)
     return replace(entry, puzzle=replace(entry.puzzle, page=entry.puzzle.page + by), answer=answer)
@@ -310,7 +306,7 @@ def _insert_contents(pages: _Pages, items: Sequence[BookItem], paper: Paper, mar
     for k, (heading, page) in enumerate(opened):
         end = opened[k + 1][1] if k + 1 < len(opened) else len(pages.papers)
         lines.append(ContentsLine(heading, page, heading=True))
-        lines += [ContentsLine(f"Puzzle {e.number} · {_size_text(items[e.index].puzzle)}", e.puzzle.page)
+        lines += [ContentsLine(f"Puzzle {e.number} · {items[e.index].puzzle.size_text('×')}", e.puzzle.page)
                   for e in entries if page < e.puzzle.page < end]
     if answers is not None:
         lines.append(ContentsLine("Answers", answers, heading=True))
@@ -363,8 +359,8 @@ def _subtitle(items: Sequence[BookItem], order: str) -> list[str]:
     """Lines under the title: how many puzzles, and their grades when known."""
     n = len(items)
     graded = [i.grade for i in items if i.grade is not None]
-    kinds = {isinstance(i.puzzle, Puzzle3D) for i in items}
-    noun = "Picross 3D levels" if kinds == {True} else "puzzles"
+    kinds = {i.puzzle.kind_name for i in items}
+    noun = f"{kinds.pop()}s" if len(kinds) == 1 else "puzzles"
     lines = [f"{n} {noun[:-1] if n == 1 else noun}"]
     if graded:
         if min(graded) == max(graded):

@@ -5,14 +5,15 @@ from ..model import Puzzle
 from .deadline import TIMEOUT
 from .result import STATUSES, Status, VerifyResult
 from .session import Session
-from .verify import ambiguity, ambiguous_cells, line_solve, verify2d
+from .verify import ambiguity, ambiguous_cells, line_solve, timed_session
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Optional, Union
     from ..model3d import Puzzle3D
 
-__all__ = ["verify", "solve", "Session", "ambiguous_cells", "ambiguity", "line_solve", "VerifyResult", "Status", "STATUSES"]
+__all__ = ["verify", "verify_kept", "solve", "Session", "ambiguous_cells", "ambiguity", "line_solve", "VerifyResult",
+           "Status", "STATUSES"]
 
 
 def verify(
@@ -39,15 +40,23 @@ def verify(
     Traceback (most recent call last):
     TypeError: verify takes a Puzzle or Puzzle3D, not str; read a file with nonogen.load(path) first
     """
+    return verify_kept(puzzle, target=target, timeout=timeout, strategy=strategy, grade=grade)[0]
+
+
+def verify_kept(puzzle: Union[Puzzle, Puzzle3D], *, target: Any = None, timeout: Optional[float] = TIMEOUT,
+                strategy: str = "full", grade: bool = True) -> tuple[VerifyResult, Optional[Session]]:
+    """:func:`verify`, and the :class:`Session` that answered (``None`` for a Picross 3D level): its line cache is
+    warm for more questions, as the ambiguity scan of a batch record."""
     dimensions = getattr(puzzle, "dimensions", None)
     if dimensions == 3:
         from .verify3d import verify3d  # the 3D half loads numpy: a 2D verify does not
 
-        return verify3d(puzzle, target=target, timeout=timeout, grade=grade)
+        return verify3d(puzzle, target=target, timeout=timeout, grade=grade), None
     if dimensions != 2:  # a path, most likely: say how to get a puzzle from it
         raise TypeError(f"verify takes a Puzzle or Puzzle3D, not {type(puzzle).__name__}; "
                         "read a file with nonogen.load(path) first")
-    return verify2d(puzzle, target=target, timeout=timeout, strategy=strategy, grade=grade)
+    session, left = timed_session(puzzle, timeout=timeout)
+    return session.verify(target=target, timeout=left, strategy=strategy, grade=grade), session
 
 
 def solve(puzzle: Union[Puzzle, Puzzle3D], *, timeout: Optional[float] = TIMEOUT) -> VerifyResult:

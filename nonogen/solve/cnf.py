@@ -21,18 +21,14 @@ from ..grids import Rows, flat, split_rows
 from .deadline import Deadline
 from .line import all_values
 from .propagate import Grid
+from .sat import new_solver
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:
     from typing import Any, Optional, Sequence
-    from pysat.solvers import Solver
+    from .sat import Solver
 
 __all__ = ["Encoding"]
-
-# MiniSat (the GitHub version) finds the first solution of the random TAAI
-# puzzles in 60 % of CaDiCaL 1.9.5's time and is as fast on the survey set,
-# with less start-up cost per solver; and it can be interrupted at a deadline.
-SOLVER_NAME = "minisat-gh"
 
 
 @contextlib.contextmanager
@@ -225,9 +221,7 @@ class Encoding:
 
         Loading is slow next to everything else on a huge residue: 1.4 M clauses take 2-5 s.
         """
-        from pysat.solvers import Solver  # loaded on first use: most puzzles never reach SAT
-
-        solver = Solver(name=SOLVER_NAME)
+        solver = new_solver("grid")
         try:
             for chunk in self._chunks():
                 if deadline is not None:

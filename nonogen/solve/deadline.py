@@ -14,7 +14,7 @@ from ..signals import on_main_thread, signal
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # the SAT solver loads on first use: a line-solvable puzzle never needs it
     from typing import Iterator, Optional, Sequence
-    from pysat.solvers import Solver
+    from .sat import Solver
 
 __all__ = ["TIMEOUT", "Deadline", "Timeout", "OutOfTime", "Clock", "interrupt_at", "read_limit", "solve_limited",
            "solve_budgeted"]

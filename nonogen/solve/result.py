@@ -60,6 +60,10 @@ class VerifyResult:
         said = f", message={self.message!r}" if self.message else ""
         return f"VerifyResult({self.status!r}, difficulty={self.difficulty!r}{rated}, seconds={self.seconds:.3f}{said})"
 
+    def raw_grid(self, name: str = "solution") -> Any:
+        """The grid ``name`` as the engine gave it: a 2D puzzle's rows of bytes (no numpy needed), a box's array."""
+        return self.__dict__.get(vars(VerifyResult)[name].slot)
+
     @property
     def ambiguous(self) -> Optional["np.ndarray"]:
         """Cells where the two reported solutions differ (``multiple`` only).

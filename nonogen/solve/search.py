@@ -25,7 +25,7 @@ from .propagate import Grid
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:
-    from pysat.solvers import Solver
+    from .sat import Solver
 
     from .cnf import Encoding
 

@@ -8,16 +8,16 @@ import time
 from typing import Optional, Sequence
 
 import numpy as np
-from pysat.solvers import Solver
 
 from ..clues3d import satisfies_3d
 from ..errors import LimitError
 from ..model3d import Puzzle3D
-from .cnf3d import SOLVER_NAME, encode
+from .cnf3d import encode
 from .deadline import TIMEOUT, Clock, Timeout
 from .grade3d import rate_passes
 from .line3d import LineIndex3D, LinePasses
 from .result import VerifyResult
+from .sat import new_solver
 
 __all__ = ["verify3d", "MAX_SIDE", "check_size"]
 
@@ -87,7 +87,7 @@ def _verify_by_sat(puzzle: Puzzle3D, target: Optional[np.ndarray], clock: Clock,
         enc = encode(puzzle, deadline=clock.deadline, known=measured.cells)
     except Timeout:
         return None, _finish(fields, clock, start, "no answer within the time limit (still encoding the clues)")
-    with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
+    with new_solver("box", enc.clauses) as solver:
         first: Optional[np.ndarray] = None
         if target is not None and satisfies_3d(puzzle, target):
             first = np.asarray(target, dtype=bool)
