@@ -1,11 +1,12 @@
 """What every batch shares: finding its input files (files, folders, globs), saying why one cannot be read, and
-reading back an earlier run's records.
+the records a killed run left.
 
 ``nonogen verify`` (:mod:`nonogen.batch`) and making a collection
 (:mod:`nonogen.make.many`) both take many inputs and both resume from the
 records a killed run left; the rules for both live here once, so the two
 batches find the same files in the same order, word a file they cannot read
-the same way and resume the same way.
+the same way and leave out a half-written record the same way (a
+collection's records are read by :func:`nonogen.record.read_records`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     PathLike = Union[str, Path]
 
 __all__ = ["found_files", "found_names", "is_pattern", "read_records", "record_lines", "path_text", "suffix_of",
-           "shown", "one_line", "unreadable"]
+           "shown", "one_line", "unreadable", "special_kind"]
 
 
 def path_text(text: str) -> str:
@@ -148,6 +149,11 @@ _SPECIAL = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.
             (stat.S_ISBLK, "a device"))
 
 
+def special_kind(mode: int) -> str:
+    """What a file of ``mode``, neither regular nor a folder, is called in every message: ``a named pipe``..."""
+    return next((word for test, word in _SPECIAL if test(mode)), "a special file")
+
+
 def unreadable(path: str) -> Optional[tuple[str, bool]]:
     """Why the file ``path`` cannot be read, and whether it is a special file; None for a regular file or a folder.
 
@@ -165,8 +171,7 @@ def unreadable(path: str) -> Optional[tuple[str, bool]]:
         return ("a symbolic link loop" if exc.errno == errno.ELOOP else exc.strerror or str(exc)), False
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    kind = next((word for test, word in _SPECIAL if test(mode)), "a special file")
-    return f"not a regular file ({kind})", True
+    return f"not a regular file ({special_kind(mode)})", True
 
 
 # --- records of an earlier run -----------------------------------------------------------------------
@@ -188,14 +193,13 @@ def record_lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def read_records(path: PathLike, key: str, what: str) -> list[dict]:
-    """The records of an earlier run (a missing file is a first run); a torn last line is left out (:func:`record_lines`).
+    """The records of an earlier ``verify`` run (a missing file is a first run); a torn last line is left out.
 
     Each record is a JSON object with ``key`` and ``status``, both text;
     ``what`` names the command that writes them, for the error about a file
     that holds something else. A ``key`` seen again replaces its earlier
-    record: a resumed run that made a source again appends its new record
-    (two runs that once shared the file, before it was locked, wrote the same
-    record twice).
+    record (two runs that once shared the file, before it was locked, wrote
+    the same record twice).
     """
     why = unreadable(os.fspath(path))
     if why is not None and why[1]:  # a FIFO would wait for a writer for ever

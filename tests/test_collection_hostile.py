@@ -250,7 +250,8 @@ def test_odd_names_a_fifo_and_a_link_loop_each_get_their_own_one_line_reason(tmp
 
 
 def test_resume_refuses_records_of_the_wrong_kind_and_a_pipe_in_one_line(tmp_path, capsys):
-    """``"source": 12`` in collection.jsonl ended --resume with a traceback and exit 5; a FIFO there hung it."""
+    """``"source": 12`` in collection.jsonl ended --resume with a traceback and exit 5; a FIFO there hung it.
+    Both are now said in the words every reader of the file uses (nonogen.record.read_records)."""
     from nonogen.cli import main
 
     src = pictures(tmp_path / "src", 2)
@@ -261,12 +262,11 @@ def test_resume_refuses_records_of_the_wrong_kind_and_a_pipe_in_one_line(tmp_pat
     (out / "collection.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
     code = main(["image", str(src), "-o", str(out), "--resume"])
     _, err = capsys.readouterr()
-    assert code == 2 and err == f"nonogen: error: {out / 'collection.jsonl'}:1: not a record of a nonogen " \
-                                "collection; name another file to resume\n"
+    assert code == 2 and err == f'nonogen: error: {out / "collection.jsonl"}:1: "source": expected text, not 12\n'
     (out / "collection.jsonl").unlink()
     os.mkfifo(out / "collection.jsonl")
     code = main(["image", str(src), "-o", str(out), "--resume"])
-    assert code == 2 and "not a regular file (a named pipe)" in capsys.readouterr()[1]
+    assert code == 2 and "collection.jsonl: is a named pipe, not a regular file" in capsys.readouterr()[1]
 
 
 # --- O1, the collection side: nothing is written through a link in the collection folder -----------------------

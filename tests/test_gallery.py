@@ -99,7 +99,8 @@ def test_command_refuses_to_replace_a_gallery_and_says_what_it_wrote(collection,
 def test_bad_records_and_selections_are_one_line_errors_naming_the_line(collection, tmp_path):
     bad = tmp_path / "bad"
     bad.mkdir()
-    (bad / "collection.jsonl").write_text('{"status": "made", "name": "a"}\n{"status": "made", "name": "../etc"}\n')
+    (bad / "collection.jsonl").write_text('{"source": "a.png", "status": "made", "name": "a"}\n'
+                                          '{"source": "b.png", "status": "made", "name": "../etc"}\n')
     done = nonogen_cli("gallery", bad)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert f"{bad / 'collection.jsonl'}:2:" in done.stderr and "folder name" in done.stderr

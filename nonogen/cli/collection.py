@@ -15,8 +15,8 @@ from typing import Any
 
 from ..collect import is_pattern, shown
 from ..errors import InputError, OptionError
-from ..make.many import STATUSES
 from ..output.many import make_many, resumed_records
+from ..record import FIELDS, OUTCOMES
 from .common import (
     EXIT_CODES,
     EXIT_INTERNAL,
@@ -29,10 +29,6 @@ from .common import (
     signals_held,
 )
 from .records import CsvLines
-
-COLUMNS = ("source", "name", "kind", "status", "width", "height", "depth", "colors", "grade", "grade_name",
-           "grade_wanted", "line_solvable", "recognisability", "speck_share", "fill_share", "warnings", "seconds",
-           "clue_hash", "duplicate_of", "error", "error_kind")
 
 _ONLY_FOR_MANY = ("jobs", "executor", "scheduler", "resume", "dedupe", "csv", "grade_mix")
 
@@ -88,7 +84,7 @@ class Summary:
     """Counts per status and the wall time of a collection run: the one-line summary on stderr."""
 
     def __init__(self, resumed: int = 0):
-        self.counts = dict.fromkeys(STATUSES, 0)
+        self.counts = dict.fromkeys(OUTCOMES, 0)
         self.resumed, self.seconds, self.interrupted, self.stopped = resumed, 0.0, False, False
 
     def add(self, rec: dict) -> None:
@@ -97,7 +93,7 @@ class Summary:
     def line(self) -> str:
         """``N sources: a made, b failed, c duplicates (T s)``."""
         total = sum(self.counts.values())
-        made, failed, dups = (self.counts[s] for s in STATUSES)
+        made, failed, dups = (self.counts[s] for s in OUTCOMES)
         extra = f", {self.resumed} from the resumed run" if self.resumed else ""
         stop = ", interrupted" if self.interrupted else ", stopped by the error below" if self.stopped else ""
         return (f"{total} source{'s' if total != 1 else ''}: {made} made, {failed} failed, "
@@ -143,7 +139,7 @@ def run_collection(args: argparse.Namespace, sources: list[str], kind: str, maki
         totals.append(total)
         bar(done, total)
 
-    csv = CsvLines(args.csv, args.force, COLUMNS, _csv_values) if args.csv else None
+    csv = CsvLines(args.csv, args.force, tuple(FIELDS), _csv_values) if args.csv else None
     start = time.monotonic()
     finished = False
     try:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from ..render import check_cell
 from ..files import check_folder
@@ -99,7 +98,6 @@ def _options(args: argparse.Namespace) -> ImageOptions:
 
 
 def run_image(args: argparse.Namespace) -> int:
-    started = time.monotonic()
     options = _options(args)
     check_cell(args.cell)
     if is_collection(args, args.image):
@@ -112,7 +110,6 @@ def run_image(args: argparse.Namespace) -> int:
     made = from_image(args.image, options=options, unique=args.unique, line_solvable=args.line_solvable,
                       grade=args.grade, max_edits=args.max_edits, timeout=args.timeout, title=args.title,
                       min_readability=args.min_readability)
-    made.report["seconds"] = round(time.monotonic() - started, 3)
     for warning in made.report["warnings"]:
         print(f"nonogen: warning: {warning}", file=sys.stderr)
     out = save(made, args.output, force=args.force, cell=args.cell)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from ..errors import OptionError
@@ -56,7 +55,6 @@ def _hide_share(text: str) -> float | None:
 
 
 def run_mesh(args: argparse.Namespace) -> int:
-    start = time.monotonic()
     if is_collection(args, args.model):
         making = {"size": args.size, "up": args.up, "method": args.method, "unique": args.unique,
                   "hide": _hide_share(args.hide), "seed": args.seed, "line_solvable": args.line_solvable,
@@ -72,7 +70,6 @@ def run_mesh(args: argparse.Namespace) -> int:
     finally:  # an error or Ctrl-C must not print on the bar's line
         bar.clear()
     report = made.report
-    report["seconds"] = round(time.monotonic() - start, 3)
     out = save(made, args.output, force=args.force, colored=not args.no_color)
     X, Y, Z = made.puzzle.size
     notes = list(report["notes"])

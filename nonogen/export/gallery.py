@@ -15,8 +15,9 @@ goes in and writes it.
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 from urllib.parse import quote
 
 from .html import _asset, _json_for_script, _script_text
@@ -32,7 +33,10 @@ _CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inlin
 
 @dataclass(frozen=True)
 class GalleryRow:
-    """One made puzzle as the page shows it; picture paths are relative to the page, ``None`` when absent."""
+    """One made puzzle as the page shows it; picture paths are relative to the page, ``None`` when absent.
+
+    ``record`` is its record (:mod:`nonogen.record`): the grade and the figures of :data:`FIGURES` come from it.
+    """
 
     name: str
     title: str
@@ -40,16 +44,20 @@ class GalleryRow:
     source_picture: Optional[str]
     puzzle_picture: Optional[str]
     solution_picture: Optional[str]
-    grade: Optional[int]
-    grade_name: Optional[str]
     size: tuple[int, ...]
-    colors: Optional[int]
-    recognisability: Optional[float]
-    speck_share: Optional[float]
-    fill_share: Optional[float]
-    line_solvable: Optional[bool]
+    record: Mapping[str, Any] = field(default_factory=dict, hash=False)
     warnings: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # (kind, sentence)
     source_note: Optional[str] = None  # why the source picture is not shown, when it is there but cannot be
+
+
+FIGURES: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
+    ("colours", "colors", str),
+    ("recognisability", "recognisability", "{:.2f}".format),
+    ("specks", "speck_share", "{:.0%}".format),
+    ("fill", "fill_share", "{:.0%}".format),
+    ("line-solvable", "line_solvable", lambda solvable: "yes" if solvable else "no"),
+)
+"""The columns of a record's figures after grade and size: heading, field, how a value is written (null: a dash)."""
 
 
 @dataclass(frozen=True)
@@ -81,42 +89,30 @@ def _picture(path: Optional[str], alt: str, note: Optional[str] = None) -> str:
     return f'<a href="{url}"><img src="{url}" alt="{_e(alt)}" loading="lazy"></a>'
 
 
-def _share(value: Optional[float]) -> str:
-    return "—" if value is None else f"{value:.0%}"
-
-
-def _yes_no(value: Optional[bool]) -> str:
-    return "—" if value is None else "yes" if value else "no"
-
-
 def _row(row: GalleryRow) -> str:
     """One ``<tr>``: sort keys and warning kinds ride on data attributes the script reads."""
     size = "×".join(map(str, row.size)) or "—"
-    cells = 1
-    for side in row.size:
-        cells *= side
+    grade, recog = row.record.get("grade"), row.record.get("recognisability")
     kinds = sorted({kind for kind, _ in row.warnings})
     attrs = {
-        "data-name": row.name, "data-grade": "" if row.grade is None else row.grade,
-        "data-recog": "" if row.recognisability is None else f"{row.recognisability:.4f}",
-        "data-cells": cells if row.size else "", "data-kinds": "|".join(kinds),
+        "data-name": row.name, "data-grade": "" if grade is None else grade,
+        "data-recog": "" if recog is None else f"{recog:.4f}",
+        "data-cells": math.prod(row.size) if row.size else "", "data-kinds": "|".join(kinds),
     }
     opening = "<tr class=\"puzzle\" " + " ".join(f'{k}="{_e(v)}"' for k, v in attrs.items()) + ">"
     title = f'<div class="title">{_e(row.title)}</div>' if row.title and row.title != row.name else ""
     kind = '<div class="kind">3D level</div>' if row.level else ""
-    grade = "—" if row.grade is None else f"{row.grade}" + (f" <small>{_e(row.grade_name)}</small>" if row.grade_name else "")
+    named = row.record.get("grade_name")
+    graded = "—" if grade is None else f"{grade}" + (f" <small>{_e(named)}</small>" if named else "")
     warnings = "".join(f'<li data-kind="{_e(k)}"><b>{_e(k)}</b>: {_e(text)}</li>' for k, text in row.warnings)
-    recog = "—" if row.recognisability is None else f"{row.recognisability:.2f}"
     cells_html = [
         f'<td><input type="checkbox" class="pick" value="{_e(row.name)}" aria-label="select {_e(row.name)}"></td>',
         f'<td class="name"><a href="{_e(_url(row.name))}/">{_e(row.name)}</a>{title}{kind}</td>',
         f"<td class=\"pic\">{_picture(row.source_picture, 'source of ' + row.name, row.source_note)}</td>",
         f"<td class=\"pic\">{_picture(row.puzzle_picture, 'puzzle ' + row.name)}</td>",
         f"<td class=\"pic\">{_picture(row.solution_picture, 'solution of ' + row.name)}</td>",
-        f'<td class="grade">{grade}</td>', f"<td>{_e(size)}</td>",
-        f"<td>{'—' if row.colors is None else row.colors}</td>", f"<td>{recog}</td>",
-        f"<td>{_share(row.speck_share)}</td>", f"<td>{_share(row.fill_share)}</td>",
-        f"<td>{_yes_no(row.line_solvable)}</td>",
+        f'<td class="grade">{graded}</td>', f"<td>{_e(size)}</td>",
+        *(f"<td>{'—' if row.record.get(key) is None else show(row.record[key])}</td>" for _, key, show in FIGURES),
         f'<td class="warnings">{"<ul>" + warnings + "</ul>" if warnings else _NONE}</td>',
     ]
     return opening + "".join(cells_html) + "</tr>\n"
@@ -136,9 +132,9 @@ def _options(values: Sequence[tuple[str, str]]) -> str:
 
 
 def _controls(rows: Sequence[GalleryRow]) -> str:
-    grades = sorted({r.grade for r in rows if r.grade is not None})
+    grades = sorted({r.record["grade"] for r in rows if r.record.get("grade") is not None})
     grade_options = [("", "all grades")] + [(str(g), f"grade {g}") for g in grades]
-    if any(r.grade is None for r in rows):
+    if any(r.record.get("grade") is None for r in rows):
         grade_options.append(("none", "no grade"))
     kinds = sorted({k for r in rows for k, _ in r.warnings})
     warning_options = [("", "any"), ("none", "no warnings"), ("some", "has warnings")]
@@ -169,8 +165,7 @@ def gallery_page(rows: Sequence[GalleryRow], failed: Sequence[FailedRow], *, tit
     the file is saved in) from :func:`nonogen.gallery`, so that neither the
     page nor the file tells where the collection lies on the maker's disk.
     """
-    head = ["", "name", "source", "puzzle", "solution", "grade", "size", "colours", "recognisability", "specks",
-            "fill", "line-solvable", "warnings"]
+    head = ["", "name", "source", "puzzle", "solution", "grade", "size", *(h for h, _, _ in FIGURES), "warnings"]
     table = ('<table id="puzzles"><thead><tr>' + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>\n<tbody>\n"
              + "".join(_row(r) for r in rows) + "</tbody></table>\n")
     counts = f"{len(rows)} puzzle{'s' if len(rows) != 1 else ''}" + (f", {len(failed)} not made" if failed else "")

@@ -5,7 +5,7 @@ folder): which name each source's folder gets, which grade each source is
 aimed at for a grade mix, and :func:`make_one`, the whole per-source work
 an executor runs, which turns every failure of a source into a record
 instead of an exception, and a failure of the machine (a full disk) into a
-stop. The record fields are the collection contract (docs/guides/collections.md).
+stop. What a record holds is :mod:`nonogen.record`'s.
 """
 from __future__ import annotations
 
@@ -16,16 +16,16 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
-from ..batch import clue_hash
 from ..collect import one_line, shown, unreadable
 from ..errors import FormatError, InputError, NonogenError, OptionError, SolverTimeout
+from ..record import NAME_CHARACTERS, blank, summary
 
-__all__ = ["MakeTask", "make_one", "plan_names", "mixed_grades", "check_mix", "pipeline", "task_failed", "KINDS",
-           "STATUSES", "RECORDS", "SAFE_NAME", "ENVIRONMENT", "RETRIED", "is_final", "stop_error"]
+__all__ = ["MakeTask", "make_one", "plan_names", "mixed_grades", "check_mix", "pipeline", "task_failed", "SUFFIXES",
+           "ENVIRONMENT", "RETRIED", "is_final", "stop_error"]
 
 PathLike = Union[str, Path]
 
-KINDS = {
+SUFFIXES = {
     "image": (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff"),
     "mesh": (".stl", ".obj", ".ply", ".glb", ".gltf", ".off"),
 }
@@ -33,13 +33,6 @@ KINDS = {
 
 GRADES = {"image": (1, 2, 3, 4, 5), "mesh": (1, 2, 3, 5)}
 DEFAULT_TIMEOUT = {"image": 60.0, "mesh": 300.0}
-STATUSES = ("made", "failed", "duplicate")
-"""Every status a collection record can have, in the order summaries list them."""
-RECORDS = "collection.jsonl"
-"""The records file of a collection folder, one JSON object per source."""
-NAME_CHARACTERS = "a-z0-9_-"
-SAFE_NAME = re.compile(f"[{NAME_CHARACTERS}]+")
-"""What a source's folder name is made of (:func:`safe_name`); readers of a collection refuse any other name."""
 
 
 class MakeTask(NamedTuple):
@@ -140,7 +133,6 @@ def make_one(task: MakeTask, keep: Callable[[Any, MakeTask], None]) -> dict:
     try:
         refuse_unreadable(task.source)
         made = pipeline(task.kind)(task.source, **task.making)
-        made.report["seconds"] = round(time.monotonic() - start, 3)
         saving = True
         keep(made, task)
         return made_record(task, made, time.monotonic() - start)
@@ -232,39 +224,19 @@ def pipeline(kind: str) -> Callable:
     return from_image
 
 
-def _record(task: MakeTask, status: str) -> dict:
-    return {"source": task.source, "name": task.name if status == "made" else None, "kind": task.kind,
-            "status": status, "width": None, "height": None, **({"depth": None} if task.kind == "mesh" else {}),
-            "colors": None, "grade": None, "grade_name": None,
-            "grade_wanted": task.making.get("grade"), "line_solvable": None, "recognisability": None,
-            "speck_share": None, "fill_share": None, "warnings": [], "seconds": None, "clue_hash": None,
-            "duplicate_of": None, "error": None, "error_kind": None}
-
-
 def made_record(task: MakeTask, made, seconds: float) -> dict:
-    """The record of a made source: size, colours, grade and the quality figures of its report."""
-    report, puzzle = made.report, made.puzzle
-    rec = _record(task, "made")
-    if made.is_level:
-        (rec["width"], rec["height"], rec["depth"]), volume = puzzle.size, puzzle.goal.size
-        rec.update(colors=max(1, len(puzzle.palette) - 1), fill_share=round(report["voxels"] / volume, 4))
-        warnings = [] if report["status"] == "unique" else [f"the level is {report['status']}"]
-    else:
-        rec.update(width=puzzle.width, height=puzzle.height, colors=puzzle.n_colors,
-                   **{k: report.get(k) for k in ("recognisability", "speck_share", "fill_share")})
-        warnings = list(report["warnings"])
-        if report["status"] != "unique":
-            warnings.append(f"the puzzle is {report['status']}")
-    rec.update(grade=report.get("grade"), grade_name=report.get("grade_name"), line_solvable=report["line_solvable"],
-               warnings=warnings, seconds=round(seconds, 3), clue_hash=clue_hash(puzzle))
+    """The record of a made source: what its report gives (:func:`~nonogen.record.summary`) and its clues' hash."""
+    rec = blank(task.source, task.name, task.kind, "made", task.making.get("grade"))
+    rec.update(summary(made.report, made.is_level), seconds=round(seconds, 3), clue_hash=made.puzzle.clue_hash())
+    if made.is_level:  # a level's report names no colours: its palette is the background and the cubes' colours
+        rec["colors"] = max(1, len(made.puzzle.palette) - 1)
     return rec
 
 
 def failed_record(task: MakeTask, message: str, kind: str, seconds: Optional[float] = None) -> dict:
     """The record of a source that could not be made: one line saying why, and the kind of failure."""
-    rec = _record(task, "failed")
-    rec.update(seconds=None if seconds is None else round(seconds, 3), error=message, error_kind=kind)
-    return rec
+    return {**blank(task.source, None, task.kind, "failed", task.making.get("grade")),
+            "seconds": None if seconds is None else round(seconds, 3), "error": message, "error_kind": kind}
 
 
 def task_failed(task: MakeTask, message: str, status: str = "error") -> dict:

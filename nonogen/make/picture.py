@@ -112,11 +112,10 @@ def from_image(
     else:
         result = make(imported, unique, line_solvable)
     file_status, left_out = _puzzle_files(result, clock)
-    report = _report(name, result, imported, file_status)
+    report = _report(name, result, imported, file_status, started)
     report["files_left_out"] = left_out
     report["grade_wanted"] = grade
     report["warnings"] += notes + [f"{name} not written: {why}" for name, why in left_out.items()]
-    report["seconds"] = round(time.monotonic() - started, 3)
     return Made(result.puzzle, result.grid, report)
 
 
@@ -326,8 +325,9 @@ REPAIR_KEYS = ("givens", "edits", "ambiguous_cells", "ambiguous_count", "initial
 """What the picture report takes from the repair's report, in the order it lists them."""
 
 
-def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files: dict[str, dict]) -> dict[str, Any]:
-    """The report of ``nonogen image``: the puzzle, the repair, how well it looks like the picture, the files."""
+def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files: dict[str, dict],
+            started: float) -> dict[str, Any]:
+    """The report of ``nonogen image``: puzzle, repair, likeness to the picture, files, seconds since ``started``."""
     final, rep = result.puzzle, result.report
     complete = [n for n, f in files.items() if f["status"] == rep["status"]]
     changed = rep["givens_added"] + len(rep["edits"])
@@ -346,5 +346,6 @@ def _report(name: Optional[str], result: Repair2D, imported: ImportResult, files
         "warnings": list(imported.warnings),
         "import": imported.info,
         "files": files,
-        **{key: rep[key] for key in ("timings", "message", "seconds", "grade", "grade_name", "score")},
+        "timings": rep["timings"], "message": rep["message"], "seconds": round(time.monotonic() - started, 3),
+        **{key: rep[key] for key in ("grade", "grade_name", "score")},
     }

@@ -1,45 +1,33 @@
 """Collection folders and selection files read back, for what publishes them: the gallery, the book, the level pack.
 
-A collection folder holds one sub-folder per source (what :func:`nonogen.save`
-writes) and, when a many-source run made it, ``collection.jsonl``: one
-record per source, failed ones included. Folders made by separate
-``nonogen image`` / ``nonogen mesh`` calls have no such file; their
-``report.json`` files say everything but the failures. A selection file
-(written by the gallery page) is ``{"collection": PATH, "names": [...]}``.
-
-A collection may come from anyone, so what publishers read of it passes two
-checks here, once for all three: every file goes through
-:func:`~nonogen.output.inside.read_inside` (a regular file inside the
-collection, not too large, looked at before it is read), and every field of
-a record or report must have its type (:data:`FIELDS`): a wrong one is the
-file's fault, a :class:`~nonogen.errors.FormatError` naming the file and line.
+A collection folder holds one sub-folder per source (what :func:`nonogen.save` writes) and, when a many-source
+run made it, ``collection.jsonl``: one record per source, failed ones included. Folders made by separate
+``nonogen image`` / ``nonogen mesh`` calls have no such file; their reports say everything but the failures.
+Records and reports are read, typed and merged by :mod:`nonogen.record` (the one reader, ``--resume``'s too),
+every other file through :func:`~nonogen.inside.read_inside`. A selection file (written by the gallery page)
+is ``{"collection": PATH, "names": [...]}``.
 """
 from __future__ import annotations
 
 import json
 import math
-import re
-import sys
 from dataclasses import dataclass, field
+from os.path import lexists
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from .. import formats
 from ..errors import FormatError, InputError, NonogenError
 from ..formats import MAX_FILE_BYTES, decode_text
-from ..make.many import KINDS, RECORDS, SAFE_NAME, STATUSES
+from ..inside import MAX_MEMBER_BYTES, check_inside, json_of, read_inside, text_of
 from ..model import Puzzle
 from ..model3d import Puzzle3D
-from .inside import MAX_MEMBER_BYTES, check_inside, read_inside
+from ..record import FIELDS, RECORDS, read_records, read_report, summary
 
-__all__ = ["Member", "Collection", "read_collection", "read_selection", "open_published", "puzzle_from", "FIELDS",
-           "in_grades", "grade_text", "by_grade", "is_collection", "is_selection", "warning_kind", "RECORDS",
-           "MAX_RECORDS_BYTES", "MAX_MEMBER_BYTES"]
+__all__ = ["Member", "Collection", "read_collection", "read_selection", "open_published", "puzzle_from",
+           "in_grades", "grade_text", "by_grade", "is_collection", "is_selection", "warning_kind"]
 
 AnyPuzzle = Union[Puzzle, Puzzle3D]
-
-MAX_RECORDS_BYTES = 64 << 20
-"""Largest ``collection.jsonl`` read: some 90,000 records, more sources than a gallery or a book can show."""
 
 _WARNING_KINDS = (
     ("file left out", (" not written:",)),
@@ -64,32 +52,28 @@ def warning_kind(sentence: str) -> str:
 
 @dataclass(frozen=True)
 class Member:
-    """One source of a collection: what its record and its folder's report say about it.
+    """One source of a collection: its record, with what its folder's report says over it (:func:`_member`).
 
-    ``root`` is the collection folder: every file of ``folder`` is read through :meth:`read`, which refuses
-    anything that is not a regular file inside it.
+    Every field of a record (:data:`~nonogen.record.FIELDS`) is an attribute, null when not recorded, so a new
+    field reaches every publisher without a line here. ``root`` is the collection folder: every file of
+    ``folder`` is read through :meth:`read`, which refuses anything that is not a regular file inside it.
     """
 
-    name: Optional[str]
-    status: str  # "made", "failed" or "duplicate"
-    kind: str  # "image" or "mesh"
+    record: Mapping[str, Any] = field(hash=False)
     folder: Optional[Path] = None
-    source: Optional[str] = None
     title: str = ""
-    grade: Optional[int] = None
-    grade_name: Optional[str] = None
-    size: tuple[int, ...] = ()
-    colors: Optional[int] = None
-    recognisability: Optional[float] = None
-    speck_share: Optional[float] = None
-    fill_share: Optional[float] = None
-    line_solvable: Optional[bool] = None
-    warnings: tuple[str, ...] = ()
     puzzle_file: Optional[str] = None
-    error: Optional[str] = None
-    error_kind: Optional[str] = None
-    duplicate_of: Optional[str] = None
     root: Optional[Path] = None
+
+    def __getattr__(self, key: str) -> Any:
+        if key in FIELDS:
+            return self.record.get(key)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {key!r}")
+
+    @property
+    def size(self) -> tuple[int, ...]:
+        """The puzzle's box: width and height, and a level's depth."""
+        return tuple(self.record[k] for k in ("width", "height", "depth") if self.record.get(k) is not None)
 
     @property
     def is_level(self) -> bool:
@@ -105,14 +89,11 @@ class Member:
     @property
     def cells(self) -> int:
         """Cells (or cubes) of the puzzle's box: what "size" sorts by."""
-        product = 1
-        for side in self.size:
-            product *= side
-        return product if self.size else 0
+        return math.prod(self.size) if self.size else 0
 
     def has(self, name: str) -> bool:
         """Whether the member's folder has an entry ``name`` (a link counts, even a broken one: reading it says why)."""
-        return self.folder is not None and _lexists(self.folder / name)
+        return self.folder is not None and lexists(self.folder / name)
 
     def check(self, name: str, limit: int = MAX_MEMBER_BYTES) -> Path:
         """The file ``name`` of the member's folder, after :meth:`read`'s checks, for a page to point at unread."""
@@ -121,7 +102,7 @@ class Member:
 
     def read(self, name: str, limit: int = MAX_FILE_BYTES) -> bytes:
         """The bytes of the file ``name`` of the member's folder: a regular file inside the collection, at most
-        ``limit`` bytes, else a one-line error naming it (:func:`~nonogen.output.inside.read_inside`)."""
+        ``limit`` bytes, else a one-line error naming it (:func:`~nonogen.inside.read_inside`)."""
         assert self.folder is not None and self.root is not None
         return read_inside(self.folder / name, self.root, limit)
 
@@ -163,153 +144,36 @@ class Collection:
         return [made[n] for n in names]
 
 
-def _whole(value: Any) -> bool:
-    return type(value) is int and 0 <= value < 2**31
+def _member(root: Path, record: dict[str, Any]) -> Member:
+    """A member from its record (a folder no record names: its name) and, when made, its folder's report.
 
-
-def _plain_name(value: Any) -> bool:
-    """A file name of the member's own folder: no separator, no ``..``; a report naming any other path lies."""
-    return isinstance(value, str) and value not in ("", ".", "..") and not set(value) & set("/\\\0") and len(value) < 256
-
-
-_TEXT = ("text", lambda v: isinstance(v, str))
-_WHOLE = ("a whole number", _whole)
-_NUMBER = ("a number", lambda v: (type(v) is float and math.isfinite(v)) or (type(v) is int and abs(v) < 2**53))
-FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
-    **{key: _TEXT for key in ("source", "image", "model", "title", "grade_name", "error", "error_kind", "duplicate_of")},
-    **{key: _WHOLE for key in ("grade", "colors", "width", "height", "depth")},
-    **{key: _NUMBER for key in ("recognisability", "speck_share", "fill_share")},
-    "kind": (" or ".join(map(repr, KINDS)), lambda v: isinstance(v, str) and v in KINDS),
-    "size": ("a list of whole numbers", lambda v: isinstance(v, list) and len(v) <= 3 and all(map(_whole, v))),
-    "line_solvable": ("true or false", lambda v: isinstance(v, bool)),
-    "warnings": ("a list of sentences", lambda v: isinstance(v, list) and all(isinstance(w, str) for w in v)),
-    "puzzle_file": ("a file name in the puzzle's own folder", _plain_name),
-}
-"""Every field of a record or report that publishers read: what it must be when it is not null (in words, and a test)."""
-
-
-def _shown(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _checked(data: dict[str, Any], path: Path, line: Callable[[str], int]) -> dict[str, Any]:
-    """``data`` when each of its :data:`FIELDS` is null or of its type, else a FormatError at the field's ``line``."""
-    for key, (expected, fits) in FIELDS.items():
-        value = data.get(key)
-        if value is not None and not fits(value):
-            raise FormatError(f'"{key}": expected {expected}, not {_shown(value)}', path=str(path), line=line(key))
-    return data
-
-
-def _line_of(text: str, key: str) -> int:
-    """The line of ``text`` (a report) that holds ``key``: a top-level key of the indented report first, else 1."""
-    quoted = re.escape(json.dumps(key))
-    found = re.search(rf"^ ?{quoted}\s*:", text, re.M) or re.search(rf"{quoted}\s*:", text)
-    return text.count("\n", 0, found.start()) + 1 if found else 1
-
-
-def _json(text: str, path: Path, line: Optional[int]) -> Any:
-    """The JSON value ``text`` of ``path`` (one line of it when ``line`` is given); every failure a FormatError."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"not JSON: {exc.msg}", path=str(path), line=line or exc.lineno) from None
-    except ValueError as exc:  # an integer of more digits than Python converts (sys.set_int_max_str_digits)
-        digits = re.search(rf"\d{{{sys.get_int_max_str_digits() + 1}}}", text)
-        where = line or (text.count("\n", 0, digits.start()) + 1 if digits else 1)
-        raise FormatError(f"a number too long to read ({str(exc).split(';')[0]})", path=str(path), line=where) from None
-    except RecursionError:  # no line to name in a whole file: the depth is reached wherever the nesting is
-        raise FormatError("nested too deeply", path=str(path), line=line) from None
-
-
-def _text(data: bytes, path: Path) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise FormatError("not UTF-8 text", path=str(path), line=data.count(b"\n", 0, exc.start) + 1) from None
-
-
-def _report(folder: Path, root: Path) -> dict[str, Any]:
-    path = folder / "report.json"
-    text = _text(read_inside(path, root), path)
-    data = _json(text, path, None)
-    if not isinstance(data, dict):
-        raise FormatError("expected a JSON object (a report of nonogen image or mesh)", path=str(path), line=1)
-    return _checked(data, path, lambda key: _line_of(text, key))
-
-
-def _records(path: Path, root: Path) -> list[dict[str, Any]]:
-    """The records of ``collection.jsonl``; a line that is not a record is a FormatError naming it."""
-    records = []
-    for number, line in enumerate(_text(read_inside(path, root, MAX_RECORDS_BYTES), path).split("\n"), 1):
-        if not line.strip():
-            continue
-        record = _json(line, path, number)
-        if not isinstance(record, dict) or record.get("status") not in STATUSES:
-            raise FormatError('expected a record with "status" made, failed or duplicate', path=str(path), line=number)
-        name = record.get("name")
-        if name is not None and (not isinstance(name, str) or not SAFE_NAME.fullmatch(name)):
-            raise FormatError(f'"name" {_shown(name)}: expected a folder name (a-z, 0-9, - and _) or null',
-                              path=str(path), line=number)
-        records.append(_checked(record, path, lambda _: number))
-    return records
-
-
-def _size(report: dict[str, Any], record: dict[str, Any]) -> tuple[int, ...]:
-    if report.get("size") is not None:
-        return tuple(report["size"])
-    sides = [report.get(k, record.get(k)) for k in ("width", "height", "depth")]
-    return tuple(s for s in sides if s is not None)
-
-
-def _member(name: Optional[str], folder: Optional[Path], report: dict[str, Any], record: dict[str, Any],
-            root: Path) -> Member:
-    """A member from its report (the made puzzle's own word) over its record (what the run saw); both checked."""
-    def pick(key: str) -> Any:
-        return report.get(key, record.get(key))
-
-    level = record.get("kind") == "mesh" or "model" in report or (folder is not None and (folder / "level.json").is_file())
-    return Member(
-        name=name, status=record.get("status", "made"), kind="mesh" if level else "image", folder=folder,
-        source=record.get("source") or report.get("model" if level else "image"), title=report.get("title") or "",
-        grade=pick("grade"), grade_name=pick("grade_name"), size=_size(report, record), colors=pick("colors"),
-        recognisability=pick("recognisability"), speck_share=pick("speck_share"), fill_share=pick("fill_share"),
-        line_solvable=pick("line_solvable"), warnings=tuple(pick("warnings") or ()),
-        puzzle_file=report.get("puzzle_file"), error=record.get("error"), error_kind=record.get("error_kind"),
-        duplicate_of=record.get("duplicate_of"), root=root)
-
-
-def _lexists(path: Path) -> bool:
-    """Whether there is an entry at ``path``: a FIFO or a broken link counts, so reading it says what is wrong."""
-    return path.is_symlink() or path.exists()
+    The report's :func:`~nonogen.record.summary` goes over the record: the two agree when nonogen wrote both, and
+    a hand-written record may leave out what the report gives. A made record without a report is kept as failed.
+    """
+    name = record.get("name")
+    folder = root / name if name and record["status"] == "made" else None
+    if folder is None or not lexists(folder / "report.json"):
+        if record["status"] == "made":
+            record = dict(record, status="failed", error=f"{folder or 'no folder'}: no report.json", error_kind="input")
+        return Member(record, root=root)
+    report = read_report(folder, root)
+    level = record.get("kind") == "mesh" or "model" in report or (folder / "level.json").is_file()
+    merged = {"source": report.get("model" if level else "image"), **record, **summary(report, level),
+              "kind": "mesh" if level else "image"}
+    return Member(merged, folder, report.get("title") or "", report.get("puzzle_file"), root)
 
 
 def read_collection(folder: Union[str, Path]) -> Collection:
-    """The collection in ``folder``: from ``collection.jsonl`` when present, else from its sub-folders' reports.
-
-    A record whose folder has no report (a run still going, a folder
-    removed) is kept as failed, saying so; sub-folders with a report that no
-    record names are added after the records, by name.
-    """
+    """The collection in ``folder``: its records (:func:`_member`), then sub-folders with a report no record names."""
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError(f"{folder}: not a folder (expected a collection folder or a selection file)")
-    members, seen = [], set()
-    log = folder / RECORDS
-    records = _records(log, folder) if _lexists(log) else []
-    for record in records:
-        name = record.get("name")
-        sub = folder / name if name else None
-        if record["status"] == "made" and not (sub and _lexists(sub / "report.json")):
-            record = dict(record, status="failed", error=f"{sub or 'no folder'}: no report.json", error_kind="input")
-            sub = None
-        report = _report(sub, folder) if sub and record["status"] == "made" else {}
-        members.append(_member(name, sub, report, record, folder))
-        seen.add(name)
-    for sub in sorted(p for p in folder.iterdir() if p.is_dir() and p.name not in seen):
-        if _lexists(sub / "report.json"):
-            members.append(_member(sub.name, sub, _report(sub, folder), {}, folder))
+    records = read_records(folder)
+    members = [_member(folder, record) for record in records]
+    named = {record.get("name") for record in records}
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir() and p.name not in named):
+        if lexists(sub / "report.json"):
+            members.append(_member(folder, {"name": sub.name, "status": "made"}))
     if not members:
         raise InputError(f"{folder}: no collection here (no {RECORDS} and no sub-folder with a report.json)")
     return Collection(folder, tuple(members), bool(records))
@@ -322,7 +186,7 @@ def read_selection(path: Union[str, Path]) -> tuple[Collection, list[Member]]:
     the gallery page writes ``"."``, the folder the file is saved in.
     """
     path = Path(path)
-    data = _json(_text(read_inside(path, None), path), path, None)
+    data = json_of(text_of(read_inside(path, None), path), path)
     if not isinstance(data, dict) or not isinstance(data.get("collection"), str) or not isinstance(data.get("names"), list):
         raise FormatError('expected {"collection": PATH, "names": [NAME, ...]} (a selection file)', path=str(path), line=1)
     names = data["names"]
@@ -342,7 +206,7 @@ def read_selection(path: Union[str, Path]) -> tuple[Collection, list[Member]]:
 def is_collection(path: Union[str, Path]) -> bool:
     """Whether ``path`` is a collection folder: it has ``collection.jsonl`` or a sub-folder with a ``report.json``."""
     path = Path(path)
-    return path.is_dir() and (_lexists(path / RECORDS) or any(_lexists(p / "report.json") for p in path.iterdir()))
+    return path.is_dir() and (lexists(path / RECORDS) or any(lexists(p / "report.json") for p in path.iterdir()))
 
 
 def is_selection(path: Union[str, Path]) -> bool:
@@ -363,7 +227,7 @@ def open_published(path: Union[str, Path]) -> tuple[Collection, list[Member]]:
     if path.is_dir():
         collection = read_collection(path)
         return collection, collection.made
-    if not _lexists(path):
+    if not lexists(path):
         raise InputError(f"{path}: no such collection folder or selection file")
     return read_selection(path)
 

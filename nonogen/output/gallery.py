@@ -33,8 +33,8 @@ from ..export.gallery import FailedRow, GalleryRow, gallery_page
 from ..files import check_entry, refuse_link, write_file
 from ..importers.image import load_image
 from ..render.contact import TILE_PX, Tile, contact_sheet
-from .collection import MAX_MEMBER_BYTES, Collection, Member, by_grade, read_collection, warning_kind
-from .inside import check_inside
+from ..inside import MAX_MEMBER_BYTES, check_inside
+from .collection import Collection, Member, by_grade, read_collection, warning_kind
 
 __all__ = ["gallery", "private", "PAGE", "SHEET", "THUMBS"]
 
@@ -130,10 +130,8 @@ def _row(member: Member, folder: Path, problems: list[str]) -> GalleryRow:
     return GalleryRow(
         name=member.name or "", title=private(member.title), level=member.is_level, source_picture=source,
         puzzle_picture=_picture(member, "puzzle", problems), solution_picture=_picture(member, "solution", problems),
-        grade=member.grade, grade_name=member.grade_name, size=member.size, colors=member.colors,
-        recognisability=member.recognisability, speck_share=member.speck_share, fill_share=member.fill_share,
-        line_solvable=member.line_solvable, warnings=tuple((warning_kind(w), private(w)) for w in member.warnings),
-        source_note=note)
+        size=member.size, record=member.record, source_note=note,
+        warnings=tuple((warning_kind(w), private(w)) for w in member.warnings or ()))
 
 
 def _failed(member: Member) -> FailedRow:

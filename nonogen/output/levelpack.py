@@ -31,7 +31,8 @@ from ..export.html import model_name
 from ..files import _umask, json_text, write_file
 from ..formats._json import validate
 from ..formats import MAX_FILE_BYTES
-from .collection import MAX_MEMBER_BYTES, Member, by_grade, grade_text, in_grades, open_published, puzzle_from
+from ..inside import MAX_MEMBER_BYTES
+from .collection import Member, by_grade, grade_text, in_grades, open_published, puzzle_from
 
 __all__ = ["level_pack", "MANIFEST", "SCHEMA"]
 

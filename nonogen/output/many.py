@@ -27,16 +27,17 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
 
-from ..collect import found_files, read_records
+from ..collect import found_files
 from ..errors import CollectionExistsError, InputError, OptionError
 from ..executors import make_executor
 from ..files import OWN_NAMES, check_folder, refuse_link, write_file
 from ..linefile import LineFile
-from ..make.many import DEFAULT_TIMEOUT, KINDS, MakeTask, check_mix, make_one, mixed_grades, pipeline, plan_names
-from ..make.many import RECORDS, is_final, stop_error, task_failed
+from ..make.many import DEFAULT_TIMEOUT, SUFFIXES, MakeTask, check_mix, make_one, mixed_grades, pipeline, plan_names
+from ..make.many import is_final, stop_error, task_failed
+from ..record import RECORDS, read_records
 from .folders import save
 
-__all__ = ["make_many", "make_and_save", "collection_records", "resumed_records", "RECORDS"]
+__all__ = ["make_many", "make_and_save", "collection_records", "resumed_records"]
 
 PathLike = Union[str, Path]
 
@@ -51,11 +52,11 @@ def _save(made: Any, task: MakeTask) -> None:
 
 
 def collection_records(out: PathLike) -> list[dict]:
-    """The records in ``out/collection.jsonl`` (none when it is missing), a torn last line left out.
+    """The records in ``out/collection.jsonl`` as every reader reads them (:func:`~nonogen.record.read_records`).
 
     A link planted in its place is refused, as writing it is: a resumed run would take another file's lines.
     """
-    return read_records(refuse_link(Path(out) / RECORDS), "source", "a nonogen collection")
+    return read_records(refuse_link(Path(out) / RECORDS).parent)
 
 
 def resumed_records(out: PathLike) -> list[dict]:
@@ -82,7 +83,7 @@ def _remove_if_empty(folder: Path) -> None:
 
 def _sort_records(path: Path) -> None:
     """Rewrite the finished collection's records in sorted source order (each run appends them as they finish)."""
-    records = sorted(read_records(path, "source", "a nonogen collection"), key=lambda r: r["source"])
+    records = sorted(read_records(path.parent), key=lambda r: r["source"])
     write_file(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), force=True, follow=False)
 
 
@@ -176,8 +177,8 @@ def make_many(
     """Make every picture (``kind="image"``) or model (``"mesh"``) in ``sources`` into the collection folder ``out``.
 
     ``sources`` are files, folders (searched recursively for the kind's
-    suffixes, :data:`KINDS`) and glob patterns. Each source is made with
-    ``making`` (the keywords of :func:`nonogen.from_image` or
+    :data:`~nonogen.make.many.SUFFIXES`) and glob patterns. Each source is
+    made with ``making`` (the keywords of :func:`nonogen.from_image` or
     :func:`nonogen.from_mesh`) and saved as :func:`nonogen.save` does into
     ``out/<name>`` (:func:`plan_names`; ``cell`` and ``colored`` as there).
     Yields one record per source as it finishes (with ``dedupe``, in source
@@ -200,14 +201,14 @@ def make_many(
     stops the workers. An OS error of the machine (a full disk, a file size
     limit) stops the run with that :class:`OSError` and records nothing more.
     """
-    if kind not in KINDS:
-        raise OptionError("kind", kind, " or ".join(KINDS))
+    if kind not in SUFFIXES:
+        raise OptionError("kind", kind, " or ".join(SUFFIXES))
     folder = Path(out)
     inside = os.path.abspath(folder) + os.sep  # the collection's own pictures are never sources (a resumed run's)
-    plan = plan_names(p for p, _ in found_files(sources, KINDS[kind]) if not os.path.abspath(p).startswith(inside))
+    plan = plan_names(p for p, _ in found_files(sources, SUFFIXES[kind]) if not os.path.abspath(p).startswith(inside))
     if not plan:
         raise InputError(f"no {'pictures' if kind == 'image' else 'models'} in {', '.join(map(str, sources))} "
-                         f"(searched for {' '.join(KINDS[kind])})")
+                         f"(searched for {' '.join(SUFFIXES[kind])})")
     grades = mixed_grades(len(plan), check_mix(grade_mix, kind)) if grade_mix is not None else None
     lines, earlier, todo = _open_records(folder, plan, resume, force)
     saving = {"colored": colored} if kind == "mesh" else {"cell": cell}
