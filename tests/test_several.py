@@ -1,4 +1,4 @@
-"""The short way to ``multiple`` for colour puzzles (solve/several.py): two solutions before probing."""
+"""The short way to ``multiple`` for colour puzzles (solve/shortcut.py): two solutions before probing."""
 from __future__ import annotations
 
 import random
@@ -7,7 +7,7 @@ import pytest
 
 from nonogen import Color, puzzle_from_grid, satisfies
 from nonogen.grids import flat, rows_of
-from nonogen.solve import Session, several, verify
+from nonogen.solve import Session, shortcut, verify
 from nonogen.solve.deadline import Deadline
 
 PALETTE4 = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "a"), Color("green", "#00ff00", "b"),
@@ -61,12 +61,12 @@ def test_a_unique_puzzle_keeps_its_verdict_and_difficulty(monkeypatch):
     """The short way finds one solution, no swap and no second: probing goes on and says "probe", as before."""
     puzzle = puzzle_from_grid(UNIQUE_BY_PROBING, PALETTE4).replace(goal=None)
     session = Session(puzzle)
-    assert several.worth_trying(puzzle, session.grid, session.undecided_count())
+    assert shortcut.worth_searching(puzzle, session.grid, session.undecided_count())
     result = session.verify(timeout=60)
     assert (result.status, result.difficulty) == ("unique", "probe") and "shortcut" not in result.stats
-    found, exhausted, _ = session.grid.two_solutions(session.line_masks(), several.BUDGET, several.STEPS, Deadline(None))
+    found, exhausted, _ = session.grid.two_solutions(session.line_masks(), shortcut.BUDGET, shortcut.STEPS, Deadline(None))
     assert len(found) == 1 and exhausted  # the search saw the one solution and no other
-    monkeypatch.setattr(several, "MAX_OPEN", 0)  # the full path alone
+    monkeypatch.setattr(shortcut, "MAX_OPEN", 0)  # the full path alone
     before = verify(puzzle, timeout=60)
     assert (before.status, before.difficulty, before.grade) == (result.status, result.difficulty, result.grade)
     assert flat(rows_of(before.solution)) == flat(rows_of(result.solution))
@@ -84,7 +84,7 @@ def test_a_target_stays_the_first_solution():
 @pytest.mark.parametrize("budget", ["BUDGET", "STEPS"])
 def test_the_search_gives_up_at_its_budget(monkeypatch, budget):
     """Out of assumptions or of line work, the short way decides nothing: the full path gives the verdict."""
-    monkeypatch.setattr(several, budget, 1)
+    monkeypatch.setattr(shortcut, budget, 1)
     puzzle = puzzle_from_grid(random_grid(5, 20), PALETTE4).replace(goal=None)
     result = verify(puzzle, timeout=60)
     assert result.status == "multiple" and "shortcut" not in result.stats and result.stats["probing"] == "complete"

@@ -203,10 +203,7 @@ PyObject *Lines_bp(Lines *g, PyObject *args) {
     int status = (!in || !own || !open || bp_alloc(&b, n_max, g->max_k, C) < 0) ? NOMEM : OK;
     for (int cell = 0; status == OK && cell < g->n_cells; cell++) {
         mask_t m = masks[cell];
-        if (m & (m - 1)) {
-            open[cell / g->width] = 1;
-            open[g->height + cell % g->width] = 1;
-        }
+        if (m & (m - 1)) open[cell_line(g, cell, 0)] = open[cell_line(g, cell, 1)] = 1;
         double total = 0;
         for (int a = 0; a < C; a++) total += rowmsg[cell * C + a];
         if (total > 0) continue;

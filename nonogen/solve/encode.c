@@ -26,7 +26,7 @@ static int cell_lit(const Cnf *f, int cell, int value) {
     int n = popcount32(m);
     if (n == 1) return TRUE_LIT;
     int x = f->cell_var[cell];
-    if (n == 2) return value == 31 - __builtin_clz(m) ? x : -x;
+    if (n == 2) return value == colour_of(m) ? x : -x;
     return x + popcount32(m & (((mask_t)1 << value) - 1));
 }
 

@@ -6,10 +6,9 @@
  *    cell is black over the line's placements, weighted by the crossing lines' messages. Two colours
  *    need no logarithms: the weights of one block's cells are multiplied out with prefix products
  *    (that, not the arithmetic, was most of bp.c's time on a 30x30 grid).
- * 2. A depth-first search decides the cells in that order, runs line logic after each decision, and
- *    on a dead end flips the latest decision that has a colour left (chronological backtracking, the
- *    trail of propagate.c undoing the line logic). Past a number of dead ends it gives up, runs more
- *    rounds of belief propagation and tries again with more dead ends allowed.
+ * 2. several.c's depth-first search decides the cells in that order, with line logic after each decision
+ *    and chronological backtracking. Past a number of dead ends it gives up, runs more rounds of belief
+ *    propagation and tries again with more dead ends allowed.
  * 3. A second solution is looked for next to the first: blocks that move by one cell along a closed
  *    cycle of rows and columns (each line moves one block by one cell, so every clue stays as it was;
  *    the smallest cycle is the 2x2 swap; cycle.c). Without one, the search goes on past the first solution: its
@@ -83,23 +82,16 @@ static void line_beliefs(const Lines *g, int line, const mask_t *masks, const do
         white[t] = diff[t] = 0;
     }
     diff[n] = 0;
-    for (int i = 0, at = 0; i < k; at += c.len[i++] + 1) lo[i] = at;
-    for (int i = k - 1, at = n + 1; i >= 0; i--) {
-        hi[i] = at - 1 - c.len[i];
-        at = hi[i];
-    }
-    if (k && hi[0] < 0) return;
-    lo[k] = k ? lo[k - 1] + c.len[k - 1] : 0; /* where blocks 0..k-1 can end first */
-    hi[k] = n;
+    if (!block_windows(&c, n, lo, hi)) return;
     for (int i = 0; i < k; i++)
         for (int s = lo[i], len = c.len[i]; s <= hi[i]; s++)
             Pb[i * W + s] = run[s + len] >= len && P[s] > 0 ? P[s + len] / P[s] : 0;
-    /* F[i][t]: weight of cells [0, t) holding blocks 0..i-1, kept for t in [end of block i-1 first, hi[i]];
-     * G[i][t]: of cells [t, n) holding blocks i.., kept for t in [that same first end, hi[i] + 1]. */
+    /* F[i][t]: weight of cells [0, t) holding blocks 0..i-1, kept for t in row i's window;
+     * G[i][t]: of cells [t, n) holding blocks i.., kept for t in that window and one past it. */
     F[0] = 1;
-    for (int t = 0; t < hi[0]; t++) F[t + 1] = F[t] * w0[t];
+    for (int t = 0, to = window_last(&c, hi, n, 0); t < to; t++) F[t + 1] = F[t] * w0[t];
     for (int i = 1; i <= k; i++) {
-        int len = c.len[i - 1], from = lo[i - 1] + len, to = hi[i];
+        int len = c.len[i - 1], from = window_first(&c, lo, i), to = window_last(&c, hi, n, i);
         double *f = F + i * W;
         const double *prev = F + (i - 1) * W, *pb = Pb + (i - 1) * W;
         f[from - 1] = 0;
@@ -114,9 +106,9 @@ static void line_beliefs(const Lines *g, int line, const mask_t *masks, const do
     if (!(Z > 1e-280) || !isfinite(Z)) return;
     double *last = G + k * W;
     last[n] = 1;
-    for (int t = n - 1; t >= lo[k]; t--) last[t] = last[t + 1] * w0[t];
+    for (int t = n - 1, from = window_first(&c, lo, k); t >= from; t--) last[t] = last[t + 1] * w0[t];
     for (int i = k - 1; i >= 0; i--) {
-        int len = c.len[i], from = i ? lo[i - 1] + c.len[i - 1] : 0;
+        int len = c.len[i], from = window_first(&c, lo, i);
         double *gg = G + i * W;
         const double *next = G + (i + 1) * W, *pb = Pb + i * W;
         gg[hi[i] + 1] = 0;
@@ -141,7 +133,7 @@ static void line_beliefs(const Lines *g, int line, const mask_t *masks, const do
     }
     /* cell t is white between blocks i-1 and i: the product leaves out the cell's own weight */
     for (int i = 0; i <= k; i++)
-        for (int t = i ? lo[i - 1] + c.len[i - 1] : 0, to = i < k ? hi[i] : n; t < to; t++)
+        for (int t = window_first(&c, lo, i), to = window_last(&c, hi, n, i); t < to; t++)
             white[t] += F[i * W + t] * G[i * W + t + 1];
     double black = 0;
     for (int t = 0; t < n; t++) {
@@ -192,59 +184,21 @@ static int rank_cells(const Lines *g, const mask_t *masks, const Beliefs *b, Ran
 }
 
 typedef struct {
-    int place;   /* of the decided cell in order */
-    mask_t left; /* its colour not tried yet (0: none) */
-    int mark;    /* g->n_changed before the decision */
-} Decision;
-
-typedef struct {
     Beliefs b;
     Ranked *ranked;
-    int *order, n_order;  /* the open cells, surest first */
+    int *order;           /* the open cells, surest first */
     mask_t *likeliest;    /* per cell: its likeliest colour, as a mask */
     unsigned char *open_lines;
     mask_t *fixpoint;     /* the masks the guess started from */
     Decision *stack;
-    int depth, place, dead;  /* the search: decisions on the stack, where it is in order, dead ends met */
+    Search s;             /* several.c's search over order, each cell's likeliest colour first */
 } Guess;
 
-static int decide(Lines *g, mask_t *masks, int cell, mask_t value) {
-    if (record_change(g, cell, masks[cell]) < 0) return NOMEM;
-    masks[cell] = value;
-    int lines[2] = {cell / g->width, g->height + cell % g->width};
-    return propagate(g, masks, lines, 2);
-}
-
-/* The search, from a fresh start (st OK, depth 0) or from a solution it found (st CONTRADICTION: it goes on
- * as if that were a dead end, to the next solution). Returns OK with masks solved, CONTRADICTION when it
- * gives up (past `failures` dead ends, or with no decision left to flip), TIMEOUT or NOMEM. Every change
- * stays on the trail for the caller to undo. */
-static int search(Lines *g, mask_t *masks, Guess *q, int failures, int st) {
-    for (;;) {
-        if (st == OK) {
-            while (q->place < q->n_order && !(masks[q->order[q->place]] & (masks[q->order[q->place]] - 1))) q->place++;
-            if (q->place == q->n_order) return OK;
-            int cell = q->order[q->place];
-            q->stack[q->depth++] = (Decision){q->place, masks[cell] & ~q->likeliest[cell], g->n_changed};
-            st = decide(g, masks, cell, q->likeliest[cell]);
-        } else if (st == CONTRADICTION) {
-            while (q->depth && !q->stack[q->depth - 1].left) q->depth--;
-            if (++q->dead > failures || !q->depth) return CONTRADICTION;
-            Decision *top = &q->stack[q->depth - 1];
-            undo_to(g, masks, top->mark);
-            q->place = top->place;
-            mask_t value = top->left;
-            top->left = 0;
-            st = decide(g, masks, q->order[q->place], value);
-        } else {
-            return st;
-        }
-    }
-}
-
-static int fresh_search(Lines *g, mask_t *masks, Guess *q, int failures) {
-    q->depth = q->place = q->dead = 0;
-    return search(g, masks, q, failures, OK);
+/* The search from a fresh start, up to `failures` dead ends. */
+static int fresh_search(Lines *g, mask_t *masks, Guess *q, int n_order, long failures) {
+    q->s = (Search){.order = q->order, .n_order = n_order, .first = q->likeliest, .stack = q->stack,
+                    .max_dead = failures, .assumptions = LONG_MAX, .max_steps = ULONG_MAX};
+    return search(g, masks, &q->s, OK);
 }
 
 /* ---- the whole guess -------------------------------------------------------------------------------- */
@@ -275,16 +229,9 @@ static int guess_init(Guess *q, const Lines *g, const mask_t *masks) {
     for (int cell = 0; cell < g->n_cells; cell++) {
         mask_t m = masks[cell];
         q->b.row[cell] = q->b.col[cell] = m == 2 ? 1.0 : m == 1 ? 0.0 : 0.5;
-        if (m & (m - 1)) {
-            q->open_lines[cell / g->width] = 1;
-            q->open_lines[g->height + cell % g->width] = 1;
-        }
+        if (m & (m - 1)) q->open_lines[cell_line(g, cell, 0)] = q->open_lines[cell_line(g, cell, 1)] = 1;
     }
     return OK;
-}
-
-static void colours_of(const mask_t *masks, int n, unsigned char *v) {
-    for (int i = 0; i < n; i++) v[i] = masks[i] == 2;
 }
 
 /* The first solution into sols: OK, CONTRADICTION when every try gave up, TIMEOUT or NOMEM. Try t runs
@@ -295,14 +242,14 @@ static int first_solution(Lines *g, mask_t *masks, Guess *q, int rounds, int tri
     for (int t = 0; t < tries; t++) {
         int st = propagate_beliefs(g, masks, &q->b, rounds << t, q->open_lines);
         if (st != OK) return st;
-        q->n_order = rank_cells(g, masks, &q->b, q->ranked, q->order, q->likeliest);
-        st = fresh_search(g, masks, q, failures << 2 * t);
+        int n_order = rank_cells(g, masks, &q->b, q->ranked, q->order, q->likeliest);
+        st = fresh_search(g, masks, q, n_order, (long)failures << 2 * t);
         if (st == OK) {
             colours_of(masks, g->n_cells, sols);
             return OK; /* masks stay solved: the search may go on from there */
         }
         undo_to(g, masks, 0);
-        if (st != CONTRADICTION) return st;
+        if (st != CONTRADICTION && st != GAVE_UP) return st;
     }
     return CONTRADICTION;
 }
@@ -316,10 +263,11 @@ static int second_solution(Lines *g, mask_t *masks, Guess *q, int more, int cycl
     memcpy(second, sols, (size_t)g->n_cells);
     int found = cycle_neighbour(g, q->fixpoint, second, cycle_rows);
     if (found != 0) return found == 1 ? 1 : -NOMEM;
-    q->dead = 0;
-    int st = search(g, masks, q, more, CONTRADICTION);
+    q->s.dead = 0;
+    q->s.max_dead = more;
+    int st = search(g, masks, &q->s, CONTRADICTION);
     if (st == OK) colours_of(masks, g->n_cells, second);
-    return st == OK ? 2 : st == CONTRADICTION ? 0 : -st;
+    return st == OK ? 2 : st == CONTRADICTION || st == GAVE_UP ? 0 : -st;
 }
 
 /* guess_two(masks, rounds, tries, failures, more, cycle_rows, end) -> (first, second, how): two 0/1 grids

@@ -41,30 +41,17 @@ void work_free(Work *w) {
     memset(w, 0, sizeof(*w));
 }
 
-/* Row i of fw and bw is only read inside [first(i), last(i)]: from the earliest end of block i-1
- * (0 for i = 0) to the latest start of block i (n for i = k). fw is 0 before its window, bw after
- * its window; outside them the tables hold stale values that nothing reads. */
-static inline int window_first(const Clue *c, const Work *w, int i) { return i ? w->lo[i - 1] + c->len[i - 1] : 0; }
-static inline int window_last(const Clue *c, const Work *w, int n, int i) { return i < c->k ? w->hi[i] : n; }
-
 /* Narrow d[0..n) into w->out; returns 0 when no placement fits. Lines under 64 cells go to
- * solve_line_bits (linebits.c), which computes the same a word at a time. */
+ * solve_line_bits (linebits.c), which computes the same a word at a time. Row i of fw and bw is only
+ * read inside its window (window_first, window_last): fw is 0 before it, bw after it; outside them the
+ * tables hold stale values that nothing reads. */
 int solve_line(const Clue *c, Work *w, int n, const mask_t *d) {
     if (n < 64 && !w->cells_only) return solve_line_bits(c, w, n, d);
     w->bits = 0;
     const int k = c->k, W = n + 1;
     unsigned char *fw = w->fw, *bw = w->bw;
     int *run = w->run, *lo = w->lo, *hi = w->hi;
-    /* each block's window of starts: the clue packed left, then right */
-    for (int i = 0, at = 0; i < k; i++) {
-        lo[i] = at;
-        at += c->len[i] + (i + 1 < k && c->col[i + 1] == c->col[i]);
-    }
-    for (int i = k - 1, at = n; i >= 0; i--) {
-        hi[i] = at - c->len[i];
-        at = hi[i] - (i > 0 && c->col[i - 1] == c->col[i]);
-    }
-    if (k && hi[0] < 0) return 0;
+    if (!block_windows(c, n, lo, hi)) return 0;
     for (int i = 0; i < k; i++) { /* run of cells allowing the block's colour, counted from its first start */
         mask_t bit = (mask_t)1 << c->col[i];
         int *r = run + i * W, end = hi[i] + c->len[i];
@@ -73,9 +60,9 @@ int solve_line(const Clue *c, Work *w, int n, const mask_t *d) {
     }
     /* forwards */
     fw[0] = 1;
-    for (int t = 0, last = window_last(c, w, n, 0); t < last; t++) fw[t + 1] = fw[t] && (d[t] & 1);
+    for (int t = 0, last = window_last(c, hi, n, 0); t < last; t++) fw[t + 1] = fw[t] && (d[t] & 1);
     for (int i = 1; i <= k; i++) {
-        int b = i - 1, len = c->len[b], first = window_first(c, w, i), last = window_last(c, w, n, i);
+        int b = i - 1, len = c->len[b], first = window_first(c, lo, i), last = window_last(c, hi, n, i);
         unsigned char *f = fw + i * W;
         const unsigned char *prev = fw + b * W;
         int same = b > 0 && c->col[b - 1] == c->col[b], latest_end = hi[b] + len;
@@ -93,9 +80,9 @@ int solve_line(const Clue *c, Work *w, int n, const mask_t *d) {
     /* backwards */
     unsigned char *tail = bw + k * W;
     tail[n] = 1;
-    for (int t = n - 1, first = window_first(c, w, k); t >= first; t--) tail[t] = tail[t + 1] && (d[t] & 1);
+    for (int t = n - 1, first = window_first(c, lo, k); t >= first; t--) tail[t] = tail[t + 1] && (d[t] & 1);
     for (int i = k - 1; i >= 0; i--) {
-        int len = c->len[i], first = window_first(c, w, i), last = window_last(c, w, n, i);
+        int len = c->len[i], first = window_first(c, lo, i), last = window_last(c, hi, n, i);
         unsigned char *g = bw + i * W;
         const unsigned char *next = bw + (i + 1) * W;
         int same = i + 1 < k && c->col[i + 1] == c->col[i];
@@ -112,7 +99,7 @@ int solve_line(const Clue *c, Work *w, int n, const mask_t *d) {
     memset(out, 0, sizeof(mask_t) * n);
     for (int i = 0; i <= k; i++) {
         const unsigned char *f = fw + i * W, *g = bw + i * W + 1;
-        for (int t = window_first(c, w, i), last = window_last(c, w, n, i); t < last; t++)
+        for (int t = window_first(c, lo, i), last = window_last(c, hi, n, i); t < last; t++)
             if (f[t] && g[t] && (d[t] & 1)) out[t] = 1;
     }
     for (int i = 0; i < k; i++) {

@@ -26,8 +26,8 @@
  *   refute.c      the grade's lookahead sweep: the values line logic refutes, each trial from the last one's end
  *   encode.c      the SAT encoding (cell variables, block-start ladders, implications), clause lists
  *   bp.c          belief propagation: phases for the cells and for the ladder variables
- *   several.c     two solutions by depth-first search with line logic (the short way to "multiple")
- *   guess.c       black and white: a guess led by belief propagation and a second solution beside it
+ *   several.c     depth-first search with line logic (the short ways to "multiple"), and two solutions by it
+ *   guess.c       black and white: that search led by belief propagation, and a second solution beside its first
  *   cycle.c       black and white: a second solution a cycle of one-cell block moves away from a first
  *   _linelogic.c  the Python module: the Lines type, argument checks, method tables
  * Helpers on the hot paths are static inline here so that splitting the files costs no speed.
@@ -62,6 +62,25 @@ typedef struct {
     uint64_t *starts;         /* per block: bit s set when the block can start at s (lines under 64 cells) */
     uint64_t *rows;           /* solve_line_bits' table rows, 4 * (k+1) words */
 } Work;
+
+/* Each block's window of starts into lo and hi: the clue packed to the left, then to the right (one cell between
+ * blocks of the same colour). 0 when the clue does not fit in n cells. */
+static inline int block_windows(const Clue *c, int n, int *lo, int *hi) {
+    const int k = c->k;
+    for (int i = 0, at = 0; i < k; i++) {
+        lo[i] = at;
+        at += c->len[i] + (i + 1 < k && c->col[i + 1] == c->col[i]);
+    }
+    for (int i = k - 1, at = n; i >= 0; i--) {
+        hi[i] = at - c->len[i];
+        at = hi[i] - (i > 0 && c->col[i - 1] == c->col[i]);
+    }
+    return !k || hi[0] >= 0;
+}
+/* Row i of a line's tables (blocks 0..i-1 placed) is only read from the earliest end of block i-1 (0 for i = 0)
+ * to the latest start of block i (n for i = k). */
+static inline int window_first(const Clue *c, const int *lo, int i) { return i ? lo[i - 1] + c->len[i - 1] : 0; }
+static inline int window_last(const Clue *c, const int *hi, int n, int i) { return i < c->k ? hi[i] : n; }
 
 /* May block i start at s? Needs solve_line to have succeeded on the line. */
 static inline int placeable(const Clue *c, const Work *w, int n, const mask_t *d, int i, int s) {
@@ -131,6 +150,12 @@ static inline int line_len(const Lines *g, int line) { return line < g->height ?
 static inline int line_cell(const Lines *g, int line, int t) {
     return line < g->height ? line * g->width + t : t * g->width + (line - g->height);
 }
+/* Line q through a cell: q = 0 its row, q = 1 its column (line_cell the other way round). */
+static inline int cell_line(const Lines *g, int cell, int q) {
+    return q ? g->height + cell % g->width : cell / g->width;
+}
+/* The line that crosses `line` at its cell t. */
+static inline int crossing_line(const Lines *g, int line, int t) { return line < g->height ? g->height + t : t; }
 /* The n masks of a line into out: a row is one copy, a column one stride (no line_cell test per cell). */
 static inline void read_cells(const Lines *g, int line, int n, const mask_t *masks, mask_t *out) {
     if (line < g->height) {
@@ -145,7 +170,13 @@ static inline Clue line_clue(const Lines *g, int line) {
     return c;
 }
 
-enum { OK = 0, CONTRADICTION = 1, TIMEOUT = 2, NOMEM = 3 };
+enum { OK = 0, CONTRADICTION = 1, TIMEOUT = 2, NOMEM = 3, GAVE_UP = 4 /* a search past its budget: no answer */ };
+
+/* The colour of a decided cell (a mask of one bit), and a solved grid's colours into v. */
+static inline int colour_of(mask_t m) { return 31 - __builtin_clz(m); }
+static inline void colours_of(const mask_t *masks, int n, unsigned char *v) {
+    for (int i = 0; i < n; i++) v[i] = (unsigned char)colour_of(masks[i]);
+}
 
 /* Room for `need` ints in a growable buffer (doubling); -1 when memory runs out. */
 static inline int grow_ints(int **buf, size_t *cap, size_t need) {
@@ -179,6 +210,12 @@ void undo_to(Lines *g, mask_t *masks, int mark);
 PyObject *Lines_propagate(Lines *g, PyObject *args);
 PyObject *Lines_probe(Lines *g, PyObject *args);
 
+/* Line logic from the two lines through a cell, after its mask changed. */
+static inline int propagate_cell(Lines *g, mask_t *masks, int cell) {
+    int two[2] = {cell_line(g, cell, 0), cell_line(g, cell, 1)};
+    return propagate(g, masks, two, 2);
+}
+
 /* refute.c */
 PyObject *Lines_refutations(Lines *g, PyObject *args);
 PyObject *Lines_forget_sweeps(Lines *g, PyObject *unused);
@@ -188,7 +225,23 @@ void sweeps_free(Lines *g);
 PyObject *Lines_encode(Lines *g, PyObject *args);
 PyObject *module_clause_lists(PyObject *self, PyObject *args);
 
-/* several.c */
+/* several.c: the depth-first search of both short ways to "multiple" (its two_solutions, guess.c's guess_two) */
+typedef struct {
+    int place;   /* of the decided cell in the order */
+    mask_t left; /* its colours not tried yet */
+    int mark;    /* g->n_changed before the decision */
+} Decision;
+typedef struct {
+    const int *order;            /* the cells to decide, in this order */
+    int n_order;
+    const mask_t *first;         /* per cell: the colour to try first (a mask of one bit); NULL: the lowest */
+    Decision *stack;             /* room for n_order + 1 */
+    int depth, place;            /* decisions on the stack, where the search is in order */
+    long dead, max_dead;         /* dead ends met, and allowed */
+    long assumptions;            /* assumptions it may still make */
+    unsigned long first_step, max_steps; /* g->steps at the start, and the line work allowed after it */
+} Search;
+int search(Lines *g, mask_t *masks, Search *s, int st);
 PyObject *Lines_two_solutions(Lines *g, PyObject *args);
 
 /* guess.c */

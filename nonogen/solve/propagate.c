@@ -51,7 +51,7 @@ int propagate(Lines *g, mask_t *masks, const int *lines, int n_start) {
             int cell = line_cell(g, line, t);
             if (record_change(g, cell, masks[cell]) < 0) return NOMEM;
             masks[cell] = out[t];
-            int other = line < g->height ? g->height + t : t;
+            int other = crossing_line(g, line, t);
             if (!g->queued[other]) {
                 g->queued[other] = 1;
                 g->queue[tail] = other;
@@ -70,12 +70,6 @@ void undo_to(Lines *g, mask_t *masks, int mark) {
     }
 }
 
-static int cell_lines(const Lines *g, int cell, int *out) {
-    out[0] = cell / g->width;
-    out[1] = g->height + cell % g->width;
-    return 2;
-}
-
 /* What a surviving probe branch implies: "cell has the colour tried" rules out, in every cell the
  * branch narrowed, each colour it lost. They hold in every solution (the branch only used line
  * logic), and SAT gets them as binary clauses: its unit propagation alone does not see them.
@@ -84,7 +78,7 @@ static int cell_lines(const Lines *g, int cell, int *out) {
 #define IMPL_MAX (1u << 20)
 
 static void record_implications(Lines *g, const mask_t *masks, int cell, int mark, int *stamp, int branch) {
-    int colour = 31 - __builtin_clz(masks[cell]);
+    int colour = colour_of(masks[cell]);
     for (int j = mark; j < g->n_changed; j++) {
         int other = g->changed[j];
         if (stamp[other] == branch) continue; /* changed twice: its first record has the mask before */
@@ -125,12 +119,11 @@ static int probe(Lines *g, mask_t *masks, int *solved) {
             status = TIMEOUT;
             break;
         }
-        int n_cand = -1, lines[2];
+        int n_cand = -1;
         for (mask_t rest = mask; rest; rest &= rest - 1) {
             int mark = g->n_changed;
             masks[cell] = rest & (~rest + 1);
-            cell_lines(g, cell, lines);
-            int st = propagate(g, masks, lines, 2);
+            int st = propagate_cell(g, masks, cell);
             if (st == OK) record_implications(g, masks, cell, mark, stamp, ++branch);
             if (st == OK && n_cand < 0) {
                 /* the first surviving branch: the cell and its changes are the candidates */
@@ -161,14 +154,13 @@ static int probe(Lines *g, mask_t *masks, int *solved) {
         int n_re = 0;
         memset(g->queued, 0, g->n_lines);
         for (int j = 0; j < n_cand; j++) {
-            int i = cand[j], two[2];
+            int i = cand[j];
             if (agreed[j] == masks[i]) continue; /* cand may list a cell twice: the first entry narrows it */
             masks[i] = agreed[j];
-            cell_lines(g, i, two);
-            for (int q = 0; q < 2; q++)
-                if (!g->queued[two[q]]) {
-                    g->queued[two[q]] = 1;
-                    relines[n_re++] = two[q];
+            for (int q = 0, line; q < 2; q++)
+                if (!g->queued[line = cell_line(g, i, q)]) {
+                    g->queued[line] = 1;
+                    relines[n_re++] = line;
                 }
         }
         if (n_re) {

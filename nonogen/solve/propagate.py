@@ -326,7 +326,7 @@ class Grid:
     def two_solutions(self, masks, budget: int, steps: int, deadline: Deadline) -> tuple[list[bytes], bool, bool]:
         """Up to two solutions (colour bytes, row-major) by depth-first search with line logic, whether the
         search was exhaustive, and whether the second is the first with four cells swapped (C module only;
-        see :mod:`nonogen.solve.several`).
+        see :mod:`nonogen.solve.shortcut`).
 
         ``masks`` must be a line-logic fixpoint; they are left as they were. The search stops after
         ``budget`` assumptions or ``steps`` of line work (a step per line, more for long lines of many

@@ -122,13 +122,9 @@ static void keep(Lines *g, Kept *k, size_t slot, const mask_t *masks, int mark, 
  * call: those changes laid over the masks, then line logic from the footprint's lines that the masks narrowed. */
 static int trial_from(Lines *g, mask_t *masks, const int32_t *was, int n, const unsigned char *narrowed_line,
                       unsigned char *foot, int *queue, int cell) {
-    int nq = 0, H = g->height, W = g->width;
-    int rc[2] = {cell / W, H + cell % W};
-    for (int q = 0; q < 2; q++) foot[rc[q]] = 1;
-    for (int j = 0; j < n; j++) {
-        int i = was[2 * j];
-        foot[i / W] = foot[H + i % W] = 1;
-    }
+    int nq = 0;
+    foot[cell_line(g, cell, 0)] = foot[cell_line(g, cell, 1)] = 1;
+    for (int j = 0; j < n; j++) foot[cell_line(g, was[2 * j], 0)] = foot[cell_line(g, was[2 * j], 1)] = 1;
     int status = OK;
     for (int j = 0; j < n && status == OK; j++) {
         int i = was[2 * j];
@@ -142,10 +138,10 @@ static int trial_from(Lines *g, mask_t *masks, const int32_t *was, int n, const 
             if (!now_) status = CONTRADICTION;
         }
         if (now_ != f) /* the masks took something F had: both its lines are read again */
-            for (int q = 0, two[2] = {i / W, H + i % W}; q < 2; q++)
-                if (foot[two[q]] == 1) {
-                    foot[two[q]] = 2;
-                    queue[nq++] = two[q];
+            for (int q = 0, line; q < 2; q++)
+                if (foot[line = cell_line(g, i, q)] == 1) {
+                    foot[line] = 2;
+                    queue[nq++] = line;
                 }
     }
     for (int line = 0; line < g->n_lines; line++) {
@@ -177,7 +173,7 @@ PyObject *Lines_refutations(Lines *g, PyObject *args) {
     }
     if (usable)
         for (int i = 0; i < g->n_cells; i++)
-            if (masks[i] != s->prev[i]) narrowed[i / g->width] = narrowed[g->height + i % g->width] = 1;
+            if (masks[i] != s->prev[i]) narrowed[cell_line(g, i, 0)] = narrowed[cell_line(g, i, 1)] = 1;
     g->end = end;
     g->n_changed = 0;
     int status = OK, n_found = 0, trials = 0;
@@ -191,12 +187,12 @@ PyObject *Lines_refutations(Lines *g, PyObject *args) {
         for (mask_t rest = mask & ~consistent[cell]; rest; rest &= rest - 1) {
             mask_t value = rest & (~rest + 1);
             size_t slot = (size_t)cell * (s ? s->n_vals : 0) + __builtin_ctz(value);
-            int mark = g->n_changed, st, lines[2] = {cell / g->width, g->height + cell % g->width};
+            int mark = g->n_changed, st;
             masks[cell] = value;
             if (usable && s->old.len[slot] >= 0)
                 st = trial_from(g, masks, s->old.arena + s->old.start[slot], s->old.len[slot], narrowed, foot, queue, cell);
             else
-                st = propagate(g, masks, lines, 2);
+                st = propagate_cell(g, masks, cell);
             if (st == OK) {
                 for (int j = mark; j < g->n_changed; j++) {
                     mask_t m = masks[g->changed[j]];

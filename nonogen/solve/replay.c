@@ -41,13 +41,12 @@ static void close_step(Replay *r, char kind) {
 static int apply(Replay *r, int line, int n, const mask_t *narrowed) {
     for (int t = 0; t < n; t++)
         if (!narrowed[t]) return CONTRADICTION;
-    const int H = r->g->height;
     for (int t = 0; t < n; t++) {
         mask_t v = narrowed[t];
         if (v == r->current[t]) continue;
         int cell = line_cell(r->g, line, t);
         r->masks[cell] = v;
-        r->touched[line < H ? H + t : t] = 1;
+        r->touched[crossing_line(r->g, line, t)] = 1;
         if (!(v & (v - 1))) r->fixed[r->n_fixed++] = cell;
     }
     return OK;
@@ -184,7 +183,6 @@ done:
  * before touched in ascending order (flags in lines/touched, one byte per line), each read seeing the ones before
  * it, as _Replay._depth does. */
 static int depth(Lines *g, mask_t *trial, char *lines, char *touched, mask_t *current, int limit) {
-    const int H = g->height;
     for (int passes = 1; passes < limit; passes++) {
         memset(touched, 0, g->n_lines);
         for (int line = 0; line < g->n_lines; line++) {
@@ -196,7 +194,7 @@ static int depth(Lines *g, mask_t *trial, char *lines, char *touched, mask_t *cu
             for (int t = 0; t < n; t++) {
                 if (g->work.out[t] == current[t]) continue;
                 trial[line_cell(g, line, t)] = g->work.out[t];
-                touched[line < H ? H + t : line_cell(g, line, t) / g->width] = 1;
+                touched[crossing_line(g, line, t)] = 1;
             }
         }
         char *swap = lines;
@@ -227,7 +225,7 @@ PyObject *Lines_depth(Lines *g, PyObject *args) {
     }
     memcpy(trial, mv.buf, sizeof(mask_t) * g->n_cells);
     trial[cell] = (mask_t)value;
-    a[cell / g->width] = a[g->height + cell % g->width] = 1;
+    a[cell_line(g, cell, 0)] = a[cell_line(g, cell, 1)] = 1;
     result = PyLong_FromLong(depth(g, trial, a, b, current, limit));
 done:
     PyBuffer_Release(&mv);

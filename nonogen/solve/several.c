@@ -1,18 +1,55 @@
-/* Two solutions by depth-first search with line logic (Grid.two_solutions in propagate.py, several.py):
- * the short way to "multiple" for puzzles that line logic leaves with a small, loose residue.
+/* Depth-first search with line logic, the one search of both short ways to "multiple" (shortcut.py): guess.c
+ * runs it over the cells in the order of belief propagation, and two_solutions here over the open cells in
+ * grid order (Grid.two_solutions in propagate.py), for puzzles line logic leaves with a small, loose residue.
  *
- * The search assumes a colour for the first open cell, runs line logic from its row and column,
- * and goes on to the next open cell; a contradiction undoes the assumption and tries the next
- * colour. The first solution is then checked for a second one four cells away (swap_partner);
- * without one the search goes on. It stops after a budget of assumptions and of line work: what it
- * has not found by then, the full path (probing, SAT) decides. */
+ * The search assumes a colour for the next open cell, runs line logic from its row and column, and goes
+ * on; a contradiction (a dead end) undoes the latest assumption that has a colour left and tries the next
+ * one (chronological backtracking on propagate.c's trail). It stops at a budget of dead ends, of assumptions
+ * and of line work: what it has not found by then, the full path (probing, SAT) decides. two_solutions
+ * checks its first solution for a second one four cells away (swap_partner); without one the search goes on. */
 #include "linelogic.h"
 
-typedef struct {
-    int cell;     /* the open cell assumed at this depth */
-    mask_t rest;  /* its colours not tried yet */
-    int mark;     /* g->n_changed before the assumption */
-} Frame;
+/* Assume value in cell (on the trail) and run line logic from its lines. */
+static int decide(Lines *g, mask_t *masks, int cell, mask_t value) {
+    if (record_change(g, cell, masks[cell]) < 0) return NOMEM;
+    masks[cell] = value;
+    return propagate_cell(g, masks, cell);
+}
+
+/* Whether the search may not make one more assumption (and counts it). */
+static int spent(const Lines *g, Search *s) {
+    return s->assumptions-- <= 0 || g->steps - s->first_step > s->max_steps;
+}
+
+/* The search, from a fresh start (st OK, depth 0) or from a solution it found (st CONTRADICTION: it goes on
+ * as if that were a dead end, to the next solution). Returns OK with masks solved, CONTRADICTION when every
+ * branch is searched, GAVE_UP at its budget, TIMEOUT or NOMEM. Every change stays on the trail for the caller
+ * to undo. */
+int search(Lines *g, mask_t *masks, Search *s, int st) {
+    for (;;) {
+        if (st == OK) {
+            while (s->place < s->n_order && !(masks[s->order[s->place]] & (masks[s->order[s->place]] - 1))) s->place++;
+            if (s->place == s->n_order) return OK;
+            if (spent(g, s)) return GAVE_UP;
+            int cell = s->order[s->place];
+            mask_t m = masks[cell], value = s->first ? s->first[cell] : m & (~m + 1);
+            s->stack[s->depth++] = (Decision){s->place, m & ~value, g->n_changed};
+            st = decide(g, masks, cell, value);
+        } else if (st == CONTRADICTION) {
+            while (s->depth && !s->stack[s->depth - 1].left) s->depth--;
+            if (!s->depth) return CONTRADICTION;
+            if (++s->dead > s->max_dead || spent(g, s)) return GAVE_UP;
+            Decision *top = &s->stack[s->depth - 1];
+            undo_to(g, masks, top->mark);
+            s->place = top->place;
+            mask_t value = top->left & (~top->left + 1);
+            top->left &= ~value;
+            st = decide(g, masks, s->order[s->place], value);
+        } else {
+            return st;
+        }
+    }
+}
 
 /* Whether `line` of the grid of colours `v` spells its clue exactly. */
 static int line_matches(const Lines *g, int line, const unsigned char *v) {
@@ -69,81 +106,39 @@ static int swap_partner(const Lines *g, const mask_t *open_masks, unsigned char 
     return 0;
 }
 
-static void colours_of(const mask_t *masks, int n, unsigned char *v) {
-    for (int i = 0; i < n; i++) v[i] = (unsigned char)(31 - __builtin_clz(masks[i]));
-}
-
-/* The search itself: up to two solutions into sols (n_cells bytes each), *found their number,
- * *exhausted whether the whole tree was searched (then *found is every solution there is, up to 2),
- * *swapped whether the second is the first's swap partner. */
-static int search(Lines *g, mask_t *masks, long budget, unsigned long max_steps, unsigned char *sols, int *found,
-                  int *exhausted, int *swapped) {
-    int n = g->n_cells, depth = 0, status = OK, lines[2];
-    unsigned long first_step = g->steps;
-    Frame *stack = PyMem_Malloc(sizeof(Frame) * (size_t)(n + 1));
+/* Up to two solutions into sols (n_cells bytes each), *found their number, *exhausted whether the whole tree
+ * was searched (then *found is every solution there is, up to 2), *swapped whether the second is the first's
+ * swap partner. The open cells are decided in grid order, each colour from the lowest. */
+static int two_solutions(Lines *g, mask_t *masks, long budget, unsigned long max_steps, unsigned char *sols,
+                         int *found, int *exhausted, int *swapped) {
+    int n = g->n_cells, n_open = 0;
+    int *order = PyMem_Malloc(sizeof(int) * (size_t)n);
+    Decision *stack = PyMem_Malloc(sizeof(Decision) * (size_t)(n + 1));
     mask_t *open_masks = PyMem_Malloc(sizeof(mask_t) * (size_t)n);
-    if (!stack || !open_masks) {
-        PyMem_Free(stack);
-        PyMem_Free(open_masks);
-        return NOMEM;
+    int st = order && stack && open_masks ? OK : NOMEM;
+    for (int cell = 0; st == OK && cell < n; cell++) {
+        open_masks[cell] = masks[cell];
+        if (masks[cell] & (masks[cell] - 1)) order[n_open++] = cell;
     }
-    memcpy(open_masks, masks, sizeof(mask_t) * (size_t)n);
-    *found = 0;
-    *exhausted = 0;
-    *swapped = 0;
-    int first = 0;
-    while (first < n && !(masks[first] & (masks[first] - 1))) first++;
-    if (first == n) { /* solved already: the one solution */
-        colours_of(masks, n, sols);
-        *found = 1;
-        *exhausted = 1;
-        goto done;
-    }
-    stack[0] = (Frame){first, masks[first], g->n_changed};
-    depth = 1;
-    while (depth > 0 && *found < 2) {
-        Frame *top = &stack[depth - 1];
-        undo_to(g, masks, top->mark);
-        if (!top->rest) {
-            depth--;
-            continue;
-        }
-        if (budget-- <= 0 || g->steps - first_step > max_steps) goto done; /* not exhausted */
-        mask_t value = top->rest & (~top->rest + 1);
-        top->rest &= top->rest - 1;
-        if (record_change(g, top->cell, masks[top->cell]) < 0) {
-            status = NOMEM;
-            goto done;
-        }
-        masks[top->cell] = value;
-        lines[0] = top->cell / g->width;
-        lines[1] = g->height + top->cell % g->width;
-        int st = propagate(g, masks, lines, 2);
-        if (st == CONTRADICTION) continue;
-        if (st != OK) {
-            status = st;
-            goto done;
-        }
-        int next = top->cell + 1; /* every cell before the assumed one was decided when it was chosen */
-        while (next < n && !(masks[next] & (masks[next] - 1))) next++;
-        if (next < n) {
-            stack[depth++] = (Frame){next, masks[next], g->n_changed};
-            continue;
-        }
-        unsigned char *sol = sols + (size_t)(*found) * n;
+    Search s = {.order = order, .n_order = n_open, .stack = stack, .max_dead = LONG_MAX, .assumptions = budget,
+                .first_step = g->steps, .max_steps = max_steps};
+    *found = *exhausted = *swapped = 0;
+    for (st = st == OK ? search(g, masks, &s, OK) : st; st == OK; st = search(g, masks, &s, CONTRADICTION)) {
+        unsigned char *sol = sols + (size_t)(*found)++ * n;
         colours_of(masks, n, sol);
-        (*found)++;
-        if (*found == 1) {
-            memcpy(sols + n, sol, (size_t)n);
-            if (swap_partner(g, open_masks, sols + n)) *found = *swapped = 2;
+        if (*found == 2) break;
+        memcpy(sols + n, sol, (size_t)n);
+        if (swap_partner(g, open_masks, sols + n)) {
+            *found = *swapped = 2;
+            break;
         }
     }
-    if (depth == 0) *exhausted = 1;
-done:
+    *exhausted = st == CONTRADICTION;
     undo_to(g, masks, 0);
+    PyMem_Free(order);
     PyMem_Free(stack);
     PyMem_Free(open_masks);
-    return status;
+    return st == CONTRADICTION || st == GAVE_UP ? OK : st;
 }
 
 /* two_solutions(masks, budget, steps, end) -> (solutions: bytes of n_cells colours each, 0-2 of them joined,
@@ -166,7 +161,7 @@ PyObject *Lines_two_solutions(Lines *g, PyObject *args) {
     g->end = end;
     g->n_changed = 0;
     int found = 0, exhausted = 0, swapped = 0;
-    int status = search(g, (mask_t *)view.buf, budget, steps, sols, &found, &exhausted, &swapped);
+    int status = two_solutions(g, (mask_t *)view.buf, budget, steps, sols, &found, &exhausted, &swapped);
     g->n_changed = 0;
     PyBuffer_Release(&view);
     PyObject *result = NULL;
