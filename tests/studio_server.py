@@ -41,7 +41,7 @@ class Studio:
     """One running studio: its address, token and folder, and calls to its API."""
 
     def __init__(self, folder: Path, limits: Optional[Limits] = None, token: Optional[str] = TOKEN,
-                 preexec: Any = None):
+                 preexec: Any = None, env: Optional[dict] = None):
         self.folder = folder
         if limits is None:
             command = [sys.executable, "-m", "nonogen", "studio", str(folder), "--port", "0", "--no-browser"]
@@ -49,7 +49,7 @@ class Studio:
         else:
             command = [sys.executable, "-c", _SERVE, str(folder), token or "", json.dumps(asdict(limits))]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        preexec_fn=preexec)
+                                        preexec_fn=preexec, env=None if env is None else {**os.environ, **env})
         line = self.process.stdout.readline()  # printed once the server listens (or it exits on failure)
         if not line.startswith("nonogen studio: http://127.0.0.1:"):
             self.process.kill()

@@ -180,15 +180,17 @@ def test_engine_answers_only_the_newest_job_of_a_lane():
     hard = {"grid": rng.integers(0, 2, (60, 60)).tolist(), "palette": DOC["palette"], "givens": []}
 
     async def scenario():
-        engine = Engine(size=2, spare=0)
+        engine = Engine(size=3, spare=0)
         try:
             async def collect(job, lane):
                 return [m async for m in engine.run(job, lane=lane, seconds=60)]
 
             other = asyncio.ensure_future(collect({"kind": "suggest", "doc": hard, "goal": "edit"}, "other tab"))
             first = asyncio.ensure_future(collect({"kind": "suggest", "doc": hard, "goal": "edit"}, "tab"))
+            deadline = asyncio.get_running_loop().time() + WAIT
             while len(engine._workers) < 2 or any(w.job is None for w in engine._workers):
-                await asyncio.sleep(0.01)  # both run, each on its worker: the engine is full
+                assert asyncio.get_running_loop().time() < deadline, engine._broken or "the suggestions never ran"
+                await asyncio.sleep(0.01)  # both run, each on its worker: all the workers suggestions may take
             queued = [asyncio.ensure_future(collect({"kind": "check", "doc": DOC}, "tab")) for _ in range(5)]
             newest = await queued[-1]
             started = engine.started
@@ -200,6 +202,29 @@ def test_engine_answers_only_the_newest_job_of_a_lane():
     assert first == [CANCELLED] and older == [[CANCELLED]] * 4
     assert newest[0]["verdict"] == "unique" and newest[-1]["grade"] == 1
     assert not other_done and started == 3  # two, then one for the newest check: none for the four dropped ones
+
+
+def test_the_map_never_calls_a_proof_that_ran_out_of_time_complete(monkeypatch):
+    """A grid whose proof ran out of time got the map {"before": 0}, {"done": true, "complete": true}: "nothing
+    ambiguous, every cell tried", where nothing was proved. The engine's verdict is "timeout" here by fiat, as a
+    100x100 grid gives it after the map's 20 s."""
+    from types import SimpleNamespace
+
+    from nonogen.solve.session import Session
+    from nonogen.studio.ambiguity import ambiguity_map
+
+    monkeypatch.setattr(Session, "verify", lambda self, grid, **kw: SimpleNamespace(status="timeout"))
+    assert list(ambiguity_map({"doc": DOC})) == [{"verdict": "timeout"},
+                                                {"done": True, "complete": False, "timeout": True}]
+    monkeypatch.undo()
+    # a map cut short by its deadline says so too: here the search for the ambiguous cells runs out of time
+    monkeypatch.setattr(Session, "ambiguous_cells", lambda self, grid, **kw: ([(0, 0), (0, 1)], False))
+    messages = list(ambiguity_map({"doc": {**DOC, "grid": [[1, 0], [0, 1]], "givens": []}}))
+    assert messages[0] == {"verdict": "multiple", "before": 2, "ambiguous": [[0, 0], [0, 1]]}
+    assert messages[-1] == {"done": True, "complete": False, "timeout": True}
+    monkeypatch.undo()
+    assert list(ambiguity_map({"doc": DOC})) == [{"verdict": "unique", "before": 0, "ambiguous": []},
+                                                {"done": True, "complete": True, "timeout": False}]
 
 
 def test_engine_stops_a_running_check_and_keeps_its_worker():

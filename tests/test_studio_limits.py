@@ -5,6 +5,7 @@ and waits for the effect (a closed connection, an answer, an exit), never for a 
 """
 from __future__ import annotations
 
+import os
 import resource
 import signal
 import socket
@@ -122,6 +123,93 @@ def test_concurrent_uploads_are_bounded_and_memory_comes_back(tmp_path):
         assert max(peak) - idle < 200e6 and after - idle < 100e6, (idle, max(peak), after)
     finally:
         server.stop()
+
+
+def _full_fifo(path: Path) -> int:
+    """A FIFO at ``path`` with its buffer filled by the test, which holds the read end: a save into it opens at
+    once, then waits in its write, holding its worker, until the test reads (:func:`_drain`)."""
+    os.mkfifo(path)
+    fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
+    for size in (4096, 1):
+        try:
+            while True:
+                os.write(fd, b"x" * size)
+        except BlockingIOError:
+            pass
+    return fd
+
+
+def _drain(fd: int) -> bytes:
+    """Everything in the FIFO now (a waiting writer's write goes through once there is room)."""
+    data = b""
+    try:
+        while chunk := os.read(fd, 65536):
+            data += chunk
+    except BlockingIOError:
+        pass
+    return data
+
+
+def _writers(studio: Studio, path: Path) -> int:
+    """How many of the studio's processes have ``path`` open (a save writing into it)."""
+    count = 0
+    for pid in studio.children():
+        try:
+            links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+        except OSError:  # gone meanwhile
+            continue
+        count += links.count(str(path))
+    return count
+
+
+def test_a_check_never_waits_behind_other_tabs_saves(tmp_path):
+    """Saves (and test-solve pages) ran in no lane and took every worker: nine saves of one tab, or three tabs'
+    saves, kept another tab's check of a 5x5 grid waiting about a minute. A tab's newer save now replaces its older
+    one, and saves never take the worker kept for checks. Here a save cannot end until the test reads its FIFO."""
+    folder = Path(os.path.realpath(tmp_path))
+    server = Studio(folder, Limits(workers=3))
+    fifos = {name: _full_fifo(folder / name) for name in ("a1.non", "a2.non", "b.non", "c.non")}
+    answers: dict[str, tuple] = {}
+    threads: dict[str, threading.Thread] = {}
+
+    def save(tab: str, name: str) -> None:
+        def call() -> None:
+            answers[name] = server.api("/api/save", {"doc": DOC, "name": name, "format": "non"}, tab=tab)
+        threads[name] = threading.Thread(target=call)
+        threads[name].start()
+
+    def until(condition, what: str) -> None:
+        deadline = time.monotonic() + WAIT
+        while not condition():
+            assert time.monotonic() < deadline, what
+            time.sleep(0.02)
+
+    try:
+        save("a", "a1.non")
+        until(lambda: _writers(server, folder / "a1.non") == 1, "tab a's first save never started")
+        save("a", "a2.non")  # tab a's newer save replaces the one still writing
+        threads["a1.non"].join(WAIT)
+        assert answers.get("a1.non") == (200, {"cancelled": True})
+        until(lambda: _writers(server, folder / "a2.non") == 1 and _writers(server, folder / "a1.non") == 0,
+              "tab a's newer save never took the older one's place")
+        save("b", "b.non")
+        until(lambda: _writers(server, folder / "b.non") == 1, "tab b's save never started")
+        save("c", "c.non")  # a third tab's save: it waits, the last worker is the checks'
+        assert server.api("/api/check", {"doc": DOC}, tab="edit")[1]["grade"] == 1
+        held = {name: _writers(server, folder / name) for name in fifos}
+        assert held == {"a1.non": 0, "a2.non": 1, "b.non": 1, "c.non": 0}, held
+        for name in ("a2.non", "b.non", "c.non"):  # each read lets its save end, and the one waiting start
+            written = _drain(fifos[name])
+            threads[name].join(WAIT)
+            assert answers[name][0] == 200 and answers[name][1]["saved"] == name, answers
+            assert (written + _drain(fifos[name])).endswith(b'goal "1101"\n'), name  # the puzzle, after the filler
+    finally:
+        for fd in fifos.values():
+            os.close(fd)
+        for thread in threads.values():
+            thread.join(WAIT)
+        code, errors = server.stop()
+        assert "Traceback" not in errors, errors
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])

@@ -4,6 +4,8 @@ The server and the browser helpers are tests/test_studio.py's; every wait is for
 """
 from __future__ import annotations
 
+import http.server
+import threading
 
 import pytest
 
@@ -23,7 +25,7 @@ def _text(driver, element_id: str) -> str:
 
 def test_the_page_keeps_its_token_out_of_sight_and_a_reload_works(page):  # noqa: F811
     """The page works end to end with the run's token, which leaves the address bar at once; a reload gets in by
-    the cookie; a browser without either sees where to find the right URL."""
+    the token its history entry keeps (no cookie); a new visit without the token sees where to find the right URL."""
     driver, url, folder = page
     assert driver.current_url == url and "token" not in driver.current_url
     _drop(driver, "block.png", _picture_png())
@@ -38,11 +40,48 @@ def test_the_page_keeps_its_token_out_of_sight_and_a_reload_works(page):  # noqa
     assert (folder / "mine.non").read_text().startswith("title")
     driver.refresh()
     _until(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#folder-files option")) == 3)
-    assert "token" not in driver.current_url
-    driver.delete_all_cookies()
-    driver.get(url)
-    _until(driver, lambda: "Open the URL printed by" in driver.find_element(By.TAG_NAME, "body").text)
-    _shot(driver, "studio-no-token")
+    assert "token" not in driver.current_url and driver.get_cookies() == []
+    first = driver.current_window_handle
+    driver.switch_to.new_window("tab")  # a new visit: no history entry of its own holds the token
+    try:
+        driver.get(url)
+        _until(driver, lambda: "Open the URL printed by" in driver.find_element(By.TAG_NAME, "body").text)
+        _shot(driver, "studio-no-token")
+    finally:
+        driver.close()
+        driver.switch_to.window(first)
+
+
+def test_another_local_server_never_gets_the_token(page, studio):  # noqa: F811
+    """The page set a cookie holding the token, and a browser sends the cookies of 127.0.0.1 to every port of it:
+    another local user's web server, visited once (a link, a redirect), got the token and read the folder with it."""
+    driver, url, folder = page
+    seen: list[str] = []
+
+    class Other(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(str(self.headers))
+            body = b"<!DOCTYPE html><title>elsewhere</title><p>another local server</p>"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Other)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        driver.get(f"http://127.0.0.1:{other.server_address[1]}/")
+        _until(driver, lambda: driver.title == "elsewhere")
+    finally:
+        other.shutdown()
+        other.server_close()
+    assert seen and not any(studio.token in headers or "nonogen-studio" in headers for headers in seen), seen
+    driver.back()  # the studio's page again, without the token in its address: its history entry has it
+    _until(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#folder-files option")) > 1)
+    assert driver.current_url == url and driver.get_cookies() == []
 
 
 def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811

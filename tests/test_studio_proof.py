@@ -211,3 +211,39 @@ def test_the_ambiguity_map_scores_what_settles_it(proof):
     _until(driver, lambda: checked(driver) and _verdict(driver) in ("unique", "multiple"))
     left = 0 if _verdict(driver) == "unique" else int(driver.find_element(By.ID, "ambiguous-count").text)
     assert left == 28 - best
+
+
+def test_a_map_that_ran_out_of_time_says_so(proof, monkeypatch):
+    """The map of a grid whose proof ran out of time answered "complete, 0 ambiguous", and the page said "A given in
+    the brightest cell settles 0 of the 0 ambiguous cells." (a 100x100 grid the check had proved not unique
+    within its 30 s, the map's own proof not within its 20 s). The map's answer here is ambiguity_map's own, with
+    the engine's verdict "timeout" by fiat, sent to the page in place of /api/map's."""
+    from types import SimpleNamespace
+
+    from nonogen.solve.session import Session
+    from nonogen.studio.ambiguity import ambiguity_map
+
+    driver, folder, server = proof
+    monkeypatch.setattr(Session, "verify", lambda self, grid, **kw: SimpleNamespace(status="timeout"))
+    answer = "".join(json.dumps(message) + "\n" for message in ambiguity_map({"doc": DOC}))
+    monkeypatch.undo()
+    Select(driver.find_element(By.ID, "map-mode")).select_by_value("off")  # no map before the page has this answer
+    draw_pairs(driver)
+    driver.execute_script("""
+        const answer = arguments[0];
+        window.realFetch = window.fetch;
+        window.fetch = (path, init) => path === "/api/map" ? Promise.resolve(new Response(answer))
+          : window.realFetch(path, init);
+    """, answer)
+    try:
+        Select(driver.find_element(By.ID, "map-mode")).select_by_value("given")
+        status = driver.find_element(By.ID, "map-status")
+        _until(driver, lambda: status.get_attribute("data-done") == "1")
+        assert status.text == ("The map ran out of time before the engine could prove which cells are ambiguous: "
+                               "nothing is mapped.")
+        assert status.get_attribute("data-complete") == ""
+        assert not driver.find_elements(By.CSS_SELECTOR, "#board td.cell.heat")
+        assert len(_ambiguous(driver)) == 28  # the check's own proof still shows its cells
+    finally:
+        driver.execute_script("window.fetch = window.realFetch;")
+        Select(driver.find_element(By.ID, "map-mode")).select_by_value("off")

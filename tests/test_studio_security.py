@@ -54,22 +54,32 @@ def test_every_api_request_needs_the_run_token(studio):
             assert status == 403 and "token" in answer["error"], (token, path)
     assert not (studio.folder / "x.non").exists()
     assert studio.api("/api/files")[0] == 200
-    # the page: with the token in its URL, then by the cookie that visit set (a reload); else a short note
+    # the page: with the token in its URL; else a short note (whose script takes a reload back in: the browser tests)
     status, text, headers = _get(studio.url)
     assert status == 403 and "Open the URL printed by <code>nonogen studio</code>" in text
+    assert '<script src="/static/unlock.js"></script>' in text
     status, text, headers = _get(studio.page)
     assert status == 200 and f'<meta name="nonogen-token" content="{TOKEN}">' in text
-    cookie = headers["set-cookie"].split(";")[0]
-    assert cookie == f"nonogen-studio-{studio.port}={TOKEN}" and "HttpOnly" in headers["set-cookie"]
-    assert "SameSite=strict" in headers["set-cookie"] and "frame-ancestors 'self'" in headers["content-security-policy"]
-    assert _get(studio.url, {"Cookie": cookie})[0] == 200
-    assert _get(studio.url, {"Cookie": f"nonogen-studio-{studio.port}=wrong"})[0] == 403
+    assert "frame-ancestors 'self'" in headers["content-security-policy"]
     assert _get(studio.url + "level.html")[0] == 403 and _get(studio.url + "play.html?tab=x")[0] == 403
     assert _get(studio.url + "static/studio.js")[0] == 200  # the page's own scripts hold no secret
     for path in ("/api/files", "api/../api/files", "nothing-here"):  # anything else: 403
         assert _get(studio.url + path)[0] == 403, path
-    # the cookie is for the page only: an API request still needs the header
-    assert studio.api("/api/files", token=None, headers={"Cookie": cookie})[0] == 403
+
+
+def test_no_cookie_ever_carries_the_token(studio):
+    """The page set a cookie holding the token; a browser sends a cookie of 127.0.0.1 to every port of it, so any
+    other local web server the author's browser visited got the token, and the folder through the API with it."""
+    status, text, headers = _get(studio.page)
+    assert status == 200 and "set-cookie" not in {key.lower() for key in headers}
+    stolen = f"nonogen-studio-{studio.port}={TOKEN}"
+    for path in ("", "level.html", "play.html?tab=x"):  # a cookie lets nothing in, whatever it holds
+        assert _get(studio.url + path, {"Cookie": stolen})[0] == 403, path
+    assert studio.api("/api/files", token=None, headers={"Cookie": stolen})[0] == 403
+    # a browser still holding the cookie of an older studio has it expired by the page
+    status, text, headers = _get(studio.page, {"Cookie": f"{stolen}; other=1"})
+    assert status == 200 and headers["set-cookie"].startswith(f'nonogen-studio-{studio.port}=""; ')
+    assert "Max-Age=0" in headers["set-cookie"] and TOKEN not in headers["set-cookie"]
 
 
 def test_the_command_prints_a_fresh_token_and_refuses_a_bad_one(tmp_path):
@@ -259,6 +269,82 @@ def test_every_bad_option_is_a_one_line_400_naming_it(studio):
         status, answer = studio.api("/api/picture?options=" + urllib.request.quote(_json(options)), png,
                                     {"X-File-Name": "p.png"}, raw=True)
         assert (status, answer) == (400, {"error": error}), options
+
+
+BAD_GRIDS = [
+    ([[[0, 1]], [[1, 0]]], "grid: expected rows of whole numbers (colour indices)"),  # one level too deep
+    ([[[]]], "grid: expected rows of whole numbers (colour indices)"),
+    ([[True, 0]], "grid: expected rows of whole numbers (colour indices)"),  # read as 1
+    ([[1.5, 0]], "grid: expected rows of whole numbers (colour indices)"),  # read as 1
+    ([["1", 0]], "grid: expected rows of whole numbers (colour indices)"),
+    ([[None, 0]], "grid: expected rows of whole numbers (colour indices)"),
+    ([[2 ** 70, 0]], "grid: colour indices must be 0 to 1 (the palette's size)"),
+    ([[1, 0], [0]], "grid: expected equal rows, 1 to 100 cells a side"),
+]
+
+
+@pytest.mark.parametrize("grid, error", BAD_GRIDS, ids=range(len(BAD_GRIDS)))
+def test_a_document_is_checked_where_it_is_read(grid, error):
+    """[[[0, 1]], [[1, 0]]] passed puzzle_of's checks (rows, numbers) and failed in the clues with a ValueError;
+    true and 1.5 were read as 1."""
+    from nonogen.errors import InputError
+    from nonogen.studio.document import puzzle_of
+
+    with pytest.raises(InputError) as caught:
+        puzzle_of({**DOC, "grid": grid, "givens": []})
+    assert str(caught.value) == error
+
+
+def test_a_grid_nested_too_deep_is_a_400_on_every_route(studio):
+    """A grid nested one level too deep was a 500 "Internal Server Error" with a traceback in the server's log on
+    /api/check, /api/suggest, /api/map, /api/play and /api/save (the fixture checks the log)."""
+    doc = {**DOC, "grid": [[[0, 1]], [[1, 0]]], "givens": []}
+    for path in ("/api/check", "/api/suggest", "/api/map", "/api/play", "/api/save"):
+        status, answer = studio.api(path, {"doc": doc, "name": "x.non", "format": "non", "goal": "unique"})
+        assert (status, answer) == (400, {"error": "grid: expected rows of whole numbers (colour indices)"}), path
+    assert not (studio.folder / "x.non").exists()
+
+
+def test_an_upload_that_fails_leaves_nothing(tmp_path):
+    """Every model upload that was no model (422) stayed in the studio's temporary folder until it stopped (9 MB
+    each, without bound); a picture that was no picture stayed too, and took the tab's good picture's place."""
+    folder, temp = tmp_path / "work", tmp_path / "tmp"
+    folder.mkdir()
+    temp.mkdir()
+    server = Studio(folder, env={"TMPDIR": str(temp)})
+
+    def kept() -> list[str]:
+        """The uploads on the server: its temporary folder holds each in a folder of its own."""
+        return sorted(path.name for path in temp.glob("nonogen-studio-*/*/*"))
+
+    def upload(path: str, data: bytes, name: str, tab: str = "t") -> tuple[int, dict]:
+        return server.api(path, data, {"X-File-Name": name}, raw=True, tab=tab)
+
+    try:
+        junk = b"solid x\n" + os.urandom(100_000)
+        for _ in range(3):
+            status, answer = upload("/api/mesh", junk, "bad.stl")
+            assert status == 422 and answer["error"].startswith("bad.stl: "), answer
+        assert kept() == []
+        assert upload("/api/mesh?options=%7B%22size%22%3A4%7D", (SAMPLES / "meshes" / "chair.off").read_bytes(),
+                      "chair.off")[0] == 200
+        assert upload("/api/mesh", junk, "bad.stl")[0] == 422 and kept() == ["chair.off"]
+        assert server.api("/api/remesh", {"options": {"size": 4}}, tab="t")[0] == 200  # the level's model stays
+        status, first = upload("/api/picture", photo_png(20, 20), "p.png")
+        assert status == 200 and kept() == ["picture"]  # a tab keeps its newest upload only
+        status, answer = upload("/api/picture", b"no picture at all", "q.png")
+        assert status == 422 and answer["error"].startswith("q.png: not a picture")
+        assert kept() == ["picture"]  # the good one, not the one that failed
+        again = {"picture_id": first["picture_id"], "options": {"width": 10}}
+        assert server.api("/api/import", again, tab="t")[0] == 200
+        assert upload("/api/mesh?options=%7B%22size%22%3A4%7D", (SAMPLES / "meshes" / "snowman.obj").read_bytes(),
+                      "snowman.obj")[0] == 200
+        assert kept() == ["snowman.obj"]
+        assert server.api("/api/import", again, tab="t") == (400, {"error": "the picture is no longer on the server; "
+                                                                            "drop it again"})
+    finally:
+        code, errors = server.stop()
+        assert "Traceback" not in errors, errors
 
 
 def test_a_picture_always_imports_at_a_size_the_studio_can_check(studio):

@@ -10,6 +10,10 @@ the grid with that one cell recoloured is a new puzzle, proved from scratch.
 The work is bounded twice: at most :data:`MAX_GIVENS` and :data:`MAX_CHANGES`
 cells are tried, and the job stops at its deadline, saying so. Each cell's
 score goes to the page as soon as it is known.
+
+A map is complete only when the engine proved every number in it: a proof
+that runs out of time (the grid's own, before any cell is tried) maps
+nothing and says ``"timeout": true``, never "0 ambiguous cells".
 """
 from __future__ import annotations
 
@@ -39,18 +43,25 @@ MAX_COLOURS_TRIED = 4
 
 
 def ambiguity_map(job: dict[str, Any]) -> Iterator[Message]:
-    """``{"before": n}``, then one ``{"cell": [r, c], "given"|"change": settled, ...}`` per cell tried, then
-    ``{"done": True, "complete": ...}`` (``complete`` False: the deadline or the bounds left cells untried)."""
+    """``{"verdict": ..., "before": n, "ambiguous": cells}``, then one ``{"cell": [r, c], "given"|"change": settled,
+    ...}`` per cell tried, then ``{"done": True, "complete": ..., "timeout": ...}``.
+
+    ``complete`` is False when the deadline or the bounds left cells untried, ``timeout`` True when the deadline
+    did. A grid that is not proved ambiguous has no ``before``: unique, nothing is ambiguous (complete); any
+    other verdict (``timeout``), nothing is known.
+    """
     puzzle, grid = puzzle_of(job["doc"])
     clock = Deadline(float(job.get("timeout") or MAP_SECONDS))
     session = Session(puzzle)
-    if session.verify(grid, timeout=clock.left(), grade=False).status != "multiple":
-        yield {"before": 0}
-        yield {"done": True, "complete": True}
+    verdict = session.verify(grid, timeout=clock.left(), grade=False).status
+    if verdict != "multiple":
+        yield {"verdict": verdict, **({"before": 0, "ambiguous": []} if verdict == "unique" else {})}
+        yield {"done": True, "complete": verdict == "unique", "timeout": verdict == "timeout"}
         return
     cells, found_all = session.ambiguous_cells(grid, timeout=clock.left())
     before = len(cells)
-    yield {"before": before, "ambiguous": [list(cell) for cell in cells]}
+    yield {"verdict": verdict, "before": before, "ambiguous": [list(cell) for cell in cells]}
+    timed_out = not found_all
     complete = found_all and len(cells) <= MAX_GIVENS
     try:
         for r, c in cells[:MAX_GIVENS]:
@@ -65,8 +76,8 @@ def ambiguity_map(job: dict[str, Any]) -> Iterator[Message]:
             if best is not None:
                 yield {"cell": [r, c], "change": best[0], "to": best[1]}
     except Timeout:
-        complete = False
-    yield {"done": True, "complete": complete}
+        complete, timed_out = False, True
+    yield {"done": True, "complete": complete, "timeout": timed_out}
 
 
 def _near(cells: list[tuple[int, int]], shape: tuple[int, int]) -> list[tuple[int, int]]:

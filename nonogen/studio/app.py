@@ -35,7 +35,7 @@ from ..plain import to_jsonable
 from .document import puzzle_of
 from .filework import SHEETS
 from .folder import MODEL_SUFFIXES, PICTURE_SUFFIXES, Folder
-from .guard import TAB_HEADER, Gate, TooSlow, chunks, cookie_name
+from .guard import OLD_COOKIE, TAB_HEADER, Gate, TooSlow, chunks
 from .limits import Limits, job_seconds
 from .options import mesh_options, picture_options
 from .tabs import Picture, Tab, Tabs, forget_upload
@@ -87,6 +87,19 @@ async def _json(request: Request) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise NonogenError("the request is not a JSON object")
     return value
+
+
+async def _document(request: Request) -> dict[str, Any]:
+    """The JSON request of a route about the page's document, its ``doc`` checked (:func:`_check_doc`)."""
+    body = await _json(request)
+    await _check_doc(body)
+    return body
+
+
+async def _check_doc(body: dict[str, Any]) -> None:
+    """The request's ``doc`` checked here, once, before any work is queued: whatever it holds, a bad document is a
+    one-line 400 (:func:`.document.puzzle_of` says what is wrong), never a 500 from a worker or a route."""
+    await asyncio.to_thread(puzzle_of, body.get("doc"))
 
 
 async def _upload(request: Request, path: Path) -> None:
@@ -156,12 +169,17 @@ def _tab(request: Request) -> Tab:
 
 
 async def index(request: Request) -> Response:
-    """The page, with the run's token in it (the page sends it back); the token's cookie lets a reload in."""
+    """The page, with the run's token in it (the page sends it back and keeps it for a reload: see :mod:`.guard`).
+
+    No cookie is set; one an earlier studio set (it held that run's token, and went to every port) is expired.
+    """
     token = _studio(request).token
     page = _page().replace('<meta name="nonogen-token" content="">', f'<meta name="nonogen-token" content="{token}">')
     response = HTMLResponse(page, headers={"Cache-Control": "no-store",
                                            "Content-Security-Policy": "frame-ancestors 'self'"})
-    response.set_cookie(cookie_name(request.scope), token, httponly=True, samesite="strict")
+    for name in request.cookies:
+        if OLD_COOKIE.fullmatch(name):
+            response.delete_cookie(name)
     return response
 
 
@@ -178,12 +196,10 @@ async def picture(request: Request) -> Response:
     await _upload(request, path)
     try:
         options = picture_options(_query_options(request))
-    except NonogenError:
-        forget_upload(path)
-        raise
-    upload = Picture(secrets.token_hex(8), path, _file_name(request) or "the picture")
-    tab.keep_picture(upload)
-    return await _import(request, tab, upload, options, claim)
+        upload = Picture(secrets.token_hex(8), path, _file_name(request) or "the picture")
+        return await _import(request, tab, upload, options, claim)
+    finally:
+        tab.release(path)
 
 
 async def reimport(request: Request) -> Response:
@@ -198,10 +214,12 @@ async def reimport(request: Request) -> Response:
 
 
 async def _import(request: Request, tab: Tab, source: Picture, options: Any, claim: int) -> Response:
+    """``source`` read into a grid; it becomes the tab's picture (read again by the sliders) once it has been."""
     job = {"kind": "import", "picture_id": source.id, "path": str(source.path), "name": source.name, "options": options}
     message = await _studio(request).engine.one(job, lane=tab.lane("import"), claim=claim,
                                                 seconds=job_seconds("import"))
     if "grid" in message:
+        tab.keep_picture(source)
         message["picture_id"] = source.id
     return _answer(message)
 
@@ -215,8 +233,7 @@ async def _stream(request: Request, kind: str) -> Response:
     """A job about the page's grid in the tab's check lane (a newer edit stops it), its messages as JSON lines."""
     engine, lane = _studio(request).engine, _tab(request).lane("check")
     claim = engine.claim(lane)  # the edit before this one is dropped now, not once this body is read
-    body = await _json(request)
-    await asyncio.to_thread(puzzle_of, body.get("doc"))
+    body = await _document(request)
 
     async def lines() -> AsyncIterator[bytes]:
         async for message in engine.run({"kind": kind, "doc": body["doc"]}, lane=lane, claim=claim,
@@ -235,8 +252,7 @@ async def ambiguity(request: Request) -> Response:
 async def suggest(request: Request) -> Response:
     engine, lane = _studio(request).engine, _tab(request).lane("check")
     claim = engine.claim(lane)
-    body = await _json(request)
-    await asyncio.to_thread(puzzle_of, body.get("doc"))
+    body = await _document(request)
     job = {"kind": "suggest", "doc": body["doc"], "goal": body.get("goal"), "grade": body.get("grade")}
     return _answer(await engine.one(job, lane=lane, claim=claim, seconds=job_seconds("suggest")))
 
@@ -255,9 +271,7 @@ async def open_file(request: Request) -> Response:
     if suffix in PICTURE_SUFFIXES:
         options = picture_options(body.get("options"))
         path = await asyncio.to_thread(studio.folder.file, name, studio.limits.upload_bytes)
-        source = Picture(secrets.token_hex(8), path, path.name)
-        tab.keep_picture(source)
-        return await _import(request, tab, source, options, claim)
+        return await _import(request, tab, Picture(secrets.token_hex(8), path, path.name), options, claim)
     path = await asyncio.to_thread(studio.folder.file, name)
     return _answer(await studio.engine.one({"kind": "open", "path": str(path)}, lane=tab.lane("import"), claim=claim,
                                            seconds=job_seconds("open")))
@@ -275,11 +289,9 @@ async def mesh(request: Request) -> Response:
     path = tab.upload_path(name)
     await _upload(request, path)
     try:
-        options = mesh_options(_query_options(request))
-    except NonogenError:
-        forget_upload(path)
-        raise
-    return await _mesh(request, tab, path, options, claim)
+        return await _mesh(request, tab, path, mesh_options(_query_options(request)), claim)
+    finally:
+        tab.release(path)
 
 
 async def remesh(request: Request) -> Response:
@@ -315,10 +327,11 @@ async def level_page(request: Request) -> Response:
 
 async def play(request: Request) -> Response:
     """The page's puzzle made into the play page, kept for the tab's test-solve frame (``/play.html``)."""
-    tab = _tab(request)
-    body = await _json(request)
-    await asyncio.to_thread(puzzle_of, body.get("doc"))
-    message = await _studio(request).engine.one({"kind": "play", "doc": body["doc"]}, seconds=job_seconds("play"))
+    engine, tab = _studio(request).engine, _tab(request)
+    claim = engine.claim(tab.lane("play"))
+    body = await _document(request)
+    message = await engine.one({"kind": "play", "doc": body["doc"]}, lane=tab.lane("play"), claim=claim,
+                               seconds=job_seconds("play"))
     if "page" in message:
         tab.play_page = message.pop("page")
         message["ready"] = True
@@ -334,23 +347,25 @@ async def play_frame(request: Request) -> Response:
 
 async def save(request: Request) -> Response:
     """The page's puzzle written into the folder as a puzzle file, a sheet or a play page (never over a file unasked)."""
-    body = await _json(request)
     studio, tab = _studio(request), _tab(request)
+    lane = tab.lane("save")
+    claim = studio.engine.claim(lane)  # a newer save of this tab replaces this one, a level's or a puzzle's
+    body = await _json(request)
     kind, name, overwrite = str(body.get("format")), body.get("name"), bool(body.get("overwrite"))
     path = studio.folder.path(name)
     if body.get("level"):
         if tab.level is None:
             return _error("no level made yet")
         job = {"kind": "save-level", "made": tab.level, "path": str(path), "overwrite": overwrite}
-        return _answer(await studio.engine.one(job, seconds=job_seconds("save-level")))
+        return _answer(await studio.engine.one(job, lane=lane, claim=claim, seconds=job_seconds("save-level")))
     if kind in SHEETS and path.suffix.lower() != SHEETS[kind]:
         return _error(f"{path.name}: a {kind} file is named *{SHEETS[kind]}")
     if kind not in SHEETS and (kind not in formats.FORMATS or not formats.writable(kind) or kind == "nonogen-3d"):
         return _error(f"format: unknown format {kind!r}")
-    await asyncio.to_thread(puzzle_of, body.get("doc"))
+    await _check_doc(body)
     job = {"kind": "save", "doc": body["doc"], "path": str(path), "format": kind, "overwrite": overwrite,
            "accept": bool(body.get("accept"))}
-    return _answer(await studio.engine.one(job, seconds=job_seconds("save")))
+    return _answer(await studio.engine.one(job, lane=lane, claim=claim, seconds=job_seconds("save")))
 
 
 # --- the app -----------------------------------------------------------------------------------------

@@ -69,18 +69,22 @@ def puzzle_of(doc: Any) -> tuple[Puzzle, np.ndarray]:
 
 
 def _grid_of(rows: Any, n_colors: int) -> np.ndarray:
+    """The grid of colour indices; anything else is a one-line InputError here, never a failure further on.
+
+    Every cell must be a JSON whole number: numpy would read a row of lists
+    as a third dimension (the clues then fail with a traceback), ``true`` as
+    1 and ``1.5`` as 1.
+    """
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
         raise InputError("grid: expected a list of rows of colour indices")
     height, width = len(rows), len(rows[0])
     if not (1 <= height <= MAX_SIDE and 1 <= width <= MAX_SIDE) or any(len(r) != width for r in rows):
         raise InputError(f"grid: expected equal rows, 1 to {MAX_SIDE} cells a side")
-    try:
-        grid = np.array(rows, dtype=np.int64)
-    except (TypeError, ValueError, OverflowError):
-        raise InputError("grid: expected whole numbers (colour indices)") from None
-    if grid.min() < 0 or grid.max() > n_colors:
+    if not all(type(v) is int for row in rows for v in row):  # bool is an int subclass: `type`, not isinstance
+        raise InputError("grid: expected rows of whole numbers (colour indices)")
+    if not all(0 <= v <= n_colors for row in rows for v in row):
         raise InputError(f"grid: colour indices must be 0 to {n_colors} (the palette's size)")
-    return grid.astype(np.uint8)
+    return np.array(rows, dtype=np.uint8)
 
 
 def _givens_of(items: Any, grid: np.ndarray) -> list[tuple[int, int, int]]:

@@ -7,9 +7,25 @@ page keeps it and sends it as ``X-Nonogen-Token`` with every API request,
 and a request without it is refused (403) whoever sends it: another user of
 the machine, or a page on another site (which also could not set the header
 without a CORS preflight the studio never grants; and the ``Host`` must be
-a loopback name, against DNS rebinding). The page itself is served for the
-token in its URL, or for the cookie that first visit set, so a reload works;
-without either it is a short note saying where the right URL is.
+a loopback name, against DNS rebinding). The page itself, and the frames'
+pages, are served for the token in their URL only; without it the answer is
+a short note saying where the right URL is.
+
+No cookie lets anything in, and none is set (the page expires one an earlier
+studio set, :data:`OLD_COOKIE`). A cookie belongs to a host, not
+to a port: the browser sends a cookie of 127.0.0.1 to every server on
+127.0.0.1, so any other local user's web server that the author's browser
+visits once (a link, a redirect, an image) receives it. A cookie holding the
+token gave that server the token, to replay as ``X-Nonogen-Token``; a
+separate session cookie that lets the page load would do no better, since
+the page it loads carries the token. So the token lives in the page only:
+the page takes it from its URL, takes the URL out of the address bar, and
+keeps the token in its own history entry (``history.state``), which only
+this origin (this port) can read and which a reload keeps. A reload asks
+for ``/`` without the token and gets the note, whose script
+(``static/unlock.js``) finds the token in that history entry and asks again
+with it, once. A new visit without the printed URL has no history entry and
+stays locked out.
 
 Request bodies are read with a byte limit and a time limit, so an endless
 or stalled upload ends with a one-line error and a closed connection.
@@ -28,14 +44,15 @@ from starlette.requests import Request
 from ..errors import InputError, LimitError
 
 __all__ = ["Gate", "new_token", "check_token", "TOKEN_HEADER", "TAB_HEADER", "chunks", "TooLarge", "TooSlow",
-           "cookie_name"]
+           "OLD_COOKIE"]
 
 TOKEN_HEADER = "X-Nonogen-Token"
 TAB_HEADER = "X-Nonogen-Tab"
 
 _TOKEN = re.compile(r"[A-Za-z0-9_.~-]{8,200}")
 
-LOCKED = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>nonogen studio</title></head>
+LOCKED = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>nonogen studio</title>
+<script src="/static/unlock.js"></script></head>
 <body style="font-family: system-ui, sans-serif; margin: 3em; max-width: 40em">
 <h1>nonogen studio</h1>
 <p>Open the URL printed by <code>nonogen studio</code> in its terminal: it carries this run's secret
@@ -60,16 +77,14 @@ def check_token(token: str) -> str:
     return token
 
 
-def cookie_name(scope: dict[str, Any]) -> str:
-    """The cookie of this server (cookies are per host, not per port: two studios must not share one)."""
-    server = scope.get("server") or ("", 0)
-    return f"nonogen-studio-{server[1]}"
+OLD_COOKIE = re.compile(r"nonogen-studio-\d+")
+"""The cookies earlier studios set, holding their token: the page expires any it is sent (see the module's notes)."""
 
 
 class Gate:
-    """ASGI middleware: ``/``, ``/level.html`` and ``/play.html`` need the token in the query (``?token=``) or the cookie;
+    """ASGI middleware: ``/``, ``/level.html`` and ``/play.html`` need the token in the query (``?token=``);
     ``/static/...`` (the page's scripts and style, no secret in them) is public; anything else, the API first,
-    needs it in :data:`TOKEN_HEADER`."""
+    needs it in :data:`TOKEN_HEADER`. Nothing else lets a request in: no cookie, no address."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], token: str):
         self.app, self.token = app, token.encode()
@@ -81,7 +96,7 @@ class Gate:
         if scope["type"] == "http":
             path = scope["path"]
             if path in ("/", "/level.html", "/play.html"):
-                if not (self._right(_query(scope, "token")) or self._right(_cookie(scope, cookie_name(scope)))):
+                if not self._right(_query(scope, "token")):
                     return await _refuse(send, b"text/html; charset=utf-8", LOCKED.encode())
             elif not path.startswith("/static/") and not self._right(_header(scope, TOKEN_HEADER.lower().encode())):
                 return await _refuse(send, b"application/json",
@@ -99,14 +114,6 @@ def _header(scope: dict[str, Any], name: bytes) -> str:
 def _query(scope: dict[str, Any], name: str) -> str:
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
     return values[0] if values else ""
-
-
-def _cookie(scope: dict[str, Any], name: str) -> str:
-    for part in _header(scope, b"cookie").split(";"):
-        key, _, value = part.strip().partition("=")
-        if key == name:
-            return value
-    return ""
 
 
 async def _refuse(send: Any, kind: bytes, body: bytes) -> None:

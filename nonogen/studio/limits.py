@@ -68,4 +68,5 @@ class Limits:
     tabs: int = 16
     """Most pages whose pictures and levels are kept; the one unused longest is forgotten first."""
     workers: int = 3
-    """Most engine worker processes (one of them kept started as a spare)."""
+    """Most engine worker processes (one of them kept started as a spare); every job but a check takes at most all
+    but one of them, so an edit's check never waits behind saves, levels or suggestions (:mod:`.worker`)."""

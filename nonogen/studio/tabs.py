@@ -4,14 +4,18 @@ The page holds its document and sends it whole with every question (see
 :mod:`.document`); what it cannot hold is kept here under the tab id the
 page makes when it loads (``X-Nonogen-Tab``): the picture it imported (a
 slider reads it again), the level it made and its play page, and the lanes
-its jobs run in (a tab's newer edit replaces only that tab's check). A
-request without a tab id is the tab of scripts.
+its jobs run in (a tab's newer edit replaces only that tab's check, its
+newer save only its save). A request without a tab id is the tab of scripts.
 
 Uploads are streamed to files in a private temporary folder (each in a
-folder of its own), never kept in memory; a tab keeps only its newest
-picture and model. At most ``limit`` tabs are kept: the one unused longest
-is forgotten, its uploads deleted (its page is told to drop the picture
-again).
+folder of its own), never kept in memory. An upload becomes the tab's
+picture or model once it has been read into a grid or a level, replacing
+(deleting) the tab's upload before it, picture or model; one that does not
+(no picture, no model, or a newer upload took its place) is deleted when its
+request ends. So a tab holds at most its newest upload, and a failed upload
+leaves nothing.
+At most ``limit`` tabs are kept: the one unused longest is forgotten, its
+uploads deleted (its page is told to drop the picture again).
 """
 from __future__ import annotations
 
@@ -55,7 +59,11 @@ class Tab:
         self.forgotten = False
 
     def lane(self, kind: str) -> tuple[str, str]:
-        """The engine lane of this tab's jobs of ``kind``: a newer job replaces an older one of the same lane."""
+        """The engine lane of this tab's jobs of ``kind``: a newer job replaces an older one of the same lane.
+
+        The kinds: ``check`` (a check, a suggestion or the map: each takes the
+        last one's place), ``import``, ``mesh``, ``save`` and ``play``.
+        """
         return (self.key, kind)
 
     def upload_path(self, name: str) -> Path:
@@ -66,19 +74,27 @@ class Tab:
         return own / name
 
     def keep_picture(self, picture: Picture) -> None:
-        """``picture`` is the tab's picture now; the upload it replaces is deleted."""
-        old, self.picture = self.picture, picture
-        if old is not None and old.path != picture.path:
-            self._discard(old.path)
-        if self.forgotten:  # it arrived after the tab was forgotten: nobody will read it
-            self._discard(picture.path)
+        """``picture`` is the tab's source now, read again as the sliders move (see :meth:`_keep`)."""
+        self._keep(picture.path)
+        self.picture, self.model = picture, None
 
     def keep_model(self, path: Path) -> None:
-        """``path`` (an upload or a file of the folder) is the model of the tab's level now."""
-        old, self.model = self.model, path
-        if old is not None and old != path:
-            self._discard(old)
-        if self.forgotten:
+        """``path`` (an upload or a file of the folder) is the model of the tab's level now, its source."""
+        self._keep(path)
+        self.picture, self.model = None, path
+
+    def _keep(self, path: Path) -> None:
+        """Delete the tab's uploads but ``path``: a tab keeps its newest source only, a picture or a model (the page
+        shows one or the other, and never reads the one before again)."""
+        for old in (self.picture.path if self.picture else None, self.model):
+            if old is not None and old != path:
+                self._discard(old)
+        if self.forgotten:  # it arrived after the tab was forgotten: nobody will read it
+            self._discard(path)
+
+    def release(self, path: Path) -> None:
+        """Delete the upload ``path`` unless it became the tab's picture or model (call when its request ends)."""
+        if path not in (self.picture.path if self.picture else None, self.model):
             self._discard(path)
 
     def forget(self) -> None:

@@ -10,6 +10,16 @@ the lane's queued job :data:`CANCELLED` without touching any process, and
 stops the lane's running one, as soon as it arrives (:meth:`Engine.claim`);
 an older request that overtakes it while its body is read is not run.
 
+Every job of a page runs in a lane of its tab and kind (:meth:`.tabs.Tab.lane`),
+so a tab holds at most one worker per kind of job, and pressing Save nine
+times runs one save, not nine. That alone still lets a few tabs' saves,
+levels and suggestions take every worker, and the next edit's check of a 5x5
+grid wait a minute for them. So one worker is kept for checks: jobs of any
+other kind run on at most ``size - 1`` workers at once, and a check only ever
+waits for other checks (one per tab, each stopped by its tab's next edit).
+The simplest rule that guarantees it: no priorities, no preemption, no
+per-tab counting beyond the lanes.
+
 Stopping is cheap: the worker is asked to stop, and does so at the job's
 next message (a check sends its verdict, then the ambiguous cells, then the
 grade), staying started for the next job; only a worker that has not
@@ -195,6 +205,9 @@ class Engine:
 
     A worker asked to stop has ``stop_grace`` seconds to reach its job's next message before it is killed.
 
+    Jobs whose ``kind`` is not in ``reserve_for`` run on at most ``size - 1`` workers (all of them when ``size``
+    is 1): the last worker is kept for the kinds that must never wait behind them (the checks).
+
     :meth:`run` streams a job's messages. A job whose lane gets a newer job
     ends with :data:`CANCELLED`; one that runs past its ``seconds`` ends
     with an error; a job whose reader goes away (the page aborted) is
@@ -203,9 +216,9 @@ class Engine:
     """
 
     def __init__(self, size: int = 3, spare: int = 1, preload: tuple[str, ...] = _PRELOAD,
-                 stop_grace: float = STOP_GRACE):
+                 stop_grace: float = STOP_GRACE, reserve_for: tuple[str, ...] = ("check",)):
         self.size, self.spare, self.preload = max(1, size), max(0, min(spare, size - 1)), preload
-        self.stop_grace = stop_grace
+        self.stop_grace, self.reserve_for = stop_grace, reserve_for
         self._ctx: Any = None
         self._workers: list[_Worker] = []
         self._waiting: collections.deque[_Job] = collections.deque()
@@ -328,18 +341,30 @@ class Engine:
             worker.stopping = None
         worker.job = None
 
+    def _heavy(self, task: _Job) -> bool:
+        """Whether ``task`` is of a kind that may not take the worker kept for checks."""
+        return task.job.get("kind") not in self.reserve_for
+
     def _dispatch(self) -> None:
-        """Give waiting jobs to idle workers; start a worker when one is missing (one at a time, in a thread)."""
+        """Give waiting jobs to idle workers, oldest first, heavy ones only while they hold fewer than ``size - 1``
+        workers; start a worker when one is missing (one at a time, in a thread)."""
         if self._closed:
             return
-        while self._waiting:
+        room = max(1, self.size - 1) - sum(1 for w in self._workers if w.job is not None and self._heavy(w.job))
+        runnable = 0  # waiting jobs that a worker more would start now
+        for task in list(self._waiting):
+            heavy = self._heavy(task)
+            if heavy and room <= 0:
+                continue
+            room -= heavy
             idle = [w for w in self._workers if w.job is None]
             if not idle:
-                break
-            task = self._waiting.popleft()
+                runnable += 1
+                continue
+            self._waiting.remove(task)
             self._assign(task, next((w for w in idle if task.lane is not None and w.lane == task.lane), idle[0]))
         soon_idle = sum(1 for w in self._workers if w.job is None or w.stopping is not None)
-        wanted = len(self._waiting) + (0 if self._broken else self.spare) - soon_idle
+        wanted = runnable + (0 if self._broken else self.spare) - soon_idle
         if wanted > 0 and len(self._workers) < self.size and not self._starting:
             self._starting = True
             loop = asyncio.get_running_loop()

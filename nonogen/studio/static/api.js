@@ -1,7 +1,9 @@
 /* The page's link to its server: this run's token, this tab's id, JSON calls and the streamed check.
  * The token comes in the page (the server puts it in a meta tag; the URL that brought it is cleaned out of the
  * address bar at once); every API call carries it, and the tab id that keeps this tab's pictures and levels
- * apart from every other tab's on the server. */
+ * apart from every other tab's on the server. The token is kept in this page's history entry, which a reload
+ * keeps and only this origin reads (unlock.js takes it back in), never in a cookie: a cookie of 127.0.0.1 is
+ * sent to every port of it, so every other local web server would get it (see guard.py). */
 "use strict";
 
 const StudioApi = (() => {
@@ -9,7 +11,7 @@ const StudioApi = (() => {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   const tab = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   const HEADERS = { "X-Nonogen-Token": token, "X-Nonogen-Tab": tab };
-  if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", location.pathname);
+  history.replaceState({ nonogenToken: token }, "", location.pathname);
 
   /* A JSON call (body: an object, or raw bytes with their headers); {status, data}. */
   async function call(path, body, raw) {

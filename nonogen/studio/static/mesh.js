@@ -33,6 +33,7 @@ async function saveLevel(overwrite) {
   $("mesh-confirm").hidden = true;
   const name = $("mesh-name").value;
   const res = await api("/api/save", { level: true, name, overwrite });
+  if (res.data.cancelled) return;  // a newer save of this tab took its place
   if (res.status === 409) {
     $("mesh-question").textContent = `${name} exists in the folder.`;
     $("mesh-confirm").hidden = false;

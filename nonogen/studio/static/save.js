@@ -57,6 +57,7 @@ async function save(overwrite, accept) {
   $("save-status").textContent = "saving...";
   const name = $("save-name").value;
   const res = await api("/api/save", { doc: state.doc, name, format: $("save-format").value, overwrite, accept });
+  if (res.data.cancelled) return;  // a newer save of this tab took its place: its answer says what happened
   if (res.data.confirm) { askUnique(res.data.confirm); return; }
   if (res.status === 409) {
     $("save-question").textContent = `${name} exists in the folder.`;

@@ -9,6 +9,7 @@ async function testSolve() {
   $("test-solve").disabled = true;
   const res = await api("/api/play", { doc: state.doc });
   $("test-solve").disabled = false;
+  if (res.data.cancelled) return;  // a newer test-solve page of this tab took its place
   if (res.data.error) { say(res.data.error); return; }
   state.solving = true;
   show("solve");
@@ -35,7 +36,8 @@ function mapWanted() {
 
 async function requestMap() {
   const seq = state.checkSeq;
-  const map = state.map = { before: 0, given: new Map(), change: new Map(), done: false, complete: false };
+  const map = state.map = { verdict: null, before: null, given: new Map(), change: new Map(), done: false,
+    complete: false, timeout: false };
   if (state.checkAbort) state.checkAbort.abort();
   const abort = state.checkAbort = new AbortController();  // the next edit's check stops it
   drawMap();
@@ -44,13 +46,14 @@ async function requestMap() {
     await StudioApi.stream("/api/map", { doc: state.doc }, abort.signal, (m) => {
       if (!current() || m.cancelled) return false;
       if (m.error) { say(m.error); return false; }
+      if (m.verdict !== undefined) map.verdict = m.verdict;
       if (m.before !== undefined) map.before = m.before;
       if (m.cell) {
         const key = m.cell.join(",");
         if (m.given !== undefined) map.given.set(key, m.given);
         if (m.change !== undefined) map.change.set(key, m.change);
       }
-      if (m.done) Object.assign(map, { done: true, complete: m.complete });
+      if (m.done) Object.assign(map, { done: true, complete: m.complete === true, timeout: m.timeout === true });
       drawMap();
       return true;
     }, (error) => { if (current()) say(error); });
@@ -63,19 +66,31 @@ function drawMap() {
   const mode = $("map-mode").value, map = state.map, status = $("map-status");
   const on = mode !== "off" && map !== null && $("verdict").dataset.status === "multiple";
   const scores = on ? map[mode] : null;
-  board.heat(scores, on ? map.before : 0);
+  board.heat(scores, on ? map.before || 0 : 0);
   status.dataset.done = on && map.done ? "1" : "";
+  status.dataset.complete = on && map.done && map.complete ? "1" : "";
   if (!on) {
     const verdict = $("verdict").dataset.status;
     status.textContent = mode === "off" || verdict === "checking" || verdict === "multiple" ? ""
       : "the map shows what settles a grid that is not unique";
     return;
   }
+  status.textContent = !map.done ? `mapping... (${scores.size} cells so far)` : mapSummary(map, mode, scores);
+}
+
+/* What a finished map says: never a count the engine did not prove. A map whose proof ran out of time before
+ * it knew the ambiguous cells maps nothing, and says so; one cut short says which cells it covers. */
+function mapSummary(map, mode, scores) {
+  if (map.before === null) {
+    return map.timeout ? "The map ran out of time before the engine could prove which cells are ambiguous: " +
+      "nothing is mapped." : `The map could not be made (${map.verdict}).`;
+  }
   const best = Math.max(0, ...scores.values());
   const what = mode === "given" ? "A given" : "A one-cell change";
-  status.textContent = !map.done ? `mapping... (${scores.size} cells so far)`
-    : `${what} in the brightest cell settles ${best} of the ${map.before} ambiguous cells; the number in a cell` +
-      " is how many it settles" + (map.complete ? "." : " (the cells tried before the time limit).");
+  const covers = map.complete ? "." : map.timeout ? " (only the cells tried before the map ran out of time)."
+    : " (only the cells the map tries: those nearest the ambiguity).";
+  return `${what} in the brightest cell settles ${best} of the ${map.before} ambiguous cells; the number in a ` +
+    "cell is how many it settles" + covers;
 }
 
 function wireSolving() {

@@ -20,7 +20,7 @@ const state = {
   pictureId: null,
   analysis: { ambiguous: [], replay: null },
   suggestion: null,
-  map: null,            // the ambiguity map of the grid on screen: {before, given: Map, change: Map, done}
+  map: null,            // the grid's ambiguity map: {verdict, before, given: Map, change: Map, done, complete, timeout}
   checkSeq: 0, checkAbort: null,
   importSeq: 0,
   levels: 0,
