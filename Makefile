@@ -88,7 +88,11 @@ browser-deps:
 		fi; \
 	fi
 
+# The house rules ruff can check and the types (pyproject.toml's [tool.ruff] and [tool.mypy]) before the suite:
+# a second or two (mypy's first run, with an empty .mypy_cache, about ten).
 test: $(STAMP) browser-deps
+	$(PY) -m ruff check nonogen
+	$(PY) -m mypy nonogen
 	$(PY) -m pytest
 
 # The documentation site (docs/, Sphinx + MyST + sphinx-gallery) into docs/_build/html, warnings as errors.

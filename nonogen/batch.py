@@ -26,13 +26,14 @@ from .solve.session import Session
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
-    from typing import Callable, Iterable, Iterator, Optional, Union
+    from typing import Callable, Iterable, Iterator, Optional, Sequence, Union
     from .model3d import Puzzle3D
 
     PathLike = Union[str, Path]
     AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
-__all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash", "run_task"]
+__all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash",
+           "run_task"]
 
 STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
 """Every status a record can have, in the order summaries list them."""
@@ -103,17 +104,14 @@ def _read(item: Union[str, Source], named: bool, fmt: Optional[str], limit: Opti
     """
     name = item.name if isinstance(item, Source) else str(item)
     try:
-        if isinstance(item, Source):
-            text = item.text
-        else:
+        if not isinstance(item, Source):
             why = unreadable(item)
             if why:
                 return "", [_unreadable(name, *why)]
             if not named and item.endswith(SOLUTION_SUFFIX):  # it reads as a char-grid picture: say what it is
                 return "", [_bad(name, "skipped", f"{shown(name)}: a solution that nonogen wrote, not a puzzle")]
         with interrupt_at(limit):
-            if not isinstance(item, Source):
-                text = formats.read_text(item)
+            text = item.text if isinstance(item, Source) else formats.read_text(item)
             found = fmt or (formats.sniff(text) if isinstance(item, Source) else formats.format_for(item, text))
             return found, formats.read_members(text, found, name)
     except OutOfTime:
@@ -130,7 +128,8 @@ def _read(item: Union[str, Source], named: bool, fmt: Optional[str], limit: Opti
 
 
 def _unreadable(name: str, reason: str, special: bool) -> dict:
-    """A FIFO or device is skipped unopened (it could wait or run for ever); a missing file or a link loop is an error."""
+    """A FIFO or device is skipped unopened (it could wait or run for ever); a missing file or a link loop is an
+    error."""
     if special:
         return _bad(name, "skipped", f"{shown(name)}: {reason}; not read (a FIFO or device could block)")
     return _bad(name, "error", f"{shown(name)}: {reason}", error_kind="input")
@@ -176,7 +175,7 @@ def _grid_text(puzzle: AnyPuzzle, result: VerifyResult, name: str) -> object:
     return None if grid is None else puzzle.grid_to_text(grid)
 
 
-def _differences(puzzle: AnyPuzzle, result: VerifyResult) -> list[tuple[int, ...]]:
+def _differences(puzzle: AnyPuzzle, result: VerifyResult) -> Sequence[tuple[int, ...]]:
     """The cells where the two reported solutions differ, in reading (C) order."""
     return puzzle.differences(result.raw_grid("solution"), result.raw_grid("second_solution"))
 

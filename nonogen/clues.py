@@ -1,4 +1,5 @@
-"""Clue derivation and checking of 2D puzzles: the rules of RULES.md as small pure functions (3D: :mod:`nonogen.clues3d`)."""
+"""Clue derivation and checking of 2D puzzles: the rules of RULES.md as small pure functions
+(3D: :mod:`nonogen.clues3d`)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -10,7 +11,7 @@ from .model import BW_PALETTE, ClueItem, Color, LineClue, Puzzle
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Optional, Sequence
+    from typing import Any, Iterable, Optional, Sequence
 
 __all__ = [
     "line_clue",
@@ -22,7 +23,7 @@ __all__ = [
 ]
 
 
-def line_clue(line: Sequence[int]) -> LineClue:
+def line_clue(line: Iterable[int]) -> LineClue:
     """Run-length encode one line, dropping background runs.
 
     A run ends where the colour changes, even with no background between.
@@ -118,8 +119,9 @@ def satisfies_beside(puzzle: Puzzle, grid: Any, solution: Any) -> bool:
         return False
     if shape_of(rows) != shape_of(known) or shape_of(rows) != (puzzle.height, puzzle.width):
         return False
-    rows_changed = [r for r, (row, was) in enumerate(zip(rows, known)) if row != was]
-    cols_changed = {c for r in rows_changed for c, (a, b) in enumerate(zip(rows[r], known[r])) if a != b}
+    rows_changed = [r for r, (row, was) in enumerate(zip(rows, known, strict=True)) if row != was]
+    cols_changed = {c for r in rows_changed
+                    for c, (a, b) in enumerate(zip(rows[r], known[r], strict=True)) if a != b}
     cells, width = flat(rows), puzzle.width
     return (all(_clue(rows[r]) == puzzle.rows[r] for r in rows_changed)
             and all(_clue(cells[c::width]) == puzzle.cols[c] for c in cols_changed)

@@ -26,15 +26,15 @@ __all__ = [
 ]
 
 
-def line_clue_3d(line: Sequence[bool]) -> Clue3D:
+def line_clue_3d(line: Union[Sequence[bool], np.ndarray]) -> Clue3D:
     """Count and group class of one line of cubes: groups 1 (plain, also for 0), 2 (circle), 3 (square).
 
     >>> line_clue_3d([1, 1, 0, 1]), line_clue_3d([0, 0]), line_clue_3d([1, 0, 1, 0, 1])
     ((3, 2), (0, 1), (3, 3))
     """
-    line = np.asarray(line, dtype=bool)
-    count = int(line.sum())
-    groups = int(np.count_nonzero(line[1:] & ~line[:-1]) + (line[0] if line.size else 0))
+    cubes = np.asarray(line, dtype=bool)
+    count = int(cubes.sum())
+    groups = int(np.count_nonzero(cubes[1:] & ~cubes[:-1]) + (cubes[0] if cubes.size else 0))
     return count, max(1, min(groups, 3))
 
 
@@ -57,10 +57,10 @@ def puzzle3d_from_cells(cells: np.ndarray, **meta: str) -> Puzzle3D:
 
 def valid_goal(puzzle: Union[Puzzle, Puzzle3D]) -> Optional[np.ndarray]:
     """The goal stored with the puzzle when it meets the clues (a goal that does not is no answer), else ``None``."""
-    meets = satisfies_3d if isinstance(puzzle, Puzzle3D) else satisfies
-    if puzzle.goal is not None and meets(puzzle, puzzle.goal):
-        return puzzle.goal
-    return None
+    if puzzle.goal is None:
+        return None
+    meets = satisfies_3d(puzzle, puzzle.goal) if isinstance(puzzle, Puzzle3D) else satisfies(puzzle, puzzle.goal)
+    return puzzle.goal if meets else None
 
 
 def satisfies_3d(puzzle: Puzzle3D, cells: np.ndarray) -> bool:
@@ -70,8 +70,8 @@ def satisfies_3d(puzzle: Puzzle3D, cells: np.ndarray) -> bool:
         return False
     full = derive_clues_3d(cells)
     for axis in AXES:
-        for row_have, row_want in zip(full[axis], puzzle.clues[axis]):
-            if any(w is not None and w != h for h, w in zip(row_have, row_want)):
+        for row_have, row_want in zip(full[axis], puzzle.clues[axis], strict=True):
+            if any(w is not None and w != h for h, w in zip(row_have, row_want, strict=True)):
                 return False
     return all(cells[x, y, z] == bool(v) for x, y, z, v in puzzle.givens)
 

@@ -100,7 +100,7 @@ def _below(path: str, suffixes: Collection[str], named: bool) -> Iterator[tuple[
         if named or suffix_of(path).lower() in suffixes:
             yield path, named
         return
-    found = []
+    found: list[str] = []
     for folder, _, names in os.walk(path):  # linked folders are listed among the folders and not entered
         found += (path_text(os.path.join(folder, name)) for name in names)
     for child in sorted(found, key=_parts):

@@ -51,7 +51,9 @@ def median_cut(pixels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """
     strip = Image.fromarray(np.ascontiguousarray(pixels, dtype=np.uint8).reshape(1, -1, 3), "RGB")
     quant = strip.quantize(colors=k, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    table = np.array(quant.getpalette()[: 3 * 256], dtype=np.int64).reshape(-1, 3)
+    palette = quant.getpalette()
+    assert palette is not None  # quantize makes a palette picture
+    table = np.array(palette[: 3 * 256], dtype=np.int64).reshape(-1, 3)
     used, index = np.unique(np.asarray(quant, dtype=np.int64).ravel(), return_inverse=True)
     return index.ravel(), table[used]
 

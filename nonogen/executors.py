@@ -24,7 +24,7 @@ from .signals import alone, signal
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, Iterable, Iterator, Optional, Protocol
+    from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, overload
 
     Fn = Callable[[Any], Any]
     Fail = Callable[[Any, str, str], Any]
@@ -39,6 +39,13 @@ class Executor(Protocol):
     """Runs ``fn`` over ``tasks`` and yields results in completion order."""
 
     def run(self, fn: Fn, tasks: Iterable[Any], fail: Fail) -> Iterator[Any]: ...
+
+
+if TYPE_CHECKING:  # pragma: no cover - a limit for a timeout, none for none
+    @overload
+    def hard_limit(timeout: float) -> float: ...
+    @overload
+    def hard_limit(timeout: None) -> None: ...
 
 
 def hard_limit(timeout: Optional[float]) -> Optional[float]:
@@ -145,6 +152,7 @@ def _worker(conn, fn: Fn, parent: Optional[int]) -> None:
         if message is None:
             return
         ident, task = message
+        result: tuple[Any, Any, Optional[str]]
         try:
             result = (ident, fn(task), None)
         except BaseException as exc:  # fn should not raise; if it does, say so instead of dying
@@ -222,7 +230,8 @@ class LocalPool:
 
         ctx = worker_context()
         slots: list[_Slot] = []
-        source, retry = iter(tasks), deque()
+        source = iter(tasks)
+        retry: deque = deque()
         counter, finished = 0, False
         try:
             while True:
@@ -246,7 +255,8 @@ class LocalPool:
         return min((s for s in slots if len(s.queue) < self.depth), key=lambda s: len(s.queue), default=None)
 
     def _fill(self, ctx, fn: Fn, slots: list, source: Iterator, retry: deque, counter: int) -> tuple[int, bool]:
-        """Give workers work, starting workers (up to ``jobs``) only when a task is waiting; whether tasks may remain."""
+        """Give workers work, starting workers (up to ``jobs``) only when a task is waiting; whether tasks may
+        remain."""
         while True:
             slot = self._free(slots)
             if slot is None:
@@ -254,7 +264,7 @@ class LocalPool:
             task = retry.popleft() if retry else next(source, _END)
             if task is _END:
                 return counter, False
-            if slot is _NEW:
+            if not isinstance(slot, _Slot):  # _NEW: room for one more worker
                 slot = _Slot(ctx, fn)
                 slots.append(slot)
             counter += 1

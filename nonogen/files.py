@@ -21,7 +21,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Iterable, Mapping, Optional, Union
     Content = Union[str, bytes]
 
-__all__ = ["write_file", "write_folder", "check_folder", "check_file", "check_entry", "refuse_link", "json_text", "OWN_NAMES"]
+__all__ = ["write_file", "write_folder", "check_folder", "check_file", "check_entry", "refuse_link", "json_text",
+           "OWN_NAMES"]
 
 OWN_NAMES = frozenset({
     "puzzle.non", "puzzle.cnon", "puzzle.xml", "puzzle.json", "puzzle.svg", "puzzle.png", "puzzle.pdf",

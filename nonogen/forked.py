@@ -182,7 +182,7 @@ class Process:
             self._reap(0)
 
     def _signal(self, signum: int) -> None:
-        if self.is_alive():
+        if self.pid is not None and self.is_alive():
             try:
                 os.kill(self.pid, signum)
             except ProcessLookupError:

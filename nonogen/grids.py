@@ -12,7 +12,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Optional
+    from typing import Any, Optional, Union
     import numpy as np
 
 __all__ = ["Rows", "GridField", "rows_of", "rows_in", "to_array", "flat", "split_rows", "shape_of"]
@@ -57,7 +57,7 @@ def rows_of(grid: Any) -> Rows:
     return rows
 
 
-def split_rows(cells: bytes, width: int) -> Rows:
+def split_rows(cells: Union[bytes, bytearray], width: int) -> Rows:
     """Row-major cells (cell ``r * width + c``) as :data:`Rows`: the inverse of :func:`flat`.
 
     >>> split_rows(b"\\x00\\x01\\x02\\x00", 2)

@@ -1,4 +1,5 @@
-"""Reading the files of a folder that may come from anyone (a collection), the one door: each looked at before it is read.
+"""Reading the files of a folder that may come from anyone (a collection), the one door: each looked at before it
+is read.
 
 Publishers (and ``--resume``) read and copy files of a collection someone else may
 have put together. A symbolic link there may lead to a private file, a named pipe
@@ -59,7 +60,8 @@ def _resolved(path: Path, root: Optional[Union[str, Path]]) -> str:
 
 @contextmanager
 def _opened(path: Path, root: Optional[Union[str, Path]], limit: Optional[int]) -> Iterator[tuple[int, int]]:
-    """``path`` open for reading, with its size, once it is known to be a regular file inside ``root`` within ``limit``."""
+    """``path`` open for reading, with its size, once it is known to be a regular file inside ``root`` within
+    ``limit``."""
     real = _resolved(path, root)
     try:
         _check(path, os.stat(real), limit)  # a device or pipe is not even opened
@@ -135,7 +137,8 @@ def text_of(data: bytes, path: Path, line: Optional[int] = None) -> str:
 
 
 def json_of(text: str, path: Path, line: Optional[int] = None) -> Any:
-    """The JSON value ``text`` of ``path`` (its line ``line`` when given); every failure a FormatError naming the line."""
+    """The JSON value ``text`` of ``path`` (its line ``line`` when given); every failure a FormatError naming the
+    line."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -23,7 +23,7 @@ except ImportError:  # pragma: no cover - other Pythons: the same digest from ha
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+    from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, TypeGuard
     import numpy as np
 
 __all__ = ["BACKGROUND", "Color", "BW_PALETTE", "ClueItem", "LineClue", "Puzzle"]
@@ -57,7 +57,7 @@ def _freeze_lines(lines: Iterable[Iterable[Sequence[int]]], n_colors: int, what:
 _TUPLE = {tuple}
 
 
-def _canonical(lines: tuple, n_colors: int) -> bool:
+def _canonical(lines: tuple, n_colors: int) -> TypeGuard[tuple[LineClue, ...]]:
     """Whether every line is a tuple of ``(length >= 1, colour in 1..n)`` int tuples.
 
     Each distinct block is checked once: a 1000x1000 file has a million blocks but a few dozen kinds.
@@ -169,7 +169,8 @@ class Puzzle(Frozen):
 
     def __repr__(self) -> str:
         return (f"Puzzle({self.width}x{self.height}, {self.n_colors} colour{'s' * self.is_color}, "
-                f"goal={rows_in(self, 'goal') is not None}, givens={len(self.givens)}, title={self.meta.get('title')!r})")
+                f"goal={rows_in(self, 'goal') is not None}, givens={len(self.givens)}, "
+                f"title={self.meta.get('title')!r})")
 
     def _checked_goal(self, goal: Any) -> Optional[tuple[bytes, ...]]:
         try:
@@ -236,7 +237,7 @@ class Puzzle(Frozen):
 
     def differences(self, first: Any, second: Any) -> list[tuple[int, int]]:
         """The cells ``(row, col)`` where two grids differ, in reading order (read as rows: no numpy)."""
-        pairs = enumerate(zip(rows_of(first), rows_of(second)))
+        pairs = enumerate(zip(rows_of(first), rows_of(second), strict=False))
         return [(r, c) for r, (a, b) in pairs if a != b for c in range(len(a)) if a[c] != b[c]]
 
     def size_text(self, by: str = "x") -> str:
@@ -263,7 +264,8 @@ class Puzzle(Frozen):
 
 
 def _json_lines(lines: tuple, names: dict[int, int]) -> str:
-    """``json.dumps`` (no spaces) of clue lines with colour ``c`` written ``names[c]``, each distinct block spelled once.
+    """``json.dumps`` (no spaces) of clue lines with colour ``c`` written ``names[c]``, each distinct block spelled
+    once.
 
     A 2000x2000 puzzle's clues hold 4 million blocks of a few dozen kinds: json took 2 s over them.
 

@@ -157,7 +157,7 @@ class Puzzle3D(Frozen):
 
     def differences(self, first: Any, second: Any) -> list[tuple[int, ...]]:
         """The cells ``(x, y, z)`` where two boxes differ, in C order."""
-        return [tuple(map(int, ix)) for ix in zip(*np.nonzero(np.asarray(first) != np.asarray(second)))]
+        return [tuple(map(int, ix)) for ix in zip(*np.nonzero(np.asarray(first) != np.asarray(second)), strict=True)]
 
     def size_text(self, by: str = "x") -> str:
         """The sides ``X``, ``Y`` and ``Z`` joined by ``by``: ``"8x6x4"``."""

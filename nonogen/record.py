@@ -39,7 +39,8 @@ def _whole(value: Any) -> bool:
 
 def _plain_name(value: Any) -> bool:
     """A file name of the member's own folder: no separator, no ``..``; a report naming any other path lies."""
-    return isinstance(value, str) and value not in ("", ".", "..") and not set(value) & set("/\\\0") and len(value) < 256
+    return (isinstance(value, str) and value not in ("", ".", "..") and not set(value) & set("/\\\0")
+            and len(value) < 256)
 
 
 _TEXT: Check = ("text", lambda v: isinstance(v, str))
@@ -90,7 +91,7 @@ def summary(report: Mapping[str, Any], level: bool) -> dict[str, Any]:
     found = {key: report[key] for key in REPORTED if key in report}
     size = report.get("size") if level else None
     if size:
-        found.update(zip(("width", "height", "depth"), size))
+        found.update(zip(("width", "height", "depth"), size, strict=False))
         if report.get("voxels") is not None and math.prod(size):
             found["fill_share"] = round(report["voxels"] / math.prod(size), 4)
     if "status" in report or "warnings" in report:
@@ -117,8 +118,9 @@ def read_records(folder: Union[str, Path]) -> list[dict[str, Any]]:
 
     Read as every file of a collection is (:func:`~nonogen.inside.lines_inside`: a regular file inside the folder),
     a line at a time, so a collection of millions of sources reads in the memory of its records. A last line
-    without its newline, half-written by a killed run, is left out (the resumed run cuts it off); a source recorded again (``--resume`` made it again) takes its later record, in the
-    later place; a line that is not a record of :data:`FIELDS` with a ``source`` and a ``status`` is a FormatError.
+    without its newline, half-written by a killed run, is left out (the resumed run cuts it off); a source recorded
+    again (``--resume`` made it again) takes its later record, in the later place; a line that is not a record of
+    :data:`FIELDS` with a ``source`` and a ``status`` is a FormatError.
     """
     path = Path(folder) / RECORDS
     if not os.path.lexists(path):
@@ -128,7 +130,7 @@ def read_records(folder: Union[str, Path]) -> list[dict[str, Any]]:
         rec = json_of(text_of(line, path, number), path, number)
         if not isinstance(rec, dict):
             raise FormatError("expected a record (a JSON object)", path=str(path), line=number)
-        _checked(rec, FIELDS, path, lambda _: number, required=("source", "status"))
+        _checked(rec, FIELDS, path, lambda _: number, required=("source", "status"))  # noqa: B023 - called at once
         records.pop(rec["source"], None)
         records[rec["source"]] = rec
     return list(records.values())

@@ -25,8 +25,7 @@ def on_main_thread() -> bool:
     No thread has been started while ``threading`` is not loaded and ``_thread`` counts none, so
     the caller is the main thread; otherwise ``threading`` answers as it always did.
     """
-    threading = sys.modules.get("threading")
-    if threading is None and _thread._count() == 0:
+    if sys.modules.get("threading") is None and _thread._count() == 0:
         return True
     import threading  # here: some thread exists, and only threading tells which one is the main thread
 

@@ -217,15 +217,6 @@ def test_public_names_are_one_table_seen_alike_by_type_checkers_and_documented()
     assert not missing, f"document {missing} in docs/reference/api.md"
 
 
-def test_sat_solvers_come_through_one_door():
-    """Eight places built python-sat solvers under their own names; ``nonogen.solve.sat.new_solver`` picks them."""
-    sources = sorted((ROOT / "nonogen").rglob("*.py"))
-    direct = [p.relative_to(ROOT).as_posix() for p in sources if "pysat.solvers" in _imported_modules(p)]
-    assert direct == ["nonogen/solve/sat.py"]
-    named = [p.relative_to(ROOT).as_posix() for p in sources if re.search(r"Solver\(name=", p.read_text())]
-    assert named == ["nonogen/solve/sat.py"]
-
-
 def test_nothing_imports_a_private_name_of_a_dependency():
     """formats/_json.py imported jsonschema's private ``_keywords`` (renamed once already): a dependency's public
     API only. CPython's own C modules (``_sha256``, ``_json``, ``_signal``...) belong to the standard library."""

@@ -16,13 +16,16 @@ from ..errors import (BlankPictureError, CollectionExistsError, EmptyModelError,
                       OutputExistsError, SolverTimeout, UnknownFormatError)
 from ..signals import alone, on_main_thread, signal
 from .common import (COMMANDS, EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, sized,
-                     summary)  # summary: also for the command modules that still ask this package
+                     summary as summary)  # summary: also for the command modules that still ask this package
 from .plain_verify import verify_args
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
-    from typing import NoReturn, Optional, Sequence
+    from types import SimpleNamespace
+    from typing import NoReturn, Optional, Sequence, Union
+
+    Args = Union[argparse.Namespace, SimpleNamespace]  # a plain verify's are read without argparse
 
 
 def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
@@ -73,20 +76,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return run(command_line(sys.argv[1:] if argv is None else list(argv)))
 
 
-def command_line(argv: list[str]) -> argparse.Namespace:
+def command_line(argv: list[str]) -> Args:
     """What ``argv`` asks for: a plain verify read by :mod:`~nonogen.cli.plain_verify`, anything else by argparse
     (which exits after ``--help`` or a usage error). Only the named command's module is imported."""
     return _read(argv)[0]
 
 
-def _read(argv: list[str]) -> tuple[argparse.Namespace, bool]:
+def _read(argv: list[str]) -> tuple[Args, bool]:
     """:func:`command_line`'s answer, and whether it is a plain verify."""
     _escape_unencodable()
     plain = verify_args(argv)
     return (plain, True) if plain is not None else (build_parser(argv).parse_args(argv), False)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Args) -> int:
     """Run the command ``args`` holds; returns the process exit code.
 
     SIGTERM and SIGHUP are turned into an exception for the length of the
@@ -266,7 +269,7 @@ def message(error: NonogenError) -> str:
     return str(error)
 
 
-def hint(error: NonogenError, args: argparse.Namespace) -> str:
+def hint(error: NonogenError, args: Args) -> str:
     """The option that gets the user past ``error``, for the one-line message (library errors name none)."""
     if isinstance(error, CollectionExistsError):
         return " (use --resume to continue it, or --force to make it again)"

@@ -34,13 +34,14 @@ from .common import EXIT_CODES, ProgressBar, check_output_file, grade_range, pos
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("book", help=summary("book"),
                        description=__doc__.split("\n\n", 1)[1].replace("\n", " "))
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files nonogen reads (bundles give every puzzle), "
-                   "collection folders or selection files")
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
+                   help="puzzle files nonogen reads (bundles give every puzzle), collection folders or selection files")
     p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="the booklet to write")
     p.add_argument("--title", default="Puzzles", metavar="TEXT", help="title on the first page (default: Puzzles)")
     p.add_argument("--per-page", type=int, choices=PER_PAGE, default=1, help="puzzles a page (default 1); "
                    "a puzzle whose digits would drop under 7 pt gets a page of its own (down to 6 pt if need be)")
-    p.add_argument("--answers", choices=("end", "none"), default="end", help="answer keys at the back (default) or none")
+    p.add_argument("--answers", choices=("end", "none"), default="end",
+                   help="answer keys at the back (default) or none")
     p.add_argument("--order", choices=("grade", "input"), default="grade",
                    help="easiest first, ungraded last (default), or as given")
     p.add_argument("--paper", choices=list(PAPERS), default="a4", help="paper size (default a4)")
@@ -106,8 +107,8 @@ def run_book(args: argparse.Namespace) -> int:
         raise InputError("--contents needs --order grade: its sections are grades (add --no-contents)")
     bar = ProgressBar("verify")
     try:
-        report = book(_load(args.puzzles, args.format, args.timeout), out, title=args.title, paper=args.paper, margin=margin,
-                      per_page=args.per_page, answers=args.answers == "end", order=args.order,
+        report = book(_load(args.puzzles, args.format, args.timeout), out, title=args.title, paper=args.paper,
+                      margin=margin, per_page=args.per_page, answers=args.answers == "end", order=args.order,
                       timeout=args.timeout, force=True, on_progress=bar, grades=args.grade, sections=contents)
     finally:
         bar.clear()

@@ -16,7 +16,8 @@ from .common import STDIO, read_stdin
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("clues", help=summary("clues"))
     p.add_argument("grid", metavar="GRIDFILE", help="rows of characters; '.', '0' or ' ' = background; '-' = stdin")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the puzzle here (format from the suffix; '-' = stdout)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the puzzle here (format from the suffix; '-' = stdout)")
     p.add_argument("--to", default=None, metavar="FORMAT", help="output format (default: .non text on stdout)")
     p.add_argument("--force", action="store_true", help="overwrite --output")
     p.set_defaults(run=run_clues)

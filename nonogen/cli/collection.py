@@ -41,7 +41,8 @@ def add_collection_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--resume", action="store_true",
                        help="continue a collection run that was stopped: sources with a record are not made again")
     group.add_argument("--dedupe", action="store_true",
-                       help="a source whose clues an earlier source already had is a 'duplicate'; its folder is not kept")
+                       help="a source whose clues an earlier source already had is a 'duplicate'; "
+                       "its folder is not kept")
     group.add_argument("--csv", metavar="FILE", help="also write the records as CSV ('-' = stdout)")
     group.add_argument("--grade-mix", metavar="G:SHARE,...",
                        help="aim the sources at grades in these shares, e.g. 1:1,2:1,3:1 for a third each "
@@ -143,8 +144,9 @@ def run_collection(args: argparse.Namespace, sources: list[str], kind: str, maki
     start = time.monotonic()
     finished = False
     try:
-        for rec in earlier if csv else ():
-            csv.add(rec)
+        if csv:
+            for rec in earlier:
+                csv.add(rec)
         for rec in make_many(sources, args.output, kind=kind, jobs=jobs, executor=executor, scheduler=args.scheduler,
                              resume=args.resume, force=args.force, dedupe=args.dedupe, grade_mix=mix,
                              on_progress=progress, **saving, **making):

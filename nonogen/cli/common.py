@@ -13,7 +13,7 @@ from ..signals import on_main_thread, signal
 try:  # the C encoder json itself uses: importing json (and the expressions it compiles) cost a verify 1.7 ms
     from _json import encode_basestring, make_encoder
 except ImportError:  # pragma: no cover - other Pythons
-    make_encoder = None
+    encode_basestring = make_encoder = None  # type: ignore[assignment, misc]
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,7 +76,7 @@ def exit_flag(record: dict) -> int:
     """The exit code of one record: internal errors get their own code."""
     if record.get("status") == "error" and record.get("error_kind") == "internal":
         return EXIT_INTERNAL
-    return EXIT_CODES.get(record.get("status"), EXIT_INTERNAL)
+    return EXIT_CODES.get(record.get("status", ""), EXIT_INTERNAL)
 
 
 def combine(a: int, b: int) -> int:
@@ -127,7 +127,8 @@ class ProgressBar:
             return
         filled = int(self.width * done / total)
         elapsed = time.monotonic() - self.start
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {elapsed:6.1f}s")
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} {elapsed:6.1f}s")
         self.stream.flush()
 
     def status(self, text: str) -> None:
@@ -228,7 +229,8 @@ def _refuse(value: Any) -> Any:
     raise _NotPlain
 
 
-_ENCODER = make_encoder and make_encoder(None, _refuse, encode_basestring, None, ": ", ", ", False, False, True)
+_ENCODER = None if make_encoder is None else make_encoder(
+    None, _refuse, encode_basestring, None, ": ", ", ", False, False, True)
 """What ``json.dumps(value, ensure_ascii=False)`` calls, but refusing what json cannot spell by itself (and without
 the check for circular references: a record is a tree). Spelling records in Python took 1,300 calls for 36."""
 
@@ -291,7 +293,8 @@ def chosen_executor(args: argparse.Namespace, in_process: bool) -> tuple[str, in
 
 def add_folder_options(parser: Any) -> None:
     """``-o DIR``, ``--force`` and ``--json`` of the commands that fill a folder and report on it."""
-    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="output folder (must not exist or be empty)")
+    parser.add_argument("-o", "--output", required=True, metavar="DIR",
+                        help="output folder (must not exist or be empty)")
     parser.add_argument("--force", action="store_true", help="replace a non-empty output folder")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON line")
 
@@ -315,7 +318,7 @@ def check_output_file(path: str | Path, force: bool) -> Path:
     return path
 
 
-def sized(formatter: type[argparse.HelpFormatter]) -> Callable[[str], argparse.HelpFormatter]:
+def sized(formatter: type[argparse.HelpFormatter]) -> Callable[..., argparse.HelpFormatter]:
     """argparse's ``formatter_class``: ``formatter`` as wide as argparse makes it, without importing shutil.
 
     argparse asks ``shutil`` for the width of every formatter it makes, one per option added, and shutil
@@ -332,7 +335,7 @@ def terminal_columns() -> int:
         columns = int(os.environ["COLUMNS"])
     except (KeyError, ValueError):
         columns = 0
-    if columns <= 0:
+    if columns <= 0 and sys.__stdout__ is not None:
         try:
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
         except (AttributeError, ValueError, OSError):
@@ -369,7 +372,8 @@ def grade_range(text: str) -> tuple[int, int]:
 
 def bad_value(text: str) -> Exception:
     """argparse's error for an option's value, which argparse turns into its one-line usage error."""
-    import argparse  # here: a plain verify reads its options without argparse (cli/plain_verify.py), and a bad value goes back to it
+    # here: a plain verify reads its options without argparse (cli/plain_verify.py), and a bad value goes back to it
+    import argparse
 
     return argparse.ArgumentTypeError(text)
 

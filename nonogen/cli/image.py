@@ -39,11 +39,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                       "another aspect than the picture: pad with background, crop (keeps the subject) or stretch")
     look = p.add_argument_group("black and white / colour")
     look.add_argument("--mode", choices=IMAGE_MODES, default="auto",
-                      help="auto: a picture with a few exact colours (pixel art, flat drawings) keeps them, a photo gets "
-                      "4 colours, anything else is black and white; bw: always black and white; "
+                      help="auto: a picture with a few exact colours (pixel art, flat drawings) keeps them, a photo "
+                      "gets 4 colours, anything else is black and white; bw: always black and white; "
                       "silhouette: opaque pixels are filled")
-    look.add_argument("--threshold", type=int, metavar="0-255", help="fill pixels darker than this (plain luminance rule)")
-    look.add_argument("--fill", type=float, metavar="SHARE", help="black and white: fill this share of the cells (e.g. 0.45)")
+    look.add_argument("--threshold", type=int, metavar="0-255",
+                      help="fill pixels darker than this (plain luminance rule)")
+    look.add_argument("--fill", type=float, metavar="SHARE",
+                      help="black and white: fill this share of the cells (e.g. 0.45)")
     look.add_argument("--invert", action="store_true", help="swap filled and empty cells (black and white)")
     look.add_argument("--colors", type=int, metavar="K", help="colour puzzle with at most K colours (plus background)")
     look.add_argument("--min-distance", type=float, metavar="DE",
@@ -52,7 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     look.add_argument("--style", choices=STYLES, default="auto",
                       help="outline: a subject cut out by transparency is drawn as a 2-cell outline plus its dark "
                       "details, and colour outlines are 2 cells thick; fill: the subject is inked and colour "
-                      "outlines take the colour inside; auto (default): the outline where it reads better (pages, drives)")
+                      "outlines take the colour inside; auto (default): the outline where it reads better "
+                      "(pages, drives)")
     look.add_argument("--background", metavar="COLOR",
                       help="background colour for --colors (name, #rrggbb or 'transparent'; default: from the border)")
     uniq = p.add_argument_group("uniqueness")
@@ -66,10 +69,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                       "redrawn uncertain edges, another size or a halftone may raise it (replaces --unique and "
                       "--line-solvable)")
     uniq.add_argument("--max-edits", type=int, metavar="N", help="edit budget for --unique edit (default 5%% of cells)")
-    uniq.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds for verify + repair (default 60)")
+    uniq.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
+                      help="seconds for verify + repair (default 60)")
     out = p.add_argument_group("output")
     out.add_argument("--title", help="puzzle title (default: 'Puzzle WxH'; the file name would give the answer away)")
-    out.add_argument("--cell", type=int, default=20, metavar="PX", help="cell size of the sheets in pixels (default 20)")
+    out.add_argument("--cell", type=int, default=20, metavar="PX",
+                     help="cell size of the sheets in pixels (default 20)")
     out.add_argument("--min-readability", type=float, metavar="X",
                      help="refuse (exit 2, nothing written) a picture whose recognisability is under X (0-1; "
                      "the warnings start under 0.2)")

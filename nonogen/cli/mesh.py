@@ -9,6 +9,7 @@ from ..errors import OptionError
 from ..files import check_folder
 from ..importers.mesh import MAX_SIZE, MIN_SIZE
 from ..make.level3d import from_mesh
+from ..model3d import Puzzle3D
 from ..output import save
 from . import summary
 from .collection import add_collection_options, is_collection, run_collection
@@ -24,21 +25,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("model", nargs="+", metavar="MODEL",
                    help="the 3D model file; several files, folders or globs make a collection")
-    p.add_argument("--size", type=int, default=10, metavar="N", help=f"cubes on the longest axis, {MIN_SIZE}-{MAX_SIZE} (default 10)")
-    p.add_argument("--up", choices=("z", "y"), default=None, help="the model's up axis (default: y for PLY/GLB/GLTF/OBJ, z for STL/OFF)")
+    p.add_argument("--size", type=int, default=10, metavar="N",
+                   help=f"cubes on the longest axis, {MIN_SIZE}-{MAX_SIZE} (default 10)")
+    p.add_argument("--up", choices=("z", "y"), default=None,
+                   help="the model's up axis (default: y for PLY/GLB/GLTF/OBJ, z for STL/OFF)")
     p.add_argument("--method", choices=("surface", "center"), default="center",
                    help="keep cells the surface touches (surface) or whose centre is inside (center, default)")
     p.add_argument("--unique", choices=("givens", "edit", "off"), default="givens",
-                   help="if the full clue set is not unique: reveal cubes (givens, default), change the shape (edit) or just report (off)")
+                   help="if the full clue set is not unique: reveal cubes (givens, default), change the shape (edit) "
+                   "or just report (off)")
     p.add_argument("--hide", default="max", metavar="max|FRACTION",
                    help="hide as many clues as possible (max, default) or stop at this share, e.g. 0.4")
-    p.add_argument("--line-solvable", action="store_true", help="keep the level solvable by line logic alone (human-fair)")
+    p.add_argument("--line-solvable", action="store_true",
+                   help="keep the level solvable by line logic alone (human-fair)")
     p.add_argument("--grade", type=int, choices=(1, 2, 3, 5), metavar="G",
-                   help="hide clues so the level lands on this grade: 1-3 line logic alone, 5 beyond it (replaces --hide)")
+                   help="hide clues so the level lands on this grade: 1-3 line logic alone, 5 beyond it "
+                   "(replaces --hide)")
     p.add_argument("--seed", type=int, default=0, help="order in which clues are tried for hiding (default 0)")
-    p.add_argument("--timeout", type=positive_float, default=300.0, metavar="S", help="seconds for the whole level (default 300)")
+    p.add_argument("--timeout", type=positive_float, default=300.0, metavar="S",
+                   help="seconds for the whole level (default 300)")
     p.add_argument("--no-color", action="store_true", help="draw plain cubes even if the model has colours")
-    p.add_argument("--title", default=None, help="level title (default: 'Level XxYxZ'; a file name would give the answer away)")
+    p.add_argument("--title", default=None,
+                   help="level title (default: 'Level XxYxZ'; a file name would give the answer away)")
     add_folder_options(p)
     add_collection_options(p)
     p.set_defaults(run=run_mesh)
@@ -71,6 +79,7 @@ def run_mesh(args: argparse.Namespace) -> int:
         bar.clear()
     report = made.report
     out = save(made, args.output, force=args.force, colored=not args.no_color)
+    assert isinstance(made.puzzle, Puzzle3D)  # from_mesh makes levels
     X, Y, Z = made.puzzle.size
     notes = list(report["notes"])
     if args.unique == "off" and report["status"] == "multiple":

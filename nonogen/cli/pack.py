@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     c = cmds.add_parser("count", help="count the completions of a level (up to a limit or a time limit)")
     c.add_argument("level", metavar="LEVEL")
     _solver_options(c)
-    c.add_argument("--limit", type=positive_int, default=None, metavar="N", help="stop after N completions (default: all)")
+    c.add_argument("--limit", type=positive_int, default=None, metavar="N",
+                   help="stop after N completions (default: all)")
     c.set_defaults(run=run_count)
 
     g = cmds.add_parser("generate", help="make a level with a unique completion")
@@ -204,6 +205,7 @@ def run_generate(args) -> int:
     finally:
         bar.clear()
     check = verify_level(level, timeout=60.0)  # the generator proved it; this re-checks independently of it
+    assert level.solution is not None  # a generated level comes with its solution
     files: dict[str, str | bytes] = {"level.pack": text.dumps(level), "solution.txt": "\n".join(level.solution) + "\n"}
     for stem, picture in (("level", level_picture(level)), ("solution", solution_picture(level, level.solution))):
         files[f"{stem}.svg"] = encode(picture, ".svg")

@@ -16,13 +16,14 @@ from .common import positive_float, positive_int
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Optional, Sequence
+    from typing import Callable, Optional, Sequence
 
 FLAGS = {"--json": "json", "--no-probe": "no_probe", "--no-grade": "no_grade", "--no-ambiguity": "no_ambiguity",
          "--dedupe": "dedupe"}
 """The on/off options of verify this reader takes, and their names in the namespace."""
 
-VALUES = {"--timeout": ("timeout", positive_float), "--format": ("format", str), "--jobs": ("jobs", positive_int)}
+VALUES: dict[str, tuple[str, Callable[[str], object]]] = {
+    "--timeout": ("timeout", positive_float), "--format": ("format", str), "--jobs": ("jobs", positive_int)}
 """The options with a value it takes: their names and how argparse converts the value."""
 
 DEFAULTS = {"json": False, "timeout": 60.0, "format": None, "no_probe": False, "no_grade": False,
@@ -44,7 +45,7 @@ def verify_args(argv: Sequence[str]) -> Optional[SimpleNamespace]:
         return None
     from .verify import run_verify  # here: the other commands never load verify's records and batch
 
-    values = dict(DEFAULTS)
+    values: dict[str, object] = dict(DEFAULTS)
     paths: list[str] = []
     after_paths = False  # argparse takes one run of paths: a second run is "unrecognized arguments"
     tokens = iter(argv[1:])

@@ -36,15 +36,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=__doc__.split("\n\n", 1)[1].replace("``", ""),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("puzzle", metavar="PUZZLE", help="any puzzle file nonogen reads")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.svg, FILE.png, FILE.pdf or FILE.html (playable)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="FILE.svg, FILE.png, FILE.pdf or FILE.html (playable)")
     p.add_argument("--solution", action="store_true", help="draw the solution (the file's goal, else solved)")
     p.add_argument("--format", default=None, metavar="FORMAT", help="read the puzzle in this format")
     p.add_argument("--title", default=None, metavar="TEXT", help="title over the sheet (default: the puzzle's own)")
-    p.add_argument("--caption", default="", metavar="TEXT", help='a smaller line over the title, e.g. "Puzzle 7 · grade 2"')
-    p.add_argument("--cell", type=int, default=None, metavar="PX", help="on screen: cell (or cube) size in pixels (default 20)")
+    p.add_argument("--caption", default="", metavar="TEXT",
+                   help='a smaller line over the title, e.g. "Puzzle 7 · grade 2"')
+    p.add_argument("--cell", type=int, default=None, metavar="PX",
+                   help="on screen: cell (or cube) size in pixels (default 20)")
     p.add_argument("--paper", choices=sorted(PAPERS), default=None,
                    help="print: fit the sheet on a page of this paper (default for .pdf: a4)")
-    p.add_argument("--margin", default=None, metavar="LENGTH", help="print: margin on every side, e.g. 15mm (default), 1cm, 0.5in")
+    p.add_argument("--margin", default=None, metavar="LENGTH",
+                   help="print: margin on every side, e.g. 15mm (default), 1cm, 0.5in")
     p.add_argument("--dpi", type=positive_float, default=None, metavar="N",
                    help="PNG resolution, recorded in the file (default 300 for a page, 96 on screen)")
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="seconds to solve for --solution")
@@ -63,6 +67,7 @@ def run_render(args: argparse.Namespace) -> int:
                         dpi=args.dpi, title=args.title, caption=args.caption, timeout=args.timeout, force=True)
     except LimitError as exc:  # a sheet too big for the paper: say which puzzle
         raise LimitError(f"{args.puzzle}: {exc}") from None
+    assert isinstance(report, dict)  # with a path, draw returns its report (without, the picture)
     report["puzzle"] = args.puzzle
     if report["note"]:
         print(f"nonogen: note: {report['note']}", file=sys.stderr)
@@ -88,7 +93,8 @@ def _summary(report: dict, what: str, suffix: str) -> str:
         text = f", smallest text {report['min_text_pt']:g} pt" if report["min_text_pt"] else ""
         return f"{report['output']}: {report['paper']} page, {tail}, cells {report['cell_mm']:g} mm{text}"
     if suffix == ".png":
-        size = f"{round(report['width'] * (report['dpi'] or 96) / 96)}x{round(report['height'] * (report['dpi'] or 96) / 96)} px"
+        scale = (report["dpi"] or 96) / 96
+        size = f"{round(report['width'] * scale)}x{round(report['height'] * scale)} px"
     else:
         size = f"{report['width_mm']:g}x{report['height_mm']:g} mm"
     return f"{report['output']}: {size}, {tail}"

@@ -54,7 +54,7 @@ def layers_text(goal: str, size: list[int]) -> str:
     .#
     """
     X, Y, Z = size
-    cell = lambda x, y, z: "#" if goal[(x * Y + y) * Z + z] == "1" else "."
+    cell = lambda x, y, z: "#" if goal[(x * Y + y) * Z + z] == "1" else "."  # noqa: E731
     blocks = []
     for y in range(Y):
         rows = ["".join(cell(x, y, z) for x in range(X)) for z in reversed(range(Z))]

@@ -56,7 +56,8 @@ def run_studio(args: argparse.Namespace) -> int:
     try:
         sock = open_socket("127.0.0.1", args.port)
     except OSError as exc:
-        raise InputError(f"port {args.port}: {exc.strerror or exc} (choose another with --port, or 0 for any)") from None
+        raise InputError(f"port {args.port}: {exc.strerror or exc} "
+                         "(choose another with --port, or 0 for any)") from None
 
     with tempfile.TemporaryDirectory(prefix="nonogen-studio-open-") as private:
         def ready(url: str) -> None:

@@ -59,7 +59,8 @@ def page_2d(puzzle: Puzzle, solution: np.ndarray, title: Optional[str] = None) -
     clues = {
         "width": puzzle.width,
         "height": puzzle.height,
-        "palette": [{"name": name, "rgb": c.rgb} for c, name in zip(puzzle.palette, readable_names(puzzle.palette))],
+        "palette": [{"name": name, "rgb": c.rgb}
+                    for c, name in zip(puzzle.palette, readable_names(puzzle.palette), strict=True)],
         "rows": [[list(item) for item in line] for line in puzzle.rows],
         "cols": [[list(item) for item in line] for line in puzzle.cols],
         "givens": [list(g) for g in puzzle.givens],
@@ -191,13 +192,14 @@ def _scripts(names: tuple[str, ...]) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
+    return resources.files(__package__).joinpath("assets").joinpath(name).read_text(encoding="utf-8")
 
 
 @functools.lru_cache(maxsize=1)
 def _three_data_url() -> str:
     """The vendored three.js module as a ``data:`` URL: importable from an inline module with no fetch."""
-    raw = resources.files(__package__).joinpath("assets", "vendor", "three.module.min.js").read_bytes()
+    vendor = resources.files(__package__).joinpath("assets").joinpath("vendor")
+    raw = vendor.joinpath("three.module.min.js").read_bytes()
     return "data:text/javascript;base64," + base64.b64encode(raw).decode("ascii")
 
 
@@ -234,7 +236,7 @@ it. Click a clue number to cross it off. Progress is kept in this browser.</p>
 <dt><kbd>Ctrl</kbd>+<kbd>Y</kbd> <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>Z</kbd></dt><dd>redo</dd>
 </dl>
 </section>
-"""
+"""  # noqa: E501 - the page's own lines: wrapping them would change every page
 
 _BODY_3D = """\
 <main class="game">
@@ -278,4 +280,4 @@ strikes; at the strike limit the try is over. Solve it to learn what the model i
 <dt><kbd>Ctrl</kbd>+<kbd>Z</kbd></dt><dd>undo</dd>
 </dl>
 </section>
-"""
+"""  # noqa: E501 - the page's own lines: wrapping them would change every page

@@ -346,7 +346,8 @@ def dropped(puzzle: AnyPuzzle, format: str) -> list[str]:
     return list(_module(format).dropped(clean_puzzle(puzzle)))
 
 
-def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[str] = None, *, force: bool = False) -> Path:
+def dump_all(puzzles: list[AnyPuzzle], path: Union[str, Path], format: Optional[str] = None, *,
+             force: bool = False) -> Path:
     """Write ``puzzles`` to ``path`` atomically (never over an existing file unless ``force``).
 
     Picross 3D levels written to a ``.json`` path become ``nonogen-3d``.

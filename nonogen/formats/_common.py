@@ -17,7 +17,7 @@ from ..palette import parse_hex, rgb_from_name
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Callable, Optional, Sequence
+    from typing import Any, Callable, Mapping, Optional, Sequence
 
 MAX_SIDE = 2000
 """Largest width or height nonogen reads: 2000 x 2000 is 4 M cells, already far beyond real puzzles."""
@@ -166,7 +166,7 @@ def parse_bw_line(text: str, line: Optional[int], what: str, seps: str = "comma"
     return tuple(item(n, 1) for n in numbers)
 
 
-def parse_clue_line(text: str, line: Optional[int], what: str, match: Callable[[str], Optional[Sequence[str]]],
+def parse_clue_line(text: str, line: Optional[int], what: str, match: Callable[[str], Any],
                     example: str, colour: Callable[[str], Optional[object]], commas: bool = True,
                     known: Optional[dict] = None) -> tuple:
     r"""One coloured clue line: items split by blanks (and commas unless ``commas`` is false), each cut by
@@ -211,8 +211,8 @@ class Memo(dict):
         return self[key]
 
 
-def _clue_item(tok: str, line: Optional[int], what: str, match: Callable[[str], Optional[Sequence[str]]],
-               example: str, colour: Callable[[str], Optional[object]]) -> tuple[int, int]:
+def _clue_item(tok: str, line: Optional[int], what: str, match: Callable[[str], Any],
+               example: str, colour: Callable[[str], Optional[object]]) -> tuple[int, Any]:
     m = match(tok)
     if not m:
         raise FormatError(f"{what}: expected blocks like {example}, got {shorten(tok)}", line=line)
@@ -239,10 +239,10 @@ def check_blocks(count: int, line: Optional[int], what: str) -> None:
         raise FileLimitError(f"{what} has {count:,} blocks; no line is longer than {MAX_SIDE} cells", line=line)
 
 
-_ITEMS: dict[tuple[int, int], tuple[int, int]] = {}
+_ITEMS: dict[tuple[int, Any], tuple[int, Any]] = {}
 
 
-def item(length: int, color: int) -> tuple[int, int]:
+def item(length: int, color: Any) -> tuple[int, Any]:  # colour: an index, or (.non) its code till the palette
     """The one shared ``(length, colour)`` tuple: big files repeat few distinct blocks, so memory stays small.
 
     >>> item(3, 1) is item(3, 1)
@@ -290,7 +290,7 @@ def build(rows, cols, palette=BW_PALETTE, *, goal=None, givens=(), meta=None, li
     if check_goal and goal is not None:
         g_rows, g_cols = derive_clues(goal)
         for what, have, want in (("row", g_rows, puzzle.rows), ("column", g_cols, puzzle.cols)):
-            bad = next((i for i, (a, b) in enumerate(zip(have, want)) if a != b), None)
+            bad = next((i for i, (a, b) in enumerate(zip(have, want, strict=True)) if a != b), None)
             if bad is not None:
                 raise FormatError(f"the goal does not match the clues ({what} {bad + 1} differs)", line=line)
     return puzzle
@@ -402,7 +402,7 @@ def json_meta(data: dict) -> dict[str, str]:
     return meta
 
 
-def put_json_meta(data: dict, meta: dict) -> dict:
+def put_json_meta(data: dict, meta: Mapping[str, Any]) -> dict:
     """``data`` with ``meta`` laid out as :func:`json_meta` reads it back."""
     data.update({k: v for k, v in meta.items() if k in META_KEYS})
     other = {k: v for k, v in meta.items() if k not in META_KEYS}

@@ -153,7 +153,7 @@ def _child_start(text: str, i: int, part: Union[str, int]) -> int:
     found = i
     while text[i] not in "]}":
         if opener == "{":
-            key, i = json.decoder.scanstring(text, i + 1)
+            key, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]  # not in typeshed
             i = _skip_ws(text, _skip_ws(text, i) + 1)  # past ':'
             if key == part:
                 found = i
@@ -176,7 +176,7 @@ SCHEMA = "nonogen.schema.json"
 @lru_cache(maxsize=None)
 def schema(name: str = SCHEMA) -> dict:
     """A JSON Schema shipped in ``schema/``: by default that of nonogen's own JSON formats."""
-    text = resources.files(__package__).joinpath("schema", name).read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("schema").joinpath(name).read_text(encoding="utf-8")
     return json.loads(text)
 
 
@@ -290,9 +290,10 @@ def _typed_check(node: dict, kind: type) -> Optional[Callable[[Any], bool]]:
 
 def _list_check(node: dict) -> Optional[Callable[[Any], bool]]:
     lo, hi = node.get("minItems", 0), node.get("maxItems", math.inf)
-    prefix = [_predicate(sub) for sub in node.get("prefixItems", ())]
+    found = [_predicate(sub) for sub in node.get("prefixItems", ())]
+    prefix = [check for check in found if check is not None]
     rest = _predicate(node["items"]) if "items" in node else (lambda v: True)
-    if rest is None or None in prefix:
+    if rest is None or len(prefix) < len(found):
         return None
     n = len(prefix)
     if not prefix:
@@ -300,7 +301,7 @@ def _list_check(node: dict) -> Optional[Callable[[Any], bool]]:
     if n == 2 and lo >= 2 and "items" not in node:
         first, second = prefix
         return lambda v: lo <= len(v) <= hi and first(v[0]) and second(v[1])
-    return lambda v: (lo <= len(v) <= hi and all(check(x) for check, x in zip(prefix, v))
+    return lambda v: (lo <= len(v) <= hi and all(check(x) for check, x in zip(prefix, v, strict=False))
                       and all(map(rest, v[n:])))
 
 
@@ -331,7 +332,8 @@ def _explain(error) -> str:
         most = "at most" if keyword.startswith("max") else "at least"
         return f"expected {most} {bound:,} {unit} ({expected}), got {len(found):,}"
     if keyword in ("minimum", "maximum"):
-        return f"expected {expected} from {error.schema.get('minimum', '')} to {error.schema.get('maximum', '')}, got {describe(found)}"
+        low, high = error.schema.get("minimum", ""), error.schema.get("maximum", "")
+        return f"expected {expected} from {low} to {high}, got {describe(found)}"
     return f"expected {expected}, got {describe(found)}"
 
 

@@ -17,7 +17,8 @@ from ._common import MAX_DIGITS, MAX_SIDE, item
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Iterator, Optional
+    from typing import Iterator, Optional, Union, overload
+    from xml.etree.ElementTree import Element
 
 __all__ = ["plain_clues", "plain_lines", "Node", "NodeBuilder"]
 
@@ -80,8 +81,10 @@ def _plain_block(body: str) -> Optional[list[list[str]]]:
     return None if after and not after.isspace() else lines  # text after the counts of some line
 
 
-def plain_lines(puzzle: Node, plain: dict, kind: str, index: dict[str, int], default: str) -> list[tuple]:
-    """The clue lines :func:`plain_clues` read, as :func:`~nonogen.formats.webpbn._clues` reads them (a FormatError: read the tree).
+def plain_lines(puzzle: Union[Node, Element], plain: dict, kind: str, index: dict[str, int],
+                default: str) -> list[tuple]:
+    """The clue lines :func:`plain_clues` read, as :func:`~nonogen.formats.webpbn._clues` reads them (a FormatError:
+    read the tree).
 
     A puzzle spells a few dozen distinct counts: each is read once (once per process: :data:`_SPELLINGS`),
     and the rest is a dictionary lookup per count.
@@ -93,9 +96,7 @@ def plain_lines(puzzle: Node, plain: dict, kind: str, index: dict[str, int], def
         raise FormatError("too many blocks in a line")
     table: dict[str, tuple[int, int]] = {}
     for count in set().union(*lines):
-        found = _SPELLINGS.get(count, ())
-        if found == ():
-            found = _spelling(count)
+        found = _SPELLINGS[count] if count in _SPELLINGS else _spelling(count)
         if found is None:
             raise FormatError("a count not written the usual way")
         colour = default if found[0] is None else found[0]
@@ -150,11 +151,18 @@ class Node:
     __slots__ = ("tag", "attrib", "text", "children")
 
     def __init__(self, tag: str, attrib: dict) -> None:
-        self.tag, self.attrib, self.text = tag, attrib, None
+        self.tag, self.attrib = tag, attrib
+        self.text: Optional[str] = None
         self.children: list[Node] = []
 
     def __iter__(self) -> Iterator[Node]:
         return iter(self.children)
+
+    if TYPE_CHECKING:  # as ElementTree's get: with a default, a missing attribute reads as it
+        @overload
+        def get(self, key: str) -> Optional[str]: ...
+        @overload
+        def get(self, key: str, default: str) -> str: ...
 
     def get(self, key: str, default: Optional[str] = None) -> Optional[str]:
         return self.attrib.get(key, default)

@@ -88,10 +88,10 @@ def loads_all(text: str) -> list[Puzzle]:
             section = None
         elif word in ("ROWS", "COLUMNS") and grids:
             section = word
-        elif section and _LINE.match(s):
+        elif section and (m := _LINE.match(s)):
             what = f"{section.lower()[:-1]} {len(grids[-1][section]) + 1}"
             check_count(len(grids[-1][section]) + 1, MAX_SIDE, f"{section.lower()} in one grid", i + 1)
-            grids[-1][section].append(parse_bw_line(_LINE.match(s).group(1), i + 1, what))
+            grids[-1][section].append(parse_bw_line(m.group(1), i + 1, what))
         else:
             raise FormatError(f"expected GRID, ROWS, COLUMNS or a clue like [ 1 2 ], got {s[:30]!r}", line=i + 1)
     if not grids:
@@ -114,7 +114,7 @@ def loads(text: str) -> Puzzle:
 def dumps_all(puzzles: list[Puzzle]) -> str:
     """Grids in bracket text."""
     out = []
-    for k, p in enumerate(puzzles):
+    for p in puzzles:
         require_bw(p, "the bracket format")
         out.append(f"GRID {one_line(p.meta.get('title')) or ''}".rstrip())
         out.append("ROWS")

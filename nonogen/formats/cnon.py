@@ -68,7 +68,8 @@ def loads(text: str) -> Puzzle:
     m = _HEADER.match(lines[0]) if lines else None
     if not m:
         raise FormatError("expected 'COLOURS WIDTH HEIGHT' on the first line", line=1)
-    n, width, height = (parse_int(v, 1, what) for v, what in zip(m.groups(), ("the colour count", "the width", "the height")))
+    n, width, height = (parse_int(v, 1, what)
+                        for v, what in zip(m.groups(), ("the colour count", "the width", "the height"), strict=True))
     check_size(width, height, 1)
     if n < 1:
         raise FormatError("a .cnon puzzle needs at least one colour", line=1)

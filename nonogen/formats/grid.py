@@ -212,7 +212,7 @@ def _palette(drawn: list[str]) -> tuple[Color, ...]:
     if len(drawn) == 1:  # a blank drawing is still black and white
         drawn = [*drawn, "#"]
     others = [cell for cell in drawn[1:] if cell != "#" and cell not in SQUARE_COLORS]
-    hues = dict(zip(others, distinct_colors(len(others)) if others else []))
+    hues = dict(zip(others, distinct_colors(len(others)) if others else [], strict=True))
     used = {cell for cell in drawn if len(cell) == 1}
     palette = [Color("white", "#ffffff", ".")]
     for cell in drawn[1:]:
@@ -252,7 +252,8 @@ def looks_like(text: str) -> bool:
     Tried after every other text format: a note or a word list has rows of different lengths, or no background.
     Only the first :data:`_SNIFF_CHARS` characters are read, and only whole rows of them.
 
-    >>> looks_like("⬜⬛\\n🟥⬜\\n"), looks_like("..rr\\n.#r.\\n"), looks_like("hello\\nworld\\n"), looks_like("a b\\nc d\\n")
+    >>> (looks_like("⬜⬛\\n🟥⬜\\n"), looks_like("..rr\\n.#r.\\n"), looks_like("hello\\nworld\\n"),
+    ...  looks_like("a b\\nc d\\n"))
     (True, True, False, False)
     >>> looks_like("⬜\\ufe0f⬛\\ufe0f\\r⬛⬜\\r"), looks_like("⬜⬛⬛⬛⬛⬛⬛\\n" * 30_000)  # 240,000 characters
     (True, True)

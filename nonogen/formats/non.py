@@ -86,7 +86,7 @@ def members(text: str) -> list[tuple[int, str]]:
 
 def loads_all(text: str) -> list[Puzzle]:
     """Every puzzle of a file or ``====`` bundle, in order."""
-    puzzles = []
+    puzzles: list[Puzzle] = []
     for start, chunk in members(text):
         check_count(len(puzzles) + 1, MAX_PUZZLES, "puzzles in one file", start + 1)
         puzzles.append(_parse(split_lines(chunk), start))

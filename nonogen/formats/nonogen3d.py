@@ -20,7 +20,7 @@ from ..model3d import AXES, Clue3D, Puzzle3D
 from ..palette import Color
 from ._common import json_meta, put_json_meta
 from ._json import line_of, parse_json, validate
-from .sniff3d import nonogen3d as looks_like
+from .sniff3d import nonogen3d as looks_like  # noqa: F401 - the format registry reads it
 
 NAME = "nonogen-3d"
 SUFFIXES = (".json",)
@@ -72,7 +72,7 @@ def _check_box(data: dict, text: str) -> tuple[int, int, int]:
 
 
 def _clues(data: dict, size: tuple[int, int, int], text: str) -> dict[str, list]:
-    lengths = dict(zip(AXES, size))
+    lengths = dict(zip(AXES, size, strict=True))
     clues = {}
     for axis in AXES:
         table = []
@@ -83,7 +83,8 @@ def _clues(data: dict, size: tuple[int, int, int], text: str) -> dict[str, list]
                     clue = parse_token(token, f"clues.{axis}[{i}][{j}]")
                 except FormatError as exc:
                     raise FormatError(exc.message, line=line_of(text, ["clues", axis, i, j])) from None
-                if clue is not None and (clue[0] > lengths[axis] or 0 < clue[0] < clue[1] or (clue[0] == 0 and clue[1] > 1)):
+                if clue is not None and (clue[0] > lengths[axis] or 0 < clue[0] < clue[1]
+                                         or (clue[0] == 0 and clue[1] > 1)):
                     raise FormatError(f"clues.{axis}[{i}][{j}]: {json.dumps(token)} cannot be the clue of a line "
                                       f"of {lengths[axis]} cubes", line=line_of(text, ["clues", axis, i, j]))
                 out.append(clue)
@@ -136,7 +137,8 @@ def _colors(data: dict, size: tuple[int, int, int], text: str) -> tuple[tuple[Co
 def loads(text: str) -> Puzzle3D:
     """Read one level, checked against the JSON Schema and the box's shape before any clue is built.
 
-    >>> loads('{"format": "nonogen-3d", "size": [1, 1, 1], "clues": {"x": [["1"]], "y": [["1"]], "z": [[null]]}}').n_clues
+    >>> loads('{"format": "nonogen-3d", "size": [1, 1, 1], '
+    ...       '"clues": {"x": [["1"]], "y": [["1"]], "z": [[null]]}}').n_clues
     2
     """
     data = parse_json(text)

@@ -73,7 +73,7 @@ def _goal(data: dict, palette: tuple[Color, ...], width: int, height: int, text:
         return None
     bad = next((k for k, r in enumerate(rows) if len(r) != width), None)
     if len(rows) != height or bad is not None:
-        where = ["goal"] if bad is None else ["goal", bad]
+        where: list[Any] = ["goal"] if bad is None else ["goal", bad]
         raise FormatError(f"'goal' must be {height} strings of {width} palette chars", line=line_of(text, where))
     codes = {c.char: k for k, c in enumerate(palette)}
     try:

@@ -44,13 +44,14 @@ def looks_like(text: str) -> bool:
 
 
 def _declarations(lines: list[str], start: int, stop: int) -> list[tuple[str, str, str, int]]:
-    out = []
+    out: list[tuple[str, str, str, int]] = []
     for i in range(start + 1, stop):
         if not lines[i].strip() or lines[i].lstrip().startswith("#"):
             continue
         m = _declaration(lines[i])
         if not m:
-            raise FormatError(f"expected a colour declaration like 'r:& red', got {shorten(lines[i].strip())}", line=i + 1)
+            raise FormatError(f"expected a colour declaration like 'r:& red', got {shorten(lines[i].strip())}",
+                              line=i + 1)
         if "/" in m[2] or "\\" in m[2]:
             raise FormatError("triangle colours are not supported (nonogen has square cells only)", line=i + 1)
         check_count(len(out) + 1, MAX_COLORS + 1, "colour declarations", i + 1)
@@ -140,7 +141,8 @@ def loads(text: str) -> Puzzle:
     decls = _declarations(lines, decl_start, seps[0]) if decl_start is not None else []
     palette, codes = _palette(decls)
     stop = seps[2] if len(seps) > 2 else len(lines)
-    sections, known = [], {}  # known: the file's distinct clue items, each parsed once
+    sections: list[list[tuple]] = []
+    known: dict[str, tuple[int, int]] = {}  # the file's distinct clue items, each parsed once
     for what, (a, b) in (("row", (seps[0], seps[1])), ("column", (seps[1], stop))):
         body = [(i, lines[i]) for i in range(a + 1, b) if lines[i].strip()]
         if len(body) > MAX_SIDE:

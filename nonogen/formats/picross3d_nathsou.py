@@ -25,7 +25,7 @@ from ..model3d import Clue3D, Puzzle3D
 from ._common import one_line
 from ._json import line_of, parse_json
 from .nonogen3d import MAX_CELLS_3D
-from .sniff3d import nathsou as looks_like
+from .sniff3d import nathsou as looks_like  # noqa: F401 - the format registry reads it
 
 NAME = "picross3d-nathsou"
 SUFFIXES = (".json",)
@@ -85,7 +85,7 @@ def loads(text: str) -> Puzzle3D:
     data = parse_json(text)
     if not isinstance(data, dict) or "hints" not in data:
         raise FormatError('expected a JSON object with "dims" and "hints" (a nathsou/Picross3D level)', line=1)
-    I, J, K = _dims(data, text)
+    I, J, K = _dims(data, text)  # noqa: E741 - the level's three sides, as in its dims
     if not isinstance(data["hints"], list) or len(data["hints"]) != 3:
         raise FormatError("'hints' must hold three tables (along width, height, depth)",
                           line=line_of(text, ["hints"]))
@@ -113,7 +113,7 @@ def dumps(puzzle: Puzzle3D) -> str:
     """The level as that game's JSON (clues and title; the goal, givens and colours have no place there)."""
     if not isinstance(puzzle, Puzzle3D):
         raise FormatError(f"{NAME} holds Picross 3D levels, not 2D puzzles")
-    I, J, K = puzzle.size
+    I, J, K = puzzle.size  # noqa: E741 - the level's three sides, as in its dims
     c = puzzle.clues
     hints = [
         [[_out(c["x"][J - 1 - j][K - 1 - k]) for k in range(K)] for j in range(J)],

@@ -1,4 +1,5 @@
-"""The text levels of ytakata69/processing-picross3d: three views of clues, then optionally the answer (read and written).
+"""The text levels of ytakata69/processing-picross3d: three views of clues, then optionally the answer (read and
+written).
 
 What the file holds (facts read from that project's data files and loader):
 sections of lines separated by blank lines or ``#`` comment lines, in this
@@ -26,7 +27,7 @@ from ..errors import FileLimitError, FormatError, PuzzleError
 from ..model3d import Clue3D, Puzzle3D
 from ._common import one_line, split_lines
 from .nonogen3d import MAX_CELLS_3D
-from .sniff3d import ytakata as looks_like
+from .sniff3d import ytakata as looks_like  # noqa: F401 - the format registry reads it
 
 NAME = "picross3d-ytakata"
 SUFFIXES = (".txt",)

@@ -174,10 +174,10 @@ def _solution_bits(text: str) -> list[tuple[str, list[str]]]:
     for ident, head_line, body in _blocks(text):
         check_size(len(body[0].split()) if body else 1, len(body) or 1, head_line)
         bits = ["".join(ln.split()) for ln in body]
-        for k, (row, ln) in enumerate(zip(bits, body)):
+        for k, (row, ln) in enumerate(zip(bits, body, strict=True)):
             if len(row) != len(bits[0]) or row.strip("01") or len(ln.split()) != len(row):
-                raise FormatError(f"solution ${ident}: expected {len(bits[0])} cells of 0 or 1, got {ln.strip()[:30]!r}",
-                                  line=head_line + 1 + k)
+                raise FormatError(f"solution ${ident}: expected {len(bits[0])} cells of 0 or 1, "
+                                  f"got {ln.strip()[:30]!r}", line=head_line + 1 + k)
         if not bits:
             raise FormatError(f"solution ${ident} has no rows", line=head_line)
         check_size(len(bits[0]), len(bits), head_line)
@@ -210,7 +210,7 @@ def _solutions_loads_all(text: str) -> list[Puzzle]:
     """Solution files read as puzzles: clues derived from each grid, which becomes the goal."""
     out = []
     for ident, bits in _solution_bits(text):
-        cols = ["".join(col) for col in zip(*bits)]
+        cols = ["".join(col) for col in zip(*bits, strict=True)]
         rows = [_runs(b) for b in bits]
         out.append(build(rows, [_runs(c) for c in cols], goal=_grid(bits), meta={"catalogue": ident},
                          check_goal=False))

@@ -33,7 +33,7 @@ from ._webpbn_plain import NodeBuilder, plain_clues, plain_lines
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Optional, Union
+    from typing import NoReturn, Optional, Sequence, Union
     from xml.etree.ElementTree import Element as _Element
 
     from ._webpbn_plain import Node
@@ -81,7 +81,7 @@ def parse_xml(text: str, builder=None, numbered: bool = True) -> Element:
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
-    def refuse(*_args) -> None:
+    def refuse(*_args: object) -> NoReturn:
         raise FormatError("XML entity declarations are refused", line=parser.CurrentLineNumber)
 
     count = 0
@@ -108,7 +108,7 @@ def parse_xml(text: str, builder=None, numbered: bool = True) -> Element:
 
 
 def _line(el: Element) -> Optional[int]:
-    return el.get(_LINE) or None
+    return el.get(_LINE) or None  # type: ignore[return-value]  # parse_xml's start() put the line there, an int
 
 
 def _palette(puzzle: Element) -> tuple[tuple[Color, ...], dict[str, int]]:
@@ -124,9 +124,10 @@ def _palette(puzzle: Element) -> tuple[tuple[Color, ...], dict[str, int]]:
         name = el.get("name")
         if not name:
             raise FormatError("<color> needs a name attribute", line=_line(el))
-        entries.append((name, expand_rgb(el.text or "", _line(el)), el.get("char"), _line(el)))
-        if el.get("char"):
-            used.add(el.get("char"))
+        char = el.get("char")
+        entries.append((name, expand_rgb(el.text or "", _line(el)), char, _line(el)))
+        if char:
+            used.add(char)
     names = [e[0] for e in entries]
     if bg_name not in names:
         if bg_name != "white":
@@ -135,7 +136,7 @@ def _palette(puzzle: Element) -> tuple[tuple[Color, ...], dict[str, int]]:
     else:
         entries.insert(0, entries.pop(names.index(bg_name)))
     colors = []
-    for name, rgb, char, line in entries:
+    for name, rgb, char, _where in entries:
         if char is None or len(char) != 1:
             used.discard(char)
             char = pick_char(name, rgb, used)
@@ -150,7 +151,7 @@ def _clues(puzzle: Element, kind: str, index: dict[str, int], default: str) -> l
     if len(blocks) != 1:
         raise FormatError(f"expected one <clues type=\"{kind}\"> element, found {len(blocks)}", line=_line(puzzle))
     lines = []
-    found = blocks[0].findall("line")
+    found: Sequence[Element] = blocks[0].findall("line")
     if len(found) > MAX_SIDE:
         check_count(len(found), MAX_SIDE, f"{kind} clue lines", _line(found[MAX_SIDE]))
     for k, line in enumerate(found):
@@ -280,7 +281,8 @@ def _quick_tree(text: str) -> Element:
 
 
 def _read_tree(root: Element, plain: Optional[dict]) -> list[Puzzle]:
-    """The puzzles of a tree; ``plain``: the clues :func:`~nonogen.formats._webpbn_plain.plain_clues` read, for its one puzzle."""
+    """The puzzles of a tree; ``plain``: the clues :func:`~nonogen.formats._webpbn_plain.plain_clues` read, for its one
+    puzzle."""
     puzzles = [root] if root.tag == "puzzle" else root.findall("puzzle")
     if root.tag not in ("puzzle", "puzzleset") or not puzzles:
         raise FormatError(f"expected <puzzleset> with <puzzle> elements, found <{root.tag}>", line=_line(root))

@@ -309,7 +309,8 @@ def _ink_side(inking: Inking, frame: Frame) -> Inking:
 
 
 def _inverted(inking: Inking, name: Optional[str] = None) -> Inking:
-    return Inking((1 - inking.grid).astype(np.uint8), inking.sure, name or inking.name, dict(inking.info, inverted=True))
+    return Inking((1 - inking.grid).astype(np.uint8), inking.sure, name or inking.name,
+                  dict(inking.info, inverted=True))
 
 
 def halftone(reference: np.ndarray, fill: float) -> np.ndarray:

@@ -55,7 +55,8 @@ def _opening(mask: np.ndarray, radius: float) -> np.ndarray:
     return (distance_transform_edt(~centres) <= radius)[1:-1, 1:-1]
 
 
-def vote(classes: np.ndarray, n_classes: int, frame: Frame, keep_lines: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def vote(classes: np.ndarray, n_classes: int, frame: Frame,
+         keep_lines: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per cell: the winning class, the runner-up and the share of each class (cells x classes).
 
     Class 0 is the background. With ``keep_lines``, a cell crossed by the
@@ -95,7 +96,7 @@ def drop_specks(grid: np.ndarray, share: np.ndarray) -> tuple[np.ndarray, int]:
     neighbours = around[[1, 3, 4, 6]]  # up, left, right, down
     lone = ~np.any(around == grid[None], axis=0) & (share < SURE_SPECK)
     out = grid.copy()
-    for r, c in zip(*np.nonzero(lone)):
+    for r, c in zip(*np.nonzero(lone), strict=True):
         values = neighbours[:, r, c]
         values = values[values >= 0]
         if values.size:

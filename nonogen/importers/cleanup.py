@@ -160,7 +160,7 @@ def despeckle(grid: np.ndarray, cost: np.ndarray) -> np.ndarray:
     """
     out = grid.copy()
     rows, cols = grid.shape
-    for r, c in zip(*np.nonzero(_lone(grid))):
+    for r, c in zip(*np.nonzero(_lone(grid)), strict=True):
         if not _is_lone(out, r, c):
             continue
         mine = int(out[r, c])
@@ -266,9 +266,3 @@ def _thicken_run(lines: np.ndarray, costs: np.ndarray, c: int, top: int, bottom:
 def _run_specks(lines: np.ndarray, rows: np.ndarray, column: int) -> int:
     """One-long blocks in the given rows and in one column: what a change to those cells can alter."""
     return sum(_specks(lines[r]) for r in rows) + _specks(lines[:, column])
-
-
-def _specks(line: np.ndarray) -> int:
-    """One-long blocks of a value other than the background (0) in a line."""
-    lengths, values = value_runs(line[None, :])
-    return int(np.count_nonzero((lengths == 1) & (values != 0)))

@@ -76,7 +76,8 @@ def cell_mean(values: np.ndarray, labels: np.ndarray, n_cells: int) -> np.ndarra
     """Mean of per-pixel ``values`` (h x w, or h x w x k) in each cell: the BOX filter as bincounts."""
     flat = values.reshape(labels.size, -1).astype(np.float64)
     counts = np.maximum(np.bincount(labels, minlength=n_cells), 1)
-    out = np.stack([np.bincount(labels, weights=flat[:, k], minlength=n_cells) / counts for k in range(flat.shape[1])], 1)
+    out = np.stack([np.bincount(labels, weights=flat[:, k], minlength=n_cells) / counts
+                    for k in range(flat.shape[1])], 1)
     return out[:, 0] if values.ndim == 2 else out
 
 

@@ -33,7 +33,7 @@ import math
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import numpy as np
 from PIL import Image, ImageColor, ImageOps
@@ -132,6 +132,8 @@ def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]]
     copies of the pixels exist at once: the decoded frame and the upright copy.
     ``reduce_for`` (pixels wanted) lets a JPEG decode reduced: :func:`draft_for`.
     """
+    path: Union[str, Path]
+    opened: Union[io.BytesIO, Path]
     if isinstance(source, (bytes, bytearray, memoryview)):
         path, opened = "<bytes>", io.BytesIO(bytes(source))
     else:
@@ -150,7 +152,7 @@ def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]]
                 draft_for(img, reduce_for)
                 img.load()
                 try:
-                    return ImageOps.exif_transpose(img) or img.copy()
+                    return ImageOps.exif_transpose(img)  # a new picture, upright
                 except Exception:  # a broken EXIF block costs only the rotation
                     return img.copy()
     except LimitError:
@@ -365,7 +367,8 @@ def _laid_like(rgba: np.ndarray, rows: int, cols: int, shape: tuple[int, ...]) -
     laid, _ = fit_to_aspect(rgba, cols, rows, "pad", None, border_background(rgba))
     laid = working_pixels(laid, rows, cols)
     if laid.shape != shape:
-        laid = np.asarray(Image.fromarray(np.ascontiguousarray(laid), "RGBA").resize(shape[1::-1], Image.Resampling.BOX))
+        laid = np.asarray(Image.fromarray(np.ascontiguousarray(laid), "RGBA").resize((shape[1], shape[0]),
+                                                                                     Image.Resampling.BOX))
     return laid
 
 

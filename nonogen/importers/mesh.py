@@ -184,7 +184,7 @@ def voxelize(mesh, size: int, *, up: str = "z", method: str = "center") -> Voxel
     for points, owner in _sampled_surface(vertices, np.asarray(mesh.faces), fine / 2):
         index = np.clip(np.floor((points - origin) / fine).astype(int), 0, dims * k - 1)
         surface[tuple(index.T)] = True
-        if painted is not None:
+        if painted is not None and face_rgb is not None:  # (both or neither)
             painted.add(points, face_rgb[owner])
     filled = surface | _blocked_inside(surface, 6 if mesh.is_watertight else 5)
     cells = filled if k == 1 else filled[1::k, 1::k, 1::k]
@@ -290,7 +290,7 @@ def _level_palette(cells: np.ndarray, rgb: np.ndarray) -> tuple[tuple[Color, ...
     """
     goal = np.asarray(cells, dtype=bool)
     index, found = median_cut(np.asarray(rgb, dtype=np.uint8)[goal], MAX_LEVEL_COLORS)
-    named = palette_from_rgb((255, 255, 255), [tuple(int(v) for v in c) for c in found])
+    named = palette_from_rgb((255, 255, 255), [(int(r), int(g), int(b)) for r, g, b in found])
     colors = np.zeros(goal.shape, dtype=np.uint8)
     colors[goal] = index + 1
     return (Color("none", "#ffffff", "."),) + tuple(named[1:]), colors

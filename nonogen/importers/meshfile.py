@@ -53,7 +53,8 @@ def load_mesh(path: str | Path):
                              path=str(path))
     vertices, faces = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces)
     if vertices.ndim != 2 or vertices.shape[1] != 3 or faces.ndim != 2 or faces.shape[1] != 3:
-        raise InputError(f"{path}: the model is not made of 3D triangles (vertices {vertices.shape}, faces {faces.shape})")
+        raise InputError(f"{path}: the model is not made of 3D triangles "
+                         f"(vertices {vertices.shape}, faces {faces.shape})")
     if faces.min() < 0 or faces.max() >= len(vertices):
         raise InputError(f"{path}: the model's faces name vertices it does not have")
     if not np.isfinite(vertices).all():

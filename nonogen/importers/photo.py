@@ -172,7 +172,8 @@ def _merge_close(
     return cols[order], index
 
 
-def colour_photo(frame: Frame, k: int, min_distance: float, background: Optional[tuple[int, int, int]] = None) -> Colouring:
+def colour_photo(frame: Frame, k: int, min_distance: float,
+                 background: Optional[tuple[int, int, int]] = None) -> Colouring:
     """The colour cells of a photo with at most ``k`` colours besides the background (module docstring).
 
     ``background`` is the user's background colour: the cluster nearest to it
@@ -246,7 +247,8 @@ def _colour_subject(frame: Frame, k: int, min_distance: float) -> Colouring:
 
 def _finish(grid: np.ndarray, cost: np.ndarray, rgbs: list, info: dict) -> Colouring:
     """Drop unused colours (keeping the background first, then by cell count), runner-up and confidence."""
-    used = [0] + sorted((c for c in range(1, len(rgbs)) if np.any(grid == c)), key=lambda c: -np.count_nonzero(grid == c))
+    used = [0] + sorted((c for c in range(1, len(rgbs)) if np.any(grid == c)),
+                        key=lambda c: -np.count_nonzero(grid == c))
     remap = np.full(len(rgbs), -1, dtype=np.int64)
     remap[used] = np.arange(len(used))
     sub = cost[..., used]
@@ -269,7 +271,8 @@ def bw_photo(frame: Frame, reference: np.ndarray) -> Colouring:
     candidates = [c for values, how in _tones(frame) for c in _cut(frame, values, how)]
     scored = [reads(c.grid, reference, BW_PALETTE) for c in candidates]
     best = candidates[int(np.argmax(scored))]
-    best.info["scores"] = {f"{c.info['tone']}, {c.info['ink']} ink": round(v, 4) for c, v in zip(candidates, scored)}
+    best.info["scores"] = {f"{c.info['tone']}, {c.info['ink']} ink": round(v, 4)
+                           for c, v in zip(candidates, scored, strict=True)}
     return best
 
 

@@ -74,8 +74,8 @@ def colour_cells(frame: Frame, options: ImageOptions, info: dict[str, Any], note
 def _merged_note(asked: Optional[int], kept: int, distance: float) -> list[str]:
     if asked is None or kept >= asked:
         return []
-    return [f"{asked} colours asked for, {kept} kept: the others were within {distance:g} (CIEDE2000) "
-            "of a kept colour or the background, or filled no cell"]
+    return [(f"{asked} colours asked for, {kept} kept: the others were within {distance:g} (CIEDE2000) "
+             "of a kept colour or the background, or filled no cell")]
 
 
 def colour_photo_cells(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> Cells:
@@ -146,7 +146,8 @@ def region_drawing(frame: Frame) -> Inking:
     became part of a solid blob)."""
     colouring = colour_photo(frame, PHOTO_COLORS, MERGE_DE)
     grid = colouring.grid
-    light = {c for c, rgb in enumerate(colouring.rgbs) if c and to_lab(np.array(rgb, dtype=np.float64))[0] >= DARK_REGION}
+    light = {c for c, rgb in enumerate(colouring.rgbs)
+             if c and to_lab(np.array(rgb, dtype=np.float64))[0] >= DARK_REGION}
     dark = (grid > 0) & ~np.isin(grid, list(light))
     edge = np.zeros(grid.shape, dtype=bool)
     for step in range(1, OUTLINE_CELLS + 1):  # a band as thick as the outlines' (one-cell lines are specks)

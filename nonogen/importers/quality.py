@@ -203,7 +203,8 @@ def tone_order(grid: np.ndarray, reference: np.ndarray, palette: Sequence[Color]
 
     >>> ref = np.zeros((8, 8)); ref[2:6, 2:6] = 200
     >>> black_on_white = [Color("bg", "#ffffff", "."), Color("ink", "#000000", "#")]
-    >>> tone_order((ref < 100).astype(int), ref, black_on_white), tone_order((ref > 100).astype(int), ref, black_on_white)
+    >>> (tone_order((ref < 100).astype(int), ref, black_on_white),
+    ...  tone_order((ref > 100).astype(int), ref, black_on_white))
     (1.0, -1.0)
     """
     lumas = np.array([c.rgb_tuple for c in palette], dtype=np.float64) @ np.array([0.299, 0.587, 0.114])
@@ -324,7 +325,8 @@ def readability_advice(grid: np.ndarray, reference: np.ndarray, palette: Sequenc
 
 
 _WEAK_SAYS = {"solid_mass": "its figure is one solid mass", "symmetry": "no balanced shape stands out",
-              "frame_pieces": "the frame is cut into many pieces", "lost_detail": "most of the picture's detail is lost"}
+              "frame_pieces": "the frame is cut into many pieces",
+              "lost_detail": "most of the picture's detail is lost"}
 
 
 def refuse_unreadable(grid: np.ndarray, reference: np.ndarray, palette: Sequence[Color], *, least: float,

@@ -61,7 +61,8 @@ def _candidates(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     return colours, index, False
 
 
-def _merge(lab: np.ndarray, counts: np.ndarray, fixed: int, k: int, min_distance: float) -> tuple[np.ndarray, np.ndarray]:
+def _merge(lab: np.ndarray, counts: np.ndarray, fixed: int, k: int,
+           min_distance: float) -> tuple[np.ndarray, np.ndarray]:
     """Greedy Ward-style merging in CIELAB; returns each candidate's group (a root candidate) and the colours.
 
     The fixed candidate (the background) keeps its colour; every other group's
@@ -132,7 +133,8 @@ def color_cells(
     return _to_cells(frame, pixel_class.reshape(h, w), rgbs, exact, len(cands) - 1, style)
 
 
-def _to_cells(frame: Frame, pixel_class: np.ndarray, rgbs: list, exact: bool, n_candidates: int, style: str) -> Colouring:
+def _to_cells(frame: Frame, pixel_class: np.ndarray, rgbs: list, exact: bool, n_candidates: int,
+              style: str) -> Colouring:
     n_classes = len(rgbs)
     winner, runner, share = vote(pixel_class, n_classes, frame, keep_lines=not frame.pixel_art)
     grid = winner.reshape(frame.rows, frame.cols)

@@ -102,14 +102,15 @@ def _saliency(rgb: np.ndarray) -> np.ndarray:
     """How much each pixel stands out (0-1): fine-grained saliency, blurred, plus the distance to the border's
     colours weighted to the centre (a subject is rarely at the edge and rarely coloured like it)."""
     h, w = rgb.shape[:2]
-    engine = cv2.saliency.StaticSaliencyFineGrained_create()
+    engine = cv2.saliency.StaticSaliencyFineGrained_create()  # type: ignore[attr-defined]  # opencv-contrib's
     ok, fine = engine.computeSaliency(np.ascontiguousarray(rgb[..., ::-1]))
     fine = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), max(h, w) / 25) if ok else np.zeros((h, w), np.float32)
     lab = cv2.cvtColor(cv2.GaussianBlur(rgb, (7, 7), 0), cv2.COLOR_RGB2LAB).astype(np.float32)
     border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(0)
-    _, _, centres = cv2.kmeans(border, 6, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    # OpenCV takes None for the labels it is not given; its stubs do not say so
+    _, _, centres = cv2.kmeans(border, 6, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     distance = np.min(np.linalg.norm(lab[:, :, None, :] - centres[None, None], axis=3), axis=2)
     yy, xx = np.mgrid[0:h, 0:w]
     centre = np.exp(-(((yy - h / 2) / (0.6 * h)) ** 2 + ((xx - w / 2) / (0.6 * w)) ** 2))
@@ -121,13 +122,14 @@ def _grabcut(rgb: np.ndarray, mask: np.ndarray, rect: Optional[tuple[int, int, i
     cv2.setRNGSeed(0)
     models = (np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64))
     mode = cv2.GC_INIT_WITH_RECT if rect is not None else cv2.GC_INIT_WITH_MASK
-    cv2.grabCut(np.ascontiguousarray(rgb[..., ::-1]), mask, rect, *models, 5, mode)
+    cv2.grabCut(np.ascontiguousarray(rgb[..., ::-1]), mask, rect, *models, 5, mode)  # type: ignore[arg-type]  # None: by mask
     return (mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD)
 
 
 def _grabcut_frame(rgb: np.ndarray, open_below: bool = False) -> np.ndarray:
     h, w = rgb.shape[:2]
-    rect = (int(0.08 * w), int(0.08 * h), max(1, int(0.84 * w)), h - int(0.08 * h) if open_below else max(1, int(0.84 * h)))
+    rect = (int(0.08 * w), int(0.08 * h), max(1, int(0.84 * w)),
+            h - int(0.08 * h) if open_below else max(1, int(0.84 * h)))
     return _grabcut(rgb, np.zeros((h, w), np.uint8), rect)
 
 

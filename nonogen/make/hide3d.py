@@ -70,7 +70,7 @@ def hide_clues(
     seed: int = 0,
     line_solvable: bool = False,
     incremental: bool = True,
-    timeout: float = 600.0,
+    timeout: Optional[float] = 600.0,
     on_progress: Optional[Callable[[int, int], None]] = None,
     lines: Optional[LineIndex3D] = None,
 ) -> HideResult:
@@ -357,11 +357,14 @@ class _HidingSolver:
         enc = Encoder(self.puzzle.size)
         for ln in self.order:
             self.guard[ln] = enc.new_var()
-            enc.add_line(ln, clue_at(self.puzzle, ln), self.guard[ln])
+            clue = clue_at(self.puzzle, ln)
+            assert clue is not None  # the order holds the lines with a clue
+            enc.add_line(ln, clue, self.guard[ln])
         for x, y, z, v in self.puzzle.givens:
             enc.add_clause([enc.cell_lit(x, y, z, v)])
         enc.add_clause(enc.block(self.goal))
-        enc.add_units(np.array([self.guard[ln] if shown else -self.guard[ln] for ln, shown in self.decided], dtype=np.int64))
+        enc.add_units(np.array([self.guard[ln] if shown else -self.guard[ln] for ln, shown in self.decided],
+                               dtype=np.int64))
         self.solver = new_solver("hiding", enc.clauses)
         if PHASES:  # rivals are usually small changes of the goal: start the search there
             self.solver.set_phases((np.where(self.goal.ravel(), 1, -1) * np.arange(1, self.goal.size + 1)).tolist())
@@ -402,7 +405,8 @@ def hide_to_grade(
     if reached < grade:
         what = "line-solvable" if grade <= 3 else "unique"
         if lo == len(sequence):
-            notes.append(f"grade {grade} not reached: with every clue hidden that keeps it {what}, it is grade {reached}")
+            notes.append(f"grade {grade} not reached: with every clue hidden that keeps it {what}, "
+                         f"it is grade {reached}")
         else:
             notes.append(f"grade {grade} not reached: hiding one clue more jumps past it")
     hidden = set(sequence[:lo])

@@ -103,15 +103,18 @@ class _Level:
 
     def check_and_repair(self, unique: str, line_solvable: bool) -> None:
         """Prove the full clue set; repair the shape or reveal cubes as ``unique`` says."""
-        full = verify3d(self.puzzle, target=self.puzzle.goal, timeout=self.clock.left(0.5), grade=False, lines=self.lines)
+        full = verify3d(self.puzzle, target=self.puzzle.goal, timeout=self.clock.left(0.5), grade=False,
+                        lines=self.lines)
         self.calls += full.stats.get("solver_calls", 0)
         self.status = self.full_status = full.status
-        self.notes.append(f"every clue shown: {full.status}" + (f" ({full.difficulty} logic)" if full.difficulty else ""))
+        self.notes.append(f"every clue shown: {full.status}"
+                          + (f" ({full.difficulty} logic)" if full.difficulty else ""))
         if full.status == "multiple" and unique == "edit":
             self._edit()
         by_lines = self.status == "unique" and (self.solved_by_lines() if self.edits else full.difficulty == "line")
         needs_givens = full.status == "multiple" and unique == "givens"
-        if unique != "off" and self.status in ("unique", "multiple") and (needs_givens or (line_solvable and not by_lines)):
+        if (unique != "off" and self.status in ("unique", "multiple")
+                and (needs_givens or (line_solvable and not by_lines))):
             self._reveal(line_solvable)
 
     def _edit(self) -> None:
@@ -156,11 +159,12 @@ class _Level:
 
     def report(self) -> dict[str, Any]:
         """The level's facts, in the order ``report.json`` lists them."""
+        assert self.puzzle.goal is not None  # a made level keeps its goal
         unique = self.status == "unique"
         rated, by_lines = None, False
         if unique:  # proved above; the grade needs only the line passes, no second SAT run
-            rated = rate3d(VerifyResult("unique"), self.puzzle, deadline=Deadline(self.clock.left(0.5)), lines=self.lines,
-                           hidden=self.hidden)
+            rated = rate3d(VerifyResult("unique"), self.puzzle, deadline=Deadline(self.clock.left(0.5)),
+                           lines=self.lines, hidden=self.hidden)
             measures = rated.stats.get("grade_measures")  # the passes also say whether line logic solves it
             by_lines = measures["line_solvable"] if measures else self.lines.fixpoint(
                 self.puzzle.givens, hidden=set(self.hidden))[1]

@@ -200,13 +200,15 @@ def _reason(exc: Exception, source: str) -> str:
 
 
 def stop_record(task: MakeTask, exc: OSError) -> dict:
-    """Not a record: a worker's word that the machine failed (:data:`ENVIRONMENT`); :func:`stop_error` raises it again."""
+    """Not a record: a worker's word that the machine failed (:data:`ENVIRONMENT`); :func:`stop_error` raises it
+    again."""
     filename = None if exc.filename is None else os.fsdecode(exc.filename)
     return {"source": task.source, "stop": [exc.errno, exc.strerror or str(exc), filename]}
 
 
 def stop_error(rec: dict) -> Optional[OSError]:
-    """The OS error a :func:`stop_record` carries (its own subclass, as ``open`` would raise it), or None for a record."""
+    """The OS error a :func:`stop_record` carries (its own subclass, as ``open`` would raise it), or None for a
+    record."""
     if "stop" not in rec:
         return None
     number, reason, filename = rec["stop"]

@@ -92,6 +92,7 @@ def from_image(
         raise SolverTimeout(f"reading the picture took longer than {limit:g} s (half the time limit, "
                             "at least a second)") from None
     if min_readability is not None:  # refused before any repair: cheap, and nothing is written
+        assert imported.reference is not None  # image_to_grid always measures it
         refuse_unreadable(imported.grid, imported.reference, imported.palette, least=min_readability,
                           colour=imported.info["mode"] == "color", cropped=options.crop or options.fit == "crop")
 
@@ -143,7 +144,8 @@ def _aim(
     if grade == 1:
         result = ease_to_grade(make(imported, "givens", True), 1, clock)
         if result.report["grade"] not in (None, 1):
-            notes.append(f"grade 1 not reached: line-solvable, but grade {result.report['grade']} for its size and work")
+            notes.append(f"grade 1 not reached: line-solvable, but grade {result.report['grade']} "
+                         "for its size and work")
         return result, imported
     tried = []
     reserve = LAST_SHARE * clock.remaining()
@@ -239,7 +241,8 @@ def _renderings(imported: ImportResult):
     """
     confidence = imported.confidence
     order = np.argsort(confidence, axis=None, kind="stable")
-    uncertain = [int(i) for i in order if confidence.flat[i] < UNCERTAIN and imported.alternative.flat[i] != imported.grid.flat[i]]
+    uncertain = [int(i) for i in order
+                 if confidence.flat[i] < UNCERTAIN and imported.alternative.flat[i] != imported.grid.flat[i]]
     for count in REDRAWN:
         if count > len(uncertain):
             break

@@ -172,7 +172,8 @@ def _edit_picture(
     max_edits: int,
     clock: Deadline,
 ) -> tuple[Session, np.ndarray, list[dict[str, int]], bool]:
-    """Greedy picture edits; returns the session of the edited clues, its grid, the edits and whether the goal was reached.
+    """Greedy picture edits; returns the session of the edited clues, its grid, the edits and whether the goal was
+    reached.
 
     Each trial edit is a new clue set, so it gets a session of its own; the
     winner's session carries on.
@@ -375,6 +376,7 @@ def ease_to_grade(result: Repair2D, grade: int, clock: Deadline) -> Repair2D:
         return result
     added = tuple(g for g in result.puzzle.givens if g not in session.puzzle.givens)
     current, extra = result.report["grade"], 0  # the repair graded its last proof
+    rating: Optional[VerifyResult] = None  # the last proof's, once a given is added
     while current is not None and current > grade and not clock.expired():
         given = ease(session, added, grid)
         if given is None:
@@ -382,7 +384,7 @@ def ease_to_grade(result: Repair2D, grade: int, clock: Deadline) -> Repair2D:
         added, extra = tuple(sorted(added + (given,))), extra + 1
         rating = session.verify(grid, givens=added, timeout=clock.left(), grade=True)
         current = rating.grade
-    if not extra:
+    if rating is None:
         return result
     puzzle = session.with_givens(added).replace(goal=grid)
     report = dict(result.report)

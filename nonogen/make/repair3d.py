@@ -35,7 +35,7 @@ class Repair3D:
 
 
 def repair_givens(
-    puzzle: Puzzle3D, *, timeout: float = TIMEOUT, seed: int = 0, line_solvable: bool = False,
+    puzzle: Puzzle3D, *, timeout: Optional[float] = TIMEOUT, seed: int = 0, line_solvable: bool = False,
     lines: Optional[LineIndex3D] = None,
 ) -> Repair3D:
     """Reveal cubes of the goal until it is the only solution, then drop reveals that are not needed.
@@ -51,8 +51,11 @@ def repair_givens(
     rng = random.Random(seed)
     clock = Clock(timeout)
     enc = encode(puzzle.replace(givens=()))
-    chosen: list[tuple[int, int, int]] = [tuple(g[:3]) for g in puzzle.givens]  # type: ignore[misc]
-    lit = lambda c: enc.cell_lit(*c, int(goal[c]))  # noqa: E731
+    chosen: list[tuple[int, int, int]] = [_cell(g[:3]) for g in puzzle.givens]
+
+    def lit(c: tuple[int, int, int]) -> int:
+        return enc.cell_lit(*c, int(goal[c]))
+
     with new_solver("box", enc.clauses) as solver:
         solver.add_clause(enc.block(goal))
         while True:
@@ -60,8 +63,8 @@ def repair_givens(
                 cells, solved, _ = lines.fixpoint(_given(goal, chosen))
                 if solved:
                     break
-                open_cells = list(zip(*np.nonzero(cells < 0)))
-                chosen.append(tuple(int(v) for v in rng.choice(open_cells)))
+                open_cells = list(zip(*np.nonzero(cells < 0), strict=True))
+                chosen.append(_cell(rng.choice(open_cells)))
                 continue
             found = clock.solve(solver, [lit(c) for c in chosen])
             if found is None:
@@ -69,8 +72,8 @@ def repair_givens(
             if not found:
                 break
             other = enc.decode(solver.get_model())
-            diff = list(zip(*np.nonzero(other != goal)))
-            chosen.append(tuple(int(v) for v in rng.choice(diff)))
+            diff = list(zip(*np.nonzero(other != goal), strict=True))
+            chosen.append(_cell(rng.choice(diff)))
         for c in list(chosen):  # drop reveals the others make unnecessary
             rest = [d for d in chosen if d != c]
             if line_solvable:
@@ -83,6 +86,12 @@ def repair_givens(
     return Repair3D(fixed, True, list(fixed.givens), [], clock.stats())
 
 
+def _cell(index: Sequence) -> tuple[int, int, int]:
+    """A cube's ``(x, y, z)`` as Python ints (numpy indexes with its own)."""
+    x, y, z = index
+    return int(x), int(y), int(z)
+
+
 def _given(goal: np.ndarray, cells: Sequence[tuple[int, int, int]]) -> tuple:
     """The cells revealed with their goal values, as givens ``(x, y, z, value)``."""
     return tuple((*c, int(goal[c])) for c in cells)
@@ -93,7 +102,8 @@ def _with_givens(puzzle: Puzzle3D, goal: np.ndarray, cells: Sequence[tuple[int, 
 
 
 def repair_edit(
-    puzzle: Puzzle3D, *, timeout: float = TIMEOUT, seed: int = 0, max_edits: int = 20, candidates: int = 40
+    puzzle: Puzzle3D, *, timeout: Optional[float] = TIMEOUT, seed: int = 0, max_edits: int = 20,
+    candidates: int = 40
 ) -> Repair3D:
     """Add or remove a few cubes until the shape is unique with every clue shown.
 
@@ -117,7 +127,8 @@ def repair_edit(
             return Repair3D(fixed, True, [], edits, {"solver_calls": calls})
         if result.status != "multiple" or len(edits) == max_edits:
             break
-        diff = list(zip(*np.nonzero(result.second_solution != goal)))
+        assert result.second_solution is not None  # a "multiple" verdict carries the second solution
+        diff = list(zip(*np.nonzero(result.second_solution != goal), strict=True))
         rng.shuffle(diff)
         best = None
         for c in diff[:candidates]:
@@ -138,7 +149,7 @@ def repair_edit(
             break
         c = best[1]
         goal[c] = not goal[c]
-        edits.append((*(int(v) for v in c), int(goal[c])))
+        edits.append((*_cell(c), int(goal[c])))
     return Repair3D(_full(goal, puzzle), False, [], edits, {"solver_calls": calls})
 
 

@@ -74,7 +74,8 @@ def book(
             other_grades.append({"source": source, "grade": result.grade})
             continue
         items.append(BookItem(puzzle, solution if answers else None, result.grade, result.grade_name, source))
-        lines.append({"source": source, "status": result.status, "grade": result.grade, "grade_name": result.grade_name})
+        lines.append({"source": source, "status": result.status, "grade": result.grade,
+                      "grade_name": result.grade_name})
     if not items and other_grades and not skipped:
         found = sorted({str(o["grade"]) for o in other_grades if o["grade"] is not None}) or ["none"]
         raise PuzzleError(f"no puzzle of grade {grade_text(grades)} among {len(other_grades)} "

@@ -187,8 +187,10 @@ def read_selection(path: Union[str, Path]) -> tuple[Collection, list[Member]]:
     """
     path = Path(path)
     data = json_of(text_of(read_inside(path, None), path), path)
-    if not isinstance(data, dict) or not isinstance(data.get("collection"), str) or not isinstance(data.get("names"), list):
-        raise FormatError('expected {"collection": PATH, "names": [NAME, ...]} (a selection file)', path=str(path), line=1)
+    if (not isinstance(data, dict) or not isinstance(data.get("collection"), str)
+            or not isinstance(data.get("names"), list)):
+        raise FormatError('expected {"collection": PATH, "names": [NAME, ...]} (a selection file)', path=str(path),
+                          line=1)
     names = data["names"]
     if not names or not all(isinstance(n, str) for n in names):
         raise FormatError('"names": expected a list of one or more folder names', path=str(path), line=1)

@@ -1,4 +1,5 @@
-"""``nonogen.save``: the output folder of ``nonogen image`` and ``nonogen mesh``, every file a made puzzle is shipped as.
+"""``nonogen.save``: the output folder of ``nonogen image`` and ``nonogen mesh``, every file a made puzzle is shipped
+as.
 
 :func:`folder_files` says what goes in (name -> text or bytes), a pure
 function of the :class:`~nonogen.made.Made`; :func:`save` writes it all
@@ -9,17 +10,24 @@ picture and play page are also what the studio shows (:func:`level_preview`,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Union
+from typing import TYPE_CHECKING, Optional, Union
 
 from .. import formats
 from ..export.html import page_2d, page_3d
 from ..export.model3d import model_bytes
 from ..files import json_text, write_folder
 from ..made import Made
+from ..model import Puzzle
+from ..model3d import Puzzle3D
 from ..render import check_cell, encode
 from ..render.book import caption
 from ..render.iso3d import sheet_picture as level_sheet, solution_picture
 from ..render.sheet2d import sheet_picture
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from ..render.canvas import Picture
 
 __all__ = ["save", "folder_files", "level_preview", "level_page", "SCREEN_DPI_3D"]
 
@@ -58,6 +66,7 @@ def save(made: Made, folder: Union[str, Path], *, force: bool = False, cell: int
 def _picture_files(made: Made, cell: int) -> dict[str, Content]:
     """Puzzle files (each format the report lists), sheets, solution, a playable page and the report."""
     puzzle, report = made.puzzle, made.report
+    assert isinstance(puzzle, Puzzle)  # folder_files sends the levels to _level_files
     files: dict[str, Content] = {name: formats.dumps(puzzle, info["format"]) for name, info in report["files"].items()}
     line = caption(None, report.get("grade"), report.get("grade_name"))
     for stem, solution in (("puzzle", None), ("solution", made.solution)):
@@ -76,20 +85,28 @@ def level_preview(made: Made, *, colored: bool = True) -> bytes:
 
 def level_page(made: Made, *, colored: bool = True) -> str:
     """The level's self-contained play page (the folder's ``level.html``)."""
-    return page_3d(made.puzzle, made.puzzle.goal, _rgb(made, colored))
+    level, goal = _level(made)
+    return page_3d(level, goal, _rgb(made, colored))
 
 
-def _rgb(made: Made, colored: bool):
-    return made.puzzle.rgb() if colored else None
+def _level(made: Made) -> tuple[Puzzle3D, np.ndarray]:
+    """The made level and its goal: only a level's folder, preview and page ask, and a made level has its goal."""
+    level, goal = made.puzzle, made.puzzle.goal
+    assert isinstance(level, Puzzle3D) and goal is not None
+    return level, goal
 
 
-def _cubes(made: Made, colored: bool):
-    return solution_picture(made.puzzle.goal, _rgb(made, colored))
+def _rgb(made: Made, colored: bool) -> Optional[np.ndarray]:
+    return _level(made)[0].rgb() if colored else None
+
+
+def _cubes(made: Made, colored: bool) -> Picture:
+    return solution_picture(_level(made)[1], _rgb(made, colored))
 
 
 def _level_files(made: Made, colored: bool) -> dict[str, Content]:
     """level.json, the solution and clue pictures, a playable page, the model as GLB and the report."""
-    puzzle, report = made.puzzle, made.report
+    (puzzle, _), report = _level(made), made.report
     files: dict[str, Content] = {"level.json": formats.dumps(puzzle, "nonogen-3d")}
     solution = _cubes(made, colored)
     sheet = level_sheet(puzzle, title=str(puzzle.meta.get("title", "")),

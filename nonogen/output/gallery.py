@@ -49,7 +49,8 @@ _FOLDERS = re.compile(r"(?<![\w.~:/\\-])(?:/[^\s/'\"<>]+)+/|\b[A-Za-z]:\\(?:[^\s
 def private(text: str) -> str:
     """``text`` with the folders of every absolute path cut off: a page shows ``a.png``, not where it lay.
 
-    >>> private("/home/me/src/a.png: not a readable picture ('/home/me/src/a.png'), 1/2 and/or C:\\\\Users\\\\me\\\\b.png")
+    >>> private("/home/me/src/a.png: not a readable picture ('/home/me/src/a.png'), "
+    ...         "1/2 and/or C:\\\\Users\\\\me\\\\b.png")
     "a.png: not a readable picture ('a.png'), 1/2 and/or b.png"
     """
     return _FOLDERS.sub("", text)
@@ -184,7 +185,8 @@ def gallery(
     collection: Collection = read_collection(folder)
     _check_outputs(folder, force)
     made = collection.made
-    rows, problems = [], []
+    rows: list[GalleryRow] = []
+    problems: list[str] = []
     for k, member in enumerate(made):
         if on_progress:
             on_progress(k, len(made))

@@ -32,12 +32,14 @@ from ..files import _umask, json_text, write_file
 from ..formats._json import validate
 from ..formats import MAX_FILE_BYTES
 from ..inside import MAX_MEMBER_BYTES
+from ..model3d import Puzzle3D
 from .collection import Member, by_grade, grade_text, in_grades, open_published, puzzle_from
 
 __all__ = ["level_pack", "MANIFEST", "SCHEMA"]
 
 MANIFEST, SCHEMA = "manifest.json", "levelpack.schema.json"
-FILES = {"level": ("level.json", "level.json"), "model": ("level.glb", "level.glb"), "preview": ("solution.png", "preview.png")}
+FILES = {"level": ("level.json", "level.json"), "model": ("level.glb", "level.glb"),
+         "preview": ("solution.png", "preview.png")}
 """Each level's files: manifest key -> (name in the collection's folder, name in the pack)."""
 
 
@@ -62,6 +64,7 @@ def _level(member: Member, building: Path) -> dict[str, Any]:
                              f"{', '.join(t for t, _ in FILES.values())})")
         contents[ours] = member.read(theirs, MAX_FILE_BYTES if theirs.endswith(".json") else MAX_MEMBER_BYTES)
     level = puzzle_from(contents["level.json"], member.folder / "level.json", True)  # the level schema checks it
+    assert isinstance(level, Puzzle3D)  # read as nonogen-3d
     folder = building / "levels" / name
     if folder.exists():
         raise InputError(f"{member.folder}: two levels would share the folder levels/{name}")

@@ -88,7 +88,7 @@ def draw(
     True
     """
     suffix = Path(path).suffix.lower() if path is not None else ""
-    if suffix == ".html":
+    if path is not None and suffix == ".html":
         return _page(puzzle, Path(path), title, timeout, force, solution or cell or paper or margin or dpi)
     if path is not None and suffix not in SUFFIXES:
         raise OptionError("output", path, "a name ending in .svg, .png, .pdf or .html")

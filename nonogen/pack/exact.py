@@ -68,7 +68,7 @@ class ExactProblem:
         for t, mask in chosen:
             regions[t].append(sorted(self.mask_cells(mask)))
         for t, chars in enumerate(self.types):
-            for ch, cells in zip(chars, sorted(regions[t])):
+            for ch, cells in zip(chars, sorted(regions[t]), strict=False):
                 placed[ch] = cells
         return self.level.rows(placed)
 
@@ -77,7 +77,7 @@ class ExactProblem:
         cells = cells_by_char(rows)
         placed = {ch: cells[ch] for ch in self.level.placed}
         for chars in self.types:
-            for ch, where in zip(chars, sorted(sorted(cells.get(c, [])) for c in chars)):
+            for ch, where in zip(chars, sorted(sorted(cells.get(c, [])) for c in chars), strict=True):
                 placed[ch] = where
         return self.level.rows(placed)
 
@@ -184,7 +184,8 @@ def search(
             cands = rng.sample(cands, len(cands))
         # Each candidate carries its halo: the cells around it, where a placement can wall cells in.
         by_cell[low] = [(t, m, (m << 1 | m >> 1 | m << stride | m >> stride) & ~m & goal) for t, m in cands]
-    type_bits, sizes = [], []
+    type_bits: list[int] = []
+    sizes: list[int] = []
     for t, chars in enumerate(problem.types):
         type_bits.append(((1 << len(chars)) - 1) << len(sizes))
         sizes += [problem.type_sizes[t]] * len(chars)

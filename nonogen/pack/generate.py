@@ -73,7 +73,7 @@ def cut_board(width: int, height: int, *, n_pieces: int, min_size: int, max_size
         raise InputError(
             f"{n_pieces} pieces of {min_size} to {max_size} cells cannot cover {area} cells"
         )
-    for attempt in range(1, attempts + 1):
+    for _ in range(attempts):
         pieces = _try_cut(width, height, n_pieces, min_size, max_size, rng, distinct)
         if pieces is not None:
             return pieces
@@ -260,8 +260,9 @@ def generate_level(width: int, height: int, n_pieces: int, *, seed: int = 0, min
         cut = cut_board(width, height, n_pieces=n_pieces, min_size=lo, max_size=hi, rng=rng, distinct=distinct)
         pieces = tuple(Piece(PIECE_CHARS[i], f"{PIECE_CHARS[i]}{len(cells)}", normalize(cells))
                        for i, cells in enumerate(cut))
-        base = Level(width, height, pieces, meta={"title": f"Packing {width}x{height}, {n_pieces} pieces (seed {seed})"})
-        solution = base.rows({p.char: cells for p, cells in zip(pieces, cut)})
+        title = f"Packing {width}x{height}, {n_pieces} pieces (seed {seed})"
+        base = Level(width, height, pieces, meta={"title": title})
+        solution = base.rows({p.char: cells for p, cells in zip(pieces, cut, strict=True)})
     report.seconds["tiling"] = time.monotonic() - t0
     t1 = time.monotonic()
     level = choose_placed(base, solution, rng=rng, deadline=deadline, report=report, on_step=on_step)

@@ -40,7 +40,7 @@ class Level:
     height: int
     pieces: tuple[Piece, ...]
     blocked: frozenset[Cell] = frozenset()
-    placed: Mapping[str, tuple[Cell, ...]] = field(default_factory=dict)
+    placed: Mapping[str, Sequence[Cell]] = field(default_factory=dict)  # sorted tuples once made
     solution: Optional[tuple[str, ...]] = None
     meta: Mapping[str, str] = field(default_factory=dict)
 
@@ -81,9 +81,11 @@ class Level:
                 raise PuzzleError(f"pre-placed piece {ch} is not in the piece list")
             for cell in cells:
                 if not self.on_board(cell):
-                    raise PuzzleError(f"pre-placed piece {ch} is off the board at row {cell[0] + 1}, column {cell[1] + 1}")
+                    raise PuzzleError(f"pre-placed piece {ch} is off the board at row {cell[0] + 1}, "
+                                      f"column {cell[1] + 1}")
                 if cell in self.blocked:
-                    raise PuzzleError(f"pre-placed piece {ch} covers a blocked cell at row {cell[0] + 1}, column {cell[1] + 1}")
+                    raise PuzzleError(f"pre-placed piece {ch} covers a blocked cell at row {cell[0] + 1}, "
+                                      f"column {cell[1] + 1}")
                 if cell in owner:
                     raise PuzzleError(
                         f"pre-placed pieces {owner[cell]} and {ch} overlap at row {cell[0] + 1}, column {cell[1] + 1}"
@@ -174,6 +176,6 @@ def cells_by_char(rows: Sequence[str]) -> dict[str, list[Cell]]:
 
 def classic_level(placed: Optional[Mapping[str, Iterable[Cell]]] = None) -> Level:
     """The IQ Puzzler Pro board (11 wide, 5 high) with its 12 pieces, optionally some pre-placed."""
-    placed = {ch: tuple(cells) for ch, cells in (placed or {}).items()}
-    return Level(11, 5, CLASSIC_PIECES, placed=placed, meta={"title": "IQ Puzzler Pro board"})
+    fixed = {ch: tuple(cells) for ch, cells in (placed or {}).items()}
+    return Level(11, 5, CLASSIC_PIECES, placed=fixed, meta={"title": "IQ Puzzler Pro board"})
 

@@ -61,7 +61,7 @@ def _label_cell(cells: list[tuple[int, int]]) -> tuple[int, int]:
 
 
 def _colors(level: Level) -> dict[str, str]:
-    return dict(zip((p.char for p in level.pieces), distinct_colors(len(level.pieces))))
+    return dict(zip((p.char for p in level.pieces), distinct_colors(len(level.pieces)), strict=True))
 
 
 def solution_picture(level: Level, rows: Sequence[str], cell: float = 32) -> Picture:

@@ -77,7 +77,7 @@ def sat_search(
         while limit is None or count < limit:
             try:
                 if max_conflicts is None:
-                    verdict = solve_limited(s, deadline or Deadline(None))
+                    verdict: Optional[bool] = solve_limited(s, deadline or Deadline(None))
                 else:
                     verdict = _solve_counted(s, deadline or Deadline(None), max_conflicts)
             except Timeout:

@@ -101,7 +101,8 @@ def verify_level(level: Level, *, timeout: Optional[float] = TIMEOUT, method: st
                               "another completion differs from the level's solution", stats)
         if out.timed_out:
             return PackResult("timeout", target, None, 1, False, seconds, _undecided(timeout, max_conflicts), stats)
-        return PackResult("unique", target, None, 1, True, seconds, "the level's solution is the only completion", stats)
+        return PackResult("unique", target, None, 1, True, seconds, "the level's solution is the only completion",
+                          stats)
     out, seconds, stats = _run(level, method, 2, 2, timeout, max_conflicts=max_conflicts)
     first = out.solutions[0] if out.solutions else None
     if out.count >= 2:
@@ -151,7 +152,8 @@ def count_solutions(level: Level, *, limit: Optional[int] = None, timeout: Optio
             if level.check_solution(rows):
                 raise RuntimeError(f"dlx returned a wrong solution: {level.check_solution(rows)}")
         seconds = time.monotonic() - start
-        stats = {"method": "dlx-memo", "placements": len(problem.placements), "nodes": memo.nodes, "states": memo.states}
+        stats = {"method": "dlx-memo", "placements": len(problem.placements), "nodes": memo.nodes,
+                 "states": memo.states}
     status = "complete" if complete else ("timeout" if timed_out else "limit")
     message = {
         "complete": f"exactly {count} completion(s)",

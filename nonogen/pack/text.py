@@ -200,7 +200,8 @@ def _build(board, board_line, pieces, places, solution, meta) -> Level:
             raise FormatError(f"piece {ch} is placed twice", line=line_no)
         placed[ch] = [(r0 + r, c0 + c) for r, c in shape_from_rows(drawing, marks=BLOCKED + ch)]
     try:
-        return Level(len(board[0]), len(board), tuple(pieces), frozenset(blocked), placed, solution and tuple(solution), meta)
+        return Level(len(board[0]), len(board), tuple(pieces), frozenset(blocked), placed,
+                     solution and tuple(solution), meta)
     except NonogenError as exc:
         raise FormatError(str(exc)) from None
 
@@ -225,7 +226,8 @@ def load(path: str | Path) -> Level:
             data = handle.read(MAX_BYTES + 1)
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read: {exc.strerror if isinstance(exc, OSError) else 'not UTF-8 text'}", path=str(path)) from None
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise FormatError(f"cannot read: {why}", path=str(path)) from None
     if len(data) > MAX_BYTES:
         raise FileLimitError(f"file is larger than {MAX_BYTES >> 10} KB, the most nonogen reads for a level",
                              path=str(path))

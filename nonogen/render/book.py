@@ -98,7 +98,8 @@ class Skipped:
 
 @dataclass(frozen=True)
 class Book:
-    """The pages (one picture each, page 0 the title page), one entry per puzzle in book order, and what was left out."""
+    """The pages (one picture each, page 0 the title page), one entry per puzzle in book order, and what was left
+    out."""
 
     pages: tuple[Picture, ...]
     entries: tuple[Entry, ...]
@@ -167,8 +168,10 @@ def _answer_picture(puzzle: AnyPuzzle, answer: np.ndarray) -> tuple[Picture, flo
     return sheet2d.answer_picture(puzzle, answer, cell=CELL_2D), CELL_2D
 
 
-def _slots(paper: Paper, margin_mm: float, cols: int, rows: int, top: float = 0.0) -> list[tuple[float, float, float, float]]:
-    """``(x, y, width, height)`` of a ``cols`` x ``rows`` grid of slots, left to right, top to bottom, above the footer."""
+def _slots(paper: Paper, margin_mm: float, cols: int, rows: int,
+           top: float = 0.0) -> list[tuple[float, float, float, float]]:
+    """``(x, y, width, height)`` of a ``cols`` x ``rows`` grid of slots, left to right, top to bottom, above the
+    footer."""
     m, w, h = usable(paper, margin_mm)
     h -= FOOTER_BAND + top
     gap = GAP_MM * PX_PER_MM
@@ -205,8 +208,8 @@ class _Pages:
 
     def finish(self, margin_mm: float) -> tuple[Picture, ...]:
         pages = []
-        for i, (paper, shapes, smooth) in enumerate(zip(self.papers, self.shapes, self.smooth)):
-            footer = [footer_text(paper, margin_mm, f"– {i + 1} –")] if i else []
+        for i, (paper, shapes, smooth) in enumerate(zip(self.papers, self.shapes, self.smooth, strict=True)):
+            footer: list[Shape] = [footer_text(paper, margin_mm, f"– {i + 1} –")] if i else []
             pages.append(Picture(paper.width, paper.height, tuple(shapes + footer), smooth=smooth))
         return tuple(pages)
 
@@ -290,7 +293,8 @@ def _fill_sections(pages: _Pages, margin_mm: float, opened: list[tuple[str, int]
     for k, (heading, page) in enumerate(opened):
         end = opened[k + 1][1] if k + 1 < len(opened) else len(pages.papers)
         numbers = [e.number for e in entries if page < e.puzzle.page < end]
-        span = "" if not numbers else f"Puzzle {numbers[0]}" if len(numbers) == 1 else f"Puzzles {numbers[0]}–{numbers[-1]}"
+        span = ("" if not numbers else f"Puzzle {numbers[0]}" if len(numbers) == 1
+                else f"Puzzles {numbers[0]}–{numbers[-1]}")
         pages.shapes[page] = section_page(pages.papers[page], margin_mm, heading, [span] if span else [])
 
 

@@ -25,7 +25,8 @@ INDENT_PT = 18.0
 
 @dataclass(frozen=True)
 class ContentsLine:
-    """One line of the contents: its text, the page it points to (index, 0 the title page) and whether it heads a section."""
+    """One line of the contents: its text, the page it points to (index, 0 the title page) and whether it heads a
+    section."""
 
     text: str
     page: int

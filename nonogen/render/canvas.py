@@ -197,7 +197,7 @@ def shape_box(s: Shape) -> tuple[float, float, float, float]:
     if isinstance(s, Circle):
         r = s.r + s.width / 2
         return s.x - r, s.y - r, s.x + r, s.y + r
-    xs, ys = zip(*s.points)
+    xs, ys = zip(*s.points, strict=True)
     half = s.width / 2
     return min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half
 
@@ -239,7 +239,8 @@ def placed(picture: Picture, x: float, y: float, scale: float) -> tuple[Shape, .
 
 
 def trimmed(picture: Picture, pad: float = 0.0) -> Picture:
-    """The picture cut to what is drawn on it, plus ``pad`` units: on paper the page's margin replaces the picture's own.
+    """The picture cut to what is drawn on it, plus ``pad`` units: on paper the page's margin replaces the picture's
+    own.
 
     >>> t = trimmed(Picture(100, 100, [Rect(10, 20, 30, 40, "#000000")]), pad=1)
     >>> t.width, t.height, t.shapes[0].x, t.shapes[0].y
@@ -357,4 +358,4 @@ def to_png(picture: Picture, scale: float = 1, supersample: Optional[int] = None
         _draw(draw, sh, s)
     if factor == 1:
         return img
-    return img.resize((round(picture.width * scale), round(picture.height * scale)), Image.LANCZOS)
+    return img.resize((round(picture.width * scale), round(picture.height * scale)), Image.Resampling.LANCZOS)

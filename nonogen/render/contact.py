@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -30,7 +30,8 @@ class Tile:
     line: str
 
 
-def _fitted(text: str, font: ImageFont.FreeTypeFont, width: float, draw: ImageDraw.ImageDraw) -> str:
+def _fitted(text: str, font: Union[ImageFont.FreeTypeFont, ImageFont.ImageFont], width: float,
+            draw: ImageDraw.ImageDraw) -> str:
     """``text`` cut with an ellipsis to ``width`` pixels."""
     if draw.textlength(text, font=font) <= width:
         return text

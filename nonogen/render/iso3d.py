@@ -21,7 +21,8 @@ from ..model3d import Clue3D, Puzzle3D
 from ..palette import to_hex
 from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, flow, text_width, wrap_text
 
-__all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "cube_colors", "sheet_picture", "clue_text"]
+__all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "cube_colors", "sheet_picture",
+           "clue_text"]
 
 BASE = (205, 160, 105)
 SHADE = {"top": 1.0, "right": 0.78, "front": 0.6}
@@ -44,13 +45,14 @@ _FACES = {  # face name -> (neighbour offset in (x, u, d), corner offsets)
 }
 
 
-def solution_picture(cells: np.ndarray, colors: Optional[np.ndarray] = None, cube: float = 20, margin: float = 12) -> Picture:
+def solution_picture(cells: np.ndarray, colors: Optional[np.ndarray] = None, cube: float = 20,
+                     margin: float = 12) -> Picture:
     """The kept cubes, shaded per face (top light, right medium, front dark), optionally coloured per cube."""
     cells = np.asarray(cells, dtype=bool)
     X, Y, Z = cells.shape
     solid = np.zeros((X + 2, Y + 2, Z + 2), dtype=bool)  # in (x, u, d) with a border of air
     solid[1:-1, 1:-1, 1:-1] = cells[:, ::-1, :]
-    order = sorted(zip(*np.nonzero(cells)), key=lambda c: (c[0] + (Y - 1 - c[1]) - c[2], c[1], c[0]))
+    order = sorted(zip(*np.nonzero(cells), strict=True), key=lambda c: (c[0] + (Y - 1 - c[1]) - c[2], c[1], c[0]))
     polys = []
     for x, y, z in order:
         u = Y - 1 - y
@@ -61,8 +63,8 @@ def solution_picture(cells: np.ndarray, colors: Optional[np.ndarray] = None, cub
             shade = [c * SHADE[name] for c in base]
             pts = tuple(_project(x + a, u + b, z + c, cube) for a, b, c in corners)
             polys.append((pts, to_hex(shade), to_hex([c * 0.45 for c in base])))
-    corners = [_project(a, b, c, cube) for a in (0, X) for b in (0, Y) for c in (0, Z)]
-    xs, ys = zip(*corners)
+    box = [_project(a, b, c, cube) for a in (0, X) for b in (0, Y) for c in (0, Z)]
+    xs, ys = zip(*box, strict=True)
     dx, dy = margin - min(xs), margin - min(ys)
     shapes = tuple(
         Polygon(tuple((px + dx, py + dy) for px, py in pts), fill, stroke) for pts, fill, stroke in polys
@@ -148,7 +150,7 @@ def _marks_key(x0: float, y0: float, width: float, cell: float) -> tuple[list[Sh
     shapes: list[Shape] = []
     size = KEY_EM * cell
     spots = flow([1.3 * cell + text_width(words, size) for _, words in _KEY], width, 0.8 * cell)
-    for (x, row), (clue, words) in zip(spots, _KEY):
+    for (x, row), (clue, words) in zip(spots, _KEY, strict=True):
         y = y0 + row * _KEY_ROW * cell
         shapes += _grid([[clue]], x0 + x, y, cell)
         shapes.append(Text(x0 + x + 1.3 * cell, y + cell / 2, words, size, anchor="start"))
@@ -178,7 +180,7 @@ def sheet_picture(puzzle: Puzzle3D, cell: float = 24, title: str = "", *, captio
     top = [[cy_[x][z] for x in range(X)] for z in reversed(range(Z))]
     side = [[cx_[y][z] for z in range(Z)] for y in range(Y)]
     m, gap, lab = cell * 1.5, cell, cell * 0.55
-    top_lab, front_lab, side_lab = (_label_lines(t, lab, w * cell) for t, w in zip(_LABELS, (X, X, Z)))
+    top_lab, front_lab, side_lab = (_label_lines(t, lab, w * cell) for t, w in zip(_LABELS, (X, X, Z), strict=True))
     col_a = max([X * cell] + [text_width(t, lab) for t in top_lab + front_lab])
     col_b = max([Z * cell] + [text_width(t, lab) for t in side_lab])
     content = col_a + gap + col_b

@@ -22,8 +22,9 @@ from ..errors import InputError, LimitError
 from .canvas import PX_PER_MM, PX_PER_PT, Picture, Text, min_text_size, placed, trimmed
 
 __all__ = [
-    "Paper", "PAPERS", "MIN_TEXT_PT", "SMALLEST_TEXT_PT", "MAX_CELL_MM", "FOOTER_PT", "FOOTER_BAND", "paper_named", "parse_length",
-    "Fit", "fit", "usable", "orient", "orient_best", "SheetPage", "sheet_page", "page_text", "footer_text",
+    "Paper", "PAPERS", "MIN_TEXT_PT", "SMALLEST_TEXT_PT", "MAX_CELL_MM", "FOOTER_PT", "FOOTER_BAND", "paper_named",
+    "parse_length", "Fit", "fit", "usable", "orient", "orient_best", "SheetPage", "sheet_page", "page_text",
+    "footer_text",
 ]
 
 MIN_TEXT_PT = 7.0
@@ -139,7 +140,8 @@ def _too_small(picture: Picture, paper: Paper, margin_mm: float, cell: float, to
     need = f"{math.ceil(picture.width / cell - 0.05)}x{math.ceil(picture.height / cell - 0.05)}"
     return LimitError(
         f"the sheet is {need} cells with its clues; with text at least {SMALLEST_TEXT_PT:g} pt, {paper.name} with "
-        f"{margin_mm:g} mm margins holds at most {room[0][0]}x{room[0][1]} cells ({room[1][0]}x{room[1][1]} in landscape)"
+        f"{margin_mm:g} mm margins holds at most {room[0][0]}x{room[0][1]} cells "
+        f"({room[1][0]}x{room[1][1]} in landscape)"
     )
 
 
@@ -153,7 +155,8 @@ def usable(paper: Paper, margin_mm: float) -> tuple[float, float, float]:
 
 def orient(picture: Picture, paper: Paper, margin_mm: float, cell: float, top: float = 0.0,
            bottom: float = 0.0) -> tuple[Paper, float, float, Fit]:
-    """Paper orientation, top-left corner and fit of ``picture`` centred inside the margins less ``top`` and ``bottom`` units.
+    """Paper orientation, top-left corner and fit of ``picture`` centred inside the margins less ``top`` and
+    ``bottom`` units.
 
     As large as fits, but with cells (``cell`` units in the picture) of at
     most :data:`MAX_CELL_MM`, so a 5x5 puzzle is not blown up to fill the

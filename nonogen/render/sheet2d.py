@@ -73,7 +73,7 @@ class _Layout:
 def _legend_entries(puzzle: Puzzle) -> list[tuple[str, str]]:
     """``(rgb, label)`` of each colour a solver paints, and of the background when it is not white."""
     names = readable_names(puzzle.palette)
-    entries = [(c.rgb, name) for c, name in zip(puzzle.palette[1:], names[1:])]
+    entries = [(c.rgb, name) for c, name in zip(puzzle.palette[1:], names[1:], strict=True)]
     bg = puzzle.palette[0]
     if bg.rgb != "#ffffff":
         entries.append((bg.rgb, f"{names[0]}, background"))
@@ -87,7 +87,7 @@ def _item_width(label: str, cell: float) -> float:
 def _flow_legend(entries: list[tuple[str, str]], cell: float, width: float) -> list[_LegendItem]:
     """Legend items left to right, starting a new row when the next one would pass ``width``."""
     spots = flow([_item_width(label, cell) for _, label in entries], width, 0.8 * cell)
-    return [_LegendItem(x, row, rgb, label) for (x, row), (rgb, label) in zip(spots, entries)]
+    return [_LegendItem(x, row, rgb, label) for (x, row), (rgb, label) in zip(spots, entries, strict=True)]
 
 
 def _layout(puzzle: Puzzle, cell: float, title: Optional[str], caption: str, legend: bool) -> _Layout:

@@ -51,11 +51,12 @@ def verify_kept(puzzle: Union[Puzzle, Puzzle3D], *, target: Any = None, timeout:
     if dimensions == 3:
         from .verify3d import verify3d  # the 3D half loads numpy: a 2D verify does not
 
-        return verify3d(puzzle, target=target, timeout=timeout, grade=grade), None
+        # dimensions says the kind: an isinstance would import model3d (numpy) on every 2D verify
+        return verify3d(puzzle, target=target, timeout=timeout, grade=grade), None  # type: ignore[arg-type]
     if dimensions != 2:  # a path, most likely: say how to get a puzzle from it
         raise TypeError(f"verify takes a Puzzle or Puzzle3D, not {type(puzzle).__name__}; "
                         "read a file with nonogen.load(path) first")
-    session, left = timed_session(puzzle, timeout=timeout)
+    session, left = timed_session(puzzle, timeout=timeout)  # type: ignore[arg-type]  # 2D: dimensions said so
     return session.verify(target=target, timeout=left, strategy=strategy, grade=grade), session
 
 

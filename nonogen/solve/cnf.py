@@ -70,7 +70,8 @@ class Encoding:
     be simplified while they are built.
     """
 
-    def __init__(self, grid: Grid, masks: Sequence[int], deadline: Optional[Deadline] = None, implications: bytes = b""):
+    def __init__(self, grid: Grid, masks: Sequence[int], deadline: Optional[Deadline] = None,
+                 implications: bytes = b""):
         with _gc_paused():
             self._build(grid, masks, deadline, implications)
 
@@ -106,7 +107,7 @@ class Encoding:
         self.n_vars, self._flat, self.n_clauses, first_var, self.ladders = self.grid.encode_native(
             array("I", self.masks), deadline, implications)
         self.cell_lits = {}
-        for cell, (mask, var) in enumerate(zip(self.masks, first_var)):
+        for cell, (mask, var) in enumerate(zip(self.masks, first_var, strict=True)):
             if deadline is not None and not cell & 0xFFFF:
                 deadline.check()  # a million cells take a second here
             self.cell_lits[cell] = _literals(all_values(mask), var, self.TRUE)
@@ -243,7 +244,7 @@ class Encoding:
             for start in range(0, len(self._lists), _LOAD_CHUNK):
                 yield self._lists[start : start + _LOAD_CHUNK]
             return
-        from . import _linelogic  # the C module: optional, and only a big residue is encoded by it
+        from . import _linelogic  # type: ignore[attr-defined]  # the C module: only a big residue is encoded by it
 
         at = 0
         while at < len(self._flat) // 4:

@@ -186,7 +186,8 @@ class Encoder:
 
 
 def encode(puzzle: Puzzle3D, *, deadline: Optional[Deadline] = None, known: Optional[np.ndarray] = None) -> Encoder:
-    """Every shown clue of ``puzzle`` and its givens as unit clauses (Timeout at the deadline: a 40^3 box has 3,161 lines).
+    """Every shown clue of ``puzzle`` and its givens as unit clauses (Timeout at the deadline: a 40^3 box has 3,161
+    lines).
 
     ``known`` (-1 undecided, 0 or 1 per cube) holds cubes every solution shares, as line logic finds them:
     they become unit clauses, and a line they decide completely needs no clauses (line logic read it last

@@ -164,7 +164,8 @@ class _Replay:
             raise Contradiction(0)
         changed = list(compress(count(), map(ne, current, narrowed)))
         if changed:
-            self.masks[self.grid.slices[line]] = array("I", narrowed) if isinstance(self.masks, array) else list(narrowed)
+            self.masks[self.grid.slices[line]] = (array("I", narrowed) if isinstance(self.masks, array)
+                                                  else list(narrowed))
             cross = self.grid.height if line < self.grid.height else 0  # a row's cell k lies on column k, and back
             touched.update(map(cross.__add__, changed))
             cells = self.grid.cells[line]
@@ -219,6 +220,7 @@ class _Replay:
 
     def _line_logic_c(self, lines: set[int]) -> None:
         """:meth:`line_logic` in the C module: the same steps, counts and ``step``/``kinds``."""
+        assert self.lines_c is not None  # line_logic calls this only with the C module
         status, passes, reads, hard, kinds = self.lines_c.replay_lines(
             self.masks, list(lines), self.step, len(self.kinds), _end(self.deadline))
         self.passes += passes
@@ -269,14 +271,15 @@ class _Replay:
         if before == self.masks:
             return False
         self.sweeps += 1
-        self.deductions += sum(a != b for a, b in zip(before, self.masks))
+        self.deductions += sum(a != b for a, b in zip(before, self.masks, strict=True))
         self.depth = max(self.depth, BOTH_WAYS_DEPTH)
-        self.fixed = [i for i, (a, b) in enumerate(zip(before, self.masks)) if a != b and not b & (b - 1)]
+        self.fixed = [i for i, (a, b) in enumerate(zip(before, self.masks, strict=True)) if a != b and not b & (b - 1)]
         self._close("both ways")
         return True
 
     def _depth(self, cell: int, value: int, limit: int = DEEP) -> int:
-        """Synchronous passes of line logic from assuming ``value`` in ``cell`` to its contradiction (at most ``limit``)."""
+        """Synchronous passes of line logic from assuming ``value`` in ``cell`` to its contradiction (at most
+        ``limit``)."""
         if self.lines_c is not None:
             return self.lines_c.depth(self.masks, cell, value, limit)
         H, W = self.grid.height, self.grid.width
@@ -292,7 +295,7 @@ class _Replay:
                 if narrowed is None:
                     return passes
                 cells = cells_of[line]
-                for k, (old, new) in enumerate(zip(current, narrowed)):
+                for k, (old, new) in enumerate(zip(current, narrowed, strict=True)):
                     if old != new:
                         trial[cells[k]] = new
                         touched.add(H + cells[k] % W if line < H else cells[k] // W)

@@ -33,7 +33,8 @@ def score3d(passes: int, solved: bool, cells: int) -> float:
     level line logic does not finish is 5 (nonogen does not replay lookahead
     in 3D, so it cannot tell lookahead from search there).
 
-    >>> score3d(2, True, 125), score3d(6, True, 125), score3d(6, True, 1000), score3d(40, True, 125), score3d(2, False, 125)
+    >>> (score3d(2, True, 125), score3d(6, True, 125), score3d(6, True, 1000), score3d(40, True, 125),
+    ...  score3d(2, False, 125))
     (1.0, 2.33, 2.93, 3.99, 5.0)
     """
     if not solved:
@@ -69,7 +70,7 @@ def rate_passes(result: VerifyResult, puzzle: Puzzle3D, measured: Optional[LineP
         result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
     elif result.status == "unique" and measured is None:
         result.stats["grade"] = "not rated within the time limit"
-    elif result.status == "unique":
+    elif result.status == "unique" and measured is not None:  # (None: the elif above)
         value = score3d(measured.passes, measured.solved, math.prod(puzzle.size))
         grade = grade_of_score(value)
         result.grade, result.grade_name, result.score = grade, GRADE_NAMES[grade], value

@@ -207,13 +207,13 @@ def overlap(automaton: LineAutomaton, domain) -> Optional[tuple[int, ...]]:
     first = _earliest_starts(live, range(n), clue, starts, domain)
     last = _earliest_starts(live, range(n - 1, -1, -1), clue, starts, domain)
     out = [1] * n  # background wherever no block reaches
-    for (length, color), a, b in zip(clue, first, last):
+    for (length, color), a, b in zip(clue, first, last, strict=True):
         bit = 1 << color
         out[a : b + length] = [m | bit for m in out[a : b + length]]
-    for (length, color), a, b in zip(clue, first, last):
+    for (length, color), a, b in zip(clue, first, last, strict=True):
         if b < a + length:  # every placement of the block covers b .. a + length - 1
             out[b : a + length] = [1 << color] * (a + length - b)
-    return tuple(m & d for m, d in zip(out, domain))
+    return tuple(m & d for m, d in zip(out, domain, strict=True))
 
 
 def _earliest_starts(live: list[int], order, clue, starts: list[int], domain) -> list[int]:

@@ -16,7 +16,7 @@ from ..model3d import Puzzle3D
 from .deadline import Deadline
 
 try:  # the C version of this module's line logic; optional (see pyproject.toml)
-    from . import _line3d
+    from . import _line3d  # type: ignore[attr-defined]  # a C module: mypy reads no .so
 except ImportError:  # pragma: no cover - built without a C compiler
     _line3d = None
 
@@ -166,9 +166,9 @@ class LineIndex3D:
                 mask[k] = 0
         return mask
 
-    def run(self, grid: np.ndarray, active: np.ndarray, *, synchronous: bool = False, start: Optional[np.ndarray] = None,
-            trace: Optional[tuple[np.ndarray, np.ndarray]] = None, trace_len: int = 0,
-            deadline: Optional[Deadline] = None) -> LineRun:
+    def run(self, grid: np.ndarray, active: np.ndarray, *, synchronous: bool = False,
+            start: Optional[np.ndarray] = None, trace: Optional[tuple[np.ndarray, np.ndarray]] = None,
+            trace_len: int = 0, deadline: Optional[Deadline] = None) -> LineRun:
         """Line logic on the flat ``grid`` (changed in place) over the ``active`` lines, to a fixpoint.
 
         ``start`` lists the lines read first (every line by default); a line
@@ -239,7 +239,7 @@ def _run_python(lines: LineIndex3D, grid: np.ndarray, active: np.ndarray, synchr
         if after is None:
             return None
         changed = []
-        for c, b, a in zip(cells.tolist(), before, after):
+        for c, b, a in zip(cells.tolist(), before, after, strict=True):
             if b != a:
                 grid[c] = a
                 trace[0][at], trace[1][at] = c, k

@@ -21,11 +21,11 @@ from .deadline import Deadline, Timeout
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Optional, Sequence
+    from typing import MutableSequence, Optional, Sequence
     import numpy as np
 
 try:  # the C version of this module's line logic; optional (see pyproject.toml)
-    from . import _linelogic
+    from . import _linelogic  # type: ignore[attr-defined]  # a C module: mypy reads no .so
 except ImportError:  # pragma: no cover - built without a C compiler
     _linelogic = None
 
@@ -70,7 +70,7 @@ class Grid:
             self.automata = [automata.setdefault(c, LineAutomaton(c)) for c in puzzle.rows + puzzle.cols]
         else:
             self.automata = []
-        self.masks = self._initial_masks() if self._native is None else self._native_masks()
+        self.masks: MutableSequence[int] = self._initial_masks() if self._native is None else self._native_masks()
 
     @property
     def slices(self) -> list[slice]:
@@ -134,6 +134,7 @@ class Grid:
 
     def _native_masks(self) -> array:
         """:meth:`_initial_masks` from the C module, as its ``array('I')``."""
+        assert self._native is not None  # C module only
         masks = array("I")
         masks.frombytes(self._native.initial_masks())
         for r, c, v in self.puzzle.givens:
@@ -149,7 +150,8 @@ class Grid:
         """
         if self._native is not None:
             puzzle = self.puzzle
-            return _linelogic.solve_line(puzzle.rows[line] if line < self.height else puzzle.cols[line - self.height], current)
+            clue = puzzle.rows[line] if line < self.height else puzzle.cols[line - self.height]
+            return _linelogic.solve_line(clue, current)
         auto = self.automata[line]
         key = (id(auto), current)
         try:
@@ -162,7 +164,7 @@ class Grid:
         self.cache[key] = narrowed
         return narrowed
 
-    def propagate(self, masks: list[int], lines, deadline: Deadline) -> list[int]:
+    def propagate(self, masks: MutableSequence[int], lines, deadline: Deadline) -> list[int]:
         """Run line logic from ``lines`` to a fixpoint, narrowing ``masks`` in place.
 
         Returns the cells that changed. Raises :class:`Contradiction` when a line
@@ -187,7 +189,7 @@ class Grid:
                 raise Contradiction()
             if narrowed == current:
                 continue
-            for cell, old, new in zip(self.cells[line], current, narrowed):
+            for cell, old, new in zip(self.cells[line], current, narrowed, strict=True):
                 if old != new:
                     if not new:
                         raise Contradiction()
@@ -202,14 +204,17 @@ class Grid:
     def undecided(self, masks: Sequence[int]) -> list[int]:
         return [i for i, m in enumerate(masks) if m & (m - 1)]
 
-    def encode_native(self, masks, deadline: Optional[Deadline], implications: bytes = b"") -> tuple[int, bytes, int, list[int], bytes]:
-        """The C module's CNF of the residue: ``(n_vars, flat clauses, clause count, first variable of each cell, ladders)``.
+    def encode_native(self, masks, deadline: Optional[Deadline],
+                      implications: bytes = b"") -> tuple[int, bytes, int, list[int], bytes]:
+        """The C module's CNF of the residue: ``(n_vars, flat clauses, clause count, first variable of each cell,
+        ladders)``.
 
         The flat clauses are int32 literals with a 0 after each clause; the ladders, int32
         ``(line, block, lo, hi, first variable)`` of each block's "starts at or after k" variables.
 
         ``implications`` (from :attr:`implications` after :meth:`probe`) become binary clauses.
         """
+        assert self._native is not None
         return _native_call(self._native.encode, masks, _end(deadline), implications)
 
     def beliefs(self, masks, messages, colours: int, rounds: int, damping: float, deadline: Deadline) -> bytes:
@@ -218,10 +223,12 @@ class Grid:
         ``messages`` (an ``array('d')`` of ``2 * cells * colours``, zeros at first) carries the
         state from one call to the next. See :mod:`nonogen.solve.search`.
         """
+        assert self._native is not None
         return _native_call(self._native.bp, masks, messages, colours, rounds, damping, _end(deadline))
 
     def ladder_phases(self, masks, messages, colours: int, ladders: bytes) -> bytes:
         """Phases (int32 literals) of the encoding's block-start variables from the beliefs in ``messages``."""
+        assert self._native is not None
         return self._native.ladder_phases(masks, messages, colours, ladders)
 
     def block_starts(self, masks: Sequence[int], line: int) -> list[list[int]]:
@@ -239,12 +246,12 @@ class Grid:
                 for t in range(len(domain))
                 if (live[t] >> state) & 1 and (live[t + 1] >> (state + 1)) & 1 and (domain[t] >> color) & 1
             ]
-            for state, (_, color) in zip(auto.starts, auto.clue)
+            for state, (_, color) in zip(auto.starts, auto.clue, strict=True)
         ]
 
     # -- probing ------------------------------------------------------------------------------
 
-    def probe(self, masks: list[int], deadline: Deadline) -> bool:
+    def probe(self, masks: MutableSequence[int], deadline: Deadline) -> bool:
         """Probe every undecided cell until nothing more follows; True if the grid got solved.
 
         For each value of a cell: assume it and propagate. A contradiction
@@ -304,7 +311,7 @@ class Grid:
         """
         if self._native is not None:
             found = array("i", _native_call(self._native.refutations, masks, _end(deadline)))
-            return dict(zip(found[::2], found[1::2]))
+            return dict(zip(found[::2], found[1::2], strict=True))
         H, W = self.height, self.width
         ruled_out: dict[int, int] = {}
         for cell in self.undecided(masks):
@@ -332,6 +339,7 @@ class Grid:
         ``budget`` assumptions or ``steps`` of line work (a step per line, more for long lines of many
         blocks). Raises :class:`~nonogen.solve.deadline.Timeout` at the deadline.
         """
+        assert self._native is not None
         joined, exhausted, swapped = _native_call(self._native.two_solutions, masks, budget, steps, _end(deadline))
         n = self.height * self.width
         return [joined[i:i + n] for i in range(0, len(joined), n)], exhausted, swapped
@@ -346,7 +354,7 @@ class Grid:
             return split_rows(masks.tobytes()[::4].translate(_COLOUR_OF_BIT), self.width)
         return split_rows(bytes(m.bit_length() - 1 for m in masks), self.width)
 
-    def to_array(self, masks: list[int]) -> "np.ndarray":
+    def to_array(self, masks: Sequence[int]) -> "np.ndarray":
         """Decided cells as colour indices, undecided as -1 (255 on the way: no palette reaches it)."""
         values = bytes(m.bit_length() - 1 if m and not m & (m - 1) else 255 for m in masks)
         out = to_array(split_rows(values, self.width)).astype("int16")

@@ -1,7 +1,7 @@
 """The one door to a SAT solver: a caller says what it asks, :func:`new_solver` picks the solver.
 
 As python-sat's ``Solver(name=...)`` picks among its solvers, each choice is named here once, with its reason
-(:data:`SOLVERS`), and nothing else in nonogen imports python-sat's solvers (tests/test_api.py checks).
+(:data:`SOLVERS`), and nothing else in nonogen imports python-sat's solvers (ruff's banned-api, pyproject.toml).
 """
 from __future__ import annotations
 

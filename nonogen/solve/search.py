@@ -65,7 +65,7 @@ class BeliefPhases:
 
     def _phases(self, likeliest: bytes) -> list[int]:
         """Every literal of every open cell: true for its likeliest colour, false for the others."""
-        out = []
+        out: list[int] = []
         for n, cell in enumerate(self.enc.undecided):
             if not n & 0xFFFF:
                 self.deadline.check()  # a million open cells take a second here

@@ -32,7 +32,8 @@ from .result import VerifyResult
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
     from .cnf import Encoding
-    from typing import Any, Optional, Sequence
+    from .result import Difficulty
+    from typing import Any, MutableSequence, Optional, Sequence
     import numpy as np
 
 __all__ = ["Session", "Given", "STRATEGIES"]
@@ -58,7 +59,7 @@ class _State:
 
     __slots__ = ("masks", "open_after_line", "probed", "encoding", "implications")
 
-    def __init__(self, masks: list, open_after_line: int):
+    def __init__(self, masks: MutableSequence[int], open_after_line: int):
         self.masks = masks  # after line logic, then after probing once ``probed`` is set
         self.open_after_line = open_after_line
         self.probed: Optional[str] = None  # None (not yet), "complete" or "cut short"
@@ -79,10 +80,10 @@ class Session:
         self.puzzle = puzzle
         self.grid = Grid(puzzle, native)
         self.counts: Counter = Counter(grids=1)
-        self._base: Optional[list] = None
+        self._base: Optional[MutableSequence[int]] = None
         self._base_error: Optional[Exception] = None
         self._states: OrderedDict[tuple[Given, ...], _State] = OrderedDict()
-        self._fixpoints: OrderedDict[frozenset, list] = OrderedDict()  # line-logic masks by set of givens
+        self._fixpoints: OrderedDict[frozenset, MutableSequence[int]] = OrderedDict()  # line-logic masks by givens
 
     @property
     def n_lines(self) -> int:
@@ -90,7 +91,7 @@ class Session:
 
     # -- line logic -------------------------------------------------------------------------
 
-    def _base_masks(self, deadline: Deadline) -> list:
+    def _base_masks(self, deadline: Deadline) -> MutableSequence[int]:
         """The line-logic fixpoint of the clues and the puzzle's own givens (computed once)."""
         if self._base_error is not None:
             raise self._base_error
@@ -105,7 +106,8 @@ class Session:
             self._base = masks
         return self._base
 
-    def line_masks(self, givens: Sequence[Given] = (), *, deadline: Optional[Deadline] = None) -> list:
+    def line_masks(self, givens: Sequence[Given] = (), *,
+                   deadline: Optional[Deadline] = None) -> MutableSequence[int]:
         """A copy of the line-logic fixpoint with ``givens`` revealed (Contradiction, Timeout).
 
         When the fixpoint without the last given is at hand (the greedy repair
@@ -132,7 +134,8 @@ class Session:
             self._fixpoints.popitem(last=False)
         return masks[:]
 
-    def _reveal(self, masks: list, givens: Sequence[Given], deadline: Deadline) -> list:
+    def _reveal(self, masks: MutableSequence[int], givens: Sequence[Given],
+                deadline: Deadline) -> MutableSequence[int]:
         W, H = self.puzzle.width, self.puzzle.height
         for r, c, v in givens:
             cell = r * W + c
@@ -255,7 +258,8 @@ class Session:
                 # "line" must not see what probing found for an earlier question: its own state
                 state = self._state(givens, deadline) if strategy == "full" else self._line_state(givens, deadline)
             except Contradiction:
-                return VerifyResult("unsolvable", difficulty="line", message="line logic finds no way to fill some line", stats=stats)
+                return VerifyResult("unsolvable", difficulty="line",
+                                    message="line logic finds no way to fill some line", stats=stats)
             except Timeout:
                 return VerifyResult("timeout", message="gave up before line logic finished", stats=stats)
             if not state.open_after_line:  # not "no open cell now": an earlier question may have probed this state
@@ -272,7 +276,8 @@ class Session:
                 if self._probe(state, deadline, stats):
                     return self._solved(puzzle, state, "probe", stats)
             except Contradiction:
-                return VerifyResult("unsolvable", difficulty="probe", message="probing finds no way to fill some line", stats=stats)
+                return VerifyResult("unsolvable", difficulty="probe", message="probing finds no way to fill some line",
+                                    stats=stats)
         try:
             status, first, second = self._search(state, reference, deadline, stats)
         except Timeout:
@@ -280,7 +285,7 @@ class Session:
         except TooBig as exc:
             return VerifyResult("timeout", message=str(exc), stats=stats)
         except Contradiction:  # a line the encoder finds impossible: probing was cut short, or "sat" skipped line logic
-            difficulty = "probe" if strategy == "full" else None
+            difficulty: Optional[Difficulty] = "probe" if strategy == "full" else None
             return VerifyResult("unsolvable", difficulty=difficulty, message="some line cannot be filled", stats=stats)
         first = None if first is None else checked(puzzle, first)
         second = None if second is None else checked(puzzle, second)
@@ -288,9 +293,9 @@ class Session:
         difficulty = "search" if strategy == "full" or (strategy == "line" and status != "unique") else None
         return VerifyResult(status, solution=first, second_solution=second, difficulty=difficulty, stats=stats)
 
-    def _solved(self, puzzle: Puzzle, state: _State, difficulty: str, stats: dict) -> VerifyResult:
+    def _solved(self, puzzle: Puzzle, state: _State, difficulty: Difficulty, stats: dict) -> VerifyResult:
         solution = checked(puzzle, self.grid.solved_rows(state.masks))
-        return VerifyResult("unique", solution=solution, difficulty=difficulty, stats=stats)  # type: ignore[arg-type]
+        return VerifyResult("unique", solution=solution, difficulty=difficulty, stats=stats)
 
     def _search(self, state: _State, reference, deadline: Deadline, stats: dict):
         """SAT on the residue: returns (status, first solution, second solution).
@@ -366,7 +371,8 @@ class Session:
         width = self.puzzle.width
         return [divmod(i, width) for i, flag in enumerate(ambiguous) if flag], complete
 
-    def _scan(self, enc: Encoding, values: bytes, candidates: list[int], ambiguous: bytearray, deadline: Deadline) -> None:
+    def _scan(self, enc: Encoding, values: bytes, candidates: list[int], ambiguous: bytearray,
+              deadline: Deadline) -> None:
         with enc.new_solver(deadline) as solver:
             solver.set_phases(enc.phases(values))
             while candidates:
@@ -417,7 +423,7 @@ def _check_memory(grid: Grid, masks, extra: int) -> None:
                      f"more than the {budget / 1e9:.1f} GB one puzzle may take")
 
 
-def _with_givens(grid: Grid, givens: Sequence[Given]) -> list:
+def _with_givens(grid: Grid, givens: Sequence[Given]) -> MutableSequence[int]:
     """The grid's starting masks with ``givens`` fixed (no line logic: the SAT-only baseline)."""
     masks = grid.masks[:]  # the puzzle's own givens are in already
     for r, c, v in givens:

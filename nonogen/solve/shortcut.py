@@ -107,7 +107,8 @@ def worth_guessing(puzzle: Puzzle, grid: Grid) -> bool:
 def worth_searching(puzzle: Puzzle, grid: Grid, open_cells: int) -> bool:
     """Whether :func:`two_solutions` should run first: a colour puzzle with a small residue, and the C module."""
     return grid.native and len(puzzle.palette) > 2 and 0 < open_cells <= MAX_OPEN
-def guess_two(puzzle: Puzzle, grid: Grid, masks, deadline: Deadline, stats: dict) -> tuple[Optional[Rows], Optional[Rows]]:
+def guess_two(puzzle: Puzzle, grid: Grid, masks, deadline: Deadline,
+              stats: dict) -> tuple[Optional[Rows], Optional[Rows]]:
     """A guessed solution (or None), and another one near it (or None), from the line-logic fixpoint ``masks``.
 
     The guess decides the cells belief propagation is surest of first, each
@@ -120,7 +121,7 @@ def guess_two(puzzle: Puzzle, grid: Grid, masks, deadline: Deadline, stats: dict
     found (``second_by``: cycle or search) and how long it took.
     """
     start = time.monotonic()
-    first = second = None
+    first = second = how = None
     try:
         first, second, how = grid.c_lines.guess_two(masks, ROUNDS, TRIES, FAILURES, MORE, CYCLE_ROWS,
                                                      -1.0 if deadline.end is None else deadline.end)

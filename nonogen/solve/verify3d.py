@@ -71,6 +71,7 @@ def _verify3d(puzzle: Puzzle3D, target: Optional[np.ndarray], timeout: Optional[
         fields["status"] = "unsolvable"
         return None, _finish(fields, clock, start, "no box of cubes meets every clue")
     if measured.solved:
+        assert measured.cells is not None  # passes that solve the level return its cells
         fields["solution"] = measured.cells.astype(bool)
         return measured, _unique(fields, measured, puzzle, target, clock, start)
     return _verify_by_sat(puzzle, target, clock, start, measured)
