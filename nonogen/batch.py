@@ -32,11 +32,11 @@ if TYPE_CHECKING:  # pragma: no cover
     PathLike = Union[str, Path]
     AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
-__all__ = ["Source", "Task", "STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record", "clue_hash",
+__all__ = ["Source", "Task", "OUTCOMES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record",
            "run_task"]
 
-STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
-"""Every status a record can have, in the order summaries list them."""
+OUTCOMES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
+"""Every status a verify record can have (a proof's verdict, or why there is none), in the order summaries list them."""
 SOLUTION_SUFFIX = ".solution.txt"
 """How the solution files of a batch end (cli/records.py names them): in a folder, they are skipped."""
 
@@ -152,11 +152,6 @@ def _internal(label: str, exc: BaseException, fields: Optional[dict] = None) -> 
 
 
 # --- records --------------------------------------------------------------------------------------
-
-
-def clue_hash(puzzle: AnyPuzzle) -> str:
-    """``puzzle.clue_hash()``: kept for callers that still import it from here."""
-    return puzzle.clue_hash()
 
 
 def _fields(puzzle: AnyPuzzle, fmt: str, member: int, members: int) -> dict:

@@ -62,10 +62,9 @@ def writers_round_trip(puzzle, svg: bool = True) -> tuple[int, Optional[str]]:
     writes must be UTF-8, sniff as its own format and read back with the same clues.
     """
     from nonogen import formats
-    from nonogen.batch import clue_hash
     from nonogen.errors import NonogenError
 
-    want, done = clue_hash(puzzle), 0
+    want, done = puzzle.clue_hash(), 0
     for fmt in _writers(puzzle):
         try:
             text = formats.dumps(puzzle, fmt)
@@ -82,7 +81,7 @@ def writers_round_trip(puzzle, svg: bool = True) -> tuple[int, Optional[str]]:
         done += 1
         if found != fmt and not {found, fmt} <= {"nonogen", "rowscols"}:
             return done, f"{fmt} reads back as {found}"
-        if len(back) != 1 or clue_hash(back[0]) != want:
+        if len(back) != 1 or back[0].clue_hash() != want:
             return done, f"{fmt} reads back with other clues"
     if svg and not _is_3d(puzzle) and puzzle.width * puzzle.height <= 900:
         problem = _svg_problem(puzzle)
@@ -112,7 +111,6 @@ def _svg_problem(puzzle) -> Optional[str]:
 def round_trip(folders: Iterable[Path], every_nth_of_big_files: int = 1) -> dict:
     """Every puzzle in ``folders`` (once per clue set) through every writer: counts and failures."""
     from nonogen import formats
-    from nonogen.batch import clue_hash
 
     stats: dict = {"files": 0, "puzzles": 0, "round_trips": 0, "failed": []}
     seen: set = set()
@@ -126,7 +124,7 @@ def round_trip(folders: Iterable[Path], every_nth_of_big_files: int = 1) -> dict
         stats["files"] += 1
         step = every_nth_of_big_files if len(puzzles) > BIG_FILE_PUZZLES else 1
         for k, puzzle in enumerate(puzzles[::step]):
-            key = clue_hash(puzzle)
+            key = puzzle.clue_hash()
             if key in seen:
                 continue
             seen.add(key)

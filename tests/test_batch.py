@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from nonogen import formats, puzzle_from_grid
-from nonogen.batch import Source, clue_hash, verify_paths
+from nonogen.batch import Source, verify_paths
 from nonogen.cli import main
 from nonogen.cli.common import combined_exit_code
 from nonogen.executors import LocalPool
@@ -166,7 +166,7 @@ def test_records_carry_format_metadata_and_a_clue_hash_shared_across_formats(tmp
     assert recs["a"]["format"] == "non" and recs["b"]["format"] == "webpbn" and recs["d"]["format"] == "nin"
     assert recs["a"]["title"] == "Heart" and recs["a"]["author"] == "nonogen project" and recs["a"]["license"]
     assert "title" not in recs["d"]  # .nin holds no metadata
-    assert len({r["clue_hash"] for r in recs.values()}) == 1 == len({clue_hash(source)} | {recs["a"]["clue_hash"]})
+    assert len({r["clue_hash"] for r in recs.values()}) == 1 == len({source.clue_hash()} | {recs["a"]["clue_hash"]})
     code, out, err = run(capsys, "verify", tmp_path, "--json", "--dedupe")
     recs = records(out)
     assert [r["status"] for r in recs].count("unique") == 1
@@ -180,7 +180,7 @@ def test_colours_are_numbered_by_appearance_in_the_hash():
     renamed = red_blue.replace("#ff0000", "#00ff00").replace("a", "c").replace("colc", "cola")
     swapped = "width 2\nheight 1\ncolor a #ff0000\ncolor b #0000ff\nrows\n1b,1a\ncolumns\n1b\n1a\n"
     bw = "width 2\nheight 1\nrows\n1,1\ncolumns\n1\n1\n"
-    hashes = [clue_hash(formats.loads(t, "non")) for t in (red_blue, renamed, swapped, bw)]
+    hashes = [formats.loads(t, "non").clue_hash() for t in (red_blue, renamed, swapped, bw)]
     assert hashes[0] == hashes[1] == hashes[2] != hashes[3]
 
 
