@@ -32,10 +32,10 @@ if TYPE_CHECKING:  # pragma: no cover
     PathLike = Union[str, Path]
     AnyPuzzle = Union[Puzzle, "Puzzle3D"]
 
-__all__ = ["Source", "Task", "OUTCOMES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record",
+__all__ = ["Source", "Task", "RECORD_STATUSES", "SOLUTION_SUFFIX", "puzzle_files", "verify_paths", "record",
            "run_task"]
 
-OUTCOMES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
+RECORD_STATUSES = ("unique", "multiple", "unsolvable", "timeout", "error", "skipped")
 """Every status a verify record can have (a proof's verdict, or why there is none), in the order summaries list them."""
 SOLUTION_SUFFIX = ".solution.txt"
 """How the solution files of a batch end (cli/records.py names them): in a folder, they are skipped."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..batch import OUTCOMES, SOLUTION_SUFFIX
+from ..batch import RECORD_STATUSES, SOLUTION_SUFFIX
 from ..collect import read_records
 from ..errors import InputError, OutputExistsError
 from .common import STDIO, check_output_file, json_line, print_json
@@ -35,7 +35,7 @@ class Summary:
     """Counts per status and the wall time of a batch: the one-line summary and ``--summary-json``."""
 
     def __init__(self, resumed: int = 0):
-        self.counts = dict.fromkeys(OUTCOMES, 0)
+        self.counts = dict.fromkeys(RECORD_STATUSES, 0)
         self.resumed = resumed
         self.duplicates = 0
         self.internal_errors = 0
@@ -53,14 +53,14 @@ class Summary:
 
     def line(self) -> str:
         """``N puzzles: a unique, b multiple, ... (T s)``."""
-        parts = ", ".join(f"{self.counts.get(s, 0)} {s}" for s in OUTCOMES)
+        parts = ", ".join(f"{self.counts.get(s, 0)} {s}" for s in RECORD_STATUSES)
         extra = "".join(f", {n} {what}" for n, what in ((self.resumed, "from the resumed run"),) if n)
         stop = ", interrupted" if self.interrupted else ""
         noun = "puzzle" if self.total == 1 else "puzzles"
         return f"{self.total} {noun}: {parts} ({self.seconds:.2f} s{extra}{stop})"
 
     def to_dict(self) -> dict:
-        return {"puzzles": self.total, **{s: self.counts.get(s, 0) for s in OUTCOMES},
+        return {"puzzles": self.total, **{s: self.counts.get(s, 0) for s in RECORD_STATUSES},
                 "duplicates": self.duplicates, "internal_errors": self.internal_errors,
                 "resumed": self.resumed, "seconds": round(self.seconds, 3), "interrupted": self.interrupted}
 
