@@ -111,14 +111,67 @@ def min_palette_distance(palette: Sequence[Color]) -> float:
     return round(float(d[~np.eye(len(palette), dtype=bool)].min()), 2)
 
 
+_DARKER, _LIGHTER = ("dark", "dim", "deep"), ("light", "pale")
+"""Prefixes that tell a person a colour is darker or lighter than the one it names (``darkred``, ``lightblue``)."""
+
+
+def _family(name: str) -> str:
+    """A colour name without its lightness word: ``darkgrey``, ``lightgrey`` and ``grey`` are one family."""
+    for prefix in _DARKER + _LIGHTER + ("medium",):
+        if name.startswith(prefix) and len(name) > len(prefix):
+            return name[len(prefix):]
+    return name
+
+
+def _reads_true(name: str, lightness: float, table: dict[str, float]) -> bool:
+    """Whether ``name``'s lightness word agrees with its colour: CSS's ``darkgray`` is lighter than ``gray``,
+    ``lightpink`` darker than ``pink``, and a palette naming them so would read the wrong way round."""
+    base = table.get(_family(name))
+    if base is None or _family(name) == name:
+        return True
+    if name.startswith(_DARKER):
+        return lightness < base
+    return lightness > base if name.startswith(_LIGHTER) else True
+
+
 @lru_cache(maxsize=1)
 def _name_table() -> tuple[tuple[str, ...], np.ndarray]:
-    """The CSS Color Module Level 4 named colours (as Pillow ships them), one name per value, in CIELAB."""
+    """The CSS Color Module Level 4 named colours (as Pillow ships them), one name per value, in CIELAB.
+
+    Names whose lightness word reads the wrong way round (:func:`_reads_true`) are left out, so a
+    colour is never called dark when its family's plain name is darker (X11's grey scale,
+    which CSS took over, has ``darkgray`` between ``gray`` and ``silver``).
+    """
     by_value: dict[tuple, str] = {}
     for name in sorted(ImageColor.colormap):
         by_value.setdefault(ImageColor.getrgb(name)[:3], _PREFERRED.get(name, name))
-    names = tuple(by_value.values())
-    return names, to_lab(list(by_value))
+    names, lab = list(by_value.values()), to_lab(list(by_value))
+    lightness = {name: float(v) for name, v in zip(names, lab[:, 0], strict=True)}
+    keep = [i for i, name in enumerate(names) if _reads_true(name, lightness[name], lightness)]
+    return tuple(names[i] for i in keep), lab[keep]
+
+
+def _in_lightness_order(rgbs: Sequence[tuple[int, int, int]], names: list[str]) -> list[str]:
+    """``names`` (one per colour) swapped within each family so that lighter colours get the lighter names.
+
+    Names are picked nearest first, and a name already taken sends a colour
+    to its next-nearest: the lighter of two greys could end up ``dimgrey``
+    beside a darker ``grey``. Within a family the names' own lightness
+    orders them, which the lightness words agree with (:func:`_name_table`).
+
+    >>> _in_lightness_order([(140, 140, 140), (120, 120, 120)], ["dimgrey", "grey"])
+    ['grey', 'dimgrey']
+    """
+    known, lab = _name_table()
+    table = dict(zip(known, lab[:, 0], strict=True))
+    lightness = to_lab(np.asarray(rgbs, dtype=np.float64).reshape(-1, 3))[:, 0]
+    out = list(names)
+    for family in {_family(n) for n in names}:
+        members = [i for i, n in enumerate(names) if _family(n) == family]
+        ranked = sorted((names[i] for i in members), key=lambda n: table[n])
+        for i, name in zip(sorted(members, key=lambda i: lightness[i]), ranked, strict=True):
+            out[i] = name
+    return out
 
 
 def color_names(rgb: tuple[int, int, int]) -> list[str]:
@@ -141,43 +194,47 @@ def readable_names(colors: Sequence[Color]) -> list[str]:
     """Each colour's name, with a readable one added when the file names colours by number or code.
 
     Legends and play pages show them: "1" and "2" say nothing on paper or a phone. The added names are
-    distinct (the next-nearest CSS name when the nearest is taken), so two reds never read the same.
+    distinct (the next-nearest CSS name when the nearest is taken), so two reds never read the same,
+    and read from light to dark as their colours do (:func:`_in_lightness_order`).
 
     >>> readable_names([Color("1", "#ff0000", "a"), Color("2", "#f00a0a", "b"), Color("sail", "#eedd99", "s")])
     ['1 (red)', '2 (orangered)', 'sail']
     """
     taken = {c.name for c in colors}
-    out = []
-    for color in colors:
-        if sum(ch.isalpha() for ch in color.name) >= 3:
-            out.append(color.name)
-            continue
-        css = next((n for n in color_names(color.rgb_tuple) if n not in taken), color_name(color.rgb_tuple))
-        taken.add(css)
-        out.append(f"{color.name} ({css})")
-    return out
+    added: dict[int, str] = {}
+    for i, color in enumerate(colors):
+        if sum(ch.isalpha() for ch in color.name) < 3:
+            css = next((n for n in color_names(color.rgb_tuple) if n not in taken), color_name(color.rgb_tuple))
+            taken.add(css)
+            added[i] = css
+    ordered = dict(zip(added, _in_lightness_order([colors[i].rgb_tuple for i in added], list(added.values())),
+                       strict=True))
+    return [f"{c.name} ({ordered[i]})" if i in ordered else c.name for i, c in enumerate(colors)]
 
 
 def palette_from_rgb(background: tuple[int, int, int], colors: list[tuple[int, int, int]]) -> tuple[Color, ...]:
     """Palette entries for colours found in a picture: distinct names, distinct one-character codes.
 
     A name already taken goes to the next-nearest free CSS name, so two reds
-    become ``red`` and ``crimson`` rather than ``red-2``. White is the paper of
-    printed sheets and of formats that imply the background (``.cnon``), so a
-    foreground colour is never called ``white``.
+    become ``red`` and ``crimson`` rather than ``red-2``; names of one family
+    read from light to dark as their colours do (:func:`_in_lightness_order`).
+    White is the paper of printed sheets and of formats that imply the
+    background (``.cnon``), so a foreground colour is never called ``white``.
 
     >>> [(c.name, c.char) for c in palette_from_rgb((255, 255, 255), [(200, 0, 0), (210, 20, 20), (0, 0, 0)])]
     [('white', '.'), ('firebrick', 'f'), ('crimson', 'c'), ('black', 'b')]
     >>> [c.name for c in palette_from_rgb((20, 30, 80), [(250, 250, 250)])]
     ['midnightblue', 'whitesmoke']
     """
-    bg_name = color_name(background)
-    used_names = {bg_name, "white"}
-    used_chars = {"."}
-    entries = [Color(bg_name, to_hex(background), ".")]
+    names = [color_name(background)]
+    used_names = {names[0], "white"}
     for rgb in colors:
-        name = next(n for n in color_names(rgb) if n not in used_names)
-        used_names.add(name)
+        names.append(next(n for n in color_names(rgb) if n not in used_names))
+        used_names.add(names[-1])
+    names = _in_lightness_order([background, *colors], names)
+    used_chars = {"."}
+    entries = [Color(names[0], to_hex(background), ".")]
+    for rgb, name in zip(colors, names[1:], strict=True):
         char = name[0] if name[0] not in used_chars else next(
             ch for ch in "abcdefghijklmnopqrstuvwxyz0123456789" if ch not in used_chars
         )

@@ -108,21 +108,37 @@ class OptionError(InputError):
 
     Each limit is checked once, where it is owned (the importer owns the mesh
     size, hiding owns the hidden share); the message reads in Python and the
-    CLI swaps the option's name for its flag.
+    CLI swaps the option's name for its flag. Two options that contradict
+    each other are one error naming both: ``against`` is the other option and
+    its value (``None``: the other option is missing), ``expected`` then says why,
+    and the CLI names both flags. An option that is on (``True``) shows as its bare name.
 
     >>> str(OptionError("size", 50, "2 to 40 cubes"))
     'size 50: expected 2 to 40 cubes'
     >>> OptionError("size", 50, "2 to 40 cubes").for_flag("--size")
     '--size 50: expected 2 to 40 cubes'
+    >>> str(OptionError("colors", 6, "black and white has no colours", against=("mode", "bw")))
+    'colors 6 cannot go with mode bw: black and white has no colours'
+    >>> OptionError("invert", True, "it swaps black and white", against=("colors", 3)).for_flag("--invert", "--colors")
+    '--invert cannot go with --colors 3: it swaps black and white'
     """
 
-    def __init__(self, option: str, value: object, expected: str):
-        self.option, self.value, self.expected = option, value, expected
+    def __init__(self, option: str, value: object, expected: str, *, against: tuple[str, object] | None = None):
+        self.option, self.value, self.expected, self.against = option, value, expected, against
         super().__init__(self.for_flag(option))
 
-    def for_flag(self, flag: str) -> str:
-        """The message with ``flag`` in place of the option's Python name."""
-        return f"{flag} {self.value}: expected {self.expected}"
+    def for_flag(self, flag: str, other: str | None = None) -> str:
+        """The message with ``flag`` in place of the option's Python name (and ``other`` in place of the other's)."""
+        if self.against is None:
+            return f"{flag} {self.value}: expected {self.expected}"
+        name, value = self.against
+        link = "needs" if value is None else "cannot go with"
+        return f"{_shown(flag, self.value)} {link} {_shown(other or name, value)}: {self.expected}"
+
+
+def _shown(name: str, value: object) -> str:
+    """An option as a person types it: a switch that is on is its bare name, a missing one too."""
+    return name if value is True or value is None else f"{name} {value}"
 
 
 class BlankPictureError(InputError):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from conftest import SHARED_DATA  # ../shared, or NONOGEN_SHARED
-from nonogen import formats
+from nonogen import formats, from_image
 from nonogen.cli import main as run_cli
 from nonogen.clues import satisfies
 from nonogen.errors import InputError, OptionError
@@ -515,3 +515,62 @@ def test_image_command_names_the_colour_of_a_one_colour_puzzle(tmp_path, capsys)
     assert " one colour (red on white), unique" in out and "black and white" not in out
     assert run_cli(["image", str(tmp_path / "red.png"), "-o", str(tmp_path / "bw"), "--mode", "bw"]) == 0
     assert " black and white, unique" in capsys.readouterr().out
+
+
+# --- options that contradict each other ---------------------------------------------------------------
+
+CONTRADICTIONS = {  # the Python keywords, and the one line the CLI prints for the same flags
+    "colours in bw": ({"colors": 6, "mode": "bw"}, "--colors 6 cannot go with --mode bw"),
+    "colours in silhouette": ({"colors": 2, "mode": "silhouette"}, "--colors 2 cannot go with --mode silhouette"),
+    "threshold with colours": ({"colors": 3, "threshold": 100}, "--threshold 100 cannot go with --colors 3"),
+    "invert with colours": ({"colors": 3, "invert": True}, "--invert cannot go with --colors 3"),
+    "fill with colours": ({"colors": 3, "fill": 0.4}, "--fill 0.4 cannot go with --colors 3"),
+    "background without colours": ({"background": "red", "mode": "bw"}, "--background red needs --colors"),
+    "palette distance in bw": ({"min_distance": 20.0, "mode": "bw"}, "--min-distance 20 cannot go with --mode bw"),
+    "palette distance with a tone": ({"min_distance": 20.0, "invert": True},
+                                     "--min-distance 20 cannot go with --invert"),
+    "fill with threshold": ({"threshold": 100, "fill": 0.4}, "--fill 0.4 cannot go with --threshold 100"),
+    "fill in silhouette": ({"fill": 0.4, "mode": "silhouette"}, "--fill 0.4 cannot go with --mode silhouette"),
+    "style in silhouette": ({"style": "outline", "mode": "silhouette"},
+                            "--style outline cannot go with --mode silhouette"),
+    "subject in silhouette": ({"fit": "subject", "mode": "silhouette"},
+                              "--fit subject cannot go with --mode silhouette"),
+    "style with threshold": ({"style": "fill", "threshold": 90}, "--style fill cannot go with --threshold 90"),
+    "width with size": ({"width": 20, "size": "20x20"}, "--width 20 cannot go with --size 20x20"),
+    "grade with unique": ({"grade": 2, "unique": "edit"}, "--unique edit cannot go with --grade 2"),
+    "grade with line-solvable": ({"grade": 3, "line_solvable": True}, "--line-solvable cannot go with --grade 3"),
+    "grade with an edit budget": ({"grade": 3, "max_edits": 4}, "--max-edits 4 cannot go with --grade 3"),
+    "edit budget without edits": ({"unique": "givens", "max_edits": 4}, "--max-edits 4 cannot go with --unique givens"),
+    "line-solvable without repair": ({"unique": "off", "line_solvable": True},
+                                     "--line-solvable cannot go with --unique off"),
+}
+
+
+def _argv(keywords: dict) -> list[str]:
+    flags = []
+    for name, value in keywords.items():
+        flags += ["--" + name.replace("_", "-")] + ([] if value is True else [str(value)])
+    return flags
+
+
+@pytest.mark.parametrize("case", list(CONTRADICTIONS))
+def test_contradicting_options_are_refused_naming_both(tmp_path, capsys, case):
+    """Regression: --mode bw --colors 6 silently made a colour puzzle; every pair of options where one would
+    drop the other without a word is refused, in Python and on the command line, before the picture is read."""
+    keywords, line = CONTRADICTIONS[case]
+    api = {k: tuple(map(int, v.split("x"))) if k == "size" else v for k, v in keywords.items()}
+    with pytest.raises(OptionError, match="cannot go with|needs"):
+        from_image(tmp_path / "never-read.png", **api)  # refused before the file is opened
+    out = tmp_path / "out"
+    assert run_cli(["image", str(SAMPLES / "icon-play.png"), "-o", str(out), *_argv(keywords)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"nonogen: error: {line}: "), err
+    assert not out.exists()
+
+
+def test_a_style_a_photo_does_not_use_is_said_once():
+    """The style shapes drawings; a photo is drawn from its tones and colours, which one warning line says."""
+    photo = load_image(SAMPLES / "photo-cat.jpg")
+    notes = image_to_grid(photo, ImageOptions(size=(20, 20), mode="bw", style="outline")).warnings
+    assert sum("style 'outline' is not used for photos" in note for note in notes) == 1
+    assert not any("style" in note for note in image_to_grid(photo, ImageOptions(size=(20, 20), mode="bw")).warnings)

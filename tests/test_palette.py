@@ -1,13 +1,16 @@
 """Colours: perceptual distance, names from the CSS table, palettes a solver can tell apart on paper."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from PIL import Image
 
 from nonogen.importers.image import ImageOptions, image_to_grid
-from nonogen.colorspace import color_name, delta_e, distance_matrix, min_palette_distance, palette_from_rgb, to_lab
-from nonogen.palette import BW_PALETTE
+from nonogen.colorspace import (color_name, delta_e, distance_matrix, min_palette_distance, palette_from_rgb,
+                                 readable_names, to_lab)
+from nonogen.palette import BW_PALETTE, Color
 
 
 @pytest.mark.parametrize("rgb,name", [
@@ -64,3 +67,49 @@ def test_min_distance_option_merges_more():
     many = image_to_grid(img, ImageOptions(colors=3, size=(14, 4), min_distance=5))
     assert len(few.palette) < len(many.palette)
     assert min_palette_distance(few.palette) >= 40
+
+
+_WORDS = {"dark": -1, "dim": -1, "deep": -1, "light": 1, "pale": 1}
+
+
+def _word(name: str) -> tuple[int, str]:
+    """How a person reads a colour name: darker (-1), plain (0) or lighter (1) than its family's, and the family."""
+    for word, rank in _WORDS.items():
+        if name.startswith(word):
+            return rank, name[len(word):]
+    return 0, name
+
+
+def _read_in_order(rgbs, names) -> bool:
+    """Every two names of one family read the same way round as their colours' lightness."""
+    lightness = [float(to_lab(rgb)[0]) for rgb in rgbs]
+    for (la, na), (lb, nb) in itertools.combinations(zip(lightness, names), 2):
+        (ra, fa), (rb, fb) = _word(na), _word(nb)
+        if fa == fb and ra != rb and (ra < rb) != (la < lb):
+            return False
+    return True
+
+
+def test_grey_is_never_darker_than_darkgrey():
+    """Regression: CSS took X11's grey scale, where darkgray (169) is lighter than gray (128); a palette of those
+    two greys read "grey" and "darkgrey", the darker one called plain grey."""
+    greys = [(128, 128, 128), (169, 169, 169)]
+    names = [c.name for c in palette_from_rgb((255, 255, 255), greys)]
+    assert names[1] == "grey" and "darkgrey" not in names and _read_in_order(greys, names[1:])
+    assert color_name((169, 169, 169)) != "darkgrey"
+    numbered = readable_names([Color("1", "#a9a9a9", "a"), Color("2", "#808080", "b")])
+    assert "darkgrey" not in " ".join(numbered) and numbered[1] == "2 (grey)"
+
+
+def test_names_of_a_palette_read_from_light_to_dark():
+    """However a palette's colours come (the nearest name taken first sends the next colour to another name),
+    the names of one family read as their colours do: two greys were once "dimgrey" (lighter) and "grey"."""
+    steps = range(40, 240, 6)
+    for a, b in itertools.permutations(steps, 2):
+        pair = [(a, a, a), (b, b, b)]
+        names = [c.name for c in palette_from_rgb((255, 255, 255), pair)][1:]
+        assert _read_in_order(pair, names), (pair, names)
+    for background in ((0, 0, 0), (255, 255, 255)):  # the background's name takes part as well
+        for a in steps:
+            pair = [background, (a, a, a)]
+            assert _read_in_order(pair, [c.name for c in palette_from_rgb(background, pair[1:])]), pair

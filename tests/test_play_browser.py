@@ -17,11 +17,15 @@ from typing import Iterator
 
 import numpy as np
 import pytest
+from PIL import Image, ImageDraw
 
+from nonogen import from_image, save
 from nonogen.clues import puzzle_from_grid
 from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.export.html import page_2d, page_3d
 from nonogen.model import Color
+from nonogen.render.book import caption
+from nonogen.render.sheet2d import cell_center
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -320,6 +324,43 @@ def test_undo_redo_reload_reset_reveal(driver, open_page):
     _until(driver, EC.alert_is_present(), "the reveal question").accept()
     _until(driver, lambda d: "Solved" in _status(d), "the status to say solved")
     assert ((_cells(driver) > 0) == (grid > 0)).all()
+
+
+def _pixel(png: bytes, x: float, y: float) -> tuple[int, ...]:
+    return Image.open(io.BytesIO(png)).convert("RGB").getpixel((int(x), int(y)))
+
+
+def test_a_dark_background_is_the_page_board_as_in_solution_png(driver, open_page, tmp_path):
+    """Regression: a white disc on black gave a solution.png with a black background, while the page kept its
+    board white; the revealed picture read inverted, and its whitesmoke disc did not show at all. The board is
+    the background colour, as every picture of the answer paints it, and an empty-mark still shows on it."""
+    picture = tmp_path / "disc.png"
+    img = Image.new("RGB", (80, 80), "black")
+    ImageDraw.Draw(img).ellipse((16, 16, 63, 63), fill="white")
+    img.save(picture)
+    made = from_image(picture, colors=1, size=(8, 8))
+    puzzle, report = made.puzzle, made.report
+    assert puzzle.palette[0].rgb == "#000000" and made.solution[0, 0] == 0 and made.solution[4, 4] == 1
+    out = save(made, tmp_path / "out")
+    sheet = (out / "solution.png").read_bytes()
+    line = caption(None, report["grade"], report["grade_name"])
+    open_page("dark", (out / "puzzle.html").read_text(encoding="utf-8"))
+    driver.find_element(By.ID, "reveal").click()
+    _until(driver, EC.alert_is_present(), "the reveal question").accept()
+    _until(driver, lambda d: "Solved" in _status(d), "the status to say solved")
+    for r, c in ((0, 0), (4, 4), (7, 3)):  # background, the disc, background
+        on_paper = _pixel(sheet, *cell_center(puzzle, r, c, 20, caption=line, legend=puzzle.is_color))
+        assert on_paper == puzzle.palette[int(made.solution[r, c])].rgb_tuple
+        shot = _cell(driver, r, c).screenshot_as_png
+        size = Image.open(io.BytesIO(shot)).size
+        on_page = _pixel(shot, size[0] / 2, size[1] / 2)
+        assert max(abs(a - b) for a, b in zip(on_page, on_paper)) <= 2, (r, c, on_page, on_paper)
+    _shot(driver, "2d-dark-background-revealed")
+    ActionChains(driver).context_click(_cell(driver, 0, 0)).perform()  # an empty-mark on the dark board
+    _until(driver, lambda d: _cells(d)[0, 0] == 0, "the cell to be marked empty")
+    dot = driver.execute_script("return getComputedStyle(arguments[0], '::after').backgroundColor",
+                                _cell(driver, 0, 0))
+    assert dot not in ("rgb(0, 0, 0)", "rgba(0, 0, 0, 0)")
 
 
 # --- 3D -----------------------------------------------------------------------------------------------------------

@@ -265,8 +265,14 @@ def _silence_stdout() -> None:
 def message(error: NonogenError) -> str:
     """The error's one line, naming the command-line flag where the library names a Python option."""
     if isinstance(error, OptionError):
-        return error.for_flag("--" + error.option.replace("_", "-"))
+        other = None if error.against is None else _flag(error.against[0])
+        return error.for_flag(_flag(error.option), other)
     return str(error)
+
+
+def _flag(option: str) -> str:
+    """The command-line flag of a Python option name: ``min_distance`` -> ``--min-distance``."""
+    return "--" + option.replace("_", "-")
 
 
 def hint(error: NonogenError, args: Args) -> str:

@@ -10,7 +10,7 @@ from ..importers.image import FITS, STYLES, ImageOptions
 from ..importers.photo import MERGE_DE
 from ..importers.image import MODES as IMAGE_MODES
 from ..colorspace import DEFAULT_MIN_DISTANCE
-from ..make.picture import UNIQUE_MODES, from_image
+from ..make.picture import UNIQUE_MODES, check_making, from_image
 from ..output import save
 from . import summary
 from .collection import add_collection_options, is_collection, run_collection
@@ -104,17 +104,16 @@ def _options(args: argparse.Namespace) -> ImageOptions:
 
 def run_image(args: argparse.Namespace) -> int:
     options = _options(args)
+    repair = {"unique": args.unique, "line_solvable": args.line_solvable, "grade": args.grade,
+              "max_edits": args.max_edits, "min_readability": args.min_readability}
+    check_making(**repair)  # once, before a collection makes anything
     check_cell(args.cell)
     if is_collection(args, args.image):
-        making = {"options": options, "unique": args.unique, "line_solvable": args.line_solvable, "grade": args.grade,
-                  "max_edits": args.max_edits, "timeout": args.timeout, "title": args.title,
-                  "min_readability": args.min_readability}
+        making = {"options": options, **repair, "timeout": args.timeout, "title": args.title}
         return run_collection(args, args.image, "image", making, {"cell": args.cell})
     args.image = args.image[0]
     check_folder(args.output, args.force, [args.image])
-    made = from_image(args.image, options=options, unique=args.unique, line_solvable=args.line_solvable,
-                      grade=args.grade, max_edits=args.max_edits, timeout=args.timeout, title=args.title,
-                      min_readability=args.min_readability)
+    made = from_image(args.image, options=options, **repair, timeout=args.timeout, title=args.title)
     for warning in made.report["warnings"]:
         print(f"nonogen: warning: {warning}", file=sys.stderr)
     out = save(made, args.output, force=args.force, cell=args.cell)

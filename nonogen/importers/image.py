@@ -63,6 +63,7 @@ from .pipelines import (
     colour_cells,
     colour_photo_cells,
     silhouette,
+    style_note,
 )
 from .options import MAX_SIDE, MODES, STYLES, ImageOptions
 from .quality import readability_warnings, reads
@@ -354,6 +355,7 @@ def _drawn(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]], opt
         result = bw_picture_cells(frame, reference, options, info)
     if not np.any(result.grid):
         raise BlankPictureError(_blank_message(options))
+    notes += style_note(options.style, photo, pixel_art, info["mode"] == "color", background_rgb is None)
     if not pixel_art:
         notes += readability_warnings(result.grid, reference, result.palette, colour=info["mode"] == "color",
                                       cropped=options.crop or options.fit == "crop")

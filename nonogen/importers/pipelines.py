@@ -25,7 +25,8 @@ from .quality import reads
 from .quantize import color_cells
 
 __all__ = ["Cells", "AUTO_MAX_COLORS", "PHOTO_COLORS", "bw_picture_cells", "colour_cells", "colour_photo_cells",
-           "bw_photo_cells", "silhouette"]
+           "bw_photo_cells", "silhouette",
+           "style_note"]
 
 AUTO_MAX_COLORS = 8
 """``mode="auto"`` keeps a picture's exact colours (pixel art, flat drawings) when it has at most this many."""
@@ -69,6 +70,26 @@ def colour_cells(frame: Frame, options: ImageOptions, info: dict[str, Any], note
     info["colors"] = kept
     palette = palette_from_rgb(colouring.rgbs[0], colouring.rgbs[1:])
     return Cells(colouring.grid, palette, confidence, colouring.alternative)
+
+
+def style_note(style: str, photo: bool, pixel_art: bool, colour: bool, transparent: bool) -> list[str]:
+    """A sentence when the ``style`` asked for has no part in drawing this picture (an empty list otherwise).
+
+    Which pipeline runs depends on the picture, not only on the options, so
+    this cannot be refused when the options are made: photos are drawn from
+    their tones and colours (:mod:`.photo`), and pixel art in colour or cut
+    out by transparency keeps its cells as drawn.
+
+    >>> style_note("outline", photo=True, pixel_art=False, colour=False, transparent=False)
+    ["style 'outline' is not used for photos: a photo is drawn from its own tones and colours"]
+    """
+    if style == "auto":
+        return []
+    if photo:
+        return [f"style {style!r} is not used for photos: a photo is drawn from its own tones and colours"]
+    if pixel_art and (colour or transparent):
+        return [f"style {style!r} is not used for this pixel art: its cells are kept as drawn"]
+    return []
 
 
 def _merged_note(asked: Optional[int], kept: int, distance: float) -> list[str]:

@@ -28,7 +28,7 @@ from ..solve.deadline import Deadline, OutOfTime, interrupt_at, read_limit
 from .repair2d import MODES as REPAIR_MODES
 from .repair2d import Repair2D, ease_to_grade, repair
 
-__all__ = ["from_image", "PUZZLE_FILES", "UNIQUE_MODES"]
+__all__ = ["from_image", "check_making", "PUZZLE_FILES", "UNIQUE_MODES"]
 
 UNIQUE_MODES = ("auto", *REPAIR_MODES)
 """How a picture's puzzle is made unique: ``auto`` reveals givens only when a few edits of uncertain cells cannot
@@ -68,6 +68,9 @@ def from_image(
     give the answer away (it stays in the report). ``min_readability`` (0-1)
     refuses, with :class:`InputError`, a picture whose recognisability as
     imported is under it, before any repair (see :mod:`..importers.quality`).
+    Options that would silently override each other (six colours in black
+    and white, a grade with another repair) are refused with an
+    :class:`OptionError` naming both.
 
     >>> made = from_image("samples/images/heart-pixelart-x10.png", colors=3)
     >>> made.report["status"], made.puzzle.width, made.puzzle.n_colors
@@ -75,12 +78,8 @@ def from_image(
     """
     started = time.monotonic()
     options = replace(options or ImageOptions(), **picture) if picture else (options or ImageOptions())
-    if unique not in UNIQUE_MODES:
-        raise OptionError("unique", unique, " or ".join(UNIQUE_MODES))
-    if grade is not None and not 1 <= grade <= 5:
-        raise OptionError("grade", grade, "1 to 5")
-    if min_readability is not None and not 0 <= min_readability <= 1:
-        raise OptionError("min_readability", min_readability, "a recognisability from 0 to 1")
+    check_making(unique=unique, line_solvable=line_solvable, grade=grade, max_edits=max_edits,
+                 min_readability=min_readability)
     clock = Deadline(timeout)
     name = str(source) if isinstance(source, (str, Path)) else None
     limit = read_limit(timeout)
@@ -118,6 +117,38 @@ def from_image(
     report["grade_wanted"] = grade
     report["warnings"] += notes + [f"{name} not written: {why}" for name, why in left_out.items()]
     return Made(result.puzzle, result.grid, report)
+
+
+def check_making(*, unique: str = "auto", line_solvable: bool = False, grade: Optional[int] = None,
+                 max_edits: Optional[int] = None, min_readability: Optional[float] = None) -> None:
+    """Refuse a bad value, or repair options that another one would silently override, before any picture is read.
+
+    :func:`from_image` calls it, and so does a caller making many pictures
+    with one set of options, which should fail once rather than once per
+    picture (the picture's own options are checked by :class:`ImageOptions`).
+    Aiming at a grade picks the repair itself (givens, line-solvable for
+    grade 1); only edits have a budget; ``off`` repairs nothing.
+
+    >>> check_making(grade=2, unique="edit")
+    Traceback (most recent call last):
+    ...
+    nonogen.errors.OptionError: unique edit cannot go with grade 2: aiming at a grade chooses the repair itself
+    """
+    if unique not in UNIQUE_MODES:
+        raise OptionError("unique", unique, " or ".join(UNIQUE_MODES))
+    if grade is not None and not 1 <= grade <= 5:
+        raise OptionError("grade", grade, "1 to 5")
+    if min_readability is not None and not 0 <= min_readability <= 1:
+        raise OptionError("min_readability", min_readability, "a recognisability from 0 to 1")
+    if grade is not None:
+        for name, value in (("unique", None if unique == "auto" else unique), ("line_solvable", line_solvable or None),
+                            ("max_edits", max_edits)):
+            if value is not None:
+                raise OptionError(name, value, "aiming at a grade chooses the repair itself", against=("grade", grade))
+    if max_edits is not None and unique in ("givens", "off"):
+        raise OptionError("max_edits", max_edits, "only edits spend an edit budget", against=("unique", unique))
+    if line_solvable and unique == "off":
+        raise OptionError("line_solvable", True, "off repairs nothing", against=("unique", unique))
 
 
 LAST_SHARE = 0.2
@@ -202,7 +233,7 @@ def _variants(img: Image.Image, imported: ImportResult, options: ImageOptions):
         yield from _renderings(candidate)
     if _colour_left_free(options) and len(imported.palette) > 2:
         try:
-            bw = image_to_grid(img, replace(options, mode="bw"))
+            bw = image_to_grid(img, replace(options, mode="bw", min_distance=None))  # no palette in black and white
         except NonogenError:
             bw = None
         if bw is not None:

@@ -16,6 +16,11 @@ window.nonogenBoard = (() => {
   }
   // Pick whichever of black and white has the higher WCAG contrast ratio against the box.
   const inkOn = (hex) => ((luminance(hex) + 0.05) / 0.05 >= 1.05 / (luminance(hex) + 0.05) ? "#111" : "#fff");
+  // `share` of the way from one #rrggbb colour to another.
+  const mix = (hex, to, share) => "#" + [1, 3, 5].map((i) => {
+    const a = parseInt(hex.slice(i, i + 2), 16), b = parseInt(to.slice(i, i + 2), 16);
+    return Math.round(a + (b - a) * share).toString(16).padStart(2, "0");
+  }).join("");
 
   // --- the board ---------------------------------------------------------------------------------------
   function clueNumber(length, color) {
@@ -52,8 +57,18 @@ window.nonogenBoard = (() => {
 
   // Fill the <table> `board`: a row of column clues, then each row's clue and cells (`isGiven(i)` marks the
   // givens). Returns what the game draws on: cells[r * W + c], rowClues[r], colClues[c].
+  // The board is the background colour (palette entry 0) as solution.png paints it: a cell left
+  // empty is background, so the solved grid is the picture, and every fill stands out from it as
+  // the importer keeps each colour apart from the background (white is only the usual one).
   function build(board, isGiven) {
     const cells = new Array(W * H), rowClues = [], colClues = [];
+    const paper = P.palette[0].rgb, ink = inkOn(paper) === "#fff" ? "#ffffff" : "#111111";
+    board.style.setProperty("--paper", paper);
+    board.style.setProperty("--dot", mix(paper, ink, 0.5));   // the empty-mark, seen on any background
+    if (ink === "#ffffff") {               // a dark background: light grid lines, as dark ones on white
+      board.style.setProperty("--line", mix(paper, ink, 0.3));
+      board.style.setProperty("--thick", mix(paper, ink, 0.8));
+    }
     board.tabIndex = 0;
     board.setAttribute("role", "grid");
     board.setAttribute("aria-label", "puzzle grid: arrows move, space fills, x marks empty, Delete clears");
