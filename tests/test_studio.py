@@ -25,6 +25,7 @@ import pytest
 from PIL import Image
 
 from nonogen.cli.common import EXIT_TERMINATED
+from nonogen.studio.inputs import checked
 from nonogen.studio.folder import Folder
 from nonogen.studio.worker import CANCELLED, Engine
 from studio_server import DOC, WAIT, Studio
@@ -177,7 +178,7 @@ def test_engine_answers_only_the_newest_job_of_a_lane():
     """A newer job of a lane stops the running one and answers the queued ones CANCELLED without touching a
     worker (a paint stroke forked a process per edit); another lane's job is left alone."""
     rng = np.random.default_rng(1)
-    hard = {"grid": rng.integers(0, 2, (60, 60)).tolist(), "palette": DOC["palette"], "givens": []}
+    hard = checked({"grid": rng.integers(0, 2, (60, 60)).tolist(), "palette": DOC["palette"], "givens": []})
 
     async def scenario():
         engine = Engine(size=3, spare=0)
@@ -191,7 +192,7 @@ def test_engine_answers_only_the_newest_job_of_a_lane():
             while len(engine._workers) < 2 or any(w.job is None for w in engine._workers):
                 assert asyncio.get_running_loop().time() < deadline, engine._broken or "the suggestions never ran"
                 await asyncio.sleep(0.01)  # both run, each on its worker: all the workers suggestions may take
-            queued = [asyncio.ensure_future(collect({"kind": "check", "doc": DOC}, "tab")) for _ in range(5)]
+            queued = [asyncio.ensure_future(collect({"kind": "check", "doc": checked(DOC)}, "tab")) for _ in range(5)]
             newest = await queued[-1]
             started = engine.started
             return await first, [await q for q in queued[:-1]], newest, other.done(), started, engine
@@ -204,6 +205,17 @@ def test_engine_answers_only_the_newest_job_of_a_lane():
     assert not other_done and started == 3  # two, then one for the newest check: none for the four dropped ones
 
 
+def test_the_forkserver_preload_runs_its_jobs_without_an_error():
+    """The preload swallows every error (a broken engine must not take the forkserver down): given a document the
+    jobs no longer took (the page's, not the checked one), it failed at once and every worker started cold, silently."""
+    from nonogen.studio import _preload
+    from nonogen.studio.jobs import run
+
+    for kind in ("check", "suggest"):
+        messages = list(run({"kind": kind, "doc": _preload._TINY, "goal": "unique"}))
+        assert messages and not [m for m in messages if "error" in m], messages
+
+
 def test_the_map_never_calls_a_proof_that_ran_out_of_time_complete(monkeypatch):
     """A grid whose proof ran out of time got the map {"before": 0}, {"done": true, "complete": true}: "nothing
     ambiguous, every cell tried", where nothing was proved. The engine's verdict is "timeout" here by fiat, as a
@@ -214,16 +226,16 @@ def test_the_map_never_calls_a_proof_that_ran_out_of_time_complete(monkeypatch):
     from nonogen.studio.ambiguity import ambiguity_map
 
     monkeypatch.setattr(Session, "verify", lambda self, grid, **kw: SimpleNamespace(status="timeout"))
-    assert list(ambiguity_map({"doc": DOC})) == [{"verdict": "timeout"},
+    assert list(ambiguity_map({"doc": checked(DOC)})) == [{"verdict": "timeout"},
                                                 {"done": True, "complete": False, "timeout": True}]
     monkeypatch.undo()
     # a map cut short by its deadline says so too: here the search for the ambiguous cells runs out of time
     monkeypatch.setattr(Session, "ambiguous_cells", lambda self, grid, **kw: ([(0, 0), (0, 1)], False))
-    messages = list(ambiguity_map({"doc": {**DOC, "grid": [[1, 0], [0, 1]], "givens": []}}))
+    messages = list(ambiguity_map({"doc": checked({**DOC, "grid": [[1, 0], [0, 1]], "givens": []})}))
     assert messages[0] == {"verdict": "multiple", "before": 2, "ambiguous": [[0, 0], [0, 1]]}
     assert messages[-1] == {"done": True, "complete": False, "timeout": True}
     monkeypatch.undo()
-    assert list(ambiguity_map({"doc": DOC})) == [{"verdict": "unique", "before": 0, "ambiguous": []},
+    assert list(ambiguity_map({"doc": checked(DOC)})) == [{"verdict": "unique", "before": 0, "ambiguous": []},
                                                 {"done": True, "complete": True, "timeout": False}]
 
 
@@ -236,9 +248,9 @@ def test_engine_stops_a_running_check_and_keeps_its_worker():
     async def scenario():
         engine = Engine(size=1, spare=0, stop_grace=WAIT)  # stopped, never killed
         try:
-            first = engine.run({"kind": "check", "doc": {**DOC, "grid": grid, "givens": []}}, lane="tab")
+            first = engine.run({"kind": "check", "doc": checked({**DOC, "grid": grid, "givens": []})}, lane="tab")
             verdict = await first.__anext__()  # it runs: its verdict came
-            newest = [m async for m in engine.run({"kind": "check", "doc": DOC}, lane="tab")]
+            newest = [m async for m in engine.run({"kind": "check", "doc": checked(DOC)}, lane="tab")]
             rest = [m async for m in first]
             return verdict, newest, rest, engine.started
         finally:
@@ -257,8 +269,8 @@ def test_engine_never_runs_an_older_claim_last():
         engine = Engine(size=1, spare=0)
         try:
             older, newer = engine.claim("tab"), engine.claim("tab")
-            newest = [m async for m in engine.run({"kind": "check", "doc": DOC}, lane="tab", claim=newer)]
-            late = [m async for m in engine.run({"kind": "check", "doc": DOC}, lane="tab", claim=older)]
+            newest = [m async for m in engine.run({"kind": "check", "doc": checked(DOC)}, lane="tab", claim=newer)]
+            late = [m async for m in engine.run({"kind": "check", "doc": checked(DOC)}, lane="tab", claim=older)]
             return newest, late
         finally:
             engine.close()
@@ -270,13 +282,13 @@ def test_engine_never_runs_an_older_claim_last():
 def test_engine_stops_a_job_past_its_time_limit():
     """A job that overruns its limit gets a one-line error, its worker is killed, and the next job runs."""
     rng = np.random.default_rng(2)
-    hard = {"grid": rng.integers(0, 2, (60, 60)).tolist(), "palette": DOC["palette"], "givens": []}
+    hard = checked({"grid": rng.integers(0, 2, (60, 60)).tolist(), "palette": DOC["palette"], "givens": []})
 
     async def scenario():
         engine = Engine(size=1, spare=0)
         try:
             late = [m async for m in engine.run({"kind": "suggest", "doc": hard, "goal": "edit"}, seconds=0.5)]
-            after = [m async for m in engine.run({"kind": "check", "doc": DOC}, seconds=60)]
+            after = [m async for m in engine.run({"kind": "check", "doc": checked(DOC)}, seconds=60)]
             return late, after
         finally:
             engine.close()

@@ -6,6 +6,7 @@ and waits for the effect (a closed connection, an answer, an exit), never for a 
 from __future__ import annotations
 
 import os
+import re
 import resource
 import signal
 import socket
@@ -19,7 +20,7 @@ import pytest
 
 from nonogen.cli.common import EXIT_TERMINATED
 from nonogen.studio import Limits
-from studio_server import DOC, WAIT, Studio, alive
+from studio_server import DOC, WAIT, Studio, alive, photo_png
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
@@ -258,3 +259,38 @@ def test_a_signal_stops_the_server_and_its_workers_while_a_job_runs(tmp_path, si
     while alive(children):  # the worker died with the server; the forkserver follows as it sees the server gone
         assert time.monotonic() < started + WAIT, alive(children)
         time.sleep(0.05)
+
+
+def test_the_server_never_loads_numpy_or_pillow(tmp_path):
+    """worker.py said the engine, numpy and Pillow load in the workers only, but the server checked each document
+    by building its puzzle (numpy, and Pillow for the colour names), imported the file work for a table of save
+    kinds (the renderers: numpy, Pillow, svgwrite), and unpickled the workers' numpy answers and levels: 270 modules
+    of numpy, Pillow, scipy and scikit-image after one check. After a check, a map, a suggestion, a play page, a
+    puzzle file, two saves, a picture and a level, none of them is mapped in the server's process; the workers have
+    numpy mapped (so the look would see it)."""
+    import psutil
+
+    for sample in ("puzzles/heart.non", "meshes/chair.off"):
+        (tmp_path / Path(sample).name).write_bytes((SAMPLES / sample).read_bytes())
+    server = Studio(tmp_path)
+    model = (tmp_path / "chair.off").read_bytes()
+    try:
+        for path, body in (("/api/check", {"doc": DOC}), ("/api/map", {"doc": DOC}), ("/api/play", {"doc": DOC}),
+                           ("/api/suggest", {"doc": DOC, "goal": "unique"}), ("/api/open", {"name": "heart.non"}),
+                           ("/api/save", {"doc": DOC, "name": "x.non", "format": "non"}),
+                           ("/api/save", {"doc": DOC, "name": "x.svg", "format": "svg"})):
+            assert server.api(path, body, tab="t")[0] == 200, path
+        status, answer = server.api("/api/picture", photo_png(60, 40), {"X-File-Name": "p.png"}, raw=True, tab="t")
+        assert status == 200 and answer["grid"], answer
+        assert server.api("/api/mesh?options={}", model, {"X-File-Name": "chair.off"}, raw=True, tab="t")[0] == 200
+        assert server.api("/api/save", {"level": True, "name": "chair-level"}, tab="t")[0] == 200
+        heavy = re.compile(r"/(numpy|PIL|pillow|scipy|skimage|scikit_image)(\.libs)?/")
+
+        def mapped(pid: int) -> set[str]:
+            return {m.group(1) for m in map(heavy.search, (m.path for m in psutil.Process(pid).memory_maps())) if m}
+
+        assert mapped(server.process.pid) == set()
+        assert any("numpy" in mapped(pid) for pid in server.children())
+    finally:
+        code, errors = server.stop()
+        assert "Traceback" not in errors, errors

@@ -222,10 +222,11 @@ def test_a_map_that_ran_out_of_time_says_so(proof, monkeypatch):
 
     from nonogen.solve.session import Session
     from nonogen.studio.ambiguity import ambiguity_map
+    from nonogen.studio.inputs import checked
 
     driver, folder, server = proof
     monkeypatch.setattr(Session, "verify", lambda self, grid, **kw: SimpleNamespace(status="timeout"))
-    answer = "".join(json.dumps(message) + "\n" for message in ambiguity_map({"doc": DOC}))
+    answer = "".join(json.dumps(message) + "\n" for message in ambiguity_map({"doc": checked(DOC)}))
     monkeypatch.undo()
     Select(driver.find_element(By.ID, "map-mode")).select_by_value("off")  # no map before the page has this answer
     draw_pairs(driver)

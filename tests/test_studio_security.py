@@ -286,12 +286,12 @@ BAD_GRIDS = [
 @pytest.mark.parametrize("grid, error", BAD_GRIDS, ids=range(len(BAD_GRIDS)))
 def test_a_document_is_checked_where_it_is_read(grid, error):
     """[[[0, 1]], [[1, 0]]] passed puzzle_of's checks (rows, numbers) and failed in the clues with a ValueError;
-    true and 1.5 were read as 1."""
+    true and 1.5 were read as 1. The server checks each document once, here, before a worker builds its puzzle."""
     from nonogen.errors import InputError
-    from nonogen.studio.document import puzzle_of
+    from nonogen.studio.inputs import checked
 
     with pytest.raises(InputError) as caught:
-        puzzle_of({**DOC, "grid": grid, "givens": []})
+        checked({**DOC, "grid": grid, "givens": []})
     assert str(caught.value) == error
 
 

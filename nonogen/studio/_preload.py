@@ -7,10 +7,11 @@ before the first verdict of each.
 """
 from __future__ import annotations
 
+from .inputs import checked
 from .jobs import run
 
-_TINY = {"grid": [[1, 0], [0, 1]], "palette": [{"rgb": "#ffffff"}, {"rgb": "#000000"}], "givens": [],
-         "reference": [[0, 255], [255, 0]]}
+_TINY = checked({"grid": [[1, 0], [0, 1]], "palette": [{"rgb": "#ffffff"}, {"rgb": "#000000"}], "givens": [],
+                 "reference": [[0, 255], [255, 0]]})
 
 try:
     for _kind in ("check", "suggest"):

@@ -25,7 +25,7 @@ from ..clues import puzzle_from_grid
 from ..model import Puzzle
 from ..solve.deadline import Deadline, Timeout
 from ..solve.session import Session
-from .document import puzzle_of
+from .document import puzzle_from
 from .limits import MAP_SECONDS
 
 __all__ = ["ambiguity_map", "MAX_GIVENS", "MAX_CHANGES"]
@@ -50,7 +50,7 @@ def ambiguity_map(job: dict[str, Any]) -> Iterator[Message]:
     did. A grid that is not proved ambiguous has no ``before``: unique, nothing is ambiguous (complete); any
     other verdict (``timeout``), nothing is known.
     """
-    puzzle, grid = puzzle_of(job["doc"])
+    puzzle, grid = puzzle_from(job["doc"])
     clock = Deadline(float(job.get("timeout") or MAP_SECONDS))
     session = Session(puzzle)
     verdict = session.verify(grid, timeout=clock.left(), grade=False).status

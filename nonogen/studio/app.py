@@ -3,11 +3,11 @@
 Routes are adapters: they parse the request, hand the work to a worker
 (:class:`.worker.Engine`: the engine, the readers and the drawing never run
 on the event loop, so one slow file never stalls the other requests) and
-stream the answer. Documents are checked by :mod:`.document`, options by
-:mod:`.options`, names by :class:`.folder.Folder`; each page's state lives in
-its :class:`.tabs.Tab`. Every failure the author can cause is a JSON
-``{"error": ...}`` with a 4xx status; the server keeps running. Who may ask
-at all is :mod:`.guard`'s business.
+stream the answer. Documents and options are checked by :mod:`.inputs`
+(once: a worker builds the puzzle from the checked document), names by
+:class:`.folder.Folder`; each page's state lives in its :class:`.tabs.Tab`.
+Every failure the author can cause is a JSON ``{"error": ...}`` with a 4xx
+status; the server keeps running. Who may ask at all is :mod:`.guard`'s business.
 """
 from __future__ import annotations
 
@@ -29,22 +29,18 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import formats
 from ..errors import LimitError, NonogenError, OutputExistsError
-from ..plain import to_jsonable
-from .document import puzzle_of
-from .filework import SHEETS
 from .folder import MODEL_SUFFIXES, PICTURE_SUFFIXES, Folder
 from .guard import OLD_COOKIE, TAB_HEADER, Gate, TooSlow, chunks
+from .inputs import check_save_kind, checked, mesh_options, picture_options
 from .limits import Limits, job_seconds
-from .options import mesh_options, picture_options
 from .tabs import Picture, Tab, Tabs, forget_upload
 from .worker import Engine
 
 __all__ = ["create_app"]
 
 _STATUS = {"OptionError": 400, "OSError": 400, "OutputExistsError": 409}
-"""HTTP status of a worker's error by its kind; any other error the author caused (a picture that is no picture) is 422."""
+"""HTTP status of a worker's error by its kind; any other error the author caused (a picture that is not one) is 422."""
 
 
 class Studio:
@@ -74,7 +70,7 @@ def _error(message: str, status: int = 400) -> Response:
 
 def _answer(message: dict[str, Any]) -> Response:
     kind = message.pop("error_kind", None)
-    return _JSON(to_jsonable(message), status_code=_STATUS.get(kind, 422) if "error" in message else 200)
+    return _JSON(message, status_code=_STATUS.get(kind, 422) if "error" in message else 200)
 
 
 async def _json(request: Request) -> dict[str, Any]:
@@ -90,16 +86,11 @@ async def _json(request: Request) -> dict[str, Any]:
 
 
 async def _document(request: Request) -> dict[str, Any]:
-    """The JSON request of a route about the page's document, its ``doc`` checked (:func:`_check_doc`)."""
+    """The JSON request of a route about the page's document, its ``doc`` checked once, before any work is queued
+    (:func:`.inputs.checked`: a bad one is a one-line 400); the worker builds the puzzle from it unchecked."""
     body = await _json(request)
-    await _check_doc(body)
+    body["doc"] = checked(body.get("doc"))
     return body
-
-
-async def _check_doc(body: dict[str, Any]) -> None:
-    """The request's ``doc`` checked here, once, before any work is queued: whatever it holds, a bad document is a
-    one-line 400 (:func:`.document.puzzle_of` says what is wrong), never a 500 from a worker or a route."""
-    await asyncio.to_thread(puzzle_of, body.get("doc"))
 
 
 async def _upload(request: Request, path: Path) -> None:
@@ -239,7 +230,7 @@ async def _stream(request: Request, kind: str) -> Response:
         async for message in engine.run({"kind": kind, "doc": body["doc"]}, lane=lane, claim=claim,
                                         seconds=job_seconds(kind)):
             message.pop("error_kind", None)
-            yield (json.dumps(to_jsonable(message)) + "\n").encode()
+            yield (json.dumps(message) + "\n").encode()
 
     return StreamingResponse(lines(), media_type="application/x-ndjson", headers={"Cache-Control": "no-store"})
 
@@ -304,17 +295,15 @@ async def remesh(request: Request) -> Response:
 
 
 async def _mesh(request: Request, tab: Tab, path: Path, options: dict[str, Any], claim: int) -> Response:
-    name = path.name
-    message = await _studio(request).engine.one({"kind": "mesh", "path": str(path), "options": options},
-                                                lane=tab.lane("mesh"), claim=claim, seconds=job_seconds("mesh"))
-    made = message.pop("made", None)
+    """``path`` made into a level, kept by the tab as the worker's opaque bytes (see :func:`.jobs.make_mesh`)."""
+    job = {"kind": "mesh", "path": str(path), "name": path.name, "options": options}
+    message = await _studio(request).engine.one(job, lane=tab.lane("mesh"), claim=claim, seconds=job_seconds("mesh"))
+    level = message.pop("level", None)
     if "error" in message:  # the model's name as the author knows it, not the server's copy
-        message["error"] = message["error"].replace(str(path), name)
-    if made is not None:
-        made.report["model"] = name
-        tab.level, tab.level_page = made, message.pop("page")
+        message["error"] = message["error"].replace(str(path), path.name)
+    if level is not None:
+        tab.level, tab.level_page = level, message.pop("page")
         tab.keep_model(path)
-        message["report"] = made.report
     return _answer(message)
 
 
@@ -346,7 +335,7 @@ async def play_frame(request: Request) -> Response:
 
 
 async def save(request: Request) -> Response:
-    """The page's puzzle written into the folder as a puzzle file, a sheet or a play page (never over a file unasked)."""
+    """The page's puzzle saved in the folder: a puzzle file, a sheet or a play page (never over a file unasked)."""
     studio, tab = _studio(request), _tab(request)
     lane = tab.lane("save")
     claim = studio.engine.claim(lane)  # a newer save of this tab replaces this one, a level's or a puzzle's
@@ -356,14 +345,10 @@ async def save(request: Request) -> Response:
     if body.get("level"):
         if tab.level is None:
             return _error("no level made yet")
-        job = {"kind": "save-level", "made": tab.level, "path": str(path), "overwrite": overwrite}
+        job = {"kind": "save-level", "level": tab.level, "path": str(path), "overwrite": overwrite}
         return _answer(await studio.engine.one(job, lane=lane, claim=claim, seconds=job_seconds("save-level")))
-    if kind in SHEETS and path.suffix.lower() != SHEETS[kind]:
-        return _error(f"{path.name}: a {kind} file is named *{SHEETS[kind]}")
-    if kind not in SHEETS and (kind not in formats.FORMATS or not formats.writable(kind) or kind == "nonogen-3d"):
-        return _error(f"format: unknown format {kind!r}")
-    await _check_doc(body)
-    job = {"kind": "save", "doc": body["doc"], "path": str(path), "format": kind, "overwrite": overwrite,
+    check_save_kind(kind, path)
+    job = {"kind": "save", "doc": checked(body.get("doc")), "path": str(path), "format": kind, "overwrite": overwrite,
            "accept": bool(body.get("accept"))}
     return _answer(await studio.engine.one(job, lane=lane, claim=claim, seconds=job_seconds("save")))
 

@@ -1,4 +1,4 @@
-"""The studio's file work, run in a worker like the engine's: open a puzzle file, save a puzzle or a sheet, save a level.
+"""The studio's file work, run in a worker like the engine's: open a puzzle file, save a puzzle, a sheet or a level.
 
 Reading a puzzle file can take long (a 16 MB file, then a search for its
 solution) and so can drawing a solution sheet; in a worker the server keeps
@@ -9,8 +9,9 @@ unasked, keeping a replaced file's mode).
 """
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, cast
 
 import numpy as np
 
@@ -22,23 +23,21 @@ from ..model import Puzzle
 from ..output import answer, draw, save
 from ..solve.deadline import Deadline
 from ..solve.session import Session
-from .document import puzzle_json, puzzle_of
+from .document import puzzle_from, puzzle_json
+from .inputs import SHEETS
 from .limits import OPEN_SECONDS, SAVE_CHECK_SECONDS
 
-__all__ = ["open_puzzle", "save_puzzle", "save_level", "play_page", "not_unique", "SHEETS"]
+__all__ = ["open_puzzle", "save_puzzle", "save_level", "play_page", "not_unique"]
 
 Message = dict[str, Any]
-
-SHEETS = {"pdf": ".pdf", "pdf-solution": ".pdf", "png": ".png", "svg": ".svg", "html": ".html"}
-"""Save kinds that draw the puzzle (sheet, solution, play page) rather than write a puzzle file."""
 
 
 def open_puzzle(job: dict[str, Any]) -> Iterator[Message]:
     """A puzzle file as a document: its solution grid (the stored goal, else a solved one), palette and givens."""
     path = Path(job["path"])
     puzzle = formats.load(path)
-    if puzzle.dimensions == 3:
-        yield {"error": f"{path.name}: a Picross 3D level; the studio makes levels from models"}
+    if not isinstance(puzzle, Puzzle):
+        yield {"error": f"{path.name}: a {puzzle.kind_name}; the studio makes levels from models"}
         return
     found = answer(puzzle, timeout=OPEN_SECONDS)
     doc = puzzle_json(puzzle, found.cells)
@@ -54,7 +53,7 @@ def save_puzzle(job: dict[str, Any]) -> Iterator[Message]:
     written only when the page says ``accept`` (the author confirmed), else
     the answer is a ``confirm`` naming the problem and the fix.
     """
-    puzzle, grid = puzzle_of(job["doc"])
+    puzzle, grid = puzzle_from(job["doc"])
     path, kind, force = Path(job["path"]), job["format"], bool(job.get("overwrite"))
     if not job.get("accept"):
         problem = not_unique(puzzle, grid, kind)
@@ -71,13 +70,14 @@ def save_puzzle(job: dict[str, Any]) -> Iterator[Message]:
 
 def play_page(job: dict[str, Any]) -> Iterator[Message]:
     """The page's puzzle as the play page (``nonogen html``'s), to test-solve it in the studio."""
-    puzzle, grid = puzzle_of(job["doc"])
+    puzzle, grid = puzzle_from(job["doc"])
     yield {"page": page_2d(puzzle, grid)}
 
 
 def save_level(job: dict[str, Any]) -> Iterator[Message]:
-    """A level made from a model: ``*.json`` is the level file, any other name a folder like ``nonogen mesh`` writes."""
-    made, path, force = job["made"], Path(job["path"]), bool(job.get("overwrite"))
+    """A level made from a model (pickled by :func:`.jobs.make_mesh`): ``*.json`` is the level file, any other name
+    a folder like ``nonogen mesh`` writes."""
+    made, path, force = pickle.loads(job["level"]), Path(job["path"]), bool(job.get("overwrite"))
     if path.suffix.lower() == ".json":
         write_file(path, formats.dumps(made.puzzle, "nonogen-3d"), force=force)
     else:
@@ -86,8 +86,8 @@ def save_level(job: dict[str, Any]) -> Iterator[Message]:
 
 
 def _as_written(puzzle: Puzzle, kind: str) -> Puzzle:
-    """The puzzle as a file of ``kind`` gives it back (a sheet or play page keeps everything)."""
-    return puzzle if kind in SHEETS else formats.loads(formats.dumps(puzzle, kind), kind)
+    """The puzzle as a file of ``kind`` gives it back (a sheet or play page keeps everything; a 2D format, a 2D one)."""
+    return puzzle if kind in SHEETS else cast(Puzzle, formats.loads(formats.dumps(puzzle, kind), kind))
 
 
 def not_unique(puzzle: Puzzle, grid: np.ndarray, kind: str) -> Optional[Message]:

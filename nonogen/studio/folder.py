@@ -34,7 +34,7 @@ class Folder:
             raise InputError(f"{root}: not a folder")
         self.root = Path(os.path.realpath(root))
 
-    def path(self, name: str) -> Path:
+    def path(self, name: object) -> Path:
         """The path of ``name`` in the folder; InputError for anything that would reach outside it.
 
         Names are file-system names: one that is not UTF-8 reaches the page as
@@ -55,7 +55,7 @@ class Folder:
             raise InputError(f"{name}: points outside the studio's folder")
         return path
 
-    def file(self, name: str, limit: Optional[int] = None) -> Path:
+    def file(self, name: object, limit: Optional[int] = None) -> Path:
         """The path of ``name``, a regular file in the folder (at most ``limit`` bytes); InputError otherwise.
 
         The file is opened without waiting (``O_NONBLOCK``), so a FIFO or a

@@ -59,6 +59,7 @@ LOCKED = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>no
 (<code>/?token=...</code>), which keeps other users and other sites out of your folder.</p>
 </body></html>
 """
+REFUSED = b'{"error": "refused: this request lacks the studio\'s token (see X-Nonogen-Token)"}'
 
 
 def new_token() -> str:
@@ -99,8 +100,7 @@ class Gate:
                 if not self._right(_query(scope, "token")):
                     return await _refuse(send, b"text/html; charset=utf-8", LOCKED.encode())
             elif not path.startswith("/static/") and not self._right(_header(scope, TOKEN_HEADER.lower().encode())):
-                return await _refuse(send, b"application/json",
-                                     b'{"error": "refused: this request lacks the studio\'s token (see X-Nonogen-Token)"}')
+                return await _refuse(send, b"application/json", REFUSED)
         await self.app(scope, receive, send)
 
 

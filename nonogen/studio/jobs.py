@@ -5,31 +5,37 @@ Each job is a generator of JSON-ready messages, so the page sees the verdict
 as soon as it is known and the grade and ambiguous cells when they follow.
 Jobs only call the public API (:func:`nonogen.from_mesh`, the importer, the
 engine :class:`~nonogen.solve.session.Session`, the repair); they print
-nothing, and only the file jobs (:mod:`.filework`) write. Options arrive
-checked (:mod:`.options`).
+nothing, and only the file jobs (:mod:`.filework`) write. Options and
+documents arrive checked (:mod:`.inputs`); messages leave as plain JSON
+types, so the server never loads numpy to read them.
 """
 from __future__ import annotations
 
 import base64
+import pickle
 import time
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Generator, Iterator, Optional
 
 import numpy as np
 
 from ..errors import InputError, NonogenError
 from ..importers.image import image_to_grid, load_image, pixels_wanted
+from ..importers.options import ImageOptions
 from ..importers.quality import measure
 from ..make.level3d import from_mesh
 from ..make.repair2d import ease_to_grade, repair
 from ..model import Puzzle
 from ..output import level_page, level_preview
+from ..plain import to_jsonable
 from ..solve.deadline import Deadline
-from ..solve.grade import rate, replay
+from ..solve.grade import GRADE_NAMES, Measures, grade_of_score, replay, score
+from ..solve.result import VerifyResult
 from ..solve.session import Session
 from .ambiguity import ambiguity_map
-from .document import palette_json, puzzle_of
+from .document import palette_json, puzzle_from
 from .filework import open_puzzle, play_page, save_level, save_puzzle
+from .inputs import MAX_SIDE
 from .limits import CHECK_SECONDS, MESH_SECONDS, SUGGEST_SECONDS
 
 __all__ = ["run", "import_picture", "check", "suggest", "CHECK_SECONDS", "SUGGEST_SECONDS"]
@@ -37,10 +43,12 @@ __all__ = ["run", "import_picture", "check", "suggest", "CHECK_SECONDS", "SUGGES
 Message = dict[str, Any]
 
 
-def run(job: dict[str, Any]) -> Iterator[Message]:
-    """The messages of one job; a nonogen or OS error becomes an ``error`` message naming its kind (the worker lives on)."""
+def run(job: dict[str, Any]) -> Generator[Message, None, None]:
+    """The messages of one job, as plain JSON types; a nonogen or OS error becomes an ``error`` message naming its
+    kind (the worker lives on)."""
     try:
-        yield from JOBS[job["kind"]](job)
+        for message in JOBS[job["kind"]](job):
+            yield to_jsonable(message)
     except NonogenError as exc:
         yield {"error": str(exc), "error_kind": type(exc).__name__}
     except OSError as exc:  # a file of the folder: named as the author knows it
@@ -57,7 +65,7 @@ _last_picture: dict[str, Any] = {}  # the decoded picture of the last import: a 
 def import_picture(job: dict[str, Any]) -> Iterator[Message]:
     """The picture (the file at ``job["path"]``) read into cells with the page's options, and how much it still
     looks like the picture."""
-    options = job["options"]
+    options = ImageOptions(**job["options"], max_side=MAX_SIDE)
     key = (job["picture_id"], pixels_wanted(options))
     if _last_picture.get("key") != key:
         _last_picture.clear()
@@ -91,7 +99,7 @@ def _picture(path: str, name: str, reduce_for: tuple[int, int]) -> Any:
 def check(job: dict[str, Any]) -> Iterator[Message]:
     """Verdict, then ambiguous cells, then grade and the line-logic replay of the page's grid."""
     started = time.monotonic()
-    puzzle, grid = puzzle_of(job["doc"])
+    puzzle, grid = puzzle_from(job["doc"])
     clock = Deadline(float(job.get("timeout") or CHECK_SECONDS))
     session = Session(puzzle)
     result = session.verify(grid, timeout=clock.left(), grade=False)
@@ -102,22 +110,22 @@ def check(job: dict[str, Any]) -> Iterator[Message]:
         yield {"ambiguous": np.argwhere(ambiguous).tolist(), "complete": complete}
     else:
         yield {"ambiguous": [], "complete": result.status == "unique"}
-    if result.status == "multiple":  # "not unique" says it: a grade 5 "needs search" would read as "hard"
-        result.grade, result.grade_name, result.score = None, "not unique", None
-    else:
-        rate(result, puzzle, deadline=clock, grid=session.grid)
-    yield {"grade": result.grade, "grade_name": result.grade_name, "score": result.score,
-           "replay": replay(puzzle, deadline=clock, grid=session.grid).to_dict(), "quality": measure(grid, _reference(job["doc"], grid), puzzle.palette),
+    shown, reference = replay(puzzle, deadline=clock, grid=session.grid), job["doc"]["reference"]
+    yield {**_grade(result, shown.measures), "replay": shown.to_dict(),
+           "quality": measure(grid, None if reference is None else np.array(reference, float), puzzle.palette),
            "seconds": round(time.monotonic() - started, 4)}
 
 
-def _reference(doc: dict[str, Any], grid: np.ndarray) -> Optional[np.ndarray]:
-    """The picture's luma per cell that the page keeps from the import (None when absent or of another size)."""
-    try:
-        reference = np.asarray(doc.get("reference"), dtype=np.float64)
-    except (TypeError, ValueError):
-        return None
-    return reference if reference.shape == grid.shape else None
+def _grade(result: VerifyResult, measures: Optional[Measures]) -> Message:
+    """The grid's grade from its one replayed solve, by :func:`~nonogen.solve.grade.rate`'s rule (search is 5, a
+    solve cut off is not rated); not unique is "not unique": a grade 5 "needs search" would read as "hard"."""
+    if result.status == "multiple":
+        return {"grade": None, "grade_name": "not unique", "score": None}
+    value = 5.0 if result.difficulty == "search" else None if measures is None else score(measures)
+    if result.status != "unique" or value is None:
+        return {"grade": None, "grade_name": None, "score": None}
+    grade = grade_of_score(value)
+    return {"grade": grade, "grade_name": GRADE_NAMES[grade], "score": value}
 
 
 # --- suggestions -------------------------------------------------------------------------------------
@@ -131,7 +139,7 @@ def suggest(job: dict[str, Any]) -> Iterator[Message]:
 
     The page's own givens stay; what is suggested comes on top.
     """
-    puzzle, grid = puzzle_of(job["doc"])
+    puzzle, grid = puzzle_from(job["doc"])
     goal = job.get("goal")
     timeout = float(job.get("timeout") or SUGGEST_SECONDS)
     if goal == "grade":
@@ -163,12 +171,14 @@ def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline
 
 
 def make_mesh(job: dict[str, Any]) -> Iterator[Message]:
-    """A Picross 3D level from a model file, its verdict and the play page that shows it in 3D."""
+    """A Picross 3D level from a model file, its verdict and the play page that shows it in 3D; the level pickled,
+    bytes the server keeps for "Save level" (:func:`.filework.save_level`) and never unpickles (numpy, the engine)."""
     options = job["options"]
     made = from_mesh(job["path"], size=options["size"], hide=options["hide"], line_solvable=options["line_solvable"],
                      timeout=MESH_SECONDS)
+    made.report["model"] = job["name"]  # the model as the author knows it, not the server's copy
     preview = level_preview(made)
-    yield {"report": made.report, "page": level_page(made), "made": made,
+    yield {"report": made.report, "page": level_page(made), "level": pickle.dumps(made),
            "solution_png": "data:image/png;base64," + base64.b64encode(preview).decode("ascii")}
 
 

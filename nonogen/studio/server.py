@@ -43,7 +43,7 @@ def _connection_class(limits: Limits) -> type:
         _timer: Optional[asyncio.TimerHandle] = None
         _since = 0.0
 
-        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._watch()
             if len(self.connections) > limits.connections:
@@ -135,9 +135,10 @@ def serve(folder: Union[str, Path], sock: socket.socket, on_ready: Optional[Call
             app.state.studio.engine.kill()
             super().handle_exit(sig, frame)  # type: ignore[arg-type]
 
+    # half a second to finish requests on Ctrl-C: uvicorn annotates a whole number but passes it to asyncio.wait_for
     config = uvicorn.Config(app, log_level="error", lifespan="on", http=_connection_class(limits),
                             timeout_keep_alive=limits.keep_alive_seconds, limit_concurrency=limits.connections + 1,
-                            backlog=limits.connections, timeout_graceful_shutdown=0.5)
+                            backlog=limits.connections, timeout_graceful_shutdown=0.5)  # type: ignore[arg-type]
     server = Server(config)
 
     async def run() -> None:

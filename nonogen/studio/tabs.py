@@ -26,7 +26,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 from ..errors import InputError
 
@@ -52,7 +52,7 @@ class Tab:
         self.key = key
         self.uploads = uploads  # where uploads go (each in a folder of its own)
         self.picture: Optional[Picture] = None
-        self.level: Any = None  # the Made of the level this tab made last
+        self.level: Optional[bytes] = None  # the level this tab made last, as its worker pickled it (never read here)
         self.level_page = ""  # its play page, shown in the tab's frame
         self.play_page = ""  # the 2D puzzle's play page, for test-solving in the tab's frame
         self.model: Optional[Path] = None  # the model file the level was made from

@@ -1,0 +1,200 @@
+"""What the page sends, checked in the server before any work is queued: its document, a save's kind, the options
+of a picture or a model; once, in plain Python (no numpy, no Pillow: the server loads neither, a test looks).
+
+A bad document is a one-line 400 naming what is wrong, never a failure in a
+worker, which builds the puzzle from :func:`checked`'s plain document without
+asking again. A bad option is an :class:`~nonogen.errors.OptionError` naming
+it, a 400: its name and type are checked here, its range where it is owned,
+in the worker (:class:`~nonogen.importers.options.ImageOptions`, the mesh importer, the hiding check).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from .. import formats
+from ..errors import InputError, OptionError
+from ..formats._common import clean_text
+from ..palette import parse_hex
+
+__all__ = ["MAX_SIDE", "META_FIELDS", "MAX_COLORS", "SHEETS", "checked", "check_save_kind", "picture_options",
+           "mesh_options", "PICTURE_OPTIONS"]
+
+MAX_SIDE = 100
+"""Largest side the studio edits: a page of 10,000 cells is still drawn at once, and far past what people solve."""
+
+META_FIELDS = ("author", "license")
+"""Metadata the page edits besides the title (formats that hold them write them; the rest say they drop them)."""
+
+MAX_COLORS = 20
+"""Most foreground colours in the palette editor (the picture importer's own limit)."""
+
+SHEETS = {"pdf": ".pdf", "pdf-solution": ".pdf", "png": ".png", "svg": ".svg", "html": ".html"}
+"""Save kinds that draw the puzzle (sheet, solution, play page) rather than write a puzzle file."""
+
+
+def checked(doc: Any) -> dict[str, Any]:
+    """``doc`` checked and cleaned, as plain data: ``grid``, ``palette`` (``{"rgb": "#rrggbb", "name"}``, "" for no
+    name), ``givens`` (``[row, col]``), ``title``, the :data:`META_FIELDS` ("" when unset), ``reference``.
+
+    Texts are cleaned as the readers clean them (a lone surrogate becomes U+FFFD): whatever the page sends can be
+    written in every format."""
+    if not isinstance(doc, dict):
+        raise InputError("expected a document: {grid, palette, givens}")
+    palette = _palette(doc.get("palette"))
+    grid = _grid(doc.get("grid"), len(palette) - 1)
+    givens = _givens(doc.get("givens") or [], len(grid), len(grid[0]))
+    title = clean_text(str(doc.get("title") or f"Puzzle {len(grid[0])}x{len(grid)}")[:200])
+    meta = {key: clean_text(str(doc.get(key) or "")[:200]).strip() for key in META_FIELDS}
+    return {"grid": grid, "palette": palette, "givens": givens, "title": title, **meta,
+            "reference": _reference(doc.get("reference"), len(grid), len(grid[0]))}
+
+
+def _palette(entries: Any) -> list[dict[str, str]]:
+    """The page's ``[{"rgb": "#rrggbb", "name"?: ...}, ...]`` (background first), each colour read once."""
+    if not isinstance(entries, list) or not 2 <= len(entries) <= MAX_COLORS + 1:
+        raise InputError(f"palette: expected a background and 1 to {MAX_COLORS} colours")
+    palette = []
+    for i, entry in enumerate(entries):
+        try:
+            rgb = parse_hex(str(entry["rgb"]))
+        except (TypeError, KeyError, ValueError):
+            raise InputError(f"palette entry {i}: expected a colour as #rrggbb") from None
+        palette.append({"rgb": rgb, "name": clean_text(str(entry.get("name") or "")[:40])})
+    return palette
+
+
+def _grid(rows: Any, n_colors: int) -> list[list[int]]:
+    """The grid of colour indices; anything else is a one-line InputError here, never a failure further on.
+
+    Every cell must be a JSON whole number: numpy would read a row of lists
+    as a third dimension (the clues then fail with a traceback), ``true`` as
+    1 and ``1.5`` as 1.
+    """
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
+        raise InputError("grid: expected a list of rows of colour indices")
+    height, width = len(rows), len(rows[0])
+    if not (1 <= height <= MAX_SIDE and 1 <= width <= MAX_SIDE) or any(len(r) != width for r in rows):
+        raise InputError(f"grid: expected equal rows, 1 to {MAX_SIDE} cells a side")
+    if not all(type(v) is int for row in rows for v in row):  # bool is an int subclass: `type`, not isinstance
+        raise InputError("grid: expected rows of whole numbers (colour indices)")
+    if not all(0 <= v <= n_colors for row in rows for v in row):
+        raise InputError(f"grid: colour indices must be 0 to {n_colors} (the palette's size)")
+    return rows
+
+
+def _givens(items: Any, height: int, width: int) -> list[list[int]]:
+    """Givens as ``[row, col]`` cells of the grid (their colour is the grid's: a given reveals the picture)."""
+    if not isinstance(items, list):
+        raise InputError("givens: expected a list of [row, col] cells")
+    givens = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) >= 2 and all(isinstance(v, int) for v in item[:2])):
+            raise InputError("givens: expected a list of [row, col] cells")
+        r, c = item[0], item[1]
+        if not (0 <= r < height and 0 <= c < width):
+            raise InputError(f"given ({r}, {c}) is outside the {width}x{height} grid")
+        givens.append([r, c])
+    return givens
+
+
+def _reference(rows: Any, height: int, width: int) -> Optional[list[list[float]]]:
+    """The picture's luma per cell that the page keeps from the import, for the likeness score: rows of numbers of
+    the grid's size, else None (absent, or an older grid's: never an error)."""
+    fits = isinstance(rows, list) and len(rows) == height and all(
+        isinstance(r, list) and len(r) == width and all(type(v) in (int, float) for v in r) for r in rows)
+    return rows if fits else None
+
+
+def check_save_kind(kind: str, path: Path) -> None:
+    """A save's ``format`` against the name it writes: a sheet named by its suffix, else a 2D format nonogen writes
+    (a 3D format's module, which imports numpy, is never loaded here)."""
+    if kind in SHEETS and path.suffix.lower() != SHEETS[kind]:
+        raise InputError(f"{path.name}: a {kind} file is named *{SHEETS[kind]}")
+    if kind not in SHEETS and (kind not in formats.FORMATS or kind in formats.FORMATS_3D or not formats.writable(kind)):
+        raise InputError(f"format: unknown format {kind!r}")
+
+
+# --- options ----------------------------------------------------------------------------------------------
+
+
+def _real(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(value)
+    return float(value)
+
+
+def _whole(value: Any) -> int:
+    number = _real(value)
+    if number != int(number):
+        raise ValueError(value)
+    return int(number)
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ValueError(value)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str) and len(value) <= 40:
+        return value
+    raise ValueError(value)
+
+
+Parser = tuple[Callable[[Any], Any], str]
+_WHOLE: Parser = (_whole, "a whole number")
+_REAL: Parser = (_real, "a number")
+_FLAG: Parser = (_flag, "true or false")
+_TEXT: Parser = (_text, "a short text")
+
+PICTURE_OPTIONS: dict[str, Parser] = {
+    "width": _WHOLE, "height": _WHOLE, "colors": _WHOLE, "threshold": _WHOLE, "mode": _TEXT, "fit": _TEXT,
+    "invert": _FLAG, "fill": _REAL, "background": _TEXT}
+"""The picture options the page can set, with their parsers (the rest of ImageOptions keeps its defaults)."""
+
+_MESH_OPTIONS: dict[str, Parser] = {"size": _WHOLE, "hide": _REAL, "line_solvable": _FLAG}
+
+
+def _parsed(given: Any, parsers: dict[str, Parser]) -> dict[str, Any]:
+    """The known options of ``given`` parsed (empty values dropped); an unknown name or a bad value is refused."""
+    if given is None:
+        return {}
+    if not isinstance(given, dict):
+        raise OptionError("options", type(given).__name__, "a JSON object")
+    options = {}
+    for name, value in given.items():
+        if name not in parsers:
+            raise OptionError(str(name)[:40], "", f"one of {', '.join(parsers)}")
+        if value is None or value == "":
+            continue
+        parse, expected = parsers[name]
+        try:
+            options[name] = parse(value)
+        except (TypeError, ValueError, OverflowError):
+            raise OptionError(name, repr(value)[:40], expected) from None
+    return options
+
+
+def picture_options(given: Any) -> dict[str, Any]:
+    """The page's picture options as :class:`~nonogen.importers.options.ImageOptions` keywords: the worker builds
+    it (its module loads numpy and Pillow), reading the picture at most :data:`MAX_SIDE` cells a side.
+
+    >>> picture_options({"width": "20", "mode": "bw", "fill": ""})
+    {'width': 20, 'mode': 'bw'}
+    """
+    return _parsed(given, PICTURE_OPTIONS)
+
+
+def mesh_options(given: Any) -> dict[str, Any]:
+    """The page's level options as :func:`~nonogen.make.level3d.from_mesh` keywords (ranges: checked there).
+
+    >>> mesh_options({"size": "abc"})
+    Traceback (most recent call last):
+    ...
+    nonogen.errors.OptionError: size 'abc': expected a whole number
+    """
+    options = _parsed(given, _MESH_OPTIONS)
+    return {"size": options.get("size", 10), "hide": options.get("hide"),
+            "line_solvable": options.get("line_solvable", False)}
