@@ -428,20 +428,24 @@ def grade2d(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Option
 
 
 def rate(
-    result: VerifyResult, puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None
+    result: VerifyResult, puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None,
+    measures: Optional[Measures] = None,
 ) -> VerifyResult:
     """Fill in the grade of a verified 2D puzzle: 5 when search is needed (or it has several solutions).
 
-    Unsolvable and undecided puzzles, and a replay cut off by the deadline, stay ungraded.
+    Unsolvable and undecided puzzles, and a replay cut off by the deadline, stay ungraded. ``measures`` of a
+    replay already made (the studio shows one) are graded as they are, instead of solving the puzzle again.
     """
     if result.status == "multiple" or (result.status == "unique" and result.difficulty == "search"):
         result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
     elif result.status == "unique":
         try:
-            g = grade2d(puzzle, deadline=deadline, grid=grid)
+            m = measure2d(puzzle, deadline=deadline, grid=grid) if measures is None else measures
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result
-        result.grade, result.grade_name, result.score = g.grade, g.name, g.score
-        result.stats["grade_measures"] = g.measures._asdict()
+        result.score = score(m)
+        result.grade = grade_of_score(result.score)
+        result.grade_name = GRADE_NAMES[result.grade]
+        result.stats["grade_measures"] = m._asdict()
     return result

@@ -29,7 +29,7 @@ from ..model import Puzzle
 from ..output import level_page, level_preview
 from ..plain import to_jsonable
 from ..solve.deadline import Deadline
-from ..solve.grade import GRADE_NAMES, Measures, grade_of_score, replay, score
+from ..solve.grade import Measures, rate, replay
 from ..solve.result import VerifyResult
 from ..solve.session import Session
 from .ambiguity import ambiguity_map
@@ -111,21 +111,20 @@ def check(job: dict[str, Any]) -> Iterator[Message]:
     else:
         yield {"ambiguous": [], "complete": result.status == "unique"}
     shown, reference = replay(puzzle, deadline=clock, grid=session.grid), job["doc"]["reference"]
-    yield {**_grade(result, shown.measures), "replay": shown.to_dict(),
+    yield {**_grade(result, puzzle, shown.measures), "replay": shown.to_dict(),
            "quality": measure(grid, None if reference is None else np.array(reference, float), puzzle.palette),
            "seconds": round(time.monotonic() - started, 4)}
 
 
-def _grade(result: VerifyResult, measures: Optional[Measures]) -> Message:
-    """The grid's grade from its one replayed solve, by :func:`~nonogen.solve.grade.rate`'s rule (search is 5, a
-    solve cut off is not rated); not unique is "not unique": a grade 5 "needs search" would read as "hard"."""
+def _grade(result: VerifyResult, puzzle: Puzzle, measures: Optional[Measures]) -> Message:
+    """The grid's grade from its one replayed solve (:func:`~nonogen.solve.grade.rate`'s rule); a replay cut off by
+    the deadline is not rated, and not unique is "not unique": a grade 5 "needs search" would read as "hard"."""
     if result.status == "multiple":
         return {"grade": None, "grade_name": "not unique", "score": None}
-    value = 5.0 if result.difficulty == "search" else None if measures is None else score(measures)
-    if result.status != "unique" or value is None:
+    if measures is None and result.difficulty != "search":
         return {"grade": None, "grade_name": None, "score": None}
-    grade = grade_of_score(value)
-    return {"grade": grade, "grade_name": GRADE_NAMES[grade], "score": value}
+    rated = rate(result, puzzle, measures=measures)
+    return {"grade": rated.grade, "grade_name": rated.grade_name, "score": rated.score}
 
 
 # --- suggestions -------------------------------------------------------------------------------------
