@@ -18,7 +18,7 @@ from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.make.level3d import make_level
 from nonogen.solve import Session, verify
 from nonogen.solve.deadline import Deadline
-from nonogen.solve.grade import Measures, grade2d, grade_of_score, measure2d, replay, score
+from nonogen.solve.grade import Measures, grade_of_score, graded, measure2d, replay, score
 from nonogen.solve.grade3d import rate3d, score3d
 from nonogen.solve.line import LineAutomaton, overlap, solve_line
 from nonogen.solve.line3d import LineIndex3D
@@ -121,10 +121,10 @@ def test_multiple_solutions_grade_five_and_unsolvable_none():
     assert verify(bad).grade is None
 
 
-def test_grade2d_grows_with_size_and_with_reasoning(shared_data):
+def test_the_grade_grows_with_size_and_with_reasoning(shared_data):
     """On the webpbn survey: a 10x5 overlap puzzle is grade 1, a 45x45 one above it, lookahead above both sizes' line logic."""
     folder = shared_data / "puzzles" / "webpbn" / "survey-sample-non"
-    grade = {name: grade2d(formats.load(folder / f"webpbn-{name}.non")) for name in ("00001", "00529", "00023", "00803")}
+    grade = {name: graded(measure2d(formats.load(folder / f"webpbn-{name}.non"))) for name in ("00001", "00529", "00023", "00803")}
     assert grade["00001"].grade == 1 < grade["00529"].grade  # 10x5 and 45x45, line logic alone
     assert grade["00023"].grade > grade["00001"].grade  # 11x10 with one lookahead sweep
     assert grade["00803"].score > grade["00529"].score  # 45x50 with lookahead

@@ -42,7 +42,7 @@ TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every st
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Optional
 
-__all__ = ["Grade", "Measures", "Replay", "GRADE_NAMES", "grade2d", "measure2d", "replay", "score", "grade_of_score",
+__all__ = ["Grade", "Measures", "Replay", "GRADE_NAMES", "graded", "measure2d", "replay", "score", "grade_of_score",
            "rate"]
 
 _KINDS = {ord("o"): "overlap", ord("h"): "hard line"}
@@ -416,15 +416,10 @@ def grade_of_score(value: float) -> int:
     return max(1, min(5, int(math.floor(value))))
 
 
-def grade2d(puzzle: Puzzle, *, deadline: Optional[Deadline] = None, grid: Optional[Grid] = None) -> Grade:
-    """The grade of a 2D puzzle (Contradiction when it has no solution, Timeout at the deadline).
-
-    ``grid`` lends the engine's line cache when it belongs to ``puzzle``; the grade is the same without it.
-    """
-    m = measure2d(puzzle, deadline=deadline, grid=grid)
+def graded(m: Measures) -> Grade:
+    """The grade the measures of a replay (:func:`measure2d`, :func:`replay`) earn."""
     value = score(m)
-    grade = grade_of_score(value)
-    return Grade(grade, GRADE_NAMES[grade], value, m)
+    return Grade(grade_of_score(value), GRADE_NAMES[grade_of_score(value)], value, m)
 
 
 def rate(
@@ -440,12 +435,10 @@ def rate(
         result.grade, result.grade_name, result.score = 5, GRADE_NAMES[5], 5.0
     elif result.status == "unique":
         try:
-            m = measure2d(puzzle, deadline=deadline, grid=grid) if measures is None else measures
+            g = graded(measure2d(puzzle, deadline=deadline, grid=grid) if measures is None else measures)
         except Timeout:
             result.stats["grade"] = "not rated within the time limit"
             return result
-        result.score = score(m)
-        result.grade = grade_of_score(result.score)
-        result.grade_name = GRADE_NAMES[result.grade]
-        result.stats["grade_measures"] = m._asdict()
+        result.grade, result.grade_name, result.score = g.grade, g.name, g.score
+        result.stats["grade_measures"] = g.measures._asdict()
     return result
