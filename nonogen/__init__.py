@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover - what type checkers see of _LAZY (tests/t
     from .output.folders import save as save
     from .output.gallery import gallery as gallery
     from .output.levelpack import level_pack as level_pack
+    from .output.site import site as site
     from .output.many import make_many as make_many
     from .output.sheets import draw as draw
     from .palette import BW_PALETTE as BW_PALETTE, Color as Color
@@ -56,6 +57,7 @@ _LAZY = {  # python -m nonogen imports this package before its program starts: n
     **dict.fromkeys(("from_mesh", "make_level"), "make.level3d"),
     "make_many": "output.many", "Made": "made", "save": "output.folders", "ImageOptions": "importers.image",
     "draw": "output.sheets", "book": "output.books", "gallery": "output.gallery", "level_pack": "output.levelpack",
+    "site": "output.site",
     **dict.fromkeys(("BACKGROUND", "Puzzle"), "model"),
     **dict.fromkeys(("BW_PALETTE", "Color"), "palette"),
     "Puzzle3D": "model3d",  # the 3D half loads numpy: not for a 2D puzzle

@@ -22,7 +22,7 @@ from PIL import Image
 
 import nonogen
 from nonogen.errors import FormatError, InputError
-from made_collection import make_collection
+from made_collection import SAMPLES, make_collection
 from nonogen.output.collection import open_published, read_collection, read_selection, warning_kind
 
 REPO = Path(__file__).resolve().parents[1]
@@ -69,6 +69,18 @@ def test_page_escapes_every_text_and_lists_what_was_not_made(collection):
     assert 'src="icon-heart/puzzle.png"' in page and 'src="gallery.thumbs/icon-heart.png"' in page
     assert 'src="mug/solution.png"' in page  # a model has no picture: its preview stands for it
     assert warning_kind("puzzle.non not written: it cannot hold givens") == "file left out"
+
+
+def test_small_pictures_are_enlarged_by_whole_pixels(collection):
+    """A 64-pixel icon's thumbnail stayed 64 pixels (a 16-pixel sprite 16): too small to see on the page."""
+    with Image.open(SAMPLES / "images" / "icon-heart.png") as source:
+        pixels = np.asarray(source.convert("RGBA"))
+    with Image.open(collection / "gallery.thumbs" / "icon-heart.png") as thumb:
+        shown = np.asarray(thumb.convert("RGBA"))
+    assert shown.shape[:2] == (192, 192)  # three times 64: the largest whole factor within 240
+    assert np.array_equal(shown[::3, ::3], pixels) and np.array_equal(shown[2::3, 2::3], pixels)  # square blocks
+    with Image.open(collection / "gallery.thumbs" / "flat-fish.png") as large:
+        assert max(large.size) == 240  # a large picture is only shrunk
 
 
 def test_contact_sheet_shows_every_solution_with_a_label(collection):

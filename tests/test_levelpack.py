@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -48,8 +49,29 @@ def test_pack_orders_levels_by_grade_and_copies_their_files(collection, tmp_path
         assert files["model"].read_bytes()[:4] == b"glTF" and files["preview"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         puzzle = formats.load(files["level"], "nonogen-3d")  # the level schema checks it as it reads
         assert list(puzzle.size) == level["size"]
-    assert sorted(p.name for p in (tmp_path / "pack").iterdir()) == ["levels", "manifest.json"]  # nothing left over
+    assert sorted(p.name for p in (tmp_path / "pack").iterdir()) == ["index.html", "levels", "manifest.json"]
+    for level in manifest["levels"]:  # nothing left over
+        assert sorted(p.name for p in (tmp_path / "pack" / "levels" / level["name"]).iterdir()) == [
+            "level.glb", "level.html", "level.json", "preview.png"]
     assert [p.name for p in tmp_path.iterdir()] == ["pack"]
+
+
+def test_pack_plays_as_shipped_from_its_own_index(collection, tmp_path):
+    """A pack was files for a game only; its index.html (the site's index) leads to each level's play page."""
+    made = nonogen.level_pack(collection, tmp_path / "pack", title="Cubes <3")
+    pack = tmp_path / "pack"
+    index = (pack / "index.html").read_text(encoding="utf-8")
+    pages = [f"levels/{name}/level.html" for name in made["levels"]]
+    assert made["index"] == str(pack / "index.html") and "<title>Cubes &lt;3</title>" in index
+    assert re.findall(r'<li class="tile"[^>]*><a href="([^"]+)"', index) == pages  # easiest first
+    assert "<img" not in index and "preview.png" not in index  # nothing shows a level's answer
+    assert '"install":false' in index and 'rel="manifest"' not in index  # a pack is no installable site
+    for k, page in enumerate(pages):
+        text = (pack / page).read_text(encoding="utf-8")
+        assert f"<title>Level {k + 1}</title>" in text and 'href="../../index.html"' in text
+        if k + 1 < len(pages):
+            assert f'href="../{made["levels"][k + 1]}/level.html"' in text
+    assert str(collection.parent) not in index
 
 
 def test_grade_filter_and_selection_file(collection, tmp_path):

@@ -33,6 +33,7 @@ COMMANDS = {
     "book": ("book", "put puzzle files into one printable PDF booklet with answers at the back"),
     "gallery": ("gallery", "a page and a contact sheet to compare a collection's puzzles and select some"),
     "levelpack": ("levelpack", "a collection's levels as a pack for games (manifest by grade, GLB, previews)"),
+    "site": ("site", "a collection as a web site to play on phones, offline too (index, play pages, app manifest)"),
     "mesh": ("mesh", "turn a 3D model (STL, OBJ, PLY, GLB/GLTF, OFF) into a unique Picross 3D level"),
     "pack": ("pack", "polyomino packing levels (IQ Puzzler Pro style)"),
     "studio": ("studio", "edit a puzzle made from a picture in the browser, the engine proving it as you edit"),

@@ -78,8 +78,24 @@ def _shrunk(picture: Image.Image, px: int) -> Image.Image:
     return picture
 
 
+def _visible(picture: Image.Image, px: int = THUMB_PX) -> Image.Image:
+    """A picture under half of ``px`` a side (pixel art, an icon) made larger by whole pixels, each a square block.
+
+    A 16-pixel sprite was shown 16 pixels wide; nearest-neighbour keeps its edges sharp, where smoothing would blur
+    them, and a whole factor keeps every pixel the same size.
+
+    >>> _visible(Image.new("RGB", (16, 8))).size, _visible(Image.new("RGB", (200, 90))).size
+    ((240, 120), (200, 90))
+    """
+    factor = px // max(picture.size)
+    if max(picture.size) * 2 > px or factor < 2:
+        return picture
+    return picture.resize((picture.width * factor, picture.height * factor), Image.Resampling.NEAREST)
+
+
 def _thumbnail(path: Path) -> bytes:
-    """A PNG of the picture at ``path`` shrunk to :data:`THUMB_PX`, read as ``nonogen image`` reads it.
+    """A PNG of the picture at ``path`` shrunk to :data:`THUMB_PX` (a small one enlarged: :func:`_visible`), read as
+    ``nonogen image`` reads it.
 
     The importer's :func:`~nonogen.importers.image.load_image` is the one
     home of a picture's limits (its pixel count, read from the header before
@@ -87,7 +103,7 @@ def _thumbnail(path: Path) -> bytes:
     pipe or device is refused before it is opened.
     """
     check_inside(path, None)
-    picture = _shrunk(load_image(path, reduce_for=(THUMB_PX * 2, THUMB_PX * 2)), THUMB_PX)
+    picture = _visible(_shrunk(load_image(path, reduce_for=(THUMB_PX * 2, THUMB_PX * 2)), THUMB_PX))
     out = io.BytesIO()
     picture.convert("RGBA" if "A" in picture.getbands() or "transparency" in picture.info else "RGB").save(
         out, format="PNG", optimize=True)

@@ -4,7 +4,10 @@ The pack is ``manifest.json`` (levels ordered by grade, each with its name,
 title, grade, size and files; checked against
 ``formats/schema/levelpack.schema.json``) and, per level,
 ``levels/<name>/level.json`` (checked by the ``nonogen-3d`` schema as it is
-read), ``level.glb`` and ``preview.png``. The pack is built in a hidden
+read), ``level.glb``, ``preview.png`` and ``level.html``, the level's play
+page. ``index.html`` is the pack's level menu (the index of
+:func:`nonogen.site`, one home for both), so a pack can be played as shipped,
+from the disk or any static host. The pack is built in a hidden
 folder beside its target and renamed into place when complete, so a failed
 run leaves no half pack, and an old pack is replaced only with ``force``.
 
@@ -18,22 +21,20 @@ folder's name only, never where it lies.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional, Union
+from typing import Any, Optional, Union
 
-from ..errors import FormatError, InputError, OutputExistsError
+from ..errors import FormatError, InputError
 from ..export.html import model_name
-from ..files import _umask, json_text, write_file
+from ..export.site import SiteEntry, index_page, nav_bar
+from ..files import json_text, write_file
 from ..formats._json import validate
 from ..formats import MAX_FILE_BYTES
 from ..inside import MAX_MEMBER_BYTES
 from ..model3d import Puzzle3D
 from .collection import Member, by_grade, grade_text, in_grades, open_published, puzzle_from
+from .site import INDEX, built_folder, check_target, entry_of, play_page, playable, relative
 
 __all__ = ["level_pack", "MANIFEST", "SCHEMA"]
 
@@ -41,6 +42,8 @@ MANIFEST, SCHEMA = "manifest.json", "levelpack.schema.json"
 FILES = {"level": ("level.json", "level.json"), "model": ("level.glb", "level.glb"),
          "preview": ("solution.png", "preview.png")}
 """Each level's files: manifest key -> (name in the collection's folder, name in the pack)."""
+PAGE = "level.html"
+"""Each level's play page, beside its files (the manifest's schema lists the files a game loads, not the page)."""
 
 
 def _pack_name(name: str) -> str:
@@ -76,47 +79,16 @@ def _level(member: Member, building: Path) -> dict[str, Any]:
             "files": {key: f"levels/{name}/{ours}" for key, (_, ours) in FILES.items()}}
 
 
-def _check_target(out: Path, force: bool) -> None:
-    """Refuse before any work: an existing folder needs ``force``, and even then must be a pack (a manifest in it).
-
-    A link in ``out``'s place counts as existing; with ``force`` the link itself is replaced, never what it points at.
-    """
-    if out.is_symlink() and not force:
-        raise OutputExistsError(f"{out}: exists (a symbolic link)")
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{out}: exists and is not a folder; name a folder for the pack")
-    if out.is_dir() and any(out.iterdir()):
-        if not force:
-            raise OutputExistsError(f"{out}: folder exists and is not empty")
-        if not (out / MANIFEST).is_file():
-            raise InputError(f"{out}: not a level pack (no {MANIFEST}); name a new folder rather than replace it")
-    here = Path.cwd().resolve()
-    if out.resolve() == here or out.resolve() in here.parents:
-        raise InputError(f"{out}: refusing to write into the current folder or one above it; name a new folder")
-
-
-@contextmanager
-def _building(out: Path) -> Iterator[Path]:
-    """A hidden folder beside ``out`` to fill; renamed into ``out``'s place when the block ends, removed if it fails."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    old = None
-    try:
-        yield building
-        os.chmod(building, 0o777 & ~_umask())
-        if out.exists() or out.is_symlink():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-            os.rename(out, old / "pack")  # a link is moved as the entry it is, never followed
-        try:
-            os.rename(building, out)
-        except OSError:
-            if old is not None:  # the old pack goes back where it was
-                os.rename(old / "pack", out)
-            raise
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+def _page(member: Member, k: int, names: list[str], building: Path, title: str) -> SiteEntry:
+    """Write the ``k``-th level's play page beside its files (its bar leads to the pack's index and the next level)."""
+    path = f"levels/{names[k]}/{PAGE}"
+    after = f"levels/{names[k + 1]}/{PAGE}" if k + 1 < len(names) else None
+    nav = nav_bar(index=relative(INDEX, path), label=f"Level {k + 1} · {title}",
+                  next_page=after and relative(after, path), next_label=f"Level {k + 2}")
+    item = playable(member)
+    page = play_page(item, title=f"Level {k + 1}", nav=nav)
+    write_file(building / path, page, follow=False)
+    return entry_of(item, page, path, f"Level {k + 1}")
 
 
 def level_pack(
@@ -135,7 +107,7 @@ def level_pack(
     manifest with where it was written (the CLI's ``--json``).
     """
     out = Path(out)
-    _check_target(out, force)
+    check_target(out, force, MANIFEST, "level pack")
     collection, members = open_published(source)
     levels = [m for m in members if m.is_level]
     if not levels:
@@ -143,8 +115,11 @@ def level_pack(
     chosen = by_grade(m for m in levels if in_grades(m.grade, grades))
     if not chosen:
         raise InputError(f"{source}: no level of grade {grade_text(grades)} among its {len(levels)}")
-    with _building(out) as building:
+    with built_folder(out) as building:
         entries = [_level(member, building) for member in chosen]
+        name = title or collection.folder.resolve().name
+        tiles = [_page(member, k, [e["name"] for e in entries], building, name) for k, member in enumerate(chosen)]
+        write_file(building / INDEX, index_page(tiles, title=name, installable=False), follow=False)
         manifest = {"format": "nonogen-levelpack", "version": 1, "title": title or collection.folder.resolve().name,
                     "collection": collection.folder.resolve().name, "levels": entries}
         text = json_text(manifest)
@@ -153,5 +128,6 @@ def level_pack(
         except FormatError as exc:  # the pack we built breaks its own schema: a bug, not the input's fault
             raise AssertionError(f"level pack manifest does not meet {SCHEMA}: {exc}") from None
         write_file(building / MANIFEST, text, follow=False)
-    return {"output": str(out), "manifest": str(out / MANIFEST), "levels": [e["name"] for e in entries],
+    return {"output": str(out), "manifest": str(out / MANIFEST), "index": str(out / INDEX),
+            "levels": [e["name"] for e in entries],
             "grades": [e["grade"] for e in entries], "left_out": [m.name for m in levels if m not in chosen]}

@@ -1,5 +1,5 @@
 // nonogen: complete line logic for one nonogram line, the same answers as nonogen.solve.line.solve_line.
-// The play page's hint runs it over the player's own marks to find a line that line logic advances.
+// The play page's hint and its assists run it over the player's own marks (everyLine, nextLine).
 "use strict";
 window.nonogenLine = (() => {
   // clue: [[length, colour], ...]; domain: one bit mask per cell of the colours it may still take
@@ -62,32 +62,48 @@ window.nonogenLine = (() => {
     return out;
   }
 
-  // The line that line logic advances most on the player's marks (-1 unknown, 0 empty, 1.. colours):
-  // {kind: "row"|"col", index, cells: [positions it settles]} or, when the marks already break a
-  // line's clue, {kind, index, contradiction: true}; null when no single line tells more.
-  function nextLine(rows, cols, values, colours) {
+  // Line logic on every row, then every column, of the grid `values` (-1 unknown, 0 empty, 1.. colours, row
+  // by row): [{kind: "row"|"col", index, at: [grid index of each cell], settled: [positions line logic
+  // decides among the unknown ones], empty: [those it decides are empty]}], or for a line whose marks
+  // already break its clue {kind, index, at, contradiction: true}. Null when masks would not fit 32 bits.
+  function everyLine(rows, cols, values, colours) {
     if (colours > 30) return null;           // masks are 32-bit integers
     const H = rows.length, W = cols.length, all = (1 << colours) - 1;
     const mask = (v) => (v < 0 ? all : 1 << v);
-    let best = null;
-    const consider = (kind, index, clue, line) => {
+    const read = (kind, index, clue, at) => {
+      const line = at.map((i) => values[i]);
       const narrowed = solveLine(clue, line.map(mask));
-      if (narrowed === null) return { kind, index, contradiction: true };
-      const settled = [];
-      narrowed.forEach((m, t) => { if (line[t] < 0 && (m & (m - 1)) === 0) settled.push(t); });
-      if (settled.length && (!best || settled.length > best.cells.length)) best = { kind, index, cells: settled };
-      return null;
+      if (narrowed === null) return { kind, index, at, contradiction: true };
+      const settled = [], empty = [];
+      narrowed.forEach((m, t) => {
+        if (line[t] >= 0 || (m & (m - 1)) !== 0) return;
+        settled.push(t);
+        if (m === 1) empty.push(t);
+      });
+      return { kind, index, at, settled, empty };
     };
-    for (let r = 0; r < H; r++) {
-      const bad = consider("row", r, rows[r], values.slice(r * W, r * W + W));
-      if (bad) return bad;
-    }
-    for (let c = 0; c < W; c++) {
-      const bad = consider("col", c, cols[c], Array.from({ length: H }, (_, r) => values[r * W + c]));
-      if (bad) return bad;
+    const out = [];
+    for (let r = 0; r < H; r++) out.push(read("row", r, rows[r], Array.from({ length: W }, (_, c) => r * W + c)));
+    for (let c = 0; c < W; c++) out.push(read("col", c, cols[c], Array.from({ length: H }, (_, r) => r * W + c)));
+    return out;
+  }
+
+  // The line that line logic advances most on the player's marks: {kind, index, cells: [positions it
+  // settles]} or, when the marks already break a line's clue, the first such {kind, index, contradiction:
+  // true}; null when no single line tells more.
+  function nextLine(rows, cols, values, colours) {
+    const lines = everyLine(rows, cols, values, colours);
+    if (lines === null) return null;
+    const bad = lines.find((l) => l.contradiction);
+    if (bad) return { kind: bad.kind, index: bad.index, contradiction: true };
+    let best = null;
+    for (const l of lines) {
+      if (l.settled.length && (!best || l.settled.length > best.cells.length)) {
+        best = { kind: l.kind, index: l.index, cells: l.settled };
+      }
     }
     return best;
   }
 
-  return { solveLine, nextLine };
+  return { solveLine, everyLine, nextLine };
 })();

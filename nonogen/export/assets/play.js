@@ -30,8 +30,24 @@ window.nonogenPage = (() => {
     for (const [id, handler] of Object.entries(handlers)) document.getElementById(id).addEventListener("click", handler);
   }
 
+  // --- the keys a player chose, kept per page kind (the 3D page's; the 2D page may use it the same way) ---
+  // localStorage["nonogen-keys-" + kind] holds {version: 1, keys: {action: key}}. What was not stored, or is
+  // not a string, or names an action the page no longer has, falls back to `defaults`. Returns {keys, save}:
+  // the page changes `keys` in place and save() keeps them; with storage off they last until the page closes.
+  function chosenKeys(kind, defaults) {
+    const storageKey = `nonogen-keys-${kind}`;
+    let stored = {};
+    try { stored = JSON.parse(localStorage.getItem(storageKey) || "{}").keys || {}; } catch (err) { stored = {}; }
+    const keys = { ...defaults };
+    for (const action of Object.keys(defaults)) if (typeof stored[action] === "string") keys[action] = stored[action];
+    const save = () => {
+      try { localStorage.setItem(storageKey, JSON.stringify({ version: 1, keys })); } catch (err) { /* unsaved */ }
+    };
+    return { keys, save };
+  }
+
   const count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;   // "1 mistake", "3 mistakes"
   const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
 
-  return { puzzle, say, loadProgress, saveProgress, onClick, count, clamp };
+  return { puzzle, say, loadProgress, saveProgress, onClick, count, clamp, chosenKeys };
 })();

@@ -1,9 +1,24 @@
 // nonogen: play a 2D nonogram (black and white or colour) in the browser. No build step, no network.
-// State, rules, drawing and input live here. html.py puts three scripts in front of this one: play.js (what
-// the 3D page shares), linesolve.js (the hint's line logic) and play2d_board.js (builds the board).
+// State, rules, drawing, saving and the keyboard live here. html.py puts in front of this one: play.js (what
+// the 3D page shares), keymap.js (the player's keys), linesolve.js (line logic for the hint and the assists),
+// play2d_board.js (builds the board), play2d_assists.js (the assists' switches) and play2d_touch.js (mouse,
+// fingers and zoom: it paints strokes through the `game` this file hands it).
 "use strict";
 (() => {
   const { puzzle: P, say, loadProgress, saveProgress, onClick, count, clamp } = window.nonogenPage;
+  // Keys: the player may give each action a letter, digit or sign key (keymap.js); the fixed ones always work.
+  const KEY_ACTIONS = [                      // [action, what it does, default key ("": only the fixed keys)]
+    ["left", "cursor left", ""], ["right", "cursor right", ""], ["up", "cursor up", ""], ["down", "cursor down", ""],
+    ["fill", "fill the cell (again: clear it)", ""], ["mark", "mark the cell empty (off the grid: the \u2715 mode)", "x"],
+    ["clear", "clear the cell", ""], ["hint", "hint", "h"],
+  ];
+  const KEY_LAYOUTS = {                      // the left hand on the letters, the right on the mouse
+    qwerty: { up: "w", left: "a", down: "s", right: "d" }, azerty: { up: "z", left: "q", down: "s", right: "d" },
+  };
+  const FIXED_KEYS = {
+    ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down",
+    " ": "fill", Enter: "fill", Delete: "clear", Backspace: "clear", ".": "mark",
+  };
   const W = P.width, H = P.height, N = W * H;
   const UNKNOWN = -1, EMPTY = 0;               // cell values; 1.. are palette indices
   const NOT_GIVEN = -2;
@@ -16,12 +31,15 @@
   let tool = 1;                                // the colour a left click paints
   let markMode = false;                        // touch-friendly stand-in for the right button
   let wrong = new Set();                       // cells flagged by the last Check
+  let assisted = null;                         // what the assists that are on show (play2d_assists.js compute)
+  const ever = { started: false, solved: false };   // kept in the record for a site's index: once true, true
   let cursor = 0;                              // the keyboard's cell
   let hint = null;                             // the line the last Hint pointed at
   const crossed = new Set();                   // clue numbers crossed off by hand: "row:3:1", "col:0:2"
   const timer = { before: 0, since: null };    // ms played in earlier visits, and when this stretch began
 
   const solution = P.solution.flat();
+  const assists = window.nonogenAssists;
   const at = (r, c) => cells[r * W + c];
   const isGiven = (i) => given[i] !== NOT_GIVEN;
 
@@ -60,6 +78,7 @@
 
   // --- the board (built by play2d_board.js) and the tool ------------------------------------------------
   const board = document.getElementById("board");
+  const keymap = window.nonogenKeymap("2d", KEY_ACTIONS, KEY_LAYOUTS);
   const { cells: cellEls, rowClues: rowClueEls, colClues: colClueEls } = window.nonogenBoard.build(board, isGiven);
 
   function selectTool(index) {
@@ -76,11 +95,15 @@
   }
 
   // --- drawing ---------------------------------------------------------------------------------------
+  // Flagged: by the last Check, or at once while "show mistakes" is on.
+  const flagged = (i) => wrong.has(i) || (assists.on.mistakes && assists.isMistake(cells[i], solution[i]));
+
   function paintCell(i) {
     const v = cells[i], td = cellEls[i];
     td.style.background = v > 0 ? P.palette[v].rgb : "";
     td.classList.toggle("marked", v === EMPTY);
-    td.classList.toggle("wrong", wrong.has(i));
+    td.classList.toggle("obvious", v === UNKNOWN && assisted !== null && assisted.obvious.has(i));
+    td.classList.toggle("wrong", flagged(i));
     td.classList.toggle("cursor", i === cursor);
     td.classList.toggle("hint", hint !== null && (hint.kind === "row" ? Math.floor(i / W) : i % W) === hint.index);
   }
@@ -89,12 +112,16 @@
     for (let r = 0; r < H; r++) rowClueEls[r].classList.toggle("done", rowDone(r));
     for (let c = 0; c < W; c++) colClueEls[c].classList.toggle("done", colDone(c));
     for (const [els, kind] of [[rowClueEls, "row"], [colClueEls, "col"]]) {
-      els.forEach((el, k) => el.classList.toggle("hint", hint !== null && hint.kind === kind && hint.index === k));
+      els.forEach((el, k) => {
+        el.classList.toggle("hint", hint !== null && hint.kind === kind && hint.index === k);
+        el.classList.toggle("progress", assisted !== null && assisted.progress[kind].has(k));
+      });
     }
     for (const num of board.querySelectorAll(".num[data-cross]")) num.classList.toggle("crossed", crossed.has(num.dataset.cross));
   }
 
   function refreshAll() {
+    assisted = assists.compute(Array.from(cells));
     for (let i = 0; i < N; i++) paintCell(i);
     board.classList.toggle("solved", isSolved());   // the CSS hides empty-marks on the solved picture
     refreshClues();
@@ -150,8 +177,14 @@
     return changes.length;
   }
 
+  // The record a site's index reads: `started` once the player has set a cell, `solved` once every line has met
+  // its clue (by play or Reveal); both stay true after an undo or a Reset.
   function save() {
-    saveProgress({ cells: Array.from(cells), crossed: Array.from(crossed), ms: elapsed() });
+    ever.started = ever.started || cells.some((v, i) => v !== UNKNOWN && !isGiven(i));
+    ever.solved = ever.solved || isSolved();
+    saveProgress({
+      cells: Array.from(cells), crossed: Array.from(crossed), ms: elapsed(), started: ever.started, solved: ever.solved,
+    });
   }
 
   function restore() {
@@ -164,86 +197,37 @@
     applyGivens();                       // givens always win over whatever was stored
     if (Array.isArray(saved.crossed)) saved.crossed.forEach((key) => crossed.add(String(key)));
     if (Number.isFinite(saved.ms) && saved.ms > 0) timer.before = saved.ms;
+    ever.started = saved.started === true;
+    ever.solved = saved.solved === true;
+    if (typeof saved.started !== "boolean" || typeof saved.solved !== "boolean") save();   // a record from before
     return saved.cells.some((v, i) => v !== UNKNOWN && !isGiven(i));
   }
 
-  // --- pointer input -----------------------------------------------------------------------------------
-  // One press decides what the stroke does from the first cell: paint `to` over cells that held
-  // what the first cell held (`from`), or clear cells that already hold the tool's value. After the
-  // first move to another cell the stroke is locked to that row or column, as in most nonogram apps,
-  // and every cell between two pointer positions is visited, so a fast drag leaves no gaps.
-  let stroke = null;
-
-  function cellIndexAt(x, y) {
-    const el = document.elementFromPoint(x, y);
-    const td = el && el.closest ? el.closest("td.cell") : null;
-    if (!td || !board.contains(td)) return -1;
-    return Number(td.dataset.row) * W + Number(td.dataset.col);
-  }
-
-  function strokeCell(i) {
-    if (isGiven(i) || stroke.touched.has(i)) return;
-    stroke.touched.add(i);
-    if (cells[i] !== stroke.from) return;
-    stroke.changes.push([i, cells[i], stroke.to]);
-    cells[i] = stroke.to;
-    wrong.delete(i);
-    paintCell(i);
-  }
-
-  function strokeTo(i) {
-    if (i < 0 || i === stroke.last) return;
-    let r = Math.floor(i / W), c = i % W;
-    if (stroke.axis === null) stroke.axis = Math.abs(c - stroke.c0) >= Math.abs(r - stroke.r0) ? "row" : "col";
-    if (stroke.axis === "row") r = stroke.r0;
-    else c = stroke.c0;
-    const lr = Math.floor(stroke.last / W), lc = stroke.last % W;
-    const steps = Math.max(Math.abs(r - lr), Math.abs(c - lc));
-    for (let k = 1; k <= steps; k++) strokeCell((lr + Math.sign(r - lr) * k) * W + lc + Math.sign(c - lc) * k);
-    stroke.last = r * W + c;
-  }
-
-  function onPointerDown(e) {
-    const td = e.target.closest("td.cell");
-    if (!td || (e.pointerType === "mouse" && e.button !== 0 && e.button !== 2)) return;
-    e.preventDefault();
-    if (td.hasPointerCapture && td.hasPointerCapture(e.pointerId)) td.releasePointerCapture(e.pointerId);
-    const i = Number(td.dataset.row) * W + Number(td.dataset.col);
+  // --- what a stroke of the mouse or a finger (play2d_touch.js) may do to the grid ----------------------------
+  // A press moves the keyboard's cursor to its cell (the keyboard carries on from there); a given cell stays.
+  function press(i) {
     const before = cursor;
-    cursor = i;                              // the keyboard carries on from the last cell touched
+    cursor = i;
     paintCell(before);
-    if (isGiven(i)) { say("That cell is given and cannot be changed."); paintCell(i); return; }
-    const target = e.button === 2 || markMode ? EMPTY : tool;
-    const clearing = cells[i] === target;
-    stroke = {
-      pointer: e.pointerId, last: i, r0: Math.floor(i / W), c0: i % W, axis: null,
-      from: cells[i], to: clearing ? UNKNOWN : target, touched: new Set(), changes: [],
-    };
-    strokeCell(i);
+    paintCell(i);
+    if (isGiven(i)) { say("That cell is given and cannot be changed."); return false; }
+    return true;
   }
 
-  function onPointerMove(e) {
-    if (!stroke || e.pointerId !== stroke.pointer) return;
-    e.preventDefault();
-    strokeTo(cellIndexAt(e.clientX, e.clientY));
-  }
-
-  function onPointerUp(e) {
-    if (!stroke || e.pointerId !== stroke.pointer) return;
-    const done = stroke;
-    stroke = null;
-    commit(done.changes);
-  }
+  const strokeGame = {
+    board, cellEls, UNKNOWN, press, isGiven, commit,
+    valueAt: (i) => cells[i],
+    // "press": the tool (the ✕ mode: empty); "long" (a finger held still): the other one; "right": empty
+    target: (how) => (how === "right" || (how === "long") !== markMode ? EMPTY : tool),
+    set(i, v) { cells[i] = v; wrong.delete(i); paintCell(i); },
+  };
 
   // --- buttons and keys ------------------------------------------------------------------------------------
   function check() {
     if (announceIfSolved()) return;
     wrong = new Set();
-    for (let i = 0; i < N; i++) {
-      const v = cells[i], want = solution[i];
-      // filled with the wrong colour (or where the picture is empty), or marked empty where it is filled
-      if ((v > 0 && v !== want) || (v === EMPTY && want > 0)) wrong.add(i);
-    }
+    // filled with the wrong colour (or where the picture is empty), or marked empty where it is filled
+    for (let i = 0; i < N; i++) if (assists.isMistake(cells[i], solution[i])) wrong.add(i);
     refreshAll();
     if (wrong.size === 0) say("No mistakes so far. Keep going!");
     else say(`${count(wrong.size, "mistake")} marked.`, "bad");
@@ -261,7 +245,7 @@
   }
 
   // --- keyboard play: a cell cursor on the focused board -------------------------------------------------------
-  const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const MOVES = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
 
   function moveCursor(dr, dc) {
     const r = clamp(Math.floor(cursor / W) + dr, 0, H - 1);
@@ -270,6 +254,7 @@
     cursor = r * W + c;
     paintCell(before);
     paintCell(cursor);
+    window.nonogenTouch.reveal(cursor);
     board.setAttribute("aria-activedescendant", cellEls[cursor].id);
   }
 
@@ -284,28 +269,35 @@
     commit([change]);
   }
 
+  // What a key asks for: the player's own key for an action first (keymap.js), else the fixed keys.
+  const actionOf = (e) => keymap.actionOf(e.key) || FIXED_KEYS[e.key];
+
   function onBoardKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    if (MOVES[e.key]) { e.preventDefault(); moveCursor(...MOVES[e.key]); }
-    else if (e.key === " " || e.key === "Enter") { e.preventDefault(); keyAct(markMode ? EMPTY : tool); }
-    else if (e.key === "x" || e.key === "X" || e.key === ".") { e.preventDefault(); e.stopPropagation(); keyAct(EMPTY); }
-    else if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); keyAct(UNKNOWN); }
+    const action = actionOf(e);
+    if (MOVES[action]) { e.preventDefault(); moveCursor(...MOVES[action]); }
+    else if (action === "fill") { e.preventDefault(); keyAct(markMode ? EMPTY : tool); }
+    else if (action === "mark") { e.preventDefault(); e.stopPropagation(); keyAct(EMPTY); }
+    else if (action === "clear") { e.preventDefault(); keyAct(UNKNOWN); }
   }
 
   function onKey(e) {
     const mod = e.ctrlKey || e.metaKey;
     const key = e.key.toLowerCase();
-    if (mod && key === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
-    else if (mod && (key === "y" || (key === "z" && e.shiftKey))) { e.preventDefault(); redo(); }
-    else if (!mod && /^[1-9]$/.test(e.key) && Number(e.key) < P.palette.length) selectTool(Number(e.key));
-    else if (!mod && key === "x") setMarkMode(!markMode);
-    else if (!mod && key === "h") showHint();
+    if (mod && key === "z" && !e.shiftKey) { e.preventDefault(); undo(); return; }
+    if (mod && (key === "y" || (key === "z" && e.shiftKey))) { e.preventDefault(); redo(); return; }
+    if (mod || e.altKey) return;
+    const action = actionOf(e);
+    if (action === "mark") setMarkMode(!markMode);
+    else if (action === "hint") showHint();
+    else if (!action && /^[1-9]$/.test(e.key) && Number(e.key) < P.palette.length) selectTool(Number(e.key));
   }
 
   // --- hint: the line that nonogen's line logic advances on the player's own marks ---------------------------
   function showHint() {
     if (isSolved()) { say("Solved already!", "solved"); return; }
-    hint = window.nonogenLine.nextLine(P.rows, P.cols, Array.from(cells), P.palette.length);
+    const seen = assisted ? assists.shown(cells, assisted) : Array.from(cells);   // the obvious dots count
+    hint = window.nonogenLine.nextLine(P.rows, P.cols, seen, P.palette.length);
     refreshAll();
     if (!hint) { say("No single line tells more from your marks: try what two crossing lines allow, or Check."); return; }
     const name = `${hint.kind === "row" ? "Row" : "Column"} ${hint.index + 1}`;
@@ -330,11 +322,7 @@
   }
 
   function wire() {
-    board.addEventListener("pointerdown", onPointerDown);
-    document.addEventListener("pointermove", onPointerMove);
-    document.addEventListener("pointerup", onPointerUp);
-    document.addEventListener("pointercancel", onPointerUp);
-    board.addEventListener("contextmenu", (e) => e.preventDefault());
+    window.nonogenTouch.attach(strokeGame);
     board.addEventListener("click", onClueClick);
     board.addEventListener("keydown", onBoardKey);
     board.addEventListener("focus", () => paintCell(cursor));
@@ -342,7 +330,10 @@
     document.addEventListener("visibilitychange", () => (document.hidden ? stopTimer() : startTimer()));
     setInterval(() => { if (timer.since !== null) tick(); }, 1000);
     onClick({ hint: showHint, "mark-mode": () => setMarkMode(!markMode), undo, redo, check, reveal, reset });
-    window.addEventListener("resize", window.nonogenBoard.fitCellSize);
+    assists.wire(refreshAll);
+    keymap.wire();
+    // a phone seldom has keys: their list starts folded there, behind its summary
+    if (window.matchMedia("(max-width: 600px)").matches) document.getElementById("keys-help").open = false;
   }
 
   // --- start -----------------------------------------------------------------------------------------------
@@ -350,18 +341,21 @@
   const restored = restore();
   window.nonogenBoard.palette(selectTool);
   selectTool(1);
-  window.nonogenBoard.fitCellSize();
   wire();
   refreshAll();
   startTimer();
   if (!announceIfSolved() && restored) say("Progress restored.");
 
   // For tests and scripts: read-only views of the game.
+  const cellList = (test) => Array.from({ length: N }, (_, i) => i).filter(test).map((i) => [Math.floor(i / W), i % W]);
   window.nonogenPlay = {
     state: () => ({
       width: W, height: H, tool, markMode,
       cells: Array.from({ length: H }, (_, r) => rowValues(r)),
-      wrong: Array.from(wrong).sort((a, b) => a - b).map((i) => [Math.floor(i / W), i % W]),
+      wrong: cellList((i) => flagged(i)),
+      obvious: cellList((i) => cells[i] === UNKNOWN && assisted.obvious.has(i)),
+      progress: { rows: [...assisted.progress.row].sort((a, b) => a - b), cols: [...assisted.progress.col].sort((a, b) => a - b) },
+      assists: { ...assists.on }, keys: keymap.keys(), zoom: window.nonogenTouch.zoom(), saved: loadProgress(),
       undo: undoStack.length, redo: redoStack.length,
       cursor: [Math.floor(cursor / W), cursor % W],
       hint: hint && { ...hint }, crossed: Array.from(crossed).sort(),

@@ -1,6 +1,6 @@
 // nonogen: the 2D page's board, built once from the puzzle: the clue numbers (on colour puzzles, boxes in
-// the clue's colour with readable ink), the grid of cells, the colour picker, and a cell size that fits
-// the window. Only building lives here, in window.nonogenBoard; play2d.js holds the game and draws its
+// the clue's colour with readable ink), the grid of cells and the colour picker (the cells' size is
+// play2d_touch.js's). Only building lives here, in window.nonogenBoard; play2d.js holds the game and draws its
 // state onto these elements.
 "use strict";
 window.nonogenBoard = (() => {
@@ -91,10 +91,10 @@ window.nonogenBoard = (() => {
       for (let c = 0; c < W; c++) {
         const td = tr.insertCell();
         td.className = "cell";
-        if (c % 5 === 0) td.classList.add("c5");
-        if (r % 5 === 0) td.classList.add("r5");
-        if (c === W - 1) td.classList.add("last-col");
-        if (r === H - 1) td.classList.add("last-row");
+        if (c % 5 === 4 || c === W - 1) td.classList.add("thick-r");   // a guide line every 5 cells, a frame
+        if (r % 5 === 4 || r === H - 1) td.classList.add("thick-b");
+        if (c === 0) td.classList.add("first-c");
+        if (r === 0) td.classList.add("first-r");
         td.dataset.row = r;
         td.dataset.col = c;
         td.id = `cell-${r}-${c}`;
@@ -130,15 +130,5 @@ window.nonogenBoard = (() => {
     });
   }
 
-  // Cells as large as the window allows, within reason.
-  function fitCellSize() {
-    const clueCols = Math.max(1, ...P.rows.map((r) => r.length));
-    const clueRows = Math.max(1, ...P.cols.map((c) => c.length));
-    const byWidth = (window.innerWidth - 40) / (W + clueCols * 0.95);
-    const byHeight = (window.innerHeight - 150) / (H + clueRows * 0.95);
-    const size = Math.max(14, Math.min(34, Math.floor(Math.min(byWidth, Math.max(byHeight, 18)))));
-    document.documentElement.style.setProperty("--cell", `${size}px`);
-  }
-
-  return { build, palette, fitCellSize };
+  return { build, palette };
 })();

@@ -1,7 +1,8 @@
 // nonogen: play a Picross 3D level in the browser: the rules, the player's state, saving and the controls.
-// html.py joins play.js (what the 2D page shares), play3d_view.js (the three.js scene, camera and picking,
-// whose names this file uses: P, X, Y, Z, N, idx, inBox, showCubes, dress, ...), linesolve3d.js, play3d_keys.js
-// (keyboard play and the hint: cursor, hint, wireKeys) and this file into one ES module.
+// html.py joins play.js and keymap.js (what the 2D page shares), play3d_view.js (the three.js scene, camera and
+// picking, whose names this file uses: P, X, Y, Z, N, idx, inBox, showCubes, dress, ...), linesolve3d.js,
+// play3d_keys.js (keyboard play, the player's keys and the hint: cursor, hint, wireKeys) and this file into one
+// ES module. Touch plays as the mouse does (play3d_view.js); the slicers have finger-sized - and + buttons.
 const { say, loadProgress, saveProgress, onClick, count, clamp } = window.nonogenPage;
 const INTACT = 0, BROKEN = 1, PAINTED = 2;   // what the player has done to each cube
 const AXES = ["x", "y", "z"];
@@ -121,10 +122,10 @@ function flash(i) {
 
 function afterChange() {
   hint = null;                              // the cubes changed: the old hint may no longer hold
-  if (!solved && isSolved()) finish();
+  if (!solved && isSolved()) { finish(); return; }   // finish() saves and redraws
   save();
   refreshScene();
-  if (!solved) say("");                     // an old message would be stale now
+  say("");                                  // an old message would be stale now
 }
 
 function finish() {
@@ -135,6 +136,7 @@ function finish() {
   const it = P.name ? ` It is: ${P.name}.` : "";
   if (P.name) document.querySelector("h1").textContent = P.name;
   say((strikes ? `Solved! (${count(strikes, "strike")})` : "Solved! Not a single strike.") + it, "solved");
+  save();                                   // solved: true in the record, also for one saved before it had that field
   refreshScene();
 }
 
@@ -179,8 +181,10 @@ function reset() {
 }
 
 // --- saving --------------------------------------------------------------------------------------------------------------------
+// A site's index of levels reads `started` (a cube broken or painted, or a strike) and `solved` from the record.
 function save() {
-  saveProgress({ state: Array.from(state), strikes });
+  const started = strikes > 0 || state.some((v, i) => v !== INTACT && !locked[i]);
+  saveProgress({ state: Array.from(state), strikes, started, solved });
 }
 
 function restore() {
@@ -200,6 +204,7 @@ const NAMES = ["intact", "broken", "painted"];
 window.nonogenPlay = {
   state: () => ({
     size: [X, Y, Z], mode, strikes, strikeLimit: STRIKE_LIMIT, solved, slice: { ...slice }, undo: history.length,
+    view: { ...view },
     cursor: [...cursor], hint: hint && { ...hint },
     cubes: Array.from({ length: X }, (_, x) => Array.from({ length: Y }, (_, y) =>
       Array.from({ length: Z }, (_, z) => NAMES[state[idx(x, y, z)]]))),
@@ -226,6 +231,9 @@ function wire() {
     const input = document.getElementById(`slice-${axis}`);
     input.max = String(LAYERS[axis] - 1);
     input.addEventListener("input", () => setSlice(axis, Number(input.value)));
+  }
+  for (const b of document.querySelectorAll(".slicer .step")) {
+    b.addEventListener("click", () => setSlice(b.dataset.axis, slice[b.dataset.axis] + Number(b.dataset.step)));
   }
   onClick({ check, undo, reset, hint: showHint, "reset-view": resetView });
   wireKeys();

@@ -235,7 +235,7 @@ function requestRender() {
 }
 
 // --- pointer input: drag turns, wheel and pinch zoom, a click without movement acts on a cube ------------------------------
-const pointers = new Map();                 // pointerId -> {x, y, startX, startY, button}
+const pointers = new Map();                 // pointerId -> {x, y, startX, startY, button, still}
 let dragged = false;
 let pinchDistance = 0;
 
@@ -247,7 +247,10 @@ function pinchSpan() {
 function onPointerDown(e) {
   e.preventDefault();
   canvas.setPointerCapture(e.pointerId);
-  pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY, button: e.button });
+  pointers.set(e.pointerId, {
+    x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY, button: e.button,
+    still: e.pointerType === "touch" ? 10 : 5,   // a finger's tap wobbles more than a mouse's click
+  });
   if (pointers.size === 1) dragged = false;
   if (pointers.size === 2) { dragged = true; pinchDistance = pinchSpan(); }
 }
@@ -264,7 +267,7 @@ function onPointerMove(e) {
     pinchDistance = span;
     return;
   }
-  if (!dragged && Math.hypot(e.clientX - p.startX, e.clientY - p.startY) < 5) return;
+  if (!dragged && Math.hypot(e.clientX - p.startX, e.clientY - p.startY) < p.still) return;
   dragged = true;
   view.theta -= dx * 0.01;
   view.phi = THREE.MathUtils.clamp(view.phi - dy * 0.01, 0.05, Math.PI - 0.05);
