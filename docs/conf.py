@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "_ext"))  # the gallery's picture scraper and the CLI parsers for sphinx-argparse
+sys.path.insert(0, str(HERE / "_ext"))  # the gallery's scraper, the CLI parsers, the pages' commands
 
 import nonogen  # noqa: E402
 from gallery_pictures import PLAY  # noqa: E402
@@ -27,6 +27,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     "sphinxarg.ext",
     "cli_parsers",
+    "page_commands",  # a page's pictures of scratch/ are what its own commands write, run at every build
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"

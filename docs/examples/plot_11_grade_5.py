@@ -2,13 +2,14 @@
 Grade 5: needs search
 =====================
 
-A photo of an apple at 15×15 in black and white, aimed at grade 5. Its clues are made unique with the givens
-that help a solver least, then the most helpful ones are revealed until the grade comes down to 5; when the
-picture itself is too easy, it is drawn as a halftone (tones as dot density). The given cells are printed on
-the sheet.
+An apple the project drew to look like a photo (soft shading, blur, sensor noise;
+``scripts/make_sample_images.py``), at 15×15 in black and white, aimed at grade 5. Its clues are made unique
+with the givens that help a solver least, then the most helpful ones are revealed until the grade comes down to
+5; when the picture itself is too easy, it is drawn as a halftone (tones as dot density). The given cells are
+printed on the sheet.
 
 .. image:: ../../samples/images/photo-apple.jpg
-   :alt: the source photo
+   :alt: the source picture, drawn
    :width: 160px
 """
 import nonogen
