@@ -574,3 +574,24 @@ def test_a_style_a_photo_does_not_use_is_said_once():
     notes = image_to_grid(photo, ImageOptions(size=(20, 20), mode="bw", style="outline")).warnings
     assert sum("style 'outline' is not used for photos" in note for note in notes) == 1
     assert not any("style" in note for note in image_to_grid(photo, ImageOptions(size=(20, 20), mode="bw")).warnings)
+
+
+def test_fitting_to_the_grid_s_aspect_never_fails_on_sides_that_round_alike():
+    """A 50x131 crop of a photo framed into 6x45 cells crashed ('index can't contain negative values'): its width
+    rounded to "fits" while its height was off by more than a cell, and padding took the wrong side. Every fit, on
+    every shape near such roundings, gives a picture within a cell of the grid's aspect."""
+    import numpy as np
+
+    from nonogen.importers.frame import fit_to_aspect
+
+    for w in range(5, 60, 3):
+        for h in range(5, 140, 7):
+            for cols, rows in ((6, 45), (45, 6), (17, 45), (30, 30), (13, 7)):
+                rgba = np.zeros((h, w, 4), np.uint8)
+                for fit in ("pad", "crop", "stretch"):
+                    out, _ = fit_to_aspect(rgba, cols, rows, fit)
+                    oh, ow = out.shape[:2]
+                    assert out.shape[2] == 4 and 1 <= oh and 1 <= ow
+                    assert (oh <= h and ow <= w) if fit == "crop" else (oh >= h and ow >= w)
+                    if fit != "stretch" and oh >= rows and ow >= cols:  # whole pixels a cell: within a cell
+                        assert min(abs(ow * rows / oh - cols), abs(oh * cols / ow - rows)) <= 1, (w, h, cols, rows, fit)

@@ -130,20 +130,22 @@ def fit_to_aspect(
     shape = f"{w}x{h} pixels into {cols}x{rows} cells"
     if fit == "stretch":
         return rgba, f"aspect ratio differs ({shape}): stretched"
-    want_w = round(h * cols / rows)  # width that matches the grid at this height
+    wide = w * rows > h * cols  # the picture is wider than the grid's aspect (else taller): decided exactly,
+    # not from the rounded sides, which can both round to "fits" on one side while the other is off by a cell
+    want_w, want_h = max(1, round(h * cols / rows)), max(1, round(w * rows / cols))
     if fit == "pad":
-        if want_w > w:
-            pad = [(0, 0), ((want_w - w) // 2, want_w - w - (want_w - w) // 2), (0, 0)]
+        if wide:
+            pad = [(max(0, want_h - h) // 2, max(0, want_h - h) - max(0, want_h - h) // 2), (0, 0), (0, 0)]
         else:
-            want_h = round(w * rows / cols)
-            pad = [((want_h - h) // 2, want_h - h - (want_h - h) // 2), (0, 0), (0, 0)]
+            pad = [(0, 0), (max(0, want_w - w) // 2, max(0, want_w - w) - max(0, want_w - w) // 2), (0, 0)]
         fill = (0, 0, 0, 0) if background is None else (*background, 255)
         out = np.stack([np.pad(rgba[..., k], pad[:2], constant_values=fill[k]) for k in range(4)], axis=-1)
         return out, f"aspect ratio differs ({shape}): padded with background"
-    if want_w < w:
+    if wide:
+        want_w = min(want_w, w)
         x0 = _best_window(np.ones(w) if weight is None else weight.sum(axis=0), want_w)
         return rgba[:, x0 : x0 + want_w], f"aspect ratio differs ({shape}): cropped left/right"
-    want_h = round(w * rows / cols)
+    want_h = min(want_h, h)
     y0 = _best_window(np.ones(h) if weight is None else weight.sum(axis=1), want_h)
     return rgba[y0 : y0 + want_h], f"aspect ratio differs ({shape}): cropped top/bottom"
 
