@@ -25,12 +25,13 @@ colours, unique and line-solvable, givens + edits per cell, seconds. The
 issue's targets are checked at the end; then a 24-megapixel JPEG at 40x30
 (seconds and peak memory). A contact sheet goes to outputs/picture-quality.png.
 
-Then the labelled readability set (samples/readability, see
+Then the labelled readability sets (samples/readability: the older set and
+the FIT half of round r1's real photographs, see
 scripts/readability_labels.py): ROC AUC on its labels of the score, of the
 first model and of likeness, in-sample and held out (5 folds by picture, each
 scored by a model fitted without its labels; the AUC of each fold), the share
-labelled readable per category, what the warning threshold catches (counts,
-fitted and held out); the share of this run's puzzles
+labelled readable per category, what the warning catches on the FIT photos
+and the older set (counts, fitted and held out); the share of this run's puzzles
 that score as readable, per category and style; and its contact sheet,
 outputs/readability-labels.png.
 
@@ -407,7 +408,7 @@ def readability_report(rows: list[dict]) -> list[str]:
     sys.path.insert(0, str(ROOT / "scripts"))
     import readability_labels as labelled
 
-    entries = labelled.measured(labelled.load())
+    entries = labelled.labelled()
     lines = labelled.table(labelled.evaluate(entries))
     lines += ["", f"scoring as readable (recognisability >= {READABLE:.2f}), previous -> today:"]
     groups = sorted({(r["category"], r["style"]) for r in rows}, key=lambda g: (list(STYLES).index(g[0]), g[1]))

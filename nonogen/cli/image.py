@@ -8,6 +8,7 @@ from ..render import check_cell
 from ..files import check_folder
 from ..importers.image import FITS, STYLES, ImageOptions
 from ..importers.photo import MERGE_DE
+from ..importers.quality import READABLE
 from ..importers.image import MODES as IMAGE_MODES
 from ..colorspace import DEFAULT_MIN_DISTANCE
 from ..make.picture import UNIQUE_MODES, check_making, from_image
@@ -77,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="cell size of the sheets in pixels (default 20)")
     out.add_argument("--min-readability", type=float, metavar="X",
                      help="refuse (exit 2, nothing written) a picture whose recognisability is under X (0-1; "
-                     "the warnings start under 0.2)")
+                     f"the warnings start under {READABLE:g})")
     add_folder_options(out)
     add_collection_options(p)
     p.set_defaults(run=run_image)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import io
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -66,7 +66,8 @@ from .pipelines import (
     style_note,
 )
 from .options import MAX_SIDE, MODES, STYLES, ImageOptions
-from .quality import readability_warnings, reads
+from .advice import readability_warnings
+from .quality import reads
 from .subject import Subject, cut_out, find_subjects
 from .quantize import exact_colours
 
@@ -263,7 +264,7 @@ def _default_size(src_w: int, src_h: int, long_side: int, cells: Optional[int]) 
 # --- the importer -------------------------------------------------------------------------------
 
 
-def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> ImportResult:
+def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions(), *, advise: bool = True) -> ImportResult:
     """Turn a picture into a puzzle grid: see the module docstring for the pipeline.
 
     A photo is drawn framed on its subject (:mod:`.subject`) with the rest
@@ -276,8 +277,21 @@ def image_to_grid(img: Image.Image, options: ImageOptions = ImageOptions()) -> I
     which, and where the subject was. Raises :class:`InputError` for
     pictures that cannot make a puzzle (too small, blank, no transparency in
     silhouette mode) and :class:`LimitError` for sizes outside
-    ``1..MAX_SIDE``.
+    ``1..MAX_SIDE``. A picture that may not read is warned, with what read
+    better when made again with other options (:mod:`.advice`: up to three
+    imports more, only then); ``advise=False`` leaves the warning out, for
+    those trials themselves.
     """
+    result = _imported(img, options)
+    if not advise or result.info.get("pixel_art") or result.reference is None:
+        return result
+    notes = readability_warnings(result.grid, result.reference, result.palette, info=result.info, options=options,
+                                 remake=lambda other: _imported(img, other))
+    return replace(result, warnings=result.warnings + tuple(notes))
+
+
+def _imported(img: Image.Image, options: ImageOptions) -> ImportResult:
+    """The import without the readability warning: the picture as drawn, and each trial of the advice."""
     _check_picture(img)
     rgba = to_rgba_array(img)
     info: dict[str, Any] = {"source_size": [img.width, img.height]}
@@ -356,9 +370,6 @@ def _drawn(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]], opt
     if not np.any(result.grid):
         raise BlankPictureError(_blank_message(options))
     notes += style_note(options.style, photo, pixel_art, info["mode"] == "color", background_rgb is None)
-    if not pixel_art:
-        notes += readability_warnings(result.grid, reference, result.palette, colour=info["mode"] == "color",
-                                      cropped=options.crop or options.fit == "crop")
     return ImportResult(result.grid, result.palette, result.confidence, result.alternative, info, reference,
                         tuple(notes), reference_rgb)
 

@@ -20,7 +20,8 @@ from .. import formats
 from ..clues import puzzle_from_grid
 from ..importers.binarize import halftone
 from ..importers.image import ImageOptions, ImportResult, image_to_grid, load_image, pixels_wanted
-from ..importers.quality import measure, refuse_unreadable
+from ..importers.advice import refuse_unreadable
+from ..importers.quality import measure
 from ..errors import NonogenError, OptionError, SolverTimeout
 from ..made import Made
 from ..solve import verify
@@ -93,7 +94,8 @@ def from_image(
     if min_readability is not None:  # refused before any repair: cheap, and nothing is written
         assert imported.reference is not None  # image_to_grid always measures it
         refuse_unreadable(imported.grid, imported.reference, imported.palette, least=min_readability,
-                          colour=imported.info["mode"] == "color", cropped=options.crop or options.fit == "crop")
+                          info=imported.info, options=options,
+                          remake=lambda other: image_to_grid(img, other, advise=False))
 
     def make(imported: ImportResult, mode: str, line: bool) -> Repair2D:
         """Repair the imported picture; mode "hard" reveals the givens that help the solver least."""
