@@ -100,10 +100,16 @@ def _file_size_limit(size: int):
 def test_a_file_size_limit_stops_the_run_and_resume_finishes_it(tmp_path):
     """EFBIG, the full disk of a process: every source after it would fail too, so none is recorded failed."""
     src = pictures(tmp_path / "src", 6)
-    tiny_png(src / "p03.png", 99, side=24)  # its sheets are over 60 kB; the others' files are under 40 kB
+    tiny_png(src / "p03.png", 99, side=24)  # a bigger picture: its sheets are the largest files of the collection
     whole_run(src, tmp_path / "whole")
+    def largest_file(name: str) -> int:
+        return max(f.stat().st_size for f in (tmp_path / "whole" / name).iterdir())
+
+    big, others = largest_file("p03"), max(largest_file(f"p0{k}") for k in (0, 1, 2))
+    assert big > others  # the limit falls between, whatever size the pages grow to
     out = tmp_path / "out"
-    first = nonogen("image", src, "-o", out, "--jobs", "1", preexec_fn=_file_size_limit(60_000))
+    limit = (big + others) // 2
+    first = nonogen("image", src, "-o", out, "--jobs", "1", preexec_fn=_file_size_limit(limit))
     assert first.returncode == 2, first.stderr
     assert first.stderr.splitlines()[-1].startswith(f"nonogen: error: {out / 'p03'}/")
     assert "File too large" in first.stderr and "stopped by the error below" in first.stderr
