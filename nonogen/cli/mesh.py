@@ -27,8 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the 3D model file; several files, folders or globs make a collection")
     p.add_argument("--size", type=int, default=10, metavar="N",
                    help=f"cubes on the longest axis, {MIN_SIZE}-{MAX_SIZE} (default 10)")
-    p.add_argument("--up", choices=("z", "y"), default=None,
-                   help="the model's up axis (default: y for PLY/GLB/GLTF/OBJ, z for STL/OFF)")
+    p.add_argument("--up", default="auto", metavar="x|y|z|auto",
+                   help="the model's up axis (default auto: the axis it rests on, else y for PLY/GLB/GLTF/OBJ and "
+                   "z for STL/OFF)")
+    p.add_argument("--turn", default="auto", metavar="0|90|180|270|auto",
+                   help="degrees to turn the model about its up axis, counter-clockwise seen from above (default auto: "
+                   "the turn whose default view shows the most of the model; the report says which and why)")
     p.add_argument("--method", choices=("surface", "center"), default="center",
                    help="keep cells the surface touches (surface) or whose centre is inside (center, default)")
     p.add_argument("--unique", choices=("givens", "edit", "off"), default="givens",
@@ -64,7 +68,7 @@ def _hide_share(text: str) -> float | None:
 
 def run_mesh(args: argparse.Namespace) -> int:
     if is_collection(args, args.model):
-        making = {"size": args.size, "up": args.up, "method": args.method, "unique": args.unique,
+        making = {"size": args.size, "up": args.up, "turn": args.turn, "method": args.method, "unique": args.unique,
                   "hide": _hide_share(args.hide), "seed": args.seed, "line_solvable": args.line_solvable,
                   "grade": args.grade, "timeout": args.timeout, "title": args.title}
         return run_collection(args, args.model, "mesh", making, {"colored": not args.no_color})
@@ -72,7 +76,7 @@ def run_mesh(args: argparse.Namespace) -> int:
     check_folder(args.output, args.force, [args.model])
     bar = ProgressBar("hiding clues")
     try:
-        made = from_mesh(args.model, size=args.size, up=args.up, method=args.method, unique=args.unique,
+        made = from_mesh(args.model, size=args.size, up=args.up, turn=args.turn, method=args.method, unique=args.unique,
                          hide=_hide_share(args.hide), seed=args.seed, line_solvable=args.line_solvable,
                          grade=args.grade, timeout=args.timeout, title=args.title, on_progress=bar)
     finally:  # an error or Ctrl-C must not print on the bar's line
@@ -82,6 +86,9 @@ def run_mesh(args: argparse.Namespace) -> int:
     assert isinstance(made.puzzle, Puzzle3D)  # from_mesh makes levels
     X, Y, Z = made.puzzle.size
     notes = list(report["notes"])
+    facing = report["orientation"]
+    if facing["chosen"]["turn"] == "auto" and facing["turn"]:
+        notes.insert(0, f"turned {facing['turn']} degrees about {facing['up']} to face the view (see report.json)")
     if args.unique == "off" and report["status"] == "multiple":
         notes.append("--unique givens or --unique edit would repair it")
     elif args.unique == "off" and args.line_solvable and not report["line_solvable"]:
@@ -92,6 +99,8 @@ def run_mesh(args: argparse.Namespace) -> int:
                  + "; ".join(notes)
                  + f"\nwrote {out}/level.json, level.html (play in a browser), level.glb (for game engines), "
                  f"solution.svg/.png, puzzle.svg/.png, report.json ({report['seconds']:.1f} s)")
+    for warning in report["warnings"]:
+        print(f"nonogen: warning: {warning}", file=sys.stderr)
     if report["status"] != "unique":
         print(f"nonogen: warning: the level is {report['status']}", file=sys.stderr)
     return EXIT_CODES.get(report["status"], 1)

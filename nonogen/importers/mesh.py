@@ -11,19 +11,21 @@ missing bottom does not empty the model while a torus hole stays open).
 """
 from __future__ import annotations
 
+import math
 import resource
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import numpy as np
 
 from ..colorspace import median_cut, palette_from_rgb
 from ..errors import EmptyModelError, InputError, LimitError, OptionError
 from ..palette import Color
-from .meshfile import checked_mesh, default_up, load_mesh
+from .meshfile import checked_mesh, default_up, load_mesh, quiet
+from .orient import Orientation, checked_turn, checked_up, choose_turn, choose_up, orient, turned
 
-__all__ = ["VoxelModel", "orient", "voxelize", "mesh_to_voxels", "MIN_SIZE", "MAX_SIZE"]
+__all__ = ["VoxelModel", "orient", "voxelize", "mesh_to_voxels", "slab_warning", "MIN_SIZE", "MAX_SIZE"]
 
 MIN_SIZE, MAX_SIZE = 2, 40
 METHODS = ("center", "surface")
@@ -36,8 +38,9 @@ class VoxelModel:
     ``colors`` is ``(X, Y, Z, 3)`` uint8 when the model carries colours
     (face, vertex or texture colours), else ``None``. :func:`mesh_to_voxels`
     also reduces them to a level's ``palette`` (background first) and a
-    palette ``index`` per cell (0 where there is no cube), and says which
-    ``up`` axis it read the model with.
+    palette ``index`` per cell (0 where there is no cube), says how it
+    turned the model (``up`` axis, ``orientation``) and lists ``warnings``
+    for the user, one sentence each.
     """
 
     cells: np.ndarray
@@ -46,24 +49,12 @@ class VoxelModel:
     palette: Optional[tuple[Color, ...]] = None
     index: Optional[np.ndarray] = None
     up: str = "z"
+    orientation: Optional[Orientation] = None
+    warnings: tuple[str, ...] = ()
 
 
 MAX_LEVEL_COLORS = 12
 """Colours a level keeps from its model: enough for a recognisable model, few enough to name."""
-
-
-def orient(vertices: np.ndarray, up: str) -> np.ndarray:
-    """Model coordinates to cell coordinates (x right, y down, z away from the viewer); a rotation.
-
-    >>> orient(np.array([[1.0, 2.0, 3.0]]), "z").tolist(), orient(np.array([[1.0, 2.0, 3.0]]), "y").tolist()
-    ([[1.0, -3.0, 2.0]], [[1.0, -2.0, -3.0]])
-    """
-    v = np.asarray(vertices, dtype=float)
-    if up == "z":
-        return np.column_stack([v[:, 0], -v[:, 2], v[:, 1]])
-    if up == "y":
-        return np.column_stack([v[:, 0], -v[:, 1], -v[:, 2]])
-    raise OptionError("up", up, "z or y")
 
 
 def _face_colors(mesh) -> Optional[np.ndarray]:
@@ -71,6 +62,8 @@ def _face_colors(mesh) -> Optional[np.ndarray]:
     visual = mesh.visual
     try:
         if visual.kind == "texture":
+            if _placeholder(visual.material):
+                return None
             visual = visual.to_color()
         if visual.kind == "vertex":
             return np.asarray(visual.vertex_colors)[mesh.faces][:, :, :3].mean(axis=1).astype(np.uint8)
@@ -79,6 +72,19 @@ def _face_colors(mesh) -> Optional[np.ndarray]:
     except Exception:  # a broken texture only costs the colours
         return None
     return None
+
+
+def _placeholder(material) -> bool:
+    """Whether a texture is trimesh's stand-in, not the model's: a model with texture coordinates but no texture
+    (a PLY or OBJ exported from Blender, or one whose texture file is missing) gets a 2x2 grey image.
+
+    Painted with it, Suzanne became the issue's "unreadable grey lump": every cube one dark grey, where a model
+    without colours gets the plain cubes whose shading shows its shape.
+    """
+    from trimesh.visual.material import color_image
+
+    image = getattr(material, "image", None)
+    return image is not None and image.size == (2, 2) and np.array_equal(np.asarray(image), np.asarray(color_image()))
 
 
 MAX_SAMPLES = 12_000_000
@@ -156,29 +162,45 @@ def _blocked_inside(surface: np.ndarray, needed: int) -> np.ndarray:
     return blocked >= needed
 
 
-def voxelize(mesh, size: int, *, up: str = "z", method: str = "center") -> VoxelModel:
-    """Exactly ``size`` cells on the model's longest axis, solid inside.
+class _Grid(NamedTuple):
+    """The model turned to cell axes and divided by ``scale`` into [-1, 1] (no overflow on huge coordinates, same
+    cells), with its grid: ``origin``, ``pitch`` (exactly ``size`` cells on the longest axis) and cells per axis."""
 
-    ``method='surface'`` keeps every cell the surface passes through
-    (conservative: thin parts survive, shapes grow); ``'center'`` keeps a
-    cell when its centre is inside the model (sampled on a 3x finer grid).
-    """
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise OptionError("size", size, f"{MIN_SIZE} to {MAX_SIZE} cubes")
-    if method not in METHODS:
-        raise OptionError("method", method, " or ".join(METHODS))
+    vertices: np.ndarray
+    origin: np.ndarray
+    pitch: float
+    dims: np.ndarray
+    scale: float
+
+
+def _layout(mesh, size: int, up: str) -> _Grid:
     vertices = orient(mesh.vertices, up)
     scale = float(np.abs(vertices).max()) or 1.0
-    vertices = vertices / scale  # within [-1, 1]: no overflow on huge coordinates, same cells
+    vertices = vertices / scale
     origin = vertices.min(axis=0)
     extents = vertices.max(axis=0) - origin
     if not np.isfinite(extents).all() or extents.max() <= 0:
         raise InputError("the model has no volume to voxelize")
     pitch = float(extents.max()) / size
-    dims = np.clip(np.ceil(extents / pitch - 1e-6).astype(int), 1, size)
+    return _Grid(vertices, origin, pitch, np.clip(np.ceil(extents / pitch - 1e-6).astype(int), 1, size), scale)
+
+
+def voxelize(mesh, size: int, *, up: str = "z", method: str = "center", colored: bool = True) -> VoxelModel:
+    """Exactly ``size`` cells on the model's longest axis, solid inside.
+
+    ``method='surface'`` keeps every cell the surface passes through
+    (conservative: thin parts survive, shapes grow); ``'center'`` keeps a
+    cell when its centre is inside the model (sampled on a 3x finer grid).
+    ``colored=False`` skips the colours (a trial voxelization needs only the cells).
+    """
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise OptionError("size", size, f"{MIN_SIZE} to {MAX_SIZE} cubes")
+    if method not in METHODS:
+        raise OptionError("method", method, " or ".join(METHODS))
+    vertices, origin, pitch, dims, scale = _layout(mesh, size, up)
     k = 1 if method == "surface" else 3
     fine = pitch / k
-    face_rgb = _face_colors(mesh)
+    face_rgb = _face_colors(mesh) if colored else None
     surface = np.zeros(tuple(dims * k), dtype=bool)
     painted = _Paint(dims, origin, pitch) if face_rgb is not None else None
     for points, owner in _sampled_surface(vertices, np.asarray(mesh.faces), fine / 2):
@@ -189,7 +211,7 @@ def voxelize(mesh, size: int, *, up: str = "z", method: str = "center") -> Voxel
     filled = surface | _blocked_inside(surface, 6 if mesh.is_watertight else 5)
     cells = filled if k == 1 else filled[1::k, 1::k, 1::k]
     colors = painted.spread() if painted is not None else None
-    return VoxelModel(cells=cells, colors=colors, pitch=pitch * scale)
+    return VoxelModel(cells=cells, colors=colors, pitch=pitch * scale, up=up)
 
 
 class _Paint:
@@ -252,23 +274,38 @@ def check_memory(shape: tuple[int, ...], path: str | Path = "the model") -> None
                          f"to prove unique and {have / 2**30:.1f} GB is available; choose a smaller size")
 
 
-def mesh_to_voxels(source, size: int, *, up: Optional[str] = None, method: str = "center") -> VoxelModel:
-    """Load (a path) and voxelize a model, with its colours reduced to a palette.
+def mesh_to_voxels(source, size: int, *, up: Optional[str] = None, turn=None, method: str = "center") -> VoxelModel:
+    """Load (a path) and voxelize a model, turned to face the default view, with its colours reduced to a palette.
 
-    ``source`` is a model file or a ``trimesh.Trimesh`` (whose up axis
-    defaults to ``z``, trimesh's own). An empty or completely full result is
-    an input error.
+    ``source`` is a model file or a ``trimesh.Trimesh``. ``up`` (``x``,
+    ``y``, ``z``) and ``turn`` (0, 90, 180, 270 degrees about the up axis)
+    are chosen when not given (``None`` or ``"auto"``; see
+    :mod:`nonogen.importers.orient`). An empty or completely full result is
+    an input error; a slab, or a texture the model names but does not have,
+    is a warning.
     """
+    up, turn = checked_up(up), checked_turn(turn)
     named = isinstance(source, (str, Path))
-    mesh = load_mesh(source) if named else checked_mesh(source)
-    up = up or (default_up(source) if named else "z")
-    label = source if named else "the Trimesh"
+    notes: list[str] = []
+    mesh = load_mesh(source, notes=notes) if named else checked_mesh(source)
+    with quiet():  # trimesh may still log while its lazy properties (normals, colours) are worked out
+        model = _voxels(mesh, source if named else "the Trimesh", size, up, turn, method, named)
+    palette, index = _level_palette(model.cells, model.colors) if model.colors is not None else (None, None)
+    return replace(model, palette=palette, index=index, warnings=tuple(notes) + model.warnings)
+
+
+def _voxels(mesh, label, size: int, up: Optional[str], turn: Optional[int], method: str, named: bool) -> VoxelModel:
+    """The model's cells, turned, with its orientation and a slab warning; refused when empty, full or too big."""
     try:
-        model = voxelize(mesh, size, up=up, method=method)
+        chosen_up, why = (up, f"up {up}: given") if up else choose_up(mesh.vertices, *_usual_up(label, named))
+        model = voxelize(mesh, size, up=chosen_up, method=method)
+        orientation = _orientation(mesh, chosen_up, why, given=(up is not None, turn))
     except OptionError:
         raise
     except (InputError, LimitError) as exc:  # say which model could not be voxelized
         raise type(exc)(f"{label}: {exc}") from None
+    colors = model.colors if model.colors is None else turned(model.colors, orientation.turn)
+    model = replace(model, cells=turned(model.cells, orientation.turn), colors=colors, orientation=orientation)
     dims = "x".join(map(str, model.cells.shape))
     check_memory(model.cells.shape, label)
     if not model.cells.any():
@@ -277,8 +314,77 @@ def mesh_to_voxels(source, size: int, *, up: Optional[str] = None, method: str =
         raise InputError(
             f"{label}: the model fills the whole {dims} box (every clue would be a full line, nothing to solve)"
         )
-    palette, index = _level_palette(model.cells, model.colors) if model.colors is not None else (None, None)
-    return replace(model, palette=palette, index=index, up=up)
+    slab = slab_warning(model.cells, size, lambda bigger: turned(
+        voxelize(mesh, bigger, up=chosen_up, method=method, colored=False).cells, orientation.turn))
+    return replace(model, warnings=(slab,) if slab else ())
+
+
+def _usual_up(source, named: bool) -> tuple[str, str]:
+    """The up axis a model's file type usually has, and why."""
+    if not named:
+        return "z", "a trimesh.Trimesh is z-up"
+    suffix = Path(source).suffix.lower()
+    if suffix in (".glb", ".gltf"):
+        return "y", "glTF is y-up by its specification"
+    return default_up(source), f"{suffix[1:].upper()} files are usually {default_up(source)}-up"
+
+
+def _orientation(mesh, up: str, up_why: str, given: tuple[bool, Optional[int]]) -> Orientation:
+    """The turn (given, or the one that shows the default views most of the model) about the chosen ``up``."""
+    up_given, turn = given
+    if turn is not None:
+        return Orientation(up, turn, f"{up_why}; turn {turn}: given", up_given, True)
+    with np.errstate(all="ignore"):  # a degenerate triangle has no normal; trimesh gives it zeros
+        normals = orient(np.nan_to_num(np.asarray(mesh.face_normals, dtype=float)), up)
+    turn, why, score = choose_turn(normals, np.asarray(mesh.area_faces, dtype=float))
+    return Orientation(up, turn, f"{up_why}; {why}", up_given, False, score)
+
+
+SLAB_SHARE = 0.8
+"""Share of a level's cubes in one layer that makes it a slab: a picture with a rim, not a shape to carve."""
+
+
+def _slab(cells: np.ndarray) -> Optional[str]:
+    """Why a box of cubes is a slab (a side of 1 or 2 cubes, or most cubes in one layer), or ``None``.
+
+    >>> plate = np.zeros((10, 4, 10), dtype=bool); plate[:, 3] = True; plate[4, :3, 4] = True
+    >>> _slab(plate[:, 2:]), _slab(plate), _slab(np.ones((3, 3, 3), dtype=bool))
+    ('2 cubes thick', '97 % of its cubes in one layer', None)
+    """
+    thin, thick = min(cells.shape), max(cells.shape)
+    if thin <= 2 < thick:
+        return f"{thin} cube{'s' if thin > 1 else ''} thick"
+    total = int(np.count_nonzero(cells))
+    for axis in range(3):
+        layer = int(np.count_nonzero(cells, axis=tuple(a for a in range(3) if a != axis)).max())
+        if total and layer >= SLAB_SHARE * total:
+            return f"{100 * layer // total} % of its cubes in one layer"
+    return None
+
+
+def slab_warning(cells: np.ndarray, size: int, trial) -> Optional[str]:
+    """One sentence when the level is a slab, with the size that would make it a level, else ``None``.
+
+    ``trial(bigger)`` voxelizes the model again at a larger size (cells
+    only); of 1.5, 2, 3 and 4 times this size (at most :data:`MAX_SIZE`),
+    those that could thicken the thin side to 3 cubes are tried, and the
+    first that is no slab is named.
+    """
+    why = _slab(cells)
+    if why is None:
+        return None
+    dims = "x".join(map(str, cells.shape))
+    thin = min(cells.shape)  # at most thin/size of the longest side: sizes where that is under 3 cubes cannot do
+    larger = sorted(s for s in {min(MAX_SIZE, math.ceil(size * f)) for f in (1.5, 2, 3, 4)}
+                    if s > size and (thin > 2 or math.ceil(thin * s / size) >= 3))
+    bigger, other = size, cells
+    for bigger in larger:
+        other = trial(bigger)
+        if _slab(other) is None:
+            return f"a slab {dims} ({why}): at size {bigger} it would be {'x'.join(map(str, other.shape))}"
+    if bigger == size:
+        return f"a slab {dims} ({why}) at the largest size"
+    return f"a slab {dims} ({why}), even at size {bigger} ({'x'.join(map(str, other.shape))})"
 
 
 def _level_palette(cells: np.ndarray, rgb: np.ndarray) -> tuple[tuple[Color, ...], np.ndarray]:

@@ -6,11 +6,15 @@ geometry. :mod:`nonogen.importers.mesh` turns it into cubes.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import logging
 import stat
 import struct
 import warnings
 from pathlib import Path
+from typing import Iterator, Optional
 from urllib.parse import unquote
 
 import numpy as np
@@ -19,7 +23,7 @@ from PIL import Image
 
 from ..errors import FileLimitError, FormatError, InputError, LimitError
 
-__all__ = ["MESH_SUFFIXES", "MAX_MODEL_BYTES", "MAX_FACES", "load_mesh", "checked_mesh", "default_up"]
+__all__ = ["MESH_SUFFIXES", "MAX_MODEL_BYTES", "MAX_FACES", "load_mesh", "checked_mesh", "default_up", "quiet"]
 
 MESH_SUFFIXES = (".stl", ".obj", ".ply", ".glb", ".gltf", ".off")
 Y_UP_SUFFIXES = (".ply", ".glb", ".gltf", ".obj")
@@ -29,8 +33,13 @@ MAX_FACES = 200_000
 """Most triangles a model may have: at 40 cubes per side, more detail cannot show, only cost time."""
 
 
-def load_mesh(path: str | Path):
-    """Read a model with trimesh as one mesh (scenes flattened); bad files raise one-line errors."""
+def load_mesh(path: str | Path, *, notes: Optional[list[str]] = None):
+    """Read a model with trimesh as one mesh (scenes flattened); bad files raise one-line errors.
+
+    Nothing trimesh says while reading reaches the terminal (:func:`quiet`). What
+    the user should still hear, a file the model names that is not there (its
+    texture: the level loses the colours), is added to ``notes`` as one sentence.
+    """
     path = Path(path)
     if not path.is_file():
         raise InputError(f"{path}: no such file")
@@ -45,7 +54,7 @@ def load_mesh(path: str | Path):
                              f"{MAX_MODEL_BYTES >> 20} MB", path=str(path))
     if suffix in (".gltf", ".glb"):
         _check_external_files(path, size)
-    mesh = _read(path, suffix)
+    mesh = _read(path, suffix, notes if notes is not None else [])
     if not isinstance(mesh, trimesh.Trimesh) or len(getattr(mesh, "faces", ())) == 0:
         raise InputError(f"{path}: the model has no faces (empty scene or point cloud)")
     if len(mesh.faces) > MAX_FACES:
@@ -110,22 +119,81 @@ def _gltf_json(path: Path) -> dict:
     return doc if isinstance(doc, dict) else {}
 
 
-def _read(path: Path, suffix: str):
+def _read(path: Path, suffix: str, notes: list[str]):
     """trimesh's mesh of ``path``; whatever it raises on garbage becomes one FormatError naming the file.
 
     Its numeric warnings on broken data are silenced (the checks after
     loading say what is wrong) and Pillow's decompression-bomb warning for
     textures becomes an error.
     """
+    heard: list[logging.LogRecord] = []
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
+        with quiet(heard), np.errstate(all="ignore"):
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            return trimesh.load(str(path), force="mesh")
+            mesh = trimesh.load(str(path), force="mesh")
     except Exception as exc:  # trimesh raises many types for garbage input
         text = str(exc).strip()
         detail = text.splitlines()[0][:80] if text and not isinstance(exc, ImportError) else "unreadable data"
         raise FormatError(f"not a valid {suffix[1:].upper()} model ({detail})", path=str(path)) from None
+    notes.extend(_missing_files(heard))
+    return mesh
+
+
+@contextlib.contextmanager
+def quiet(heard: Optional[list[logging.LogRecord]] = None) -> Iterator[None]:
+    """Keep whatever trimesh (and Pillow and numpy under it) says off the terminal, while reading or voxelizing.
+
+    trimesh reports a texture it cannot find by logging a warning with its
+    traceback, which Python's last-resort handler printed on stderr in the
+    middle of a run, though the model was made. Here its loggers hand their
+    records (down to debug: an OBJ's missing texture is a debug record) to
+    ``heard`` instead, warnings are ignored, and anything printed goes to a
+    buffer: one home for the library's noise, so the CLI prints only
+    nonogen's own lines. Loggers are restored afterwards. (The redirection
+    is process-wide for the moment of the load; no nonogen thread prints then.)
+    """
+    catcher = _Catch([] if heard is None else heard)
+    loggers = [logging.getLogger(name) for name in ("trimesh", "PIL")]
+    saved = [(lg.level, lg.propagate) for lg in loggers]
+    for lg in loggers:
+        lg.addHandler(catcher)
+        lg.propagate = False
+    loggers[0].setLevel(logging.DEBUG)
+    sink = io.StringIO()
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        for lg, (level, propagate) in zip(loggers, saved, strict=True):
+            lg.removeHandler(catcher)
+            lg.setLevel(level)
+            lg.propagate = propagate
+
+
+class _Catch(logging.Handler):
+    """A log handler that keeps records instead of printing them."""
+
+    def __init__(self, heard: list[logging.LogRecord]):
+        super().__init__(logging.DEBUG)
+        self.heard = heard
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.heard.append(record)
+
+
+def _missing_files(heard: list[logging.LogRecord]) -> list[str]:
+    """One sentence per file the reader looked for and did not find (what a user can act on); the rest is noise.
+
+    >>> record = logging.LogRecord("trimesh", logging.DEBUG, "", 0, "failed to load image", None,
+    ...                            (FileNotFoundError, FileNotFoundError("skin.png"), None))
+    >>> _missing_files([record, record])
+    ['the model names skin.png, which is not there: the level is made without it']
+    """
+    found = [r.exc_info[1] for r in heard if r.exc_info and isinstance(r.exc_info[1], FileNotFoundError)]
+    names = [Path(str(exc.filename or exc)).name for exc in found]
+    return [f"the model names {name}, which is not there: the level is made without it"
+            for name in dict.fromkeys(names) if name]
 
 
 def _check_volume(vertices: np.ndarray, path: Path) -> None:

@@ -195,6 +195,7 @@ def from_mesh(
     *,
     size: int = 10,
     up: Optional[str] = None,
+    turn: Union[int, str, None] = None,
     method: str = "center",
     unique: str = "givens",
     hide: Optional[float] = None,
@@ -207,11 +208,15 @@ def from_mesh(
 ) -> Made:
     """Voxelize a model (a file: STL, OBJ, PLY, GLB/GLTF, OFF; or a ``trimesh.Trimesh``) into a unique level.
 
-    ``size`` cubes on the longest axis; ``up`` is the model's up axis
-    (default by file type, ``z`` for a Trimesh); ``method`` keeps cubes whose
-    centre is inside (``"center"``) or that the surface touches
+    ``size`` cubes on the longest axis; ``up`` is the model's up axis (``x``,
+    ``y`` or ``z``) and ``turn`` a quarter turn about it (0, 90, 180 or 270
+    degrees, counter-clockwise seen from above); left out (or ``"auto"``)
+    they are chosen so that the level faces its default view, and the report
+    says which and why (:mod:`nonogen.importers.orient`). ``method`` keeps
+    cubes whose centre is inside (``"center"``) or that the surface touches
     (``"surface"``). The rest as :func:`make_level`. Reading and voxelizing
-    count against ``timeout``.
+    count against ``timeout``. The report's ``warnings`` say when the level
+    is a slab and what the model names but lacks.
 
     >>> made = from_mesh("samples/meshes/chair.off", size=6)
     >>> made.report["status"], made.puzzle.size
@@ -220,7 +225,7 @@ def from_mesh(
     start = time.monotonic()  # loading trimesh counts: report["seconds"] is the whole making, and only this writes it
     from ..importers.mesh import mesh_to_voxels  # trimesh (0.5 s to load): make_level from cubes never reads a model
 
-    voxels = mesh_to_voxels(source, size, up=up, method=method)
+    voxels = mesh_to_voxels(source, size, up=up, turn=turn, method=method)
     named = isinstance(source, (str, Path))
     made = make_level(
         voxels.cells, palette=voxels.palette, colors=voxels.index, unique=unique, hide=hide, seed=seed,
@@ -236,6 +241,8 @@ def from_mesh(
         **level,
         "method": method,
         "up": voxels.up,
+        "orientation": voxels.orientation.report() if voxels.orientation else None,
+        "warnings": list(voxels.warnings),
         "seed": seed,
         "solver_calls": calls,
         "seconds": round(time.monotonic() - start, 3),
