@@ -595,3 +595,33 @@ def test_fitting_to_the_grid_s_aspect_never_fails_on_sides_that_round_alike():
                     assert (oh <= h and ow <= w) if fit == "crop" else (oh >= h and ow >= w)
                     if fit != "stretch" and oh >= rows and ow >= cols:  # whole pixels a cell: within a cell
                         assert min(abs(ow * rows / oh - cols), abs(oh * cols / ow - rows)) <= 1, (w, h, cols, rows, fit)
+
+
+def _soft_icon(parts: list[tuple[str, tuple[int, int, int, int], tuple[int, int, int]]]) -> Image.Image:
+    """A 64x64 icon on transparency, drawn at 4x and reduced: soft edges, so more than a few exact colours."""
+    big = Image.new("RGBA", (256, 256), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    for shape, box, rgb in parts:
+        (draw.ellipse if shape == "ellipse" else draw.rectangle)(box, fill=rgb + (255,))
+    return big.resize((64, 64), Image.Resampling.LANCZOS)
+
+
+def test_candidate_colour_rule_is_off_by_default_and_keeps_light_subjects_black_and_white(monkeypatch):
+    """Round r2's candidate (samples/readability/icons-r2): a soft-edged drawing whose few colours cover it is drawn
+    in colour, one whose light body would join the paper stays black and white; the default is unchanged."""
+    import nonogen.importers.image as image
+
+    apple = _soft_icon([("ellipse", (40, 60, 216, 236), (200, 30, 40)), ("rectangle", (122, 20, 134, 70), (90, 60, 30)),
+                        ("ellipse", (140, 20, 200, 60), (60, 160, 60))])
+    hen = _soft_icon([("ellipse", (30, 30, 226, 226), (250, 250, 250)),
+                      ("ellipse", (110, 120, 150, 160), (240, 140, 20)),
+                      ("ellipse", (80, 80, 100, 100), (30, 30, 30)), ("ellipse", (156, 80, 176, 100), (30, 30, 30))])
+    assert image.COLOUR_RULE == "exact"
+    assert image_to_grid(apple, advise=False).info["mode"] == "bw"
+    monkeypatch.setattr(image, "COLOUR_RULE", "covers")
+    coloured = image_to_grid(apple, advise=False)
+    assert coloured.info["mode"] == "color" and coloured.info["colour_rule"]["covers"] >= 0.9
+    assert 3 <= len(coloured.palette) <= 5
+    light = image_to_grid(hen, advise=False)
+    assert light.info["mode"] == "bw" and not light.info["colour_rule"]["colour"]
+    assert image_to_grid(apple, ImageOptions(mode="bw"), advise=False).info["mode"] == "bw"

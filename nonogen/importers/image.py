@@ -61,6 +61,7 @@ from .pipelines import (
     bw_photo_cells,
     bw_picture_cells,
     colour_cells,
+    colour_if_it_covers,
     colour_photo_cells,
     silhouette,
     style_note,
@@ -93,6 +94,11 @@ MAX_PIXELS = 40_000_000
 DEFAULT_LONG_SIDE = 20
 PHOTO_LONG_SIDE = 30
 """Photos get more cells by default: at 20 a face or an animal is a few blobs; the picture benchmark's photos are 30."""
+COLOUR_RULE = "exact"
+"""Which pictures besides photos ``mode="auto"`` draws in colour. ``"exact"``, the default: those with at most
+:data:`AUTO_MAX_COLORS` exact colours (pixel art, flat drawings). ``"covers"``: also drawings with soft edges or
+more colours whose few colours cover the subject (:func:`~.pipelines.colour_if_it_covers`), a candidate judged by
+blind judges in round r2 (scripts/readability_round.py sets it there) and not the default unless that round says so."""
 PIXEL_ART_MAX_COLORS = 32
 PIXEL_ART_MAX_SIDE = 128
 
@@ -363,6 +369,9 @@ def _drawn(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]], opt
         result = colour_photo_cells(frame, options, info, notes)
     elif options.colors is not None or (_auto_colour(options) and few):
         result = colour_cells(frame, options, info, notes)
+    elif (COLOUR_RULE == "covers" and not photo and _auto_colour(options)
+          and (covered := colour_if_it_covers(frame, options, info, notes)) is not None):
+        result = covered
     elif photo and options.threshold is None and options.fill is None:
         result = bw_photo_cells(frame, reference, options, info)
     else:
