@@ -369,9 +369,11 @@ def test_light_subject_on_dark_sky_is_inked_not_the_sky():
 
 @pytest.mark.parametrize("name", ["icon-play.png", "icon-mail.png", "icon-page.png", "icon-gear.png", "icon-eject.png"])
 def test_icons_keep_their_shape_in_black_and_white(name):
-    """These came out as a near-empty grid of scattered cells (the page as 'blank')."""
-    grid = image_to_grid(load_image(SAMPLES / name), ImageOptions(size=(20, 20))).grid
-    assert 0.10 <= grid.mean() <= 0.75
+    """These came out as a near-empty grid of scattered cells (the page as 'blank'); in colour too, where the
+    default draws one in colour."""
+    for mode in ("bw", "auto"):
+        grid = image_to_grid(load_image(SAMPLES / name), ImageOptions(size=(20, 20), mode=mode)).grid
+        assert 0.10 <= (grid > 0).mean() <= 0.75, mode
 
 
 def test_default_title_does_not_give_the_answer_away(tmp_path):
@@ -606,9 +608,10 @@ def _soft_icon(parts: list[tuple[str, tuple[int, int, int, int], tuple[int, int,
     return big.resize((64, 64), Image.Resampling.LANCZOS)
 
 
-def test_candidate_colour_rule_is_off_by_default_and_keeps_light_subjects_black_and_white(monkeypatch):
-    """Round r2's candidate (samples/readability/icons-r2): a soft-edged drawing whose few colours cover it is drawn
-    in colour, one whose light body would join the paper stays black and white; the default is unchanged."""
+def test_a_drawing_whose_few_colours_cover_it_is_drawn_in_colour_and_a_light_one_in_black_and_white(monkeypatch):
+    """Round r2's rule (samples/readability/icons-r2/judged): a soft-edged drawing whose few colours cover it is drawn
+    in colour, one whose light body would join the paper stays black and white; the rule before ("exact") drew
+    both in black and white."""
     import nonogen.importers.image as image
 
     apple = _soft_icon([("ellipse", (40, 60, 216, 236), (200, 30, 40)), ("rectangle", (122, 20, 134, 70), (90, 60, 30)),
@@ -616,12 +619,12 @@ def test_candidate_colour_rule_is_off_by_default_and_keeps_light_subjects_black_
     hen = _soft_icon([("ellipse", (30, 30, 226, 226), (250, 250, 250)),
                       ("ellipse", (110, 120, 150, 160), (240, 140, 20)),
                       ("ellipse", (80, 80, 100, 100), (30, 30, 30)), ("ellipse", (156, 80, 176, 100), (30, 30, 30))])
-    assert image.COLOUR_RULE == "exact"
-    assert image_to_grid(apple, advise=False).info["mode"] == "bw"
-    monkeypatch.setattr(image, "COLOUR_RULE", "covers")
+    assert image.COLOUR_RULE == "covers"
     coloured = image_to_grid(apple, advise=False)
     assert coloured.info["mode"] == "color" and coloured.info["colour_rule"]["covers"] >= 0.9
     assert 3 <= len(coloured.palette) <= 5
     light = image_to_grid(hen, advise=False)
     assert light.info["mode"] == "bw" and not light.info["colour_rule"]["colour"]
     assert image_to_grid(apple, ImageOptions(mode="bw"), advise=False).info["mode"] == "bw"
+    monkeypatch.setattr(image, "COLOUR_RULE", "exact")
+    assert image_to_grid(apple, advise=False).info["mode"] == "bw"

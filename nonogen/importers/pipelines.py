@@ -25,7 +25,7 @@ from .quality import reads
 from .quantize import color_cells
 
 __all__ = ["Cells", "AUTO_MAX_COLORS", "PHOTO_COLORS", "bw_picture_cells", "colour_cells", "colour_photo_cells",
-           "bw_photo_cells", "silhouette", "colour_if_it_covers", "CANDIDATE_COLORS", "COVERS_SUBJECT",
+           "bw_photo_cells", "silhouette", "colour_if_it_covers", "DRAWING_COLORS", "COVERS_SUBJECT",
            "style_note"]
 
 AUTO_MAX_COLORS = 8
@@ -72,7 +72,7 @@ def colour_cells(frame: Frame, options: ImageOptions, info: dict[str, Any], note
     return Cells(colouring.grid, palette, confidence, colouring.alternative)
 
 
-CANDIDATE_COLORS = 4
+DRAWING_COLORS = 4
 """Colours besides the background that :func:`colour_if_it_covers` gives a drawing (as many as a photo gets)."""
 COVERS_SUBJECT = 0.6
 """Share of the subject's cells that the colours must ink for :func:`colour_if_it_covers` to draw in colour. Chosen
@@ -82,8 +82,8 @@ there ink 0.83 to 1.0 of the subject, those of the 4 left in black and white (li
 
 
 def colour_if_it_covers(frame: Frame, options: ImageOptions, info: dict[str, Any], notes: list[str]) -> Optional[Cells]:
-    """The candidate rule "colour where colour reads better" for a drawing that is not a photo and has more exact
-    colours (or softer edges) than :data:`AUTO_MAX_COLORS` allows: its :data:`CANDIDATE_COLORS`-colour drawing
+    """The rule "colour where colour reads better" for a drawing that is not a photo and has more exact
+    colours (or softer edges) than :data:`AUTO_MAX_COLORS` allows: its :data:`DRAWING_COLORS`-colour drawing
     when that keeps two colours or more and inks at least :data:`COVERS_SUBJECT` of the subject's cells, else
     ``None`` (black and white, as today).
 
@@ -94,11 +94,11 @@ def colour_if_it_covers(frame: Frame, options: ImageOptions, info: dict[str, Any
     the opaque part of a transparent picture or what the border's colours do
     not reach (:func:`~.binarize.subject_mask`); a cell is the subject's when
     at least half of its pixels are. Judged blind in round r2
-    (samples/readability/icons-r2/) before it may become the default:
-    :data:`~.image.COLOUR_RULE` switches it on.
+    (samples/readability/icons-r2/judged/) and made the default there:
+    :data:`~.image.COLOUR_RULE`.
     """
     subject, _ = subject_mask(frame)
-    colouring = color_cells(frame, CANDIDATE_COLORS, DEFAULT_MIN_DISTANCE, frame.background, options.style)
+    colouring = color_cells(frame, DRAWING_COLORS, DEFAULT_MIN_DISTANCE, frame.background, options.style)
     kept = len(colouring.rgbs) - 1
     cells = (np.zeros((frame.rows, frame.cols), dtype=bool) if subject is None else
              cell_mean(subject.astype(np.float64), frame.labels, frame.n_cells).reshape(frame.rows, frame.cols) >= 0.5)
