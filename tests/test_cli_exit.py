@@ -24,11 +24,11 @@ def torn_down(before: str = "") -> str:
 
 
 def _run(program: str, argv: list[str], cwd) -> tuple[int, object, str]:
-    """Exit code, records (or the table, its seconds column blanked) and stderr (the summary's seconds blanked):
-    how long a puzzle took is the one thing two runs may not share."""
+    """Exit code, records by file (or the table, its seconds column blanked) and stderr (the summary's seconds
+    blanked): how long a puzzle took, and so which of two workers finishes first, are what two runs may not share."""
     done = subprocess.run([sys.executable, "-c", program, *argv], capture_output=True, text=True, cwd=cwd, timeout=120)
-    records = [{k: v for k, v in json.loads(line).items() if k != "seconds"} for line in done.stdout.splitlines()
-               if line.startswith("{")]
+    records = sorted(({k: v for k, v in json.loads(line).items() if k != "seconds"} for line in done.stdout.splitlines()
+                      if line.startswith("{")), key=lambda rec: rec["file"])  # --jobs 2: in the order they finish
     table = re.sub(r"\b\d+\.\d+s\b", "Ts", done.stdout)
     return done.returncode, records or table, re.sub(r"\(\d+\.\d+ s", "(T s", done.stderr)
 
