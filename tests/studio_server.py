@@ -14,6 +14,7 @@ import sys
 import urllib.error
 import urllib.request
 from dataclasses import asdict
+from urllib.parse import parse_qs
 from pathlib import Path
 from typing import Any, Optional
 
@@ -41,11 +42,11 @@ class Studio:
     """One running studio: its address, token and folder, and calls to its API."""
 
     def __init__(self, folder: Path, limits: Optional[Limits] = None, token: Optional[str] = TOKEN,
-                 preexec: Any = None, env: Optional[dict] = None):
+                 preexec: Any = None, env: Optional[dict] = None, args: tuple[str, ...] = ()):
         self.folder = folder
         if limits is None:
             command = [sys.executable, "-m", "nonogen", "studio", str(folder), "--port", "0", "--no-browser"]
-            command += ["--token", token] if token else []
+            command += (["--token", token] if token else []) + list(args)
         else:
             command = [sys.executable, "-c", _SERVE, str(folder), token or "", json.dumps(asdict(limits))]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -54,9 +55,9 @@ class Studio:
         if not line.startswith("nonogen studio: http://127.0.0.1:"):
             self.process.kill()
             raise AssertionError(line + self.process.stderr.read())
-        self.page = line.split()[2]  # http://127.0.0.1:PORT/?token=...
+        self.page = line.split()[2]  # http://127.0.0.1:PORT/?token=... (and &open=NAME with --open)
         self.url, _, query = self.page.partition("?")
-        self.token = query.partition("=")[2]
+        self.token = parse_qs(query)["token"][0]
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
 
     def api(self, path: str, body: Any = None, headers: Optional[dict] = None, raw: bool = False,

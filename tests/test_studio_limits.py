@@ -266,8 +266,8 @@ def test_the_server_never_loads_numpy_or_pillow(tmp_path):
     by building its puzzle (numpy, and Pillow for the colour names), imported the file work for a table of save
     kinds (the renderers: numpy, Pillow, svgwrite), and unpickled the workers' numpy answers and levels: 270 modules
     of numpy, Pillow, scipy and scikit-image after one check. After a check, a map, a suggestion, a play page, a
-    puzzle file, two saves, a picture and a level, none of them is mapped in the server's process; the workers have
-    numpy mapped (so the look would see it)."""
+    puzzle file, two saves, a picture, its tracing tools and a level, none of them is mapped in the server's
+    process; the workers have numpy mapped (so the look would see it)."""
     import psutil
 
     for sample in ("puzzles/heart.non", "meshes/chair.off"):
@@ -282,6 +282,11 @@ def test_the_server_never_loads_numpy_or_pillow(tmp_path):
             assert server.api(path, body, tab="t")[0] == 200, path
         status, answer = server.api("/api/picture", photo_png(60, 40), {"X-File-Name": "p.png"}, raw=True, tab="t")
         assert status == 200 and answer["grid"], answer
+        traced = {"picture_id": answer["picture_id"], "size": [len(answer["grid"]), len(answer["grid"][0])],
+                  "box": answer["frame"]}
+        for body in ({"op": "picture"}, {"op": "region", "point": [0.5, 0.5], "tolerance": 15},
+                     {"op": "threshold", "offset": 8}, {"op": "specks", "doc": DOC, "min_part": 3}):
+            assert server.api("/api/trace", {**traced, **body}, tab="t")[0] == 200, body
         assert server.api("/api/mesh?options={}", model, {"X-File-Name": "chair.off"}, raw=True, tab="t")[0] == 200
         assert server.api("/api/save", {"level": True, "name": "chair-level"}, tab="t")[0] == 200
         heavy = re.compile(r"/(numpy|PIL|pillow|scipy|skimage|scikit_image)(\.libs)?/")

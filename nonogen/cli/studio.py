@@ -8,6 +8,8 @@ import sys
 import tempfile
 import webbrowser
 from pathlib import Path
+from typing import Optional
+from urllib.parse import quote
 
 from ..errors import InputError
 from ..studio import open_socket, serve
@@ -31,6 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the folder the studio opens files from and saves into (default: the current one)")
     p.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
                    help=f"port on 127.0.0.1 (default {DEFAULT_PORT}; 0 picks a free one)")
+    p.add_argument("--open", metavar="FILE", dest="open_file",
+                   help="a picture, puzzle or model in FOLDER to open in the page at once (a photo to trace, say); "
+                   "its name, or a path to it")
     p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     p.add_argument("--token", metavar="SECRET",
                    help=f"the secret API requests must carry in X-Nonogen-Token, for scripts (8 to 200 letters, "
@@ -48,8 +53,23 @@ def _port(text: str) -> int:
     return value
 
 
+def _opened(folder: Folder, given: Optional[str]) -> str:
+    """The name in ``folder`` of the file ``--open`` names (its name, or a path to it), checked as the page's own
+    request will be: a file that is not there fails now, not in the page."""
+    if not given:
+        return ""
+    path = Path(given)
+    name = path.name
+    if len(path.parts) > 1 and Path(os.path.realpath(path)).parent != folder.root:
+        raise InputError(f"--open {given}: not in the studio's folder {folder.root}; copy it there, or start the "
+                         "studio in its folder")
+    folder.file(name)
+    return name
+
+
 def run_studio(args: argparse.Namespace) -> int:
-    Folder(args.folder)  # a missing folder or a bad token fails before the port is taken
+    # a missing folder or file, or a bad token, fails before the port is taken
+    opening = _opened(Folder(args.folder), args.open_file)
     token = args.token or os.environ.get(TOKEN_VARIABLE) or None
     if token is not None:
         check_token(token)
@@ -61,6 +81,7 @@ def run_studio(args: argparse.Namespace) -> int:
 
     with tempfile.TemporaryDirectory(prefix="nonogen-studio-open-") as private:
         def ready(url: str) -> None:
+            url += f"&open={quote(opening)}" if opening else ""
             print(f"nonogen studio: {url} serving {args.folder} (Ctrl-C stops)", flush=True)
             if not args.no_browser:
                 _open_browser(url, Path(private))

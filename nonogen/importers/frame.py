@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageColor
 
 from ..errors import InputError
 
-__all__ = ["Frame", "FITS", "content_box", "border_background", "content_weight", "border_pixels", "pixel_art_scale",
+__all__ = ["Frame", "FITS", "content_box", "border_background", "background_rgb_of",
+           "content_weight", "border_pixels", "pixel_art_scale",
            "fit_to_aspect", "working_pixels", "cell_labels", "cell_mean", "over_white", "luma"]
 
 FITS = ("auto", "subject", "pad", "crop", "stretch")
@@ -205,3 +206,17 @@ def content_weight(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, in
         return rgba[..., 3].astype(np.float32) / 255.0
     diff = np.abs(rgba[..., :3].astype(np.int16) - np.array(background_rgb, dtype=np.int16)).max(axis=2)
     return (diff > 24).astype(np.float32)
+
+
+def background_rgb_of(rgba: np.ndarray, background: Optional[str]) -> Optional[tuple[int, int, int]]:
+    """The picture's background colour as the import takes it: ``background`` (a colour name or ``#rrggbb``; the
+    option), else its border's (:func:`border_background`), ``None`` for transparency. The studio frames the
+    picture under its grid with the same answer."""
+    if background is None:
+        return border_background(rgba)
+    if background.lower() in ("transparent", "none"):
+        return None
+    try:
+        return tuple(ImageColor.getrgb(background)[:3])  # type: ignore[return-value]
+    except ValueError:
+        raise InputError(f"background {background!r}: not a colour (expected a name or #rrggbb)") from None

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 import numpy as np
-from PIL import Image, ImageColor, ImageOps
+from PIL import Image, ImageOps
 
 from ..errors import BlankPictureError, InputError, LimitError
 from ..palette import Color
@@ -45,6 +45,7 @@ from .frame import (
     FITS,
     WORK_PX_PER_CELL,
     Frame,
+    background_rgb_of,
     border_background,
     cell_labels,
     cell_mean,
@@ -303,7 +304,7 @@ def _imported(img: Image.Image, options: ImageOptions) -> ImportResult:
     _check_picture(img)
     rgba = to_rgba_array(img)
     info: dict[str, Any] = {"source_size": [img.width, img.height]}
-    background_rgb = _background_rgb(rgba, options)
+    background_rgb = background_rgb_of(rgba, options.background)
     if options.crop:
         left, top, right, bottom = content_box(rgba, background_rgb)
         rgba = rgba[top:bottom, left:right]
@@ -430,17 +431,6 @@ def _few_colours(rgba: np.ndarray, background_rgb: Optional[tuple[int, int, int]
 
 def _auto_colour(options: ImageOptions) -> bool:
     return options.mode == "auto" and options.threshold is None and options.fill is None and not options.invert
-
-
-def _background_rgb(rgba: np.ndarray, options: ImageOptions) -> Optional[tuple[int, int, int]]:
-    if options.background is None:
-        return border_background(rgba)
-    if options.background.lower() in ("transparent", "none"):
-        return None
-    try:
-        return tuple(ImageColor.getrgb(options.background)[:3])  # type: ignore[return-value]
-    except ValueError:
-        raise InputError(f"background {options.background!r}: not a colour (expected a name or #rrggbb)") from None
 
 
 def _blank_message(options: ImageOptions) -> str:

@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 from ..errors import LimitError, NonogenError, OutputExistsError
 from .folder import MODEL_SUFFIXES, PICTURE_SUFFIXES, Folder
 from .guard import OLD_COOKIE, TAB_HEADER, Gate, TooSlow, chunks
-from .inputs import check_save_kind, checked, mesh_options, picture_options
+from .inputs import check_save_kind, checked, mesh_options, picture_options, trace_request
 from .limits import Limits, job_seconds
 from .tabs import Picture, Tab, Tabs, forget_upload
 from .worker import Engine
@@ -213,6 +213,21 @@ async def _import(request: Request, tab: Tab, source: Picture, options: Any, cla
         tab.keep_picture(source)
         message["picture_id"] = source.id
     return _answer(message)
+
+
+async def trace(request: Request) -> Response:
+    """A tracing tool's question about the tab's picture (the picture to show, a region, the threshold map) or about
+    the page's grid (specks), answered by :mod:`.trace` in the tab's trace lane (the page asks one at a time)."""
+    studio, tab = _studio(request), _tab(request)
+    lane = tab.lane("trace")
+    claim = studio.engine.claim(lane)
+    body = await _json(request)
+    job: dict[str, Any] = {"kind": "trace", **trace_request(body)}
+    if job["op"] != "specks":
+        if tab.picture is None or tab.picture.id != body.get("picture_id"):
+            return _error("the picture is no longer on the server; drop it again")
+        job.update(picture_id=tab.picture.id, path=str(tab.picture.path), name=tab.picture.name)
+    return _answer(await studio.engine.one(job, lane=lane, claim=claim, seconds=job_seconds("trace")))
 
 
 async def check(request: Request) -> Response:
@@ -400,6 +415,7 @@ def create_app(folder: Folder, token: str, hosts: Optional[list[str]] = None, li
         Route("/api/mesh", mesh, methods=["POST"]),
         Route("/api/remesh", remesh, methods=["POST"]),
         Route("/api/save", save, methods=["POST"]),
+        Route("/api/trace", trace, methods=["POST"]),
     ]
     app = Starlette(
         routes=[Route("/", index), Route("/level.html", level_page), Route("/play.html", play_frame), *api,

@@ -18,7 +18,7 @@ from ..formats._common import clean_text
 from ..palette import parse_hex
 
 __all__ = ["MAX_SIDE", "META_FIELDS", "MAX_COLORS", "SHEETS", "checked", "check_save_kind", "picture_options",
-           "mesh_options", "PICTURE_OPTIONS"]
+           "mesh_options", "PICTURE_OPTIONS", "TRACE_OPS", "trace_request"]
 
 MAX_SIDE = 100
 """Largest side the studio edits: a page of 10,000 cells is still drawn at once, and far past what people solve."""
@@ -198,3 +198,82 @@ def mesh_options(given: Any) -> dict[str, Any]:
     options = _parsed(given, _MESH_OPTIONS)
     return {"size": options.get("size", 10), "hide": options.get("hide"),
             "line_solvable": options.get("line_solvable", False)}
+
+
+# --- tracing ----------------------------------------------------------------------------------------------
+
+TRACE_OPS = ("picture", "region", "threshold", "specks")
+"""What :func:`trace_request` asks: the picture to show, a region's cells, the threshold map, specks removed."""
+
+
+def _field(body: dict[str, Any], name: str, parse: Callable[[Any], Any], expected: str) -> Any:
+    """``body[name]`` parsed, or an OptionError naming it (a one-line 400)."""
+    try:
+        return parse(body.get(name))
+    except (TypeError, ValueError, OverflowError):
+        raise OptionError(name, repr(body.get(name))[:40], expected) from None
+
+
+def _numbers(count: int, low: float, high: float, whole: bool = False) -> Callable[[Any], list[Any]]:
+    """A parser of a list of ``count`` JSON numbers from ``low`` to ``high`` (whole numbers: ``whole``)."""
+    def parse(value: Any) -> list[Any]:
+        kinds = (int,) if whole else (int, float)
+        if not (isinstance(value, list) and len(value) == count and all(type(v) in kinds for v in value)):
+            raise ValueError(value)
+        if not all(low <= v <= high for v in value):  # NaN is neither: refused too
+            raise ValueError(value)
+        return list(value)
+    return parse
+
+
+def _in(low: float, high: float, parse: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def within(value: Any) -> Any:
+        number = parse(value)
+        if not low <= number <= high:
+            raise ValueError(value)
+        return number
+    return within
+
+
+def _box(value: Any) -> list[float]:
+    box = _numbers(4, -1000.0, 1000.0)(value)
+    if not (box[0] < box[2] and box[1] < box[3]):
+        raise ValueError(value)
+    return [float(v) for v in box]
+
+
+def trace_request(body: dict[str, Any]) -> dict[str, Any]:
+    """A tracing request's fields checked (see :mod:`.trace`, which takes them unchecked): ``op`` (one of
+    :data:`TRACE_OPS`); for a picture's tools the grid it was imported into, ``size`` ([rows, cols]) and ``box``
+    (the part of the picture it shows, as fractions: ``[left, top, right, bottom]``); a region's ``point`` ([x, y],
+    fractions of the picture) and ``tolerance`` (0 to 255); the threshold's ``offset`` (-255 to 255); for specks
+    the ``doc``, ``min_part`` (2 to 100 cells) and an optional ``area`` ([top, left, bottom, right], inclusive).
+
+    >>> trace_request({"op": "region", "size": [10, 20], "box": [0, 0, 1, 1], "point": [0.5, 2], "tolerance": 30})
+    Traceback (most recent call last):
+    ...
+    nonogen.errors.OptionError: point [0.5, 2]: expected [x, y], fractions of the picture (0 to 1)
+    """
+    op = body.get("op")
+    if op not in TRACE_OPS:
+        raise OptionError("op", repr(op)[:40], f"one of {', '.join(TRACE_OPS)}")
+    if op == "specks":
+        doc = checked(body.get("doc"))
+        rows, cols = len(doc["grid"]), len(doc["grid"][0])
+        asked = {"op": op, "doc": doc, "min_part": _field(body, "min_part", _in(2, 100, _whole), "2 to 100 cells")}
+        if body.get("area") is not None:
+            area = _field(body, "area", _numbers(4, 0, MAX_SIDE, whole=True), "[top, left, bottom, right] cells")
+            if not (area[0] <= area[2] < rows and area[1] <= area[3] < cols):
+                raise OptionError("area", repr(area)[:40], f"cells of the {cols}x{rows} grid, top left first")
+            asked["area"] = area
+        return asked
+    asked = {"op": op}
+    if op != "picture":
+        asked["size"] = _field(body, "size", _numbers(2, 1, MAX_SIDE, whole=True), f"[rows, cols], 1 to {MAX_SIDE}")
+        asked["box"] = _field(body, "box", _box, "[left, top, right, bottom], fractions of the picture")
+    if op == "region":
+        asked["point"] = _field(body, "point", _numbers(2, 0.0, 1.0), "[x, y], fractions of the picture (0 to 1)")
+        asked["tolerance"] = _field(body, "tolerance", _in(0, 255, _whole), "a whole number 0 to 255")
+    elif op == "threshold":
+        asked["offset"] = _field(body, "offset", _in(-255, 255, _real), "a number -255 to 255")
+    return asked

@@ -1,5 +1,6 @@
 """The studio's engine work, run in a worker process: import a picture, check a grid, suggest repairs, make a level
-(and, from :mod:`.filework` and :mod:`.ambiguity`: open, save, the play page, the ambiguity map).
+(and, from :mod:`.filework`, :mod:`.ambiguity` and :mod:`.trace`: open, save, the play page, the ambiguity map,
+the tracing tools).
 
 Each job is a generator of JSON-ready messages, so the page sees the verdict
 as soon as it is known and the grade and ambiguous cells when they follow.
@@ -19,8 +20,8 @@ from typing import Any, Generator, Iterator, Optional
 
 import numpy as np
 
-from ..errors import InputError, NonogenError
-from ..importers.image import image_to_grid, load_image, pixels_wanted
+from ..errors import NonogenError
+from ..importers.image import image_to_grid, pixels_wanted
 from ..importers.options import ImageOptions
 from ..importers.quality import measure
 from ..make.level3d import from_mesh
@@ -37,6 +38,7 @@ from .document import palette_json, puzzle_from
 from .filework import open_puzzle, play_page, save_level, save_puzzle
 from .inputs import MAX_SIDE
 from .limits import CHECK_SECONDS, MESH_SECONDS, SUGGEST_SECONDS
+from .trace import frame_box, read_picture, trace
 
 __all__ = ["run", "import_picture", "check", "suggest", "CHECK_SECONDS", "SUGGEST_SECONDS"]
 
@@ -69,8 +71,9 @@ def import_picture(job: dict[str, Any]) -> Iterator[Message]:
     key = (job["picture_id"], pixels_wanted(options))
     if _last_picture.get("key") != key:
         _last_picture.clear()
-        _last_picture.update(key=key, image=_picture(job["path"], str(job.get("name") or "the picture"), key[1]))
+        _last_picture.update(key=key, image=read_picture(job["path"], str(job.get("name") or "the picture"), key[1]))
     imported = image_to_grid(_last_picture["image"], options)
+    rows, cols = imported.grid.shape
     quality = measure(imported.grid, imported.reference, imported.palette)
     yield {
         "grid": imported.grid.tolist(),
@@ -80,17 +83,8 @@ def import_picture(job: dict[str, Any]) -> Iterator[Message]:
         "reference": None if imported.reference is None else np.rint(imported.reference).astype(int).tolist(),
         "warnings": list(imported.warnings),
         "import": {k: v for k, v in imported.info.items() if isinstance(v, (int, float, str, bool, list))},
+        "frame": frame_box(_last_picture["image"], options, imported.info, rows, cols),
     }
-
-
-def _picture(path: str, name: str, reduce_for: tuple[int, int]) -> Any:
-    """The decoded picture; a file Pillow cannot read is named by the name the author knows it by."""
-    try:
-        return load_image(path, reduce_for=reduce_for)
-    except NonogenError as exc:
-        if "not a readable picture" in str(exc):
-            raise InputError(f"{name}: not a picture nonogen can read (PNG, JPEG, GIF, BMP, WebP or TIFF)") from None
-        raise type(exc)(str(exc).replace(str(path), name)) from None
 
 
 # --- check -------------------------------------------------------------------------------------------
@@ -182,4 +176,4 @@ def make_mesh(job: dict[str, Any]) -> Iterator[Message]:
 
 
 JOBS = {"import": import_picture, "check": check, "suggest": suggest, "mesh": make_mesh, "open": open_puzzle,
-        "save": save_puzzle, "save-level": save_level, "play": play_page, "map": ambiguity_map}
+        "save": save_puzzle, "save-level": save_level, "play": play_page, "map": ambiguity_map, "trace": trace}

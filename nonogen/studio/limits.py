@@ -34,7 +34,7 @@ MAP_SECONDS = 20.0
 
 _OWN_SECONDS = {"check": CHECK_SECONDS, "suggest": SUGGEST_SECONDS, "mesh": MESH_SECONDS, "open": OPEN_SECONDS,
                 "import": 20.0, "save": SAVE_CHECK_SECONDS + OPEN_SECONDS, "save-level": 20.0, "play": OPEN_SECONDS,
-                "map": MAP_SECONDS}
+                "map": MAP_SECONDS, "trace": 20.0}
 """Each job's own deadline (reading a picture or writing a file has none of its own: these bound them)."""
 
 

@@ -62,7 +62,8 @@ class Tab:
         """The engine lane of this tab's jobs of ``kind``: a newer job replaces an older one of the same lane.
 
         The kinds: ``check`` (a check, a suggestion or the map: each takes the
-        last one's place), ``import``, ``mesh``, ``save`` and ``play``.
+        last one's place), ``import``, ``mesh``, ``save``, ``play`` and ``trace``
+        (the tracing tools: the page asks one question at a time).
         """
         return (self.key, kind)
 

@@ -3,7 +3,8 @@
  * address bar at once); every API call carries it, and the tab id that keeps this tab's pictures and levels
  * apart from every other tab's on the server. The token is kept in this page's history entry, which a reload
  * keeps and only this origin reads (unlock.js takes it back in), never in a cookie: a cookie of 127.0.0.1 is
- * sent to every port of it, so every other local web server would get it (see guard.py). */
+ * sent to every port of it, so every other local web server would get it (see guard.py). The address may also
+ * name a file of the folder to open at once (`&open=NAME`: `nonogen studio FOLDER --open NAME`). */
 "use strict";
 
 const StudioApi = (() => {
@@ -11,6 +12,7 @@ const StudioApi = (() => {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   const tab = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   const HEADERS = { "X-Nonogen-Token": token, "X-Nonogen-Tab": tab };
+  const opening = new URLSearchParams(location.search).get("open") || "";  // `nonogen studio --open NAME`
   history.replaceState({ nonogenToken: token }, "", location.pathname);
 
   /* A JSON call (body: an object, or raw bytes with their headers); {status, data}. */
@@ -65,5 +67,5 @@ const StudioApi = (() => {
     return `/play.html?tab=${tab}&token=${encodeURIComponent(token)}&n=${n}`;
   }
 
-  return { call, check, stream, levelUrl, playUrl, tab };
+  return { call, check, stream, levelUrl, playUrl, tab, opening };
 })();

@@ -1,6 +1,8 @@
 /* The studio's board: the grid with its clues, drawn on with the tools (pencil, line, rectangle, flood fill,
- * givens), with the engine's findings on top. It knows nothing about the server: it draws a document, calls
- * onEdit() after every change a check should see and onCommit() when an edit is finished (a stroke ends). */
+ * givens, and tools other modules add: the tracing tools of trace.js), with the engine's findings on top. It
+ * knows nothing about the server: it draws a document, calls onEdit() after every change a check should see and
+ * onCommit() when an edit is finished (a stroke ends). With a picture under it (`see`, 0 to 1), its cells let
+ * the picture through: background by that share, other colours by half of it. */
 "use strict";
 
 function lineClue(values) {
@@ -20,6 +22,11 @@ function inkOn(rgb) {
   return luma > 150 ? "#111111" : "#ffffff";
 }
 
+function translucent(rgb, alpha) {
+  const n = parseInt(rgb.slice(1), 16);
+  return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${alpha.toFixed(3)})`;
+}
+
 const MAX_CELL = 40, MIN_CELL = 12, WANTED_CELL = 24;  // px: the cell size the grid takes when it fits
 
 class Board {
@@ -32,6 +39,9 @@ class Board {
     this.tool = "paint";      // "paint" (pencil), "line", "rect", "fill" or "given"
     this.painting = null;     // the value a drag paints, while the button is down
     this.shape = null;        // a line or rectangle being drawn: {from, value, base}
+    this.custom = {};         // tools of other modules by name: {down(at, event), over(at), up()}
+    this.using = null;        // the custom tool whose button is down
+    this.see = 0;             // how much of a picture under the grid shows through the cells (0: none)
     table.addEventListener("mousedown", (e) => this.down(e));
     table.addEventListener("mouseover", (e) => this.over(e));
     table.addEventListener("contextmenu", (e) => { if (e.target.closest("td.cell")) e.preventDefault(); });
@@ -46,7 +56,8 @@ class Board {
     const H = grid.length, W = grid[0].length;
     const rowClue = Math.max(1, ...grid.map((row) => lineClue(row).length));
     const colClue = Math.max(1, ...grid[0].map((_, c) => lineClue(grid.map((row) => row[c])).length));
-    const width = wrap.parentElement.clientWidth - 24;
+    const beside = wrap.nextElementSibling;  // the picture beside the grid takes its room first
+    const width = wrap.parentElement.clientWidth - 24 - (beside && !beside.hidden ? beside.offsetWidth + 12 : 0);
     const height = window.innerHeight - wrap.getBoundingClientRect().top - 60;
     const byWidth = width / (W + 0.75 * rowClue + 1), byHeight = height / (H + 0.75 * colClue + 1);
     const cell = Math.floor(Math.max(MIN_CELL, Math.min(MAX_CELL, byWidth, Math.max(byHeight, WANTED_CELL))));
@@ -107,11 +118,11 @@ class Board {
     grid[0].forEach((_, c) => this.drawClue(this.colClues[c], lineClue(grid.map((row) => row[c])), true));
   }
 
-  stroking() { return this.painting !== null || this.shape !== null; }
+  stroking() { return this.painting !== null || this.shape !== null || this.using !== null; }
 
   paintCell(r, c) {
-    const td = this.cells[r][c];
-    td.style.background = this.doc.palette[this.doc.grid[r][c]].rgb;
+    const td = this.cells[r][c], value = this.doc.grid[r][c], rgb = this.doc.palette[value].rgb;
+    td.style.background = this.see > 0 ? translucent(rgb, 1 - (value === 0 ? this.see : this.see / 2)) : rgb;
     td.classList.toggle("given", this.givens.has(r + "," + c));
   }
 
@@ -142,6 +153,10 @@ class Board {
     e.preventDefault();
     const [r, c] = at;
     if (this.tool === "given") return this.toggleGiven(r, c);
+    if (this.custom[this.tool]) {
+      this.using = this.custom[this.tool];
+      return this.using.down(at, e);
+    }
     const now = this.doc.grid[r][c];
     const value = e.button === 2 ? 0 : this.active;
     if (this.tool === "fill") {
@@ -159,7 +174,9 @@ class Board {
   over(e) {
     const at = this.cellOf(e);
     if (!at) return;
-    if (this.shape) {  // the shape from where the button went down to here, over the grid as it was
+    if (this.using) {
+      if (this.using.over) this.using.over(at);
+    } else if (this.shape) {  // the shape from where the button went down to here, over the grid as it was
       this.doc.grid = this.shape.base.map((row) => row.slice());
       this.draw(StudioTools[this.tool](this.shape.from, at), this.shape.value);
     } else if (this.painting !== null) {
@@ -169,9 +186,11 @@ class Board {
 
   up() {
     if (!this.stroking()) return;
-    this.painting = this.shape = null;
+    const using = this.using;
+    this.painting = this.shape = this.using = null;
     this.drawClues();
-    this.onCommit();
+    if (!using) this.onCommit();
+    else if (using.up) using.up();  // a custom tool commits its own edit (one that waits for the server, later)
   }
 
   toggleGiven(r, c) {
@@ -187,6 +206,14 @@ class Board {
   /* Many cells at once (a shape, a fill): every cell and clue drawn again, one check. */
   draw(cells, value) {
     for (const [r, c] of cells) this.doc.grid[r][c] = value;
+    this.refresh();
+    this.onEdit();
+  }
+
+  /* Cells set to values of their own (`[row, col, value]`, a tracing tool's answer): one check; the clues wait
+   * for the end of a stroke. */
+  put(changes) {
+    for (const [r, c, v] of changes) this.doc.grid[r][c] = v;
     this.refresh();
     this.onEdit();
   }
@@ -232,4 +259,4 @@ class Board {
   }
 }
 
-window.StudioBoard = { Board, lineClue, inkOn };
+window.StudioBoard = { Board, lineClue, inkOn, translucent };

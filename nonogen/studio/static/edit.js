@@ -2,7 +2,7 @@
  * and the title, author and licence fields. */
 "use strict";
 
-const TOOLS = ["paint", "line", "rect", "fill", "given"];
+const TOOLS = ["paint", "line", "rect", "fill", "given", "select", "region", "outline", "brush", "redraw"];
 const SIDES = { top: [1, 0], bottom: [1, 0], left: [0, 1], right: [0, 1] };  // [rows, columns] a side adds
 const NEW_COLOURS = ["#000000", "#d62828", "#1d70b8", "#2a9d3f", "#f6c90e", "#8e44ad", "#e67e22", "#16a085"];
 
@@ -29,16 +29,21 @@ function restore(doc) {
   edited();
 }
 
-const TOOL_KEYS = { p: "paint", l: "line", r: "rect", f: "fill", g: "given" };
+const TOOL_KEYS = { p: "paint", l: "line", r: "rect", f: "fill", g: "given", s: "select", a: "region", o: "outline",
+  b: "brush", d: "redraw" };
 
-/* Ctrl+Z undoes, Ctrl+Y and Ctrl+Shift+Z redo; P, L, R, F and G pick a tool. Not in a text field (which keeps
- * its own keys). */
+/* Ctrl+Z undoes, Ctrl+Y and Ctrl+Shift+Z redo; P, L, R, F, G and S pick a tool, and with a picture A, O, B and D
+ * its tracing tools; V shows or hides the picture under the grid; Escape drops the selection. Not in a text
+ * field (which keeps its own keys). */
 function onKey(e) {
   if (e.altKey || $("puzzle-view").hidden || state.solving) return;
   if (e.target.closest("input:not([type=color]):not([type=range]), select, textarea")) return;
   const key = e.key.toLowerCase();
   if (!(e.ctrlKey || e.metaKey)) {
-    if (TOOL_KEYS[key] && !e.shiftKey) useTool(TOOL_KEYS[key]);
+    if (e.shiftKey) return;
+    if (TOOL_KEYS[key] && (!TRACE_TOOLS.includes(TOOL_KEYS[key]) || state.trace)) useTool(TOOL_KEYS[key]);
+    else if (key === "v" && state.trace) showPicture(!$("trace-show").checked);
+    else if (e.key === "Escape") selectArea(null);
     return;
   }
   if (key === "z" && !e.shiftKey) undo();
@@ -52,6 +57,7 @@ function onKey(e) {
 function useTool(tool) {
   board.tool = tool;
   for (const t of TOOLS) $("tool-" + t).setAttribute("aria-pressed", String(t === tool));
+  if (tool === "brush") inkWanted();
 }
 
 /* --- a new grid, a resize ---------------------------------------------------------------------- */
@@ -65,12 +71,13 @@ function newGrid() {
   state.importSeq++;  // a picture still being read no longer lands on this grid
   state.pictureId = null;
   state.stem = "";
+  traceOff();
   $("picture-options").hidden = true;
   $("folder-files").value = "";
   const palette = [{ rgb: "#ffffff", name: "" }].concat(NEW_COLOURS.slice(0, colours).map((rgb) => ({ rgb, name: "" })));
   const grid = Array.from({ length: height }, () => new Array(width).fill(0));
   board.active = 1;
-  loadDoc({ grid, palette, givens: [], title: "", author: "", license: "", reference: null }, []);
+  loadDoc({ grid, palette, givens: [], title: "", author: "", license: "", reference: null, frame: null }, []);
 }
 
 function whole(text, lo, hi) {
@@ -91,7 +98,10 @@ function resize(side, delta) {
   }));
   const givens = doc.givens.map(([r, c]) => [r + top, c + left])
     .filter(([r, c]) => r >= 0 && c >= 0 && r < H + dr && c < W + dc);
-  showDoc({ ...doc, grid, givens, reference: null });  // the picture's luma no longer lines up with the cells
+  // the picture's luma no longer lines up with the cells; the picture's grid moves with them
+  const frame = doc.frame ? { top: doc.frame.top + top, left: doc.frame.left + left } : null;
+  selectArea(null);
+  showDoc({ ...doc, grid, givens, reference: null, frame });
   edited();
   commit();
 }

@@ -1,7 +1,7 @@
 /* The editor's undo history: a snapshot of the document after each finished edit (a stroke, a palette
  * change, a given, a resize, a field), so undo and redo cover every kind of edit alike. A new picture or
  * puzzle starts a new history. Snapshots share nothing with the document on screen, except the picture's
- * reference luma, which no edit changes. */
+ * reference luma and where its grid lies (`frame`, which a resize replaces, never changes). */
 "use strict";
 
 class StudioHistory {
@@ -16,7 +16,7 @@ class StudioHistory {
       givens: doc.givens.map((g) => g.slice()), title: doc.title || "", author: doc.author || "",
       license: doc.license || "",
     };
-    return { doc: copy, key: JSON.stringify(copy), reference: doc.reference || null };
+    return { doc: copy, key: JSON.stringify(copy), reference: doc.reference || null, frame: doc.frame || null };
   }
 
   /* A new document: the history holds it alone. */
@@ -45,6 +45,6 @@ class StudioHistory {
 
   restore(at) {
     const snap = this.stack[at];
-    return { ...JSON.parse(snap.key), reference: snap.reference };
+    return { ...JSON.parse(snap.key), reference: snap.reference, frame: snap.frame };
   }
 }

@@ -28,10 +28,16 @@ function wire() {
   wireEditing();
   wireSaving();
   wireSolving();
+  wireTracing();
   $("remesh").addEventListener("click", remesh);
   $("mesh-save").addEventListener("click", () => saveLevel(false));
   $("mesh-overwrite").addEventListener("click", () => saveLevel(true));
-  listFiles();
+  listFiles().then(() => {
+    const name = StudioApi.opening;  // the file the command named: opened as if chosen in the folder's list
+    if (!name) return;
+    $("folder-files").value = name;
+    if ($("folder-files").value === name) openFile(); else say(`${name}: no such file in the studio's folder`);
+  });
 }
 
 wire();

@@ -1,7 +1,7 @@
 /* The studio page: the document, loading it, and the engine's answers about it. The board is board.js, the
  * calls to the server api.js; editing (history, tools, size, fields) is edit.js, the palette palette.js,
  * suggestions and saving save.js, test-solving and the ambiguity map solve.js, models and the folder mesh.js,
- * the wiring main.js. Every edit sends the whole document to /api/check; the answer streams back as JSON
+ * the picture beside and under the grid picture.js and the tools that trace it trace.js, the wiring main.js. Every edit sends the whole document to /api/check; the answer streams back as JSON
  * lines (verdict, ambiguous cells, grade and replay). A newer edit aborts the older request, and the server
  * stops the older check, so the page never waits for a grid that is gone. */
 "use strict";
@@ -16,7 +16,7 @@ const FORMATS = [
 ];
 
 const state = {
-  doc: null,            // {grid, palette, givens, title, author, license, reference}
+  doc: null,            // {grid, palette, givens, title, author, license, reference, frame}
   pictureId: null,
   analysis: { ambiguous: [], replay: null },
   suggestion: null,
@@ -27,6 +27,8 @@ const state = {
   plays: 0,             // test-solve pages shown so far (each frame address is new)
   solving: false,       // the test-solve frame is up
   stem: "",             // the opened file's name without its suffix: the name saves suggest
+  trace: null,          // the picture behind the grid, for tracing (picture.js): {pictureId, box, size, grid, ...}
+  selection: null,      // the selected cells: [top, left, bottom, right], or null for the whole grid
 };
 const board = new StudioBoard.Board($("board"), () => edited(), () => commit());
 const history = new StudioHistory();
@@ -44,6 +46,7 @@ function show(view) {
   $("mesh-view").hidden = view !== "mesh";
   $("solve-view").hidden = view !== "solve";
   for (const id of ["edit-tools", "suggest", "save"]) $(id).hidden = view !== "puzzle";
+  $("trace-tools").hidden = view !== "puzzle" || !state.trace;
   if (view === "mesh") $("picture-options").hidden = true;
   if (view === "puzzle" && state.doc) board.fit();  // sized once it is on screen: hidden, it has no room
 }
@@ -74,8 +77,11 @@ function imported(res, name, seq) {
   // a picture's file name would give the answer away: its puzzle is titled by its size (as `nonogen image` does);
   // the name only suggests the file name to save under
   if (name) state.stem = name.replace(/\.[^.]*$/, "");
+  const traceable = Boolean(state.pictureId && d.frame && d.grid);
+  if (traceable) traceOn(d); else traceOff();
   loadDoc({ grid: d.grid, palette: d.palette, givens: d.givens || [], title: d.title || "", author: d.author || "",
-    license: d.license || "", reference: d.reference || null }, d.warnings || []);
+    license: d.license || "", reference: d.reference || null, frame: traceable ? { top: 0, left: 0 } : null },
+  d.warnings || []);
   if (d.quality) showQuality(d.quality);
   if (state.pictureId && d.grid) {
     $("opt-width").value = d.grid[0].length;
@@ -94,8 +100,8 @@ function newPicture() {
  * history too. */
 function loadDoc(doc, warnings) {
   history.reset(doc);
+  selectArea(null);
   showDoc(doc);
-  state.analysis = { ambiguous: [], replay: null };
   state.suggestion = null;
   $("suggestion").textContent = "";
   $("apply").hidden = true;
@@ -116,9 +122,12 @@ function loadDoc(doc, warnings) {
 /* The document drawn (after a load, an undo, a resize): board, palette, fields, buttons. */
 function showDoc(doc) {
   state.doc = doc;
+  // the last grid's findings go: a replay with a row fewer made every check after "+top" or "+bottom" throw
+  state.analysis = { ambiguous: [], replay: null };
   hideConfirm();
   board.active = Math.min(board.active, doc.palette.length - 1) || 1;
   board.load(doc);
+  placeUnder();
   drawPalette();
   showFields();
   showHistory();
