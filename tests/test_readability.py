@@ -185,7 +185,7 @@ def test_the_cli_warning_points_to_the_studio(tmp_path, capsys):
     assert run_cli(["image", str(tmp_path / "moon.png"), "-o", str(tmp_path / "out"), "--size", "30x30",
                     "--fit", "pad"]) == 0
     err = capsys.readouterr().err
-    assert "nonogen: warning: the picture may not read" in err and "open it in the studio to trace it" in err, err
+    assert "nonogen: warning: the picture may not read" in err and "trace it in the studio" in err, err
 
 
 # --- suggestions: tried, never guessed ----------------------------------------------------------------------
