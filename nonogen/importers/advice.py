@@ -33,7 +33,7 @@ __all__ = ["MAX_TRIALS", "STUDIO", "alternatives", "readability_advice", "readab
 MAX_TRIALS = 3
 """Alternatives tried at most for one warned picture: each is a whole import (0.2-1 s for a photo)."""
 
-STUDIO = "trace it in the studio, the picture under the grid (nonogen studio FOLDER --open PICTURE)"
+STUDIO = "trace it in the studio, the picture under the grid (nonogen studio)"
 """The last advice, when no option tried reads well enough: a person drawing the subject does what no cut can."""
 
 COLOURS = 4
