@@ -24,7 +24,7 @@ def test_force_keeps_files_nonogen_did_not_write(tmp_path, capsys):
     out.mkdir()
     (out / "notes.txt").write_text("mine")
     (out / "puzzle.cnon").write_text("left from an earlier colour run")
-    assert run(capsys, "image", str(ICON), "-o", str(out), "--force", "--size", "10x10")[0] == 0
+    assert run(capsys, "image", str(ICON), "-o", str(out), "--force", "--size", "10x10", "--mode", "bw")[0] == 0
     assert (out / "notes.txt").read_text() == "mine"
     assert not (out / "puzzle.cnon").exists()  # nonogen's own stale file goes: it would contradict the new puzzle
     assert (out / "puzzle.non").exists() and (out / "report.json").exists()
