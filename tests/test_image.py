@@ -250,6 +250,19 @@ def test_pixel_art_png_and_gif_through_the_command(tmp_path):
     assert np.array_equal(formats.load(tmp_path / "out" / "puzzle.json").goal, grid)
 
 
+def test_pixel_art_keeps_its_lone_cells_in_black_and_white_as_in_colour():
+    """An author's 1-pixel-a-cell drawing is theirs: black and white dropped a crown's lone spike tip, colour did
+    not (the speck clean-up is for photos and drawings, not for cells someone placed)."""
+    grid = np.zeros((12, 12), dtype=np.uint8)
+    grid[3:9, 3:9] = 1
+    grid[1, 1] = grid[10, 6] = 1  # lone cells
+    grid[5, 5] = 0  # a one-cell hole
+    rgb = np.where(grid[..., None] == 1, 0, 255).repeat(3, axis=2).astype(np.uint8)
+    for options in ({"mode": "bw"}, {"colors": 1}):
+        made = from_image(Image.fromarray(rgb), **options)
+        assert np.array_equal(made.solution != 0, grid == 1), options
+
+
 # --- refusals: one line, exit code 2 ------------------------------------------------------------------
 
 

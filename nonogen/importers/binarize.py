@@ -153,7 +153,12 @@ def _background_clusters(which: np.ndarray, side: np.ndarray, k: int) -> np.ndar
 
 
 def _inking(pixels: np.ndarray, frame: Frame, name: str, tidy: bool = True) -> Inking:
-    """Cells from a pixel mask: with ``tidy``, thin lines kept and specks dropped; else a plain majority vote."""
+    """Cells from a pixel mask: with ``tidy``, thin lines kept and specks dropped; else a plain majority vote.
+
+    Pixel art is never tidied (as in colour): its cells are the artist's, and a lone cell there is a detail
+    (a crown's spike, an eye's glint), not noise; an author's own 1-pixel-a-cell drawing lost such cells in black
+    and white while the same drawing in colour kept them."""
+    tidy = tidy and not frame.pixel_art
     winner, _, share = vote(pixels.astype(np.int64), 2, frame, keep_lines=tidy)
     grid = winner.reshape(frame.rows, frame.cols).astype(np.uint8)
     sure = share[np.arange(share.shape[0]), winner].reshape(grid.shape)
