@@ -28,7 +28,7 @@ import cv2  # OpenCV: GrabCut and saliency, imported with the picture importer o
 import numpy as np
 from PIL import Image
 
-__all__ = ["Subject", "find_subjects", "cut_out"]
+__all__ = ["Subject", "find_subjects", "cut_out", "grab_cut"]
 
 WORK_SIDE = 160
 """Longest side of the copy the subject is found on: GrabCut's cost grows with the pixels, its answer hardly."""
@@ -118,7 +118,9 @@ def _saliency(rgb: np.ndarray) -> np.ndarray:
     return total / (total.max() or 1.0)
 
 
-def _grabcut(rgb: np.ndarray, mask: np.ndarray, rect: Optional[tuple[int, int, int, int]]) -> np.ndarray:
+def grab_cut(rgb: np.ndarray, mask: np.ndarray, rect: Optional[tuple[int, int, int, int]]) -> np.ndarray:
+    """The foreground OpenCV's GrabCut finds in ``rgb`` (5 rounds, seeded: the same picture gives the same cut),
+    started from ``rect`` (x, y, width, height: outside it is background) or, without one, from ``mask``."""
     cv2.setRNGSeed(0)
     models = (np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64))
     mode = cv2.GC_INIT_WITH_RECT if rect is not None else cv2.GC_INIT_WITH_MASK
@@ -130,7 +132,7 @@ def _grabcut_frame(rgb: np.ndarray, open_below: bool = False) -> np.ndarray:
     h, w = rgb.shape[:2]
     rect = (int(0.08 * w), int(0.08 * h), max(1, int(0.84 * w)),
             h - int(0.08 * h) if open_below else max(1, int(0.84 * h)))
-    return _grabcut(rgb, np.zeros((h, w), np.uint8), rect)
+    return grab_cut(rgb, np.zeros((h, w), np.uint8), rect)
 
 
 def _grabcut_seeded(rgb: np.ndarray, saliency: np.ndarray) -> np.ndarray:
@@ -140,7 +142,7 @@ def _grabcut_seeded(rgb: np.ndarray, saliency: np.ndarray) -> np.ndarray:
     mask[saliency >= np.quantile(saliency, 0.93)] = cv2.GC_FGD
     edge = max(2, min(h, w) // 40)
     mask[:edge], mask[-edge:], mask[:, :edge], mask[:, -edge:] = cv2.GC_BGD, cv2.GC_BGD, cv2.GC_BGD, cv2.GC_BGD
-    return _grabcut(rgb, mask, None)
+    return grab_cut(rgb, mask, None)
 
 
 def _main_parts(mask: np.ndarray) -> np.ndarray:

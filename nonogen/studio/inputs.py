@@ -202,7 +202,7 @@ def mesh_options(given: Any) -> dict[str, Any]:
 
 # --- tracing ----------------------------------------------------------------------------------------------
 
-TRACE_OPS = ("picture", "region", "threshold", "specks")
+TRACE_OPS = ("picture", "region", "cutout", "threshold", "specks")
 """What :func:`trace_request` asks: the picture to show, a region's cells, the threshold map, specks removed."""
 
 
@@ -246,7 +246,8 @@ def trace_request(body: dict[str, Any]) -> dict[str, Any]:
     """A tracing request's fields checked (see :mod:`.trace`, which takes them unchecked): ``op`` (one of
     :data:`TRACE_OPS`); for a picture's tools the grid it was imported into, ``size`` ([rows, cols]) and ``box``
     (the part of the picture it shows, as fractions: ``[left, top, right, bottom]``); a region's ``point`` ([x, y],
-    fractions of the picture) and ``tolerance`` (0 to 255); the threshold's ``offset`` (-255 to 255); for specks
+    fractions of the picture) and ``tolerance`` (0 to 255); a cut-out's ``area`` ([top, left, bottom, right] cells of
+    that grid, inclusive); the threshold's ``offset`` (-255 to 255); for specks
     the ``doc``, ``min_part`` (2 to 100 cells) and an optional ``area`` ([top, left, bottom, right], inclusive).
 
     >>> trace_request({"op": "region", "size": [10, 20], "box": [0, 0, 1, 1], "point": [0.5, 2], "tolerance": 30})
@@ -262,10 +263,7 @@ def trace_request(body: dict[str, Any]) -> dict[str, Any]:
         rows, cols = len(doc["grid"]), len(doc["grid"][0])
         asked = {"op": op, "doc": doc, "min_part": _field(body, "min_part", _in(2, 100, _whole), "2 to 100 cells")}
         if body.get("area") is not None:
-            area = _field(body, "area", _numbers(4, 0, MAX_SIDE, whole=True), "[top, left, bottom, right] cells")
-            if not (area[0] <= area[2] < rows and area[1] <= area[3] < cols):
-                raise OptionError("area", repr(area)[:40], f"cells of the {cols}x{rows} grid, top left first")
-            asked["area"] = area
+            asked["area"] = _area(body, rows, cols)
         return asked
     asked = {"op": op}
     if op != "picture":
@@ -274,6 +272,16 @@ def trace_request(body: dict[str, Any]) -> dict[str, Any]:
     if op == "region":
         asked["point"] = _field(body, "point", _numbers(2, 0.0, 1.0), "[x, y], fractions of the picture (0 to 1)")
         asked["tolerance"] = _field(body, "tolerance", _in(0, 255, _whole), "a whole number 0 to 255")
+    elif op == "cutout":
+        asked["area"] = _area(body, *asked["size"])
     elif op == "threshold":
         asked["offset"] = _field(body, "offset", _in(-255, 255, _real), "a number -255 to 255")
     return asked
+
+
+def _area(body: dict[str, Any], rows: int, cols: int) -> list[int]:
+    """``body["area"]``: ``[top, left, bottom, right]``, inclusive cells of a ``rows`` x ``cols`` grid."""
+    area: list[int] = _field(body, "area", _numbers(4, 0, MAX_SIDE, whole=True), "[top, left, bottom, right] cells")
+    if not (area[0] <= area[2] < rows and area[1] <= area[3] < cols):
+        raise OptionError("area", repr(area)[:40], f"cells of the {cols}x{rows} grid, top left first")
+    return area

@@ -2,7 +2,7 @@
  * and the title, author and licence fields. */
 "use strict";
 
-const TOOLS = ["paint", "line", "rect", "fill", "given", "select", "region", "outline", "brush", "redraw"];
+const TOOLS = ["paint", "line", "rect", "fill", "given", "select", "region", "outline", "cutout", "brush", "redraw"];
 const SIDES = { top: [1, 0], bottom: [1, 0], left: [0, 1], right: [0, 1] };  // [rows, columns] a side adds
 const NEW_COLOURS = ["#000000", "#d62828", "#1d70b8", "#2a9d3f", "#f6c90e", "#8e44ad", "#e67e22", "#16a085"];
 
@@ -30,9 +30,9 @@ function restore(doc) {
 }
 
 const TOOL_KEYS = { p: "paint", l: "line", r: "rect", f: "fill", g: "given", s: "select", a: "region", o: "outline",
-  b: "brush", d: "redraw" };
+  b: "brush", d: "redraw", c: "cutout" };
 
-/* Ctrl+Z undoes, Ctrl+Y and Ctrl+Shift+Z redo; P, L, R, F, G and S pick a tool, and with a picture A, O, B and D
+/* Ctrl+Z undoes, Ctrl+Y and Ctrl+Shift+Z redo; P, L, R, F, G and S pick a tool, and with a picture A, O, C, B and D
  * its tracing tools; V shows or hides the picture under the grid; Escape drops the selection. Not in a text
  * field (which keeps its own keys). */
 function onKey(e) {

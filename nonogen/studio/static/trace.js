@@ -3,7 +3,9 @@
  *
  * Region (A): a click on a cell (or on the picture beside the grid) fills the cells the picture's region there
  * covers by half (the region: the connected part of about the clicked colour, within the tolerance; the worker
- * finds it in the picture). Outline (O): the same region's boundary cells. Threshold brush (B): each cell under
+ * finds it in the picture). Outline (O): the same region's boundary cells. Cut out (C): drag a box around a
+ * thing in the picture and the cells it covers by half take the colour (the worker's graph cut tells it from the
+ * ground around it, where a click's region would leak into a ground of its own colour). Threshold brush (B): each cell under
  * the brush becomes ink when the picture there is darker than around it by the offset, else background (the
  * worker sends that map once per picture and offset; the brush paints from it as it moves). Redraw area (D):
  * the cells of a dragged rectangle as the import made them. Select (S) drags a selection; Remove specks clears
@@ -11,7 +13,7 @@
  * background with the region, outline and brush. */
 "use strict";
 
-const TRACE_TOOLS = ["region", "outline", "brush", "redraw"];
+const TRACE_TOOLS = ["region", "outline", "cutout", "brush", "redraw"];
 
 function traceSay(text) { $("trace-status").textContent = text || ""; }
 
@@ -61,6 +63,24 @@ function besideClick(e) {
     return;
   }
   fromRegion(besidePoint(e), e.button === 2 ? 0 : board.active, board.tool);
+}
+
+/* --- cut out a thing from a box ---------------------------------------------------------------- */
+
+async function cutOut([top, left, bottom, right]) {
+  showArea(null);
+  const t = state.trace, frame = state.doc.frame, doc = state.doc;
+  const area = [Math.max(0, top - frame.top), Math.max(0, left - frame.left),
+    Math.min(t.size[0] - 1, bottom - frame.top), Math.min(t.size[1] - 1, right - frame.left)];
+  if (area[0] > area[2] || area[1] > area[3]) { traced("that box is not over the picture"); return; }
+  traceSay("cutting out...");
+  const res = await traceAsk({ op: "cutout", area });
+  if (state.doc !== doc) { traced("the grid changed meanwhile: drag again"); return; }
+  if (res.data.error) { traced(res.data.error); return; }
+  const value = board.active, cells = res.data.cells;
+  if (!cells.length) { traced("nothing stands out in that box: drag a box around the thing, a little larger"); return; }
+  const changes = cells.map(([r, c]) => fromImport(r, c)).filter(Boolean).map(([r, c]) => [r, c, value]);
+  traceApply(changes, `cut out ${changes.length} cells (${Math.round(100 * res.data.share)}% of the grid)`);
 }
 
 /* --- the threshold brush ----------------------------------------------------------------------- */
@@ -186,6 +206,7 @@ function wireTracing() {
   board.custom.outline = regionTool("outline");
   board.custom.brush = brush;
   board.custom.redraw = dragged(redraw);
+  board.custom.cutout = dragged(cutOut);
   board.custom.select = dragged(selectArea);
   const beside = $("trace-picture");
   beside.addEventListener("mousedown", besideClick);
