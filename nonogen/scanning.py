@@ -19,7 +19,7 @@ from .clues import min_length
 from .errors import InputError
 from .model import Puzzle
 
-__all__ = ["Scan", "scan", "UNSURE", "scan_record"]
+__all__ = ["Scan", "scan", "scan_files", "save_scans", "scan_record", "UNSURE"]
 
 UNSURE = 0.5
 """A clue read with less confidence than this is named as a suspect, whatever the verdict."""
@@ -181,3 +181,46 @@ def scan_record(found: Scan) -> dict:
         out = record(found.label, found.puzzle, found.result, fields={"format": "scan"})
     out.update(found.scan_fields())
     return out
+
+
+def scan_files(paths: Any) -> list[Path]:
+    """The pictures and PDFs ``paths`` name: files as given, folders and globs searched (sorted) for their suffixes."""
+    from .collect import found_names
+    from .importers.scan import SCAN_SUFFIXES
+
+    return [Path(name) for name, _ in found_names(paths, SCAN_SUFFIXES)]
+
+
+def _suffix(format: str) -> str:
+    from .formats import SUFFIXES
+
+    if format == "nonogen":
+        return ".json"
+    return next((suffix for suffix, name in SUFFIXES.items() if name == format), ".txt")
+
+
+def save_scans(found: list[Scan], out: Union[str, Path], *, format: Optional[str] = None,
+               force: bool = False) -> list[Path]:
+    """Write the scanned puzzles: to the file ``out`` when there is one puzzle, else one file each in the folder.
+
+    ``out`` with a suffix is one file (its format from ``format``, else the
+    suffix); more than one puzzle for it is an InputError. Otherwise ``out``
+    is a folder and each puzzle is ``<picture>[-p<page>][-<grid>]`` with the
+    format's suffix (default nonogen JSON).
+    """
+    from . import formats
+
+    out = Path(out)
+    if out.suffix and not out.is_dir():
+        if len(found) != 1:
+            where = ", ".join(sorted({f.file for f in found}))
+            raise InputError(f"{where}: {len(found)} puzzle grids found where one was asked ({out} is one file); "
+                             "write them to a folder")
+        return [formats.dump(found[0].puzzle, out, format, force=force)]
+    fmt = format or "nonogen"
+    written = []
+    for f in found:
+        name = Path(f.file).stem + (f"-p{f.page}" if f.pages > 1 else "") + (f"-{f.index}" if f.on_page > 1 else "")
+        out.mkdir(parents=True, exist_ok=True)
+        written.append(formats.dump(f.puzzle, out / (name + _suffix(fmt)), fmt, force=force))
+    return written

@@ -31,8 +31,12 @@ KINDS = ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster")
 
 
 def random_puzzle(rng: np.random.Generator, k: int) -> nonogen.Puzzle:
-    """A random grid of a random size (5..40 each way) and density; every third has a title with a digit."""
-    h, w = (int(v) for v in rng.integers(5, 41, size=2))
+    """A random grid and density; sizes cycle through the bands (the long side in the band, the other 5..40 but no
+    longer); every third has a title with a digit in it, right over the column clues."""
+    lo, hi = BANDS[k % len(BANDS)]
+    long_side = int(rng.integers(lo, hi + 1))
+    other = int(rng.integers(5, long_side + 1))
+    h, w = (long_side, other) if rng.random() < 0.5 else (other, long_side)
     grid = (rng.random((h, w)) < rng.uniform(0.35, 0.65)).astype(np.uint8)
     puzzle = puzzle_from_grid(grid)
     if k % 3 == 0:

@@ -101,7 +101,7 @@ def clue_items(items: list[Item], grid: Grid) -> tuple[list[list[Item]], list[li
     for r in range(grid.height):
         band = [i for i in left if grid.ys[r] <= i.cy < grid.ys[r + 1]]
         rows.append(_row_clue(band, x0, pitch))
-    above = [i for i in items if i.box[3] <= y0 + slack and i.cx > x0 - 3 * pitch]
+    above = [i for i in items if i.box[3] <= y0 + slack and x0 - 3 * pitch < i.cx < x1 + 0.5 * pitch]
     height = float(np.median([i.h for i in above])) if above else pitch
     kept: list[Item] = []
     edge = y0

@@ -118,8 +118,9 @@ def _draw_prototypes(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _cache_file(paths: list[str]) -> Optional[Path]:
-    from PIL import __version__ as pillow
+    from importlib.metadata import version
 
+    pillow = version("pillow")  # its built-in font, drawn among the prototypes, may change with it
     key = repr((VERSION, SIDE, SIZES, BLURS, pillow, [(p, os.path.getsize(p)) for p in paths]))
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if not base or base.startswith("~"):

@@ -22,10 +22,8 @@ import numpy as np
 
 from ...errors import InputError
 
-__all__ = ["Page", "TextWord", "read_pages", "PICTURE_SUFFIXES", "SCAN_SUFFIXES", "MIN_SIDE"]
+__all__ = ["Page", "TextWord", "read_pages", "MIN_SIDE"]
 
-PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff")
-SCAN_SUFFIXES = PICTURE_SUFFIXES + (".pdf",)
 MIN_SIDE = 40
 """Fewest pixels a picture needs each way: smaller, no clue can be read."""
 TEXT_DPI, PIXEL_DPI = 150, 200

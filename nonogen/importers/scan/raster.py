@@ -46,7 +46,8 @@ def raster_items(ink: Ink, grid: Grid) -> list[Item]:
             if max(3, 0.2 * pitch) <= g.h <= 1.5 * pitch and g.w <= 4 * pitch
             and not (x0 < g.cx < x1 and y0 < g.cy < y1)]
     left = [g for g in near if g.x1 <= x0 + slack and y0 < g.cy < y1]
-    above = [g for g in near if g.y1 <= y0 + slack and g.cx > x0 - 3 * pitch and g.y0 >= y0 - 60 * pitch]
+    above = [g for g in near if g.y1 <= y0 + slack and x0 - 3 * pitch < g.cx < x1 + 0.5 * pitch
+             and g.y0 >= y0 - 60 * pitch]
     words: list[list[Glyph]] = []
     headings: list[bool] = []  # of the words above the grid, which are pieces of a word too wide for a clue
     for r in range(grid.height):
