@@ -106,7 +106,7 @@ docs: $(STAMP)
 fuzz: $(STAMP)
 	$(PY) scripts/fuzz.py $(FUZZ_ARGS)
 
-# Each capability has its own benchmark script; every one prints a table and a baseline comparison (all twelve,
+# Each capability has its own benchmark script; every one prints a table and a baseline comparison (all thirteen,
 # scripts/README.md). What a bench needs from outside the repository (../shared/data, the scraped webpbn set, the
 # peers scripts/build_peers.py builds) it skips with one line when absent, and the rest still runs.
 bench: $(STAMP)
@@ -122,6 +122,7 @@ bench: $(STAMP)
 	$(PY) scripts/bench_picross3d.py
 	$(PY) scripts/bench_pack.py
 	$(PY) scripts/bench_studio.py
+	$(PY) scripts/bench_scan.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info docs/_build docs/gallery docs/_play docs/examples/out

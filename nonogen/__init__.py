@@ -14,6 +14,8 @@ The Python API in one screen::
     for record in nonogen.make_many(["photos/"], "book/", jobs=2):     # a collection: book/<name>/ per picture
         print(record["name"], record["status"])
     nonogen.draw(puzzle, "lambda.pdf", paper="a4")     # or without a path: the Picture
+    for found in nonogen.scan("page.png"):              # a page (picture or PDF) read back, each grid verified
+        found.puzzle, found.result.status, found.suspects  # ...and the clues most likely misread
 
 Every part, the model and the errors as much as the engine, numpy, Pillow and trimesh, is imported on first
 use: ``python -m nonogen`` imports this package before the program can stop the garbage collector for its
@@ -47,6 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover - what type checkers see of _LAZY (tests/t
     from .output.many import make_many as make_many
     from .output.sheets import draw as draw
     from .palette import BW_PALETTE as BW_PALETTE, Color as Color
+    from .scanning import Scan as Scan, scan as scan
     from .solve import verify as verify
 
 __version__ = "0.1.0"
@@ -57,7 +60,7 @@ _LAZY = {  # python -m nonogen imports this package before its program starts: n
     **dict.fromkeys(("from_mesh", "make_level"), "make.level3d"),
     "make_many": "output.many", "Made": "made", "save": "output.folders", "ImageOptions": "importers.image",
     "draw": "output.sheets", "book": "output.books", "gallery": "output.gallery", "level_pack": "output.levelpack",
-    "site": "output.site",
+    "site": "output.site", **dict.fromkeys(("scan", "Scan"), "scanning"),
     **dict.fromkeys(("BACKGROUND", "Puzzle"), "model"),
     **dict.fromkeys(("BW_PALETTE", "Color"), "palette"),
     "Puzzle3D": "model3d",  # the 3D half loads numpy: not for a 2D puzzle

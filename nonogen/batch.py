@@ -15,7 +15,8 @@ import time
 from collections import deque, namedtuple
 
 from . import formats
-from .collect import found_names, one_line, shown, unreadable
+from .collect import found_names, one_line, shown, suffix_of, unreadable
+from .importers.scan import SCAN_SUFFIXES
 from .errors import FormatError, InputError, NonogenError, UnknownFormatError
 from .model import Puzzle
 from .solve import verify_kept
@@ -108,6 +109,8 @@ def _read(item: Union[str, Source], named: bool, fmt: Optional[str], limit: Opti
             why = unreadable(item)
             if why:
                 return "", [_unreadable(name, *why)]
+            if named and fmt is None and suffix_of(item).lower() in SCAN_SUFFIXES:  # a page of puzzles: scan it
+                return "scan", _scanned(item)
             if not named and item.endswith(SOLUTION_SUFFIX):  # it reads as a char-grid picture: say what it is
                 return "", [_bad(name, "skipped", f"{shown(name)}: a solution that nonogen wrote, not a puzzle")]
         with interrupt_at(limit):
@@ -125,6 +128,13 @@ def _read(item: Union[str, Source], named: bool, fmt: Optional[str], limit: Opti
         return "", [_bad(name, "error", _named(exc, name), error_kind="input")]
     except Exception as exc:  # a reader bug must cost this file only
         return "", [_internal(name, exc)]
+
+
+def _scanned(name: str) -> list:
+    """The puzzles read from a picture or PDF named on the command line (``nonogen scan`` names its suspects)."""
+    from .scanning import scan  # here: only a named picture or PDF loads the scanner (numpy, OpenCV)
+
+    return [found.puzzle for found in scan(name, verify=False)]
 
 
 def _unreadable(name: str, reason: str, special: bool) -> dict:

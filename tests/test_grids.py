@@ -86,6 +86,7 @@ HEAVY = ("numpy", "scipy", "PIL", "trimesh", "skimage")
 DOORS = {
     ("nonogen.solve", "nonogen.solve.verify3d"): "verify() hands a Picross 3D level to the 3D half",
     ("nonogen.grids", "nonogen.arrays"): "a user who reads a grid gets a numpy array",
+    ("nonogen.batch", "nonogen.scanning"): "a picture or PDF named to verify is scanned first (numpy, OpenCV)",
 }
 """The function-level imports through which the 2D verify path leaves for numpy, and why."""
 

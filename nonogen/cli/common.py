@@ -36,6 +36,7 @@ COMMANDS = {
     "site": ("site", "a collection as a web site to play on phones, offline too (index, play pages, app manifest)"),
     "mesh": ("mesh", "turn a 3D model (STL, OBJ, PLY, GLB/GLTF, OFF) into a unique Picross 3D level"),
     "pack": ("pack", "polyomino packing levels (IQ Puzzler Pro style)"),
+    "scan": ("scan", "read puzzles from pictures and PDFs of their sheets (grid, size, clues) and verify them"),
     "studio": ("studio", "edit a puzzle made from a picture in the browser, the engine proving it as you edit"),
 }
 """Sub-commands in the order ``nonogen --help`` lists them: the module that registers each, and its line.

@@ -1,0 +1,118 @@
+"""Which numbers on the page are whose clue: row clues left of the grid, column clues above it.
+
+Shared by the text layer and the pixel readers: both give :class:`Item`\\ s
+(a number, a confidence, a box in page pixels). A row's clue is the run of
+numbers in its band left of the grid, taken from the grid outward until a gap
+of :data:`MAX_GAP` cells. A column's clue is read from the text lines above
+the grid, bottom up; a line that holds a word (not a number), or something
+wider than a column or astride a column's edge, is a heading (a title, "Puzzle
+7 · grade 2") and ends the clues, as does a gap of :data:`MAX_GAP` cells.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .lattice import Grid
+
+__all__ = ["Item", "clue_items", "text_lines", "MAX_GAP", "DIGIT_LIKENESS"]
+
+MAX_GAP = 2.5
+"""Widest gap, in cells, between two numbers of one clue (or the first number and the grid)."""
+DIGIT_LIKENESS = 0.8
+"""A line of glyphs above the grid whose mean likeness to digits is under this is text (a title), not clues:
+digits of nonogen's sheets score 0.9 and more, the letters of "Heart" 0.64 to 0.73."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """A number read on the page (``value`` -1: not a number), how sure the reading is, and where it is."""
+
+    value: int
+    confidence: float
+    box: tuple[float, float, float, float]
+    text: str
+    likeness: float = 1.0  # how much the glyphs look like digits (1: exactly; a text layer's numbers are 1)
+
+    @property
+    def cx(self) -> float:
+        return (self.box[0] + self.box[2]) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.box[1] + self.box[3]) / 2
+
+    @property
+    def h(self) -> float:
+        return self.box[3] - self.box[1]
+
+
+def text_lines(items: list, height: float) -> list[list]:
+    """``items`` (anything with ``cy``) in text lines, top to bottom: a new line where the centre drops by half a
+    height."""
+    lines: list[list] = []
+    for item in sorted(items, key=lambda i: i.cy):
+        if lines and item.cy - float(np.mean([o.cy for o in lines[-1]])) <= 0.5 * height:
+            lines[-1].append(item)
+        else:
+            lines.append([item])
+    return lines
+
+
+def _row_clue(items: list[Item], left: float, pitch: float) -> list[Item]:
+    """The numbers of one row's band, read outward from the grid's left edge ``left``."""
+    out: list[Item] = []
+    edge = left
+    for item in sorted(items, key=lambda i: -i.box[2]):
+        if edge - item.box[2] > MAX_GAP * pitch or item.value < 0:
+            break
+        out.append(item)
+        edge = item.box[0]
+    return out[::-1]
+
+
+def _heading(line: list[Item], grid: Grid, pitch: float) -> bool:
+    """Whether a text line above the grid is a heading rather than a line of column clues."""
+    xs = grid.xs
+    if float(np.mean([i.likeness for i in line])) < DIGIT_LIKENESS:
+        return True
+    heights = [i.h for i in line]
+    if max(heights) - min(heights) > max(1.5, 0.2 * float(np.median(heights))):
+        return True  # digits of one font are one height; text mixes capitals and small letters
+    for item in line:
+        if item.value < 0 or item.box[2] - item.box[0] > 1.2 * pitch:
+            return True
+        if item.cx < xs[0] - 0.5 * pitch or item.cx > xs[-1] + 0.5 * pitch:
+            return True
+        c = int(np.clip(np.searchsorted(xs, item.cx) - 1, 0, len(xs) - 2))
+        if item.box[0] < xs[c] - 0.2 * pitch or item.box[2] > xs[c + 1] + 0.2 * pitch:
+            return True
+    return False
+
+
+def clue_items(items: list[Item], grid: Grid) -> tuple[list[list[Item]], list[list[Item]]]:
+    """The items of each row clue (left to right) and each column clue (top to bottom)."""
+    x0, y0, x1, y1 = grid.box
+    pitch = grid.pitch
+    slack = 0.25 * pitch
+    rows: list[list[Item]] = []
+    left = [i for i in items if i.box[2] <= x0 + slack and y0 < i.cy < y1]
+    for r in range(grid.height):
+        band = [i for i in left if grid.ys[r] <= i.cy < grid.ys[r + 1]]
+        rows.append(_row_clue(band, x0, pitch))
+    above = [i for i in items if i.box[3] <= y0 + slack and x0 - 3 * pitch < i.cx < x1 + 0.5 * pitch]
+    height = float(np.median([i.h for i in above])) if above else pitch
+    kept: list[Item] = []
+    edge = y0
+    for line in reversed(text_lines(above, height)):
+        bottom = max(i.box[3] for i in line)
+        if edge - bottom > MAX_GAP * pitch or _heading(line, grid, pitch):
+            break
+        kept.extend(line)
+        edge = min(i.box[1] for i in line)
+    cols: list[list[Item]] = [[] for _ in range(grid.width)]
+    for item in kept:
+        c = int(np.clip(np.searchsorted(grid.xs, item.cx) - 1, 0, grid.width - 1))
+        cols[c].append(item)
+    return rows, [sorted(col, key=lambda i: (i.cy, i.cx)) for col in cols]

@@ -1,0 +1,181 @@
+"""A small digit reader for clue numbers, trained on the fonts this machine has, with a confidence per digit.
+
+Why not an OCR engine: Tesseract is not installed here and no OCR library with
+its models in the wheel is a dependency; a clue sheet needs only ten shapes,
+printed in a handful of sans fonts. So the reader is a nearest-neighbour
+classifier over prototypes drawn at build (first) use: every digit in Pillow's
+own font (what nonogen's PNG sheets use), DejaVu and Liberation (what PDF
+viewers and browsers substitute for Helvetica and Arial), at several sizes,
+sharp and blurred. Drawing them is deterministic, so the prototypes are cached
+in the user's cache folder under a key of the fonts and settings
+(:func:`prototypes`), and rebuilt when those change.
+
+A glyph is compared as a :data:`SIDE` x :data:`SIDE` picture of its ink,
+scaled to the glyph's height and centred (a "1" stays narrow: its width is
+part of what it looks like). The confidence is the margin between the best
+digit and the best other digit: two digits that look alike give a low one.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+
+__all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "prototypes", "FONT_FILES"]
+
+SIDE = 20
+"""Side of the square a glyph is scaled into, in pixels."""
+
+FONT_DIRS = ("/usr/share/fonts/truetype", "/usr/share/fonts/TTF", "/usr/share/fonts", "/Library/Fonts")
+FONT_FILES = (
+    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed.ttf", "DejaVuSansMono.ttf", "DejaVuSerif.ttf",
+    "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf", "LiberationSansNarrow-Regular.ttf",
+    "LiberationMono-Regular.ttf", "LiberationSerif-Regular.ttf", "LiberationSerif-Bold.ttf",
+)
+"""Fonts drawn when found (besides Pillow's built-in one, always there): the ones sheets are printed in."""
+SIZES = (7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 20, 23, 26, 30, 34, 40)
+"""Font sizes in pixels the prototypes are drawn at: small screenshots to 300 dpi pages."""
+BLURS = (0.0, 0.8)
+"""Gaussian blurs (sigma, pixels) over each drawn digit: a sharp render, and a soft one as photos and resampling
+give."""
+SURE_GAP = 0.08
+"""A lead in similarity over every other digit that makes a reading sure (confidence 1); on nonogen's own renders
+correct readings lead by 0.05 and more."""
+INK_LEVEL = 0.3
+"""How far from paper towards ink a pixel must be to belong to a glyph, here and on the page alike: small renders
+draw thin strokes in grey (at 0.5 the "2" of a 14-pixel cell's "12" vanished)."""
+VERSION = 2
+"""Raised whenever the drawing or the features change, so an old cache is not read."""
+
+
+def glyph_features(ink: np.ndarray) -> np.ndarray:
+    """The glyph ``ink`` (2D, 0 = paper, 1 = full ink, cropped to the glyph) as a unit vector of SIDE*SIDE values.
+
+    Scaled so the height fills the square, the width by the same factor (at
+    most the square's side), centred; then normalised, so faint and dark
+    print compare alike.
+    """
+    import cv2  # here: numpy-only callers of this module (tests of features) do not pay for OpenCV
+
+    h, w = ink.shape
+    scale = SIDE / max(h, 1)
+    new_w = int(min(SIDE, max(1, round(w * scale))))
+    resized = cv2.resize(ink.astype(np.float32), (new_w, SIDE), interpolation=cv2.INTER_AREA)
+    out = np.zeros((SIDE, SIDE), np.float32)
+    left = (SIDE - new_w) // 2
+    out[:, left:left + new_w] = resized
+    out -= out.mean()
+    norm = float(np.linalg.norm(out))
+    return (out / norm if norm > 0 else out).ravel()
+
+
+def _font_paths() -> list[str]:
+    found = []
+    for name in FONT_FILES:
+        for folder in FONT_DIRS:
+            hits = sorted(Path(folder).rglob(name)) if os.path.isdir(folder) else []
+            if hits:
+                found.append(str(hits[0]))
+                break
+    return found
+
+
+def _drawn(font, digit: str, blur: float) -> Optional[np.ndarray]:
+    """One digit drawn black on white in ``font``, as ink cropped to its box (None if nothing was drawn)."""
+    from PIL import Image, ImageDraw, ImageFilter
+
+    size = int(getattr(font, "size", 20))
+    img = Image.new("L", (size * 3, size * 3), 255)
+    ImageDraw.Draw(img).text((size, size), digit, fill=0, font=font)
+    if blur:
+        img = img.filter(ImageFilter.GaussianBlur(blur))
+    ink = 1.0 - np.asarray(img, np.float32) / 255.0
+    mask = ink > INK_LEVEL
+    if not mask.any():
+        return None
+    ys, xs = np.nonzero(mask)
+    return ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def _draw_prototypes(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    from PIL import ImageFont
+
+    vectors, labels = [], []
+    for size in SIZES:
+        fonts = [ImageFont.load_default(size=size)] + [ImageFont.truetype(p, size) for p in paths]
+        for font in fonts:
+            for digit in "0123456789":
+                for blur in BLURS:
+                    ink = _drawn(font, digit, blur * size / 16)
+                    if ink is not None:
+                        vectors.append(glyph_features(ink))
+                        labels.append(int(digit))
+    return np.asarray(vectors, np.float32), np.asarray(labels, np.int8)
+
+
+def _cache_file(paths: list[str]) -> Optional[Path]:
+    from importlib.metadata import version
+
+    pillow = version("pillow")  # its built-in font, drawn among the prototypes, may change with it
+    key = repr((VERSION, SIDE, SIZES, BLURS, pillow, [(p, os.path.getsize(p)) for p in paths]))
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not base or base.startswith("~"):
+        return None
+    return Path(base) / "nonogen" / f"digits-{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
+
+
+@lru_cache(maxsize=1)
+def prototypes() -> tuple[np.ndarray, np.ndarray]:
+    """The prototype vectors (N x SIDE*SIDE) and their digits, read from the cache or drawn (then cached).
+
+    A cache that cannot be written (a read-only home) only costs drawing them
+    again next time (about a second).
+    """
+    paths = _font_paths()
+    cache = _cache_file(paths)
+    if cache is not None and cache.is_file():
+        try:
+            with np.load(cache) as data:
+                return data["vectors"], data["labels"]
+        except (OSError, ValueError, KeyError):
+            pass  # a torn or foreign file: draw again
+    vectors, labels = _draw_prototypes(paths)
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            part = cache.with_suffix(f".{os.getpid()}.tmp.npz")
+            np.savez_compressed(part, vectors=vectors, labels=labels)
+            os.replace(part, cache)
+        except OSError:
+            pass
+    return vectors, labels
+
+
+def classify(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The digit of each row of ``features`` (M x SIDE*SIDE), a confidence in 0..1, and the best similarity.
+
+    The confidence is the gap in similarity between the best digit and the
+    best other digit, scaled so a gap of :data:`SURE_GAP` or more counts as sure; a glyph
+    unlike every prototype (best similarity under 0.6) is at most half sure.
+    The best similarity itself (1: a prototype's very shape) tells a digit
+    from a letter of a heading.
+    """
+    if len(features) == 0:
+        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
+    vectors, labels = prototypes()
+    sims = features @ vectors.T  # cosine similarity: both sides are unit vectors
+    best = np.full((len(features), 10), -2.0, np.float32)
+    for digit in range(10):
+        cols = labels == digit
+        if cols.any():
+            best[:, digit] = sims[:, cols].max(axis=1)
+    order = np.argsort(-best, axis=1)
+    top = best[np.arange(len(best)), order[:, 0]]
+    second = best[np.arange(len(best)), order[:, 1]]
+    confidence = np.clip((top - second) / SURE_GAP, 0.0, 1.0)
+    confidence = np.where(top < 0.6, np.minimum(confidence, 0.5), confidence)
+    return order[:, 0].astype(np.int64), confidence.astype(float), top.astype(float)

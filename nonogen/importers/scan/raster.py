@@ -1,0 +1,73 @@
+"""Clue numbers read from pixels: the glyphs beside a grid, grouped into words and read by the digit reader."""
+from __future__ import annotations
+
+import numpy as np
+
+from .assign import Item, text_lines
+from .glyphs import Glyph, Ink, read_words, words_of
+from .lattice import Grid
+
+__all__ = ["raster_items"]
+
+
+def _split_wide(word: list[Glyph], most: float) -> list[list[Glyph]]:
+    """A word wider than one clue slot may be two numbers whose gap was small: cut it at its widest gap."""
+    width = max(g.x1 for g in word) - min(g.x0 for g in word)
+    if width <= most or len(word) < 2:
+        return [word]
+    gaps = [b.x0 - a.x1 for a, b in zip(word, word[1:], strict=False)]
+    cut = int(np.argmax(gaps)) + 1
+    return _split_wide(word[:cut], most) + _split_wide(word[cut:], most)
+
+
+def _split_at_columns(word: list[Glyph], xs: tuple[float, ...]) -> list[list[Glyph]]:
+    """A word above the grid cut where a column's edge passes between two glyphs' centres (dense clues touch)."""
+    out = [[word[0]]]
+    for a, b in zip(word, word[1:], strict=False):
+        if any(a.cx < x < b.cx for x in xs):
+            out.append([b])
+        else:
+            out[-1].append(b)
+    return out
+
+
+def _text_like(word: list[Glyph], pitch: float) -> bool:
+    """Whether a word above the grid is text, not a number: more glyphs than a clue has digits, or too wide."""
+    width = max(g.x1 for g in word) - min(g.x0 for g in word)
+    return len(word) > 3 or width > 2 * pitch or (len(word) == 3 and width > 1.2 * pitch)
+
+
+def raster_items(ink: Ink, grid: Grid) -> list[Item]:
+    """Every number left of and above ``grid``, read from its glyphs, with its confidence."""
+    x0, y0, x1, y1 = grid.box
+    pitch = grid.pitch
+    slack = 0.25 * pitch
+    near = [g for g in ink.glyphs
+            if max(3, 0.2 * pitch) <= g.h <= 1.5 * pitch and g.w <= 4 * pitch
+            and not (x0 < g.cx < x1 and y0 < g.cy < y1)]
+    left = [g for g in near if g.x1 <= x0 + slack and y0 < g.cy < y1]
+    above = [g for g in near if g.y1 <= y0 + slack and x0 - 3 * pitch < g.cx < x1 + 0.5 * pitch
+             and g.y0 >= y0 - 60 * pitch]
+    words: list[list[Glyph]] = []
+    headings: list[bool] = []  # of the words above the grid, which are pieces of a word too wide for a clue
+    for r in range(grid.height):
+        band = [g for g in left if grid.ys[r] <= g.cy < grid.ys[r + 1]]
+        if band:
+            height = float(np.median([g.h for g in band]))
+            for word in words_of(band, height, lambda x: int((x0 - x) // pitch)):
+                words.extend(_split_wide(word, 1.05 * pitch))
+    if above:
+        height = float(np.median([g.h for g in above]))
+        for line in text_lines(above, height):
+            line_height = float(np.median([g.h for g in line]))
+            for word in words_of(line, line_height, lambda x: int(np.searchsorted(grid.xs, x))):
+                wide = _text_like(word, pitch)
+                parts = _split_at_columns(word, grid.xs)
+                words.extend(parts)
+                headings.extend([wide] * len(parts))
+    items = []
+    for k, w in enumerate(read_words(ink, words)):
+        heading = k >= len(words) - len(headings) and headings[k - len(words) + len(headings)]
+        items.append(Item(-1 if heading else w.value, w.confidence, tuple(float(v) for v in w.box),  # type: ignore[arg-type]
+                          w.text, w.likeness))
+    return items

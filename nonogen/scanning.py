@@ -1,0 +1,226 @@
+"""``nonogen.scan``: a picture or PDF of puzzles read back into puzzles, each proved at once, misreadings named.
+
+Reading is :mod:`nonogen.importers.scan`'s (grids, numbers, confidences);
+here each grid becomes a :class:`~nonogen.model.Puzzle`, is verified like any
+puzzle file, and gets its *suspects*: the lines whose clue was most likely
+misread. A clue read with low confidence is a suspect; when the puzzle has
+no solution, so is every line whose clue cannot fit its length, and when the
+rows and columns hold different numbers of cells, the least sure lines are
+named too, since one of them is the misreading.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from .clues import min_length
+from .errors import InputError
+from .model import Puzzle
+
+__all__ = ["Scan", "scan", "scan_files", "save_scans", "scan_record", "UNSURE"]
+
+UNSURE = 0.5
+"""A clue read with less confidence than this is named as a suspect, whatever the verdict."""
+EMPTY_CONFIDENCE = 0.8
+"""Confidence in a line with nothing read beside it (taken as empty: some programs print no 0)."""
+MOST_SUSPECTS = 8
+
+
+@dataclass(frozen=True)
+class Scan:
+    """One puzzle read from a page: the puzzle, how sure each clue is, the verdict and the suspect lines.
+
+    ``row_confidence[r]`` is the least confidence of row ``r``'s numbers
+    (1 for a PDF's text layer); ``result`` is the
+    :class:`~nonogen.solve.result.VerifyResult` (``None`` when not verified).
+    """
+
+    file: str
+    page: int
+    index: int
+    puzzle: Puzzle
+    row_confidence: tuple[float, ...]
+    col_confidence: tuple[float, ...]
+    source: str
+    result: Any = None
+    suspects: tuple[dict, ...] = ()
+    seconds: float = 0.0
+    pages: int = 1
+    on_page: int = 1
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """The file, with ``#page`` when it has several pages and ``.grid`` when the page has several grids."""
+        label = self.file if self.pages == 1 else f"{self.file}#{self.page}"
+        return label if self.on_page == 1 else f"{label}.{self.index}"
+
+    @property
+    def confidence(self) -> float:
+        """The least confidence of any clue."""
+        return min(self.row_confidence + self.col_confidence)
+
+    def scan_fields(self) -> dict:
+        """What the scan adds to a verify record: where the puzzle was, how it was read, how sure, the suspects."""
+        return {"page": self.page, "grid": self.index, "read_from": self.source,
+                "confidence": round(self.confidence, 3),
+                "row_confidence": [round(c, 3) for c in self.row_confidence],
+                "col_confidence": [round(c, 3) for c in self.col_confidence],
+                "suspects": list(self.suspects), "scan_seconds": round(self.seconds, 3)}
+
+
+def _line_confidence(items: tuple, source: str) -> float:
+    if not items:
+        return 1.0 if source == "text" else EMPTY_CONFIDENCE
+    return min(i.confidence for i in items)
+
+
+def _clue(items: tuple) -> tuple[list[tuple[int, int]], bool]:
+    """The clue the numbers spell, and whether they are well formed (a 0 only alone, nothing below)."""
+    values = [i.value for i in items]
+    good = all(v >= 0 for v in values) and (values == [0] or 0 not in values)
+    return [(v, 1) for v in values if v > 0], good
+
+
+def puzzle_of(found: Any) -> tuple[Puzzle, list[float], list[float]]:
+    """The puzzle a found grid's numbers spell, and each row's and column's confidence (a malformed clue: 0)."""
+    rows: list[list[tuple[int, int]]] = []
+    cols: list[list[tuple[int, int]]] = []
+    row_conf: list[float] = []
+    col_conf: list[float] = []
+    for lines, clues, confs in ((found.rows, rows, row_conf), (found.cols, cols, col_conf)):
+        for items in lines:
+            clue, good = _clue(items)
+            clues.append(clue)
+            confs.append(_line_confidence(items, found.source) if good else 0.0)
+    return Puzzle(rows=rows, cols=cols), row_conf, col_conf
+
+
+def _shown(clue: tuple) -> list[int]:
+    return [n for n, _ in clue] or [0]
+
+
+def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str]) -> list[dict]:
+    """The lines whose clue was most likely misread, most likely first (see the module's note)."""
+    lines = [("row", i, c, row_conf[i], puzzle.width) for i, c in enumerate(puzzle.rows)]
+    lines += [("column", i, c, col_conf[i], puzzle.height) for i, c in enumerate(puzzle.cols)]
+    named: dict[tuple[str, int], dict] = {}
+
+    def add(kind: str, i: int, clue: tuple, conf: float, why: str) -> None:
+        named.setdefault((kind, i), {"line": f"{kind} {i + 1}", "clue": _shown(clue), "confidence": round(conf, 3),
+                                     "why": why})
+
+    for kind, i, clue, conf, length in lines:
+        if min_length(clue) > length:
+            add(kind, i, clue, conf, f"the clue needs {min_length(clue)} cells but the line has {length}")
+    for kind, i, clue, conf, _ in lines:
+        if conf < UNSURE:
+            add(kind, i, clue, conf, "read with low confidence" if conf > 0 else "not a well-formed clue")
+    in_rows = sum(n for clue in puzzle.rows for n, _ in clue)
+    in_cols = sum(n for clue in puzzle.cols for n, _ in clue)
+    if in_rows != in_cols or (status == "unsolvable" and not named):
+        why = (f"rows hold {in_rows} cells, columns {in_cols}: a clue is misread" if in_rows != in_cols
+               else "the puzzle has no solution: one of the least sure clues is likely misread")
+        for kind, i, clue, conf, _ in sorted(lines, key=lambda line: line[3])[:3]:
+            add(kind, i, clue, conf, why)
+    return sorted(named.values(), key=lambda s: (not s["why"].startswith("the clue needs"), s["confidence"]))[
+        :MOST_SUSPECTS]
+
+
+def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float] = 60.0, strategy: str = "full",
+         grade: bool = True) -> list[Scan]:
+    """Every puzzle on the picture or PDF at ``path``, read, and (with ``verify``) proved: one :class:`Scan` each.
+
+    Raises :class:`~nonogen.errors.InputError` when the file cannot be read
+    or holds no puzzle grid (one line naming the file).
+
+    >>> import nonogen, tempfile, pathlib
+    >>> page = pathlib.Path(tempfile.mkdtemp()) / "heart.png"
+    >>> _ = nonogen.draw(nonogen.load("samples/puzzles/heart.non"), page)
+    >>> found = nonogen.scan(page)
+    >>> found[0].puzzle.rows == nonogen.load("samples/puzzles/heart.non").rows, found[0].result.status
+    (True, 'unique')
+    """
+    from .importers.scan.pages import read_pages
+    from .importers.scan.read import read_page
+
+    start = time.monotonic()
+    pages = read_pages(path)
+    found = [(page, f) for page in pages for f in read_page(page)]
+    if not found:
+        raise InputError(f"{path}: no puzzle grid found (a grid of lines with clue numbers beside it)")
+    read_seconds = (time.monotonic() - start) / len(found)
+    per_page: dict[int, int] = {}
+    for page, _ in found:
+        per_page[page.number] = per_page.get(page.number, 0) + 1
+    out, seen = [], dict.fromkeys(per_page, 0)
+    for page, grid in found:
+        seen[page.number] += 1
+        puzzle, row_conf, col_conf = puzzle_of(grid)
+        result = None
+        if verify:
+            from .solve import verify as prove
+
+            result = prove(puzzle, timeout=timeout, strategy=strategy, grade=grade)
+        status = None if result is None else result.status
+        out.append(Scan(str(path), page.number, seen[page.number], puzzle, tuple(row_conf), tuple(col_conf),
+                        grid.source, result, tuple(suspects(puzzle, row_conf, col_conf, status)), read_seconds,
+                        len(pages), per_page[page.number]))
+    return out
+
+
+def scan_record(found: Scan) -> dict:
+    """The verify record of a scanned puzzle (``nonogen verify --json``'s fields) with the scan's fields added."""
+    from .batch import record
+
+    if found.result is None:
+        out: dict[str, Any] = {"file": found.label, "status": "unverified", **found.puzzle.size_fields()}
+    else:
+        out = record(found.label, found.puzzle, found.result, fields={"format": "scan"})
+    out.update(found.scan_fields())
+    return out
+
+
+def scan_files(paths: Any) -> list[Path]:
+    """The pictures and PDFs ``paths`` name: files as given, folders and globs searched (sorted) for their suffixes."""
+    from .collect import found_names
+    from .importers.scan import SCAN_SUFFIXES
+
+    return [Path(name) for name, _ in found_names(paths, SCAN_SUFFIXES)]
+
+
+def _suffix(format: str) -> str:
+    from .formats import SUFFIXES
+
+    if format == "nonogen":
+        return ".json"
+    return next((suffix for suffix, name in SUFFIXES.items() if name == format), ".txt")
+
+
+def save_scans(found: list[Scan], out: Union[str, Path], *, format: Optional[str] = None,
+               force: bool = False) -> list[Path]:
+    """Write the scanned puzzles: to the file ``out`` when there is one puzzle, else one file each in the folder.
+
+    ``out`` with a suffix is one file (its format from ``format``, else the
+    suffix); more than one puzzle for it is an InputError. Otherwise ``out``
+    is a folder and each puzzle is ``<picture>[-p<page>][-<grid>]`` with the
+    format's suffix (default nonogen JSON).
+    """
+    from . import formats
+
+    out = Path(out)
+    if out.suffix and not out.is_dir():
+        if len(found) != 1:
+            where = ", ".join(sorted({f.file for f in found}))
+            raise InputError(f"{where}: {len(found)} puzzle grids found where one was asked ({out} is one file); "
+                             "write them to a folder")
+        return [formats.dump(found[0].puzzle, out, format, force=force)]
+    fmt = format or "nonogen"
+    written = []
+    for f in found:
+        name = Path(f.file).stem + (f"-p{f.page}" if f.pages > 1 else "") + (f"-{f.index}" if f.on_page > 1 else "")
+        out.mkdir(parents=True, exist_ok=True)
+        written.append(formats.dump(f.puzzle, out / (name + _suffix(fmt)), fmt, force=force))
+    return written

@@ -1,0 +1,130 @@
+"""Benchmark ``nonogen scan``: random puzzles drawn by nonogen's own renderers, read back, % exact and s/page.
+
+N random black-and-white puzzles (seeded; sizes 5x5 to 40x40, some with a title that holds a digit) are drawn
+as: a PDF sheet with its text layer (``pdf-text``); PNG sheets at 96 dpi (``png-1x``, cell 20 px), 192 dpi
+(``png-2x``) and a small cell of 14 px (``png-small``); and the PDF page rasterised by poppler at 150 dpi
+(``pdf-raster``, no text layer). Each is scanned without verifying (reading is what is timed) and counts as
+exact when its size and every row and column clue equal the puzzle's. A table per kind and size band.
+
+Usage: .venv/bin/python scripts/bench_scan.py [--puzzles N] [--seed S] [--kinds a,b] [--keep DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import nonogen  # noqa: E402
+from nonogen.clues import puzzle_from_grid  # noqa: E402
+
+BANDS = ((5, 10), (11, 20), (21, 30), (31, 40))
+KINDS = ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster")
+
+
+def random_puzzle(rng: np.random.Generator, k: int) -> nonogen.Puzzle:
+    """A random grid and density; sizes cycle through the bands (the long side in the band, the other 5..40 but no
+    longer); every third has a title with a digit in it, right over the column clues."""
+    lo, hi = BANDS[k % len(BANDS)]
+    long_side = int(rng.integers(lo, hi + 1))
+    other = int(rng.integers(5, long_side + 1))
+    h, w = (long_side, other) if rng.random() < 0.5 else (other, long_side)
+    grid = (rng.random((h, w)) < rng.uniform(0.35, 0.65)).astype(np.uint8)
+    puzzle = puzzle_from_grid(grid)
+    if k % 3 == 0:
+        puzzle = nonogen.Puzzle(puzzle.rows, puzzle.cols, meta={"title": f"Puzzle {k}"})
+    return puzzle
+
+
+def draw(puzzle: nonogen.Puzzle, kind: str, folder: Path, k: int) -> Path:
+    """The puzzle drawn as ``kind`` into ``folder``; the file's path."""
+    if kind == "pdf-text":
+        return Path(nonogen.draw(puzzle, folder / f"{k}.pdf", force=True)["output"])
+    if kind == "png-1x":
+        return Path(nonogen.draw(puzzle, folder / f"{k}-1x.png", force=True)["output"])
+    if kind == "png-2x":
+        return Path(nonogen.draw(puzzle, folder / f"{k}-2x.png", dpi=192, force=True)["output"])
+    if kind == "png-small":
+        return Path(nonogen.draw(puzzle, folder / f"{k}-small.png", cell=14, force=True)["output"])
+    pdf = folder / f"{k}.pdf"
+    if not pdf.exists():
+        nonogen.draw(puzzle, pdf, force=True)
+    out = folder / f"{k}-raster"
+    subprocess.run(["pdftoppm", "-r", "150", "-gray", "-png", "-singlefile", str(pdf), str(out)], check=True)
+    return out.with_suffix(".png")
+
+
+def exact(puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float, str]:
+    """Whether the scan of ``path`` gives exactly ``puzzle``'s clues; the seconds it took; what went wrong."""
+    start = time.perf_counter()
+    try:
+        found = nonogen.scan(path, verify=False)
+    except nonogen.NonogenError as exc:
+        return False, time.perf_counter() - start, str(exc)
+    seconds = time.perf_counter() - start
+    if len(found) != 1:
+        return False, seconds, f"{len(found)} grids"
+    got = found[0].puzzle
+    if (got.width, got.height) != (puzzle.width, puzzle.height):
+        return False, seconds, f"size {got.width}x{got.height}"
+    bad = [f"row {i + 1}" for i, (a, b) in enumerate(zip(got.rows, puzzle.rows)) if a != b]
+    bad += [f"col {i + 1}" for i, (a, b) in enumerate(zip(got.cols, puzzle.cols)) if a != b]
+    return not bad, seconds, ", ".join(bad[:4])
+
+
+def band(puzzle: nonogen.Puzzle) -> str:
+    side = max(puzzle.width, puzzle.height)
+    lo, hi = next(b for b in BANDS if b[0] <= side <= b[1])
+    return f"{lo}-{hi}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--puzzles", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--keep", help="keep the drawn pages in this folder (failures are worth looking at)")
+    args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    if "pdf-raster" in kinds and shutil.which("pdftoppm") is None:
+        kinds.remove("pdf-raster")
+    rng = np.random.default_rng(args.seed)
+    puzzles = [random_puzzle(rng, k) for k in range(args.puzzles)]
+    nonogen.scan  # noqa: B018 - the digit prototypes load on the first scan; keep that out of the first timing
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-scan-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    warm = draw(puzzles[0], "png-1x", folder, 0)
+    nonogen.scan(warm, verify=False)
+    table: dict[tuple[str, str], list[tuple[bool, float]]] = {}
+    for kind in kinds:
+        for k, puzzle in enumerate(puzzles):
+            path = draw(puzzle, kind, folder, k)
+            ok, seconds, why = exact(puzzle, path)
+            table.setdefault((kind, band(puzzle)), []).append((ok, seconds))
+            table.setdefault((kind, "all"), []).append((ok, seconds))
+            if not ok:
+                print(f"  {kind} {path.name} {puzzle.width}x{puzzle.height}: {why}", flush=True)
+    print(f"\n{args.puzzles} puzzles, seed {args.seed}; exact = size and every clue right; s/page = reading only")
+    print(f"| kind | {' | '.join(f'{lo}-{hi}' for lo, hi in BANDS)} | all | s/page (mean, max) |")
+    print("|---|" + "---|" * (len(BANDS) + 2))
+    for kind in kinds:
+        cells = []
+        for name in [f"{lo}-{hi}" for lo, hi in BANDS] + ["all"]:
+            runs = table.get((kind, name), [])
+            cells.append(f"{100 * sum(ok for ok, _ in runs) / len(runs):.0f} % of {len(runs)}" if runs else "—")
+        times = [s for _, s in table[(kind, "all")]]
+        print(f"| {kind} | {' | '.join(cells)} | {np.mean(times):.2f}, {max(times):.2f} |")
+    if not args.keep:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
