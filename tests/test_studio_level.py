@@ -7,6 +7,7 @@ The page's side is tests/test_studio_level_page.py; one server serves this modul
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import urllib.request
@@ -248,3 +249,18 @@ def test_the_level_routes_refuse_bad_input_with_one_line(studio):
     assert (status, answer) == (400, {"error": "up w: expected x, y, z or auto"})
     status, answer = studio.api("/api/remesh", {"options": {"turn": 45}}, tab="no-model-here")
     assert (status, answer) == (400, {"error": "no model loaded yet"})
+
+
+def test_the_pages_scripts_never_define_a_name_twice():
+    """levelsave.js's ``fixAndSave`` replaced save.js's (the page's scripts share one global scope, and the last
+    definition wins): the 2D editor's "apply the fix, then save" ran the 3D editor's. Every top-level function,
+    class, const and let of the scripts the page loads is defined once."""
+    static = Path(nonogen.__file__).parent / "studio" / "static"
+    page = (static / "index.html").read_text()
+    names: dict[str, str] = {}
+    for script in re.findall(r'<script src="/static/([\w.]+\.js)"></script>', page):
+        for name in re.findall(r"^(?:async\s+)?(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*)",
+                               (static / script).read_text(), flags=re.MULTILINE):
+            assert name not in names, f"{name} is defined in {names[name]} and {script}"
+            names[name] = script
+    assert {"fixAndSave", "fixLevelAndSave", "saveLevel", "checkLevel"} <= set(names)

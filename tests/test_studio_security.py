@@ -19,6 +19,8 @@ import pytest
 from studio_server import DOC, TOKEN, WAIT, Studio, photo_png
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+LEVEL = {"size": [1, 1, 2], "cells": "10", "palette": [{"rgb": "#ffffff"}, {"rgb": "#e8913a"}], "hidden": None}
+"""A level of one cube in a box of two: the 3D editor's routes answer it (when the token is right)."""
 
 
 @pytest.fixture
@@ -49,10 +51,12 @@ def test_every_api_request_needs_the_run_token(studio):
     """The only gate was a constant header (X-Nonogen-Studio: 1) that any local program could send."""
     for token in (None, "X" * len(TOKEN), TOKEN[:-1], TOKEN + "x", "1"):
         for path, body in (("/api/files", None), ("/api/save", {"doc": DOC, "name": "x.non", "format": "non"}),
-                           ("/api/check", {"doc": DOC})):
+                           ("/api/check", {"doc": DOC}), ("/api/level/check", {"doc": LEVEL}),
+                           ("/api/level/save", {"doc": LEVEL, "name": "x.json", "format": "nonogen-3d"}),
+                           ("/api/level/play", {"doc": LEVEL}), ("/api/remesh", {"options": {}})):
             status, answer = studio.api(path, body, token=token, headers={"X-Nonogen-Studio": "1"})
             assert status == 403 and "token" in answer["error"], (token, path)
-    assert not (studio.folder / "x.non").exists()
+    assert not (studio.folder / "x.non").exists() and not (studio.folder / "x.json").exists()
     assert studio.api("/api/files")[0] == 200
     # the page: with the token in its URL; else a short note (whose script takes a reload back in: the browser tests)
     status, text, headers = _get(studio.url)

@@ -62,7 +62,7 @@ function describeFix(fix) {
 
 /* The fix into the level (one edit, in the history), then, once the proof has answered, the save again: proved
  * again as the file will hold it before it writes. */
-function fixAndSave() {
+function fixLevelAndSave() {
   const fix = level.fix, doc = level.doc, [, Y, Z] = doc.size;
   const gone = new Set(fix.shown.map((l) => l.join()));
   doc.hidden = (doc.hidden || []).filter((l) => !gone.has(l.join()));
@@ -99,7 +99,7 @@ function wireLevelSaving() {
   $("level-save-button").addEventListener("click", () => { level.accepted = false; saveLevel(false, false); });
   $("level-overwrite").addEventListener("click", () => saveLevel(true, level.accepted));
   $("level-cancel-save").addEventListener("click", hideLevelConfirm);
-  $("level-fix-and-save").addEventListener("click", fixAndSave);
+  $("level-fix-and-save").addEventListener("click", fixLevelAndSave);
   $("level-save-anyway").addEventListener("click", () => { level.accepted = true; saveLevel(level.saving.overwrite, true); });
   $("level-cancel-unique").addEventListener("click", hideLevelConfirm);
   $("level-test-play").addEventListener("click", testPlay);
