@@ -150,6 +150,15 @@ def test_mouse_edits_with_the_proof_after_each_and_undo(editor):
     click(driver, (1, 1))  # the floor: a cube on the bottom layer (y = 3)
     _until(driver, lambda: cube(driver, 1, 3, 1) == "1")
     assert verdict(driver) == "unique"
+    with view(driver):  # the mouse over its top face marks where Add puts a cube, before any click
+        canvas = driver.find_element(By.ID, "view")
+        ActionChains(driver).move_to_element_with_offset(canvas, *offset(driver, point(driver, (1, 3, 1, UP)))).perform()
+        _until(driver, lambda: driver.execute_script("return levelView.state().hover") == [1, 2, 1])
+    keys(driver, "e")  # Remove (the mouse stays): the cube itself is marked
+    with view(driver):
+        _until(driver, lambda: driver.execute_script("return levelView.state().hover") == [1, 3, 1])
+    _shot(driver, "studio-level-hover")
+    keys(driver, "a")
     click(driver, (1, 3, 1, UP))  # its top face: a cube on it
     _until(driver, lambda: cube(driver, 1, 2, 1) == "1")
     assert verdict(driver) == "unique"

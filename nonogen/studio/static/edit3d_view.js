@@ -21,6 +21,8 @@ const slice = { x: 0, y: 0, z: 0 };          // layers hidden: x from the right,
 const cursor = [0, Y - 1, 0];                // the keyboard's cube
 let anchor = null;                           // a box's first corner from the keyboard (B), until used or Escape
 let dragBox = null;                          // {id, from, to} while a box is dragged
+let hover = null;                            // the cube the mouse's tool would act on now (an Add: the empty cell)
+let mouseAt = null;                          // where the mouse last was over the canvas, {clientX, clientY}
 
 const sliced = (x, y, z) => x >= X - slice.x || y < slice.y || z < slice.z;
 const present = (x, y, z) => inBox(x, y, z) && cells[idx(x, y, z)] > 0 && !sliced(x, y, z);
@@ -67,6 +69,17 @@ const looks = {
 };
 const overlay = new THREE.Group();
 scene.add(overlay);
+// The cube under the mouse, before the click: drawn apart from the overlay (it moves with every mouse move, and
+// the overlay's marks are rebuilt only when the level changes). Green where a cube goes, red where one goes away.
+const HOVER_COLOURS = { add: 0x2a9d3f, remove: 0xd62828, paint: 0x1d70b8, given: 0x1d3f8a };
+const hoverFill = new THREE.MeshBasicMaterial({ transparent: true, opacity: 0.3, depthTest: false, depthWrite: false });
+const hoverEdge = new THREE.LineBasicMaterial({ depthTest: false });
+const hoverMark = new THREE.Group();
+hoverMark.add(new THREE.Mesh(unit, hoverFill), new THREE.LineSegments(unitEdges, hoverEdge));
+hoverMark.scale.setScalar(1.06);
+hoverMark.traverse((o) => { o.renderOrder = 9; });
+hoverMark.visible = false;
+scene.add(hoverMark);
 const MAX_MARKS = 3000;                      // beyond this, marks are counted in the page, not drawn
 
 // A box from cube lo to cube hi (inclusive) drawn in `style` (looks): a translucent fill and its edges.
@@ -113,6 +126,7 @@ function drawMarks() {
 function redraw() {
   showCubes(present, variantOf);
   drawMarks();
+  showHover();  // the cubes changed under the mouse: what it points at now
 }
 
 // --- which cube a pointer means --------------------------------------------------------------------------------------
@@ -178,7 +192,23 @@ function onMove(e) {
     if (to && to.join() !== dragBox.to.join()) { dragBox.to = to; drawMarks(); }
     return;
   }
+  if (e.pointerType === "mouse") mouseAt = pointers.size ? null : { clientX: e.clientX, clientY: e.clientY };
+  showHover();
   onPointerMove(e);
+}
+
+// The hover mark at the cube the tool would act on where the mouse is (none while a button is down: that turns).
+function showHover() {
+  const cell = (mouseAt && cellFor(aim(mouseAt.clientX, mouseAt.clientY), tool)) || null;
+  if (String(cell) === String(hover) && hoverMark.visible === !!cell) return;
+  hover = cell;
+  hoverMark.visible = !!cell;
+  if (cell) {
+    hoverMark.position.copy(worldPosition(...cell));
+    hoverFill.color.setHex(HOVER_COLOURS[tool]);
+    hoverEdge.color.setHex(HOVER_COLOURS[tool]);
+  }
+  requestRender();
 }
 
 function onUp(e) {
@@ -192,10 +222,11 @@ function onUp(e) {
   const p = pointers.get(e.pointerId);
   if (!p) return;
   pointers.delete(e.pointerId);
-  if (e.type !== "pointerup" || dragged || pointers.size) return;
+  if (e.pointerType === "mouse" && e.type === "pointerup") mouseAt = { clientX: e.clientX, clientY: e.clientY };
+  if (e.type !== "pointerup" || dragged || pointers.size) { showHover(); return; }
   const how = p.button === 2 ? "remove" : tool;  // the right button removes, whatever the tool
   const cell = cellFor(aim(e.clientX, e.clientY), how);
-  if (!cell) return;
+  if (!cell) { showHover(); return; }
   cursor.splice(0, 3, ...cell);                  // the keyboard carries on from the last cube clicked
   ask(how, [cell]);
 }
@@ -280,7 +311,7 @@ window.levelView = {
     redraw();
     announce();
   },
-  setTool(next) { tool = next; },
+  setTool(next) { tool = next; hover = null; showHover(); },
   setBox(on) { boxMode = on; },
   setLook(next) { look = next; redraw(); },
   setSlice(axis, k) { slice[axis] = Math.max(0, Math.min({ x: X, y: Y, z: Z }[axis] - 1, k)); redraw(); },
@@ -290,7 +321,7 @@ window.levelView = {
   facePoint,
   floorPoint,
   state: () => ({ size: [X, Y, Z], tool, boxMode, look, cursor: cursor.slice(), anchor: anchor && anchor.slice(), slice: { ...slice },
-    box: dragBox && { from: dragBox.from.slice(), to: dragBox.to.slice() },
+    box: dragBox && { from: dragBox.from.slice(), to: dragBox.to.slice() }, hover: hover && hover.slice(),
     marks: { ambiguous: marks.list.ambiguous.length, edits: marks.list.edits.length } }),
 };
 
@@ -298,6 +329,7 @@ canvas.addEventListener("pointerdown", onDown);
 canvas.addEventListener("pointermove", onMove);
 canvas.addEventListener("pointerup", onUp);
 canvas.addEventListener("pointercancel", onUp);
+canvas.addEventListener("pointerleave", () => { mouseAt = null; showHover(); });
 canvas.addEventListener("contextmenu", (e) => e.preventDefault());
 canvas.addEventListener("wheel", (e) => { e.preventDefault(); zoom(Math.exp(e.deltaY * 0.0015)); }, { passive: false });
 canvas.addEventListener("keydown", onKey);
