@@ -134,6 +134,26 @@ def test_line_solvable_hides_only_what_line_logic_can_spare(studio):
     assert answer["line_solvable"] and answer["hidden"] == [list(line) for line in expected.sequence]
 
 
+def test_after_a_line_solved_answer_line_logic_alone_mends_the_choice(studio):
+    """Building a solver was nine tenths of an edit that broke the kept hidden clues. After an answer line logic
+    solved, the next edit's broken choice is mended by line logic alone: the clues shown again are where it stuck,
+    and the level stays line-solvable (graded by the same passes)."""
+    cells = np.zeros((5, 5, 5), dtype=np.uint8)
+    cells[1:4, 2:5, 1:4] = 1
+    (first,) = check(studio, doc(cells), line_solvable=True)
+    assert first["line_solvable"]
+    for cube in ((2, 2, 2), (1, 4, 1), (3, 2, 3)):
+        cells[cube] = 0
+        (answer,) = check(studio, doc(cells, first["hidden"]))
+        assert answer["verdict"] == "unique" and answer["line_solvable"] and answer["difficulty"] == "line", answer
+        assert {tuple(h) for h in answer["hidden"]} <= {tuple(h) for h in first["hidden"]}
+        again = len(first["hidden"]) - len(answer["hidden"])
+        assert answer["how"] == (f"{again} hidden clue{'s' if again > 1 else ''} shown again" if again
+                                 else "hidden clues kept")
+        assert nonogen.verify(shown_level(cells, answer["hidden"])).difficulty == "line"
+        first = answer
+
+
 def test_every_3d_format_is_saved_proved_and_reads_back_unique(studio):
     """Each kind the editor saves, read back with nonogen: the same level, unique (the play page's own data too)."""
     cells = np.zeros((4, 4, 4), dtype=np.uint8)

@@ -21,6 +21,14 @@ chose. The proof keeps that choice as long as it holds:
    hiding start afresh (:func:`~nonogen.make.hide3d.hide_clues`, the making
    pipeline's own, as it is for a new level).
 
+Before 1 to 3, when line logic solved the level this worker last answered for
+the same hidden clues (the page's previous edit), line logic alone goes
+first: hidden clues are shown again where it leaves cubes open, until it
+solves the level (unique, still line-solvable) or that takes more than
+:data:`SHOW_AGAIN`. Only then is a solver built: building one was nine tenths
+of the edits that broke the choice (0.1 s on a 20-cube level, 0.4 s on a
+40-cube one), where a round of line logic takes 2 ms and 17 ms.
+
 Each worker also keeps a small :class:`_Session` per level (the page names it):
 the clue tables of the cells it last read, so an edit re-derives the clues
 of the lines through the cubes it changed only. Everything else is the
@@ -99,6 +107,7 @@ class _Session:
     def __init__(self) -> None:
         self.goal: Optional[np.ndarray] = None
         self.clues: dict[str, list] = {}
+        self.line_solved: Optional[frozenset[LineRef]] = None  # the hidden clues of its last answer, if line-solved
 
     def clues_for(self, goal: np.ndarray) -> dict[str, list]:
         changed = None if self.goal is None or self.goal.shape != goal.shape else np.argwhere(self.goal != goal)
@@ -132,9 +141,28 @@ def check_level(job: dict[str, Any]) -> Iterator[Message]:
     started = time.monotonic()
     doc, options = job["doc"], job["options"]
     check_share(options["hide"])
-    full, goal = level_of(doc, _session(job.get("session")))
+    session = _session(job.get("session"))
+    full, goal = level_of(doc, session)
     proof = Proof(full, goal, Deadline(float(job.get("timeout") or CHECK_SECONDS)), **options)
     kept = None if doc["hidden"] is None else [(axis, i, j) for axis, i, j in doc["hidden"]]
+    line_first, session.line_solved = bool(kept) and session.line_solved == frozenset(kept or ()), None
+    for message in _answers(proof, full, goal, kept, doc, started, line_first):
+        if message.get("verdict") == "unique" and message.get("line_solvable"):
+            session.line_solved = frozenset(tuple(line) for line in message["hidden"] or ())
+        yield message
+
+
+def _answers(proof: Proof, full: Puzzle3D, goal: np.ndarray, kept: Optional[list[LineRef]], doc: dict[str, Any],
+             started: float, line_first: bool) -> Iterator[Message]:
+    """:func:`check_level`'s answers, in the order the module's notes give."""
+    if line_first and kept:
+        proof.line_only = True
+        found = proof.show_again(kept, proof.prove(kept))
+        proof.line_only = proof.line_solvable
+        if found is not None:
+            shown, proved, how = found
+            yield proof.verdict(proved, shown, "hidden clues kept" if len(shown) == len(kept) else how, started)
+            return
     result = proof.prove(kept) if kept else None
     if result is not None and proof.holds(result):
         yield proof.verdict(result, kept, "hidden clues kept", started)
@@ -169,6 +197,7 @@ class Proof:
     def __init__(self, full: Puzzle3D, goal: np.ndarray, clock: Deadline, *, hide: Optional[float] = None,
                  line_solvable: bool = False):
         self.full, self.goal, self.clock, self.share, self.line_solvable = full, goal, clock, hide, line_solvable
+        self.line_only = line_solvable  # only line logic's word counts (a question no solver is built for)
         self.rivals: Optional[_Rivals] = None  # made at the first question line logic leaves open
 
     @functools.cached_property
@@ -188,7 +217,7 @@ class Proof:
         if passes.solved:
             return rate_passes(VerifyResult("unique", solution=self.goal, difficulty="line",
                                             message="unique; line logic solves it"), self.full, passes)
-        if self.line_solvable:  # not an answer to hold: the cubes it left open say where to show a clue again
+        if self.line_only:  # not an answer to hold: the cubes it left open say where to show a clue again
             return VerifyResult("timeout", message="line logic leaves cubes open", stats={"open": passes.cells})
         if self.rivals is None or not hiding <= self.rivals.hidden:
             self.rivals = _Rivals(self.full, self.goal, hiding, passes.cells)
@@ -201,7 +230,7 @@ class Proof:
                                         message="unique; needs search beyond line logic"), self.full, passes)
 
     def holds(self, result: VerifyResult) -> bool:
-        return result.status == "unique" and (not self.line_solvable or result.difficulty == "line")
+        return result.status == "unique" and (not self.line_only or result.difficulty == "line")
 
     def show_again(self, kept: list[LineRef],
                    result: VerifyResult) -> Optional[tuple[list[LineRef], VerifyResult, str]]:
