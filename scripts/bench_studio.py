@@ -1,4 +1,4 @@
-"""Benchmark the studio's edit -> verdict latency through the real server, on 20x20, 30x30 and 45x45 grids.
+"""Benchmark the studio's edit -> verdict latency through the real server: 2D grids and the 3D editor's levels.
 
 Each case imports a sample photo at that size through the server, then makes edits the way a
 person does (one cell flipped at a time, near the last) and times each ``/api/check`` from the
@@ -10,7 +10,15 @@ process hops, JSON and HTTP to. A last case measures a newer edit arriving while
 check is still running: the time to the newer verdict includes stopping the busy worker and
 starting a fresh one.
 
-Usage: .venv/bin/python scripts/bench_studio.py [--edits N]
+The 3D editor's case: a one-cube edit of a level made from a model at 20 (and 40) cubes, each near the
+last (a cube of the surface removed, or one added beside it), each sent with the hidden clues the answer to the
+edit before chose, as the page sends them. Before: the edited level proved from nothing, in this process, as a
+check of a 2D grid is (every clue derived, the level with its hidden clues verified and graded,
+:func:`nonogen.solve.verify3d.verify3d`). After: the editor's proof of the same edit in this process
+(:func:`nonogen.studio.edit3d.check_level` to its verdict, one session), and through the server from the request
+to the verdict line (``/api/level/check``) and to its last line.
+
+Usage: .venv/bin/python scripts/bench_studio.py [--edits N] [--level-edits N] [--model FILE] [--only 2d|3d]
 """
 from __future__ import annotations
 
@@ -25,6 +33,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 
@@ -50,10 +59,10 @@ def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
     return server, server.stdout.readline().split()[2].partition("?")[0]
 
 
-def post(url: str, path: str, body, raw: bool = False) -> list[tuple[float, dict]]:
+def post(url: str, path: str, body, raw: bool = False, headers: Optional[dict] = None) -> list[tuple[float, dict]]:
     """The answer's JSON lines, each with the seconds since the request went out."""
     data = body if raw else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, headers={"X-Nonogen-Token": TOKEN})
+    request = urllib.request.Request(url + path, data=data, headers={"X-Nonogen-Token": TOKEN, **(headers or {})})
     start = time.perf_counter()
     lines = []
     with urllib.request.urlopen(request, timeout=300) as answer:
@@ -106,13 +115,93 @@ def cancel_case(url: str, size: int) -> tuple[float, float]:
     return alone, newer
 
 
+def level_edits(doc: dict, count: int, seed: int):
+    """The level's document after each of ``count`` one-cube edits near the last (a surface cube removed, or a cube
+    added beside one), each with the hidden clues the answer to the edit before chose, as the page sends them."""
+    from nonogen.studio.edit3d import colors_of
+    from nonogen.studio.levelwork import cells_text
+
+    rng = np.random.default_rng(seed)
+    colors = colors_of(doc)
+    at = np.argwhere(colors > 0)[0]
+    for k in range(count):
+        cubes = np.argwhere(colors > 0)
+        near = cubes[np.argsort(np.abs(cubes - at).sum(axis=1))[: 12]]
+        at = near[rng.integers(len(near))]
+        step = np.eye(3, dtype=int)[rng.integers(3)] * rng.choice([-1, 1])
+        beside = at + step
+        if k % 2 and all(0 <= v < s for v, s in zip(beside, colors.shape)) and not colors[tuple(beside)]:
+            colors[tuple(beside)] = colors[tuple(at)]
+        else:
+            colors[tuple(at)] = 0
+        doc = {**doc, "cells": cells_text(colors)}
+        doc["hidden"] = yield doc
+
+
+def level_case(url: str, model: Path, size: int, count: int) -> str:
+    """One row of the 3D editor's table (see the module's notes)."""
+    from nonogen.clues3d import with_clues
+    from nonogen.solve.verify3d import verify3d
+    from nonogen.studio.edit3d import check_level, level_of
+    from nonogen.studio.inputs import checked_level
+
+    made = post(url, f"api/mesh?options={urllib.request.quote(json.dumps({'size': size}))}", model.read_bytes(),
+                raw=True, headers={"X-File-Name": model.name})[-1][1]
+    doc = made["level"]
+    first, last, incremental, before, statuses = [], [], [], [], []
+    options = {"hide": None, "line_solvable": False}
+    steps = level_edits(doc, count, seed=size)
+    edited = next(steps)
+    while True:
+        lines = post(url, "api/level/check", {"doc": edited, "options": options, "session": "bench"})
+        first.append(lines[0][0])
+        last.append(lines[-1][0])
+        verdict = lines[0][1]
+        statuses.append(verdict.get("verdict"))
+        checked = checked_level(edited)
+        start = time.perf_counter()  # before: the edited level proved from nothing, as a 2D check proves a grid
+        full, goal = level_of(checked)
+        hidden = {tuple(line) for line in checked["hidden"] or ()}
+        verify3d(with_clues(full, lambda line: line not in hidden), target=goal, grade=True)
+        before.append(time.perf_counter() - start)
+        start = time.perf_counter()  # after: the editor's proof, its session warm from the edit before
+        next(check_level({"doc": checked, "options": options, "session": "bench"}))
+        incremental.append(time.perf_counter() - start)
+        try:
+            edited = steps.send(verdict.get("hidden"))
+        except StopIteration:
+            break
+    shape = "x".join(map(str, doc["size"]))
+    common = max(set(statuses), key=statuses.count)
+    return f"{model.stem + ' ' + shape:20} {common:8} | {ms(before)} | {ms(incremental)} | {ms(first)} | {ms(last)}"
+
+
+def level_table(url: str, model: Path, count: int) -> None:
+    print(f"\none-cube edit of a level: time to the verdict (ms; median, p90, max; {count} edits)")
+    print(f"{'level':20} {'status':8} | {'before: full re-verify':23} | {'after: editor proof':23} | "
+          f"{'after: verdict via server':23} | {'after: all lines, server':23}")
+    print(f"{'':29} | {'median     p90     max':>23} | {'median     p90     max':>23} | {'median     p90     max':>23} |"
+          f" {'median     p90     max':>23}")
+    for size in (20, 40):
+        print(level_case(url, model, size, count), flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--edits", type=int, default=30, help="edits per case (default 30)")
+    parser.add_argument("--edits", type=int, default=30, help="edits per 2D case (default 30)")
+    parser.add_argument("--level-edits", type=int, default=30, help="one-cube edits per level (default 30)")
+    bunny = ROOT.parent / "shared" / "data" / "meshes" / "bunny.ply"
+    parser.add_argument("--model", type=Path, default=bunny if bunny.is_file() else ROOT / "samples/meshes/mushroom.ply",
+                        help="the model of the 3D editor's levels (default: the shared bunny, else samples' mushroom)")
+    parser.add_argument("--only", choices=("2d", "3d"), help="only the 2D grids, or only the 3D editor")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         server, url = start_server(Path(folder))
         try:
+            if args.only != "2d":
+                level_table(url, args.model, args.level_edits)
+            if args.only == "3d":
+                return 0
             print(f"{'case':28} {'status':9} | {'verdict via server ms':23} | {'all lines via server':23} | "
                   f"{'engine alone: verdict':23} | {'engine alone: all':23}")
             print(f"{'':28} {'':9} | {'median     p90     max':>23} | {'median     p90     max':>23} | "

@@ -446,21 +446,35 @@ def test_studio_bad_files_get_a_message(page):
 
 
 def test_studio_makes_a_level_from_a_model(page):
+    """A dropped model becomes a level in the 3D editor, its verdict proved, beside the picture of the model as made
+    and why it was turned so; Test-play shows the play page; the level folder is saved as `nonogen mesh` writes it."""
     driver, url, folder = page
     size = driver.find_element(By.ID, "mesh-size")
     driver.execute_script("arguments[0].value = '6'", size)
     _drop(driver, "chair.off", (SAMPLES / "meshes" / "chair.off").read_bytes())
-    _until(driver, lambda: driver.find_element(By.ID, "mesh-verdict").get_attribute("data-status") == "unique")
-    frame = driver.find_element(By.ID, "level-frame")
-    driver.switch_to.frame(frame)
-    _until(driver, lambda: driver.execute_script("return !!window.nonogenPlay"), "the 3D view did not start")
-    size = driver.execute_script("return nonogenPlay.state().size")
+    verdict = driver.find_element(By.ID, "level-verdict")
+    _until(driver, lambda: verdict.get_attribute("data-status") == "unique"
+           and verdict.get_attribute("data-done") == verdict.get_attribute("data-seq"))
+    assert "up z" in driver.find_element(By.ID, "mesh-why").text
+    driver.switch_to.frame(driver.find_element(By.ID, "edit3d-frame"))
+    _until(driver, lambda: driver.execute_script("return !!window.levelView"), "the 3D editor did not start")
+    size = driver.execute_script("return levelView.state().size")
     driver.switch_to.default_content()
     assert max(size) == 6 and f"{size[0]}x{size[1]}x{size[2]}" in driver.find_element(By.ID, "mesh-notes").text
     _shot(driver, "studio-level")
-    driver.find_element(By.ID, "mesh-save").click()
-    _until(driver, lambda: "saved" in driver.find_element(By.ID, "mesh-status").text)
+    driver.find_element(By.ID, "level-test-play").click()
+    frame = driver.find_element(By.ID, "level-frame")
+    _until(driver, lambda: frame.is_displayed() and "level.html" in frame.get_attribute("src"))
+    driver.switch_to.frame(frame)
+    _until(driver, lambda: driver.execute_script("return !!window.nonogenPlay"), "the play page did not start")
+    assert driver.execute_script("return nonogenPlay.state().size") == size
+    driver.switch_to.default_content()
+    driver.find_element(By.ID, "level-back").click()
+    Select(driver.find_element(By.ID, "level-format")).select_by_value("folder")
+    assert driver.find_element(By.ID, "level-name").get_attribute("value") == "chair-level"
+    driver.find_element(By.ID, "level-save-button").click()
+    _until(driver, lambda: driver.find_element(By.ID, "level-save-status").get_attribute("data-saved") == "chair-level")
     saved = folder / "chair-level"
     assert (saved / "level.json").is_file() and (saved / "level.html").is_file()
-    driver.find_element(By.ID, "mesh-save").click()
-    _until(driver, lambda: driver.find_element(By.ID, "mesh-confirm").is_displayed())
+    driver.find_element(By.ID, "level-save-button").click()
+    _until(driver, lambda: driver.find_element(By.ID, "level-save-confirm").is_displayed())

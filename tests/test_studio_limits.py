@@ -266,8 +266,8 @@ def test_the_server_never_loads_numpy_or_pillow(tmp_path):
     by building its puzzle (numpy, and Pillow for the colour names), imported the file work for a table of save
     kinds (the renderers: numpy, Pillow, svgwrite), and unpickled the workers' numpy answers and levels: 270 modules
     of numpy, Pillow, scipy and scikit-image after one check. After a check, a map, a suggestion, a play page, a
-    puzzle file, two saves, a picture, its tracing tools and a level, none of them is mapped in the server's
-    process; the workers have numpy mapped (so the look would see it)."""
+    puzzle file, two saves, a picture, its tracing tools, a level and the 3D editor's proof, play page and saves,
+    none of them is mapped in the server's process; the workers have numpy mapped (so the look would see it)."""
     import psutil
 
     for sample in ("puzzles/heart.non", "meshes/chair.off"):
@@ -287,8 +287,13 @@ def test_the_server_never_loads_numpy_or_pillow(tmp_path):
         for body in ({"op": "picture"}, {"op": "region", "point": [0.5, 0.5], "tolerance": 15},
                      {"op": "threshold", "offset": 8}, {"op": "specks", "doc": DOC, "min_part": 3}):
             assert server.api("/api/trace", {**traced, **body}, tab="t")[0] == 200, body
-        assert server.api("/api/mesh?options={}", model, {"X-File-Name": "chair.off"}, raw=True, tab="t")[0] == 200
-        assert server.api("/api/save", {"level": True, "name": "chair-level"}, tab="t")[0] == 200
+        status, made = server.api("/api/mesh?options={}", model, {"X-File-Name": "chair.off"}, raw=True, tab="t")
+        assert status == 200, made
+        level = made["level"]
+        for path, body in (("/api/level/check", {"doc": level}), ("/api/level/play", {"doc": level}),
+                           ("/api/level/save", {"doc": level, "format": "folder", "name": "chair-level"}),
+                           ("/api/level/save", {"doc": level, "format": "picross3d-nathsou", "name": "chair.json"})):
+            assert server.api(path, body, tab="t")[0] == 200, path
         heavy = re.compile(r"/(numpy|PIL|pillow|scipy|skimage|scikit_image)(\.libs)?/")
 
         def mapped(pid: int) -> set[str]:

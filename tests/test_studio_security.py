@@ -19,6 +19,8 @@ import pytest
 from studio_server import DOC, TOKEN, WAIT, Studio, photo_png
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+LEVEL = {"size": [1, 1, 2], "cells": "10", "palette": [{"rgb": "#ffffff"}, {"rgb": "#e8913a"}], "hidden": None}
+"""A level of one cube in a box of two: the 3D editor's routes answer it (when the token is right)."""
 
 
 @pytest.fixture
@@ -49,10 +51,12 @@ def test_every_api_request_needs_the_run_token(studio):
     """The only gate was a constant header (X-Nonogen-Studio: 1) that any local program could send."""
     for token in (None, "X" * len(TOKEN), TOKEN[:-1], TOKEN + "x", "1"):
         for path, body in (("/api/files", None), ("/api/save", {"doc": DOC, "name": "x.non", "format": "non"}),
-                           ("/api/check", {"doc": DOC})):
+                           ("/api/check", {"doc": DOC}), ("/api/level/check", {"doc": LEVEL}),
+                           ("/api/level/save", {"doc": LEVEL, "name": "x.json", "format": "nonogen-3d"}),
+                           ("/api/level/play", {"doc": LEVEL}), ("/api/remesh", {"options": {}})):
             status, answer = studio.api(path, body, token=token, headers={"X-Nonogen-Studio": "1"})
             assert status == 403 and "token" in answer["error"], (token, path)
-    assert not (studio.folder / "x.non").exists()
+    assert not (studio.folder / "x.non").exists() and not (studio.folder / "x.json").exists()
     assert studio.api("/api/files")[0] == 200
     # the page: with the token in its URL; else a short note (whose script takes a reload back in: the browser tests)
     status, text, headers = _get(studio.url)
@@ -253,7 +257,7 @@ def test_every_bad_option_is_a_one_line_400_naming_it(studio):
         ("/api/mesh?options=" + urllib.request.quote('{"size": 500}'), "size 500: expected 2 to 40 cubes"),
         ("/api/mesh?options=" + urllib.request.quote('{"hide": "most"}'), "hide 'most': expected a number"),
         ("/api/mesh?options=" + urllib.request.quote('{"hide": 3}'), "hide 3.0: expected a share between 0 and 1"),
-        ("/api/mesh?options=" + urllib.request.quote('{"sise": 5}'), "sise : expected one of size, hide, line_solvable"),
+        ("/api/mesh?options=" + urllib.request.quote('{"sise": 5}'), "sise : expected one of size, hide, line_solvable, up, turn"),
         ("/api/mesh?options=" + urllib.request.quote('[1]'), "options list: expected a JSON object"),
     ]
     for path, error in cases:
@@ -362,23 +366,28 @@ def test_a_picture_always_imports_at_a_size_the_studio_can_check(studio):
 
 
 def test_two_tabs_never_see_each_others_state(studio):
-    """Tab A's "Save level" wrote tab B's model (the server kept one last level); a picture id worked anywhere."""
+    """Tab A's "Save level" wrote tab B's model (the server kept one last level); a picture id worked anywhere. A level
+    is the page's document now: each tab saves its own, remakes its own model and test-plays its own level."""
+    levels = {}
     for tab, model in (("tab-a", "chair.off"), ("tab-b", "snowman.obj")):
         status, answer = studio.api("/api/mesh?options=" + urllib.request.quote('{"size": 5}'),
                                     (SAMPLES / "meshes" / model).read_bytes(), {"X-File-Name": model}, raw=True,
                                     tab=tab)
-        assert status == 200 and answer["report"]["model"] == model
+        assert status == 200 and answer["report"]["model"] == model and answer["level"]["source"] == model
+        levels[tab] = answer["level"]
     for tab, model in (("tab-a", "chair.off"), ("tab-b", "snowman.obj")):
-        status, answer = studio.api("/api/save", {"level": True, "name": f"{tab}-level"}, tab=tab)
+        status, answer = studio.api("/api/level/save", {"doc": levels[tab], "format": "folder", "name": f"{tab}-level"},
+                                    tab=tab)
         assert status == 200
         report = (studio.folder / f"{tab}-level" / "report.json").read_text()
         assert f'"model": "{model}"' in report, report
         status, answer = studio.api("/api/remesh", {"options": {"size": 4}}, tab=tab)
         assert status == 200 and answer["report"]["model"] == model
+        assert studio.api("/api/level/play", {"doc": levels[tab]}, tab=tab) == (200, {"ready": True})
     pages = [_get(f"{studio.url}level.html?tab={tab}&token={studio.token}")[1] for tab in ("tab-a", "tab-b", "tab-c")]
     assert "nonogenPlay" in pages[0] and "nonogenPlay" in pages[1] and pages[0] != pages[1]
-    assert "No level made yet" in pages[2]
-    assert studio.api("/api/save", {"level": True, "name": "c.json"}, tab="tab-c") == (400, {"error": "no level made yet"})
+    assert "No level to play yet" in pages[2]
+    assert studio.api("/api/remesh", {"options": {"size": 4}}, tab="tab-c") == (400, {"error": "no model loaded yet"})
     status, first = studio.api("/api/picture", photo_png(20, 20), {"X-File-Name": "p.png"}, raw=True, tab="tab-a")
     assert status == 200
     again = {"picture_id": first["picture_id"], "options": {"width": 10}}

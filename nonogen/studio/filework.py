@@ -1,4 +1,5 @@
-"""The studio's file work, run in a worker like the engine's: open a puzzle file, save a puzzle, a sheet or a level.
+"""The studio's file work, run in a worker like the engine's: open a puzzle file, save a puzzle or a sheet (a level's:
+:mod:`.levelwork`).
 
 Reading a puzzle file can take long (a 16 MB file, then a search for its
 solution) and so can drawing a solution sheet; in a worker the server keeps
@@ -9,7 +10,6 @@ unasked, keeping a replaced file's mode).
 """
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 from typing import Any, Iterator, Optional, cast
 
@@ -20,24 +20,27 @@ from ..export.html import page_2d
 from ..files import write_file
 from ..make.repair2d import repair
 from ..model import Puzzle
-from ..output import answer, draw, save
+from ..output import answer, draw
 from ..solve.deadline import Deadline
 from ..solve.session import Session
 from .document import puzzle_from, puzzle_json
 from .inputs import SHEETS
 from .limits import OPEN_SECONDS, SAVE_CHECK_SECONDS
 
-__all__ = ["open_puzzle", "save_puzzle", "save_level", "play_page", "not_unique"]
+__all__ = ["open_puzzle", "save_puzzle", "play_page", "not_unique"]
 
 Message = dict[str, Any]
 
 
 def open_puzzle(job: dict[str, Any]) -> Iterator[Message]:
-    """A puzzle file as a document: its solution grid (the stored goal, else a solved one), palette and givens."""
+    """A puzzle file as a document: its solution grid (the stored goal, else a solved one), palette and givens; a
+    Picross 3D level's as the 3D editor's document."""
     path = Path(job["path"])
     puzzle = formats.load(path)
     if not isinstance(puzzle, Puzzle):
-        yield {"error": f"{path.name}: a {puzzle.kind_name}; the studio makes levels from models"}
+        from .levelwork import opened_level  # a level's work loads the 3D engine, which a 2D file never needs
+
+        yield opened_level(puzzle, path)
         return
     found = answer(puzzle, timeout=OPEN_SECONDS)
     doc = puzzle_json(puzzle, found.cells)
@@ -72,17 +75,6 @@ def play_page(job: dict[str, Any]) -> Iterator[Message]:
     """The page's puzzle as the play page (``nonogen html``'s), to test-solve it in the studio."""
     puzzle, grid = puzzle_from(job["doc"])
     yield {"page": page_2d(puzzle, grid)}
-
-
-def save_level(job: dict[str, Any]) -> Iterator[Message]:
-    """A level made from a model (pickled by :func:`.jobs.make_mesh`): ``*.json`` is the level file, any other name
-    a folder like ``nonogen mesh`` writes."""
-    made, path, force = pickle.loads(job["level"]), Path(job["path"]), bool(job.get("overwrite"))
-    if path.suffix.lower() == ".json":
-        write_file(path, formats.dumps(made.puzzle, "nonogen-3d"), force=force)
-    else:
-        save(made, path, force=force)
-    yield {"saved": path.name, "dropped": []}
 
 
 def _as_written(puzzle: Puzzle, kind: str) -> Puzzle:

@@ -9,6 +9,7 @@ in the worker (:class:`~nonogen.importers.options.ImageOptions`, the mesh import
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -18,7 +19,8 @@ from ..formats._common import clean_text
 from ..palette import parse_hex
 
 __all__ = ["MAX_SIDE", "META_FIELDS", "MAX_COLORS", "SHEETS", "checked", "check_save_kind", "picture_options",
-           "mesh_options", "PICTURE_OPTIONS", "TRACE_OPS", "trace_request"]
+           "mesh_options", "PICTURE_OPTIONS", "TRACE_OPS", "trace_request", "MAX_SIDE_3D", "CUBE_CODES", "LEVEL_KINDS",
+           "checked_level", "level_options", "check_level_kind", "session_key"]
 
 MAX_SIDE = 100
 """Largest side the studio edits: a page of 10,000 cells is still drawn at once, and far past what people solve."""
@@ -115,6 +117,98 @@ def check_save_kind(kind: str, path: Path) -> None:
         raise InputError(f"format: unknown format {kind!r}")
 
 
+# --- levels -----------------------------------------------------------------------------------------------
+
+MAX_SIDE_3D = 40
+"""Largest side of a level the 3D editor edits: 64,000 cubes, all drawn at once, and a level people finish."""
+
+CUBE_CODES = "0123456789abcdefghijklmnopqrstuvwxyz"
+"""A cube's colour in a level's ``cells`` text: ``0`` no cube, then palette entries 1, 2, ... (a 40-cube level is a
+64,000-character string: a JSON list of numbers would be twice that, and a check of it twice as slow)."""
+
+LEVEL_KINDS = {"nonogen-3d": ".json", "picross3d-nathsou": ".json", "picross3d-ytakata": ".txt", "html": ".html",
+               "folder": ""}
+"""What a level is saved as: the 3D formats nonogen writes, the play page, or the folder ``nonogen mesh`` writes."""
+
+_SESSION = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_AXES = {"x": (1, 2), "y": (0, 2), "z": (0, 1)}  # a line along an axis is named by the other two coordinates
+
+
+def checked_level(doc: Any) -> dict[str, Any]:
+    """A level as the 3D editor sends it, checked and cleaned: ``size`` ([X, Y, Z], 1 to :data:`MAX_SIDE_3D`),
+    ``cells`` (X*Y*Z characters of :data:`CUBE_CODES`, x slowest, z fastest), ``palette`` (entry 0 stands for no
+    colour), ``givens`` ([x, y, z] cubes revealed), ``hidden`` (the clues the last proof hid, [axis, i, j] as
+    :mod:`nonogen.clues3d` names lines, or None: hide anew), ``title``, ``source`` and the :data:`META_FIELDS`.
+
+    >>> checked_level({"size": [2, 1, 1], "cells": "10", "palette": [{"rgb": "#ffffff"}, {"rgb": "#e8913a"}],
+    ...                "hidden": [["x", 0, 0]]})["hidden"]
+    [['x', 0, 0]]
+    """
+    if not isinstance(doc, dict):
+        raise InputError("expected a level: {size, cells, palette}")
+    size = doc.get("size")
+    if not (isinstance(size, list) and len(size) == 3 and all(type(v) is int and 1 <= v <= MAX_SIDE_3D for v in size)):
+        raise InputError(f"size: expected [X, Y, Z], 1 to {MAX_SIDE_3D} cubes a side")
+    palette = _palette(doc.get("palette"))
+    cells = doc.get("cells")
+    count = size[0] * size[1] * size[2]
+    if not isinstance(cells, str) or len(cells) != count:
+        raise InputError(f"cells: expected {count} characters, one a cube")
+    if not set(cells) <= set(CUBE_CODES[:len(palette)]):
+        raise InputError(f"cells: expected the characters {CUBE_CODES[:len(palette)]} (0, or a palette entry)")
+    givens = _cubes(doc.get("givens") or [], size)
+    hidden = doc.get("hidden")
+    lines = None if hidden is None else _lines(hidden, size)
+    texts = {key: clean_text(str(doc.get(key) or "")[:200]).strip() for key in ("title", "source", *META_FIELDS)}
+    return {"size": size, "cells": cells, "palette": palette, "givens": givens, "hidden": lines, **texts}
+
+
+def session_key(value: Any) -> str:
+    """The page's name for the level it edits (1 to 64 letters, digits, ``-`` or ``_``; anything else: none), under
+    which a worker keeps what it read of it (:mod:`.edit3d`): a name, never a path or a size.
+
+    >>> session_key("level-3"), session_key("../x"), session_key(7)
+    ('level-3', '', '')
+    """
+    return value if isinstance(value, str) and _SESSION.fullmatch(value) else ""
+
+
+def _cubes(items: Any, size: list[int]) -> list[list[int]]:
+    """``[x, y, z]`` cubes of the box, without repeats."""
+    if not isinstance(items, list) or len(items) > size[0] * size[1] * size[2]:
+        raise InputError("givens: expected a list of [x, y, z] cubes")
+    seen: dict[tuple[int, ...], None] = {}
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 3 and all(type(v) is int for v in item)
+                and all(0 <= v < side for v, side in zip(item, size, strict=True))):
+            raise InputError(f"givens: {str(item)[:40]} is no [x, y, z] cube of the box")
+        seen[tuple(item)] = None
+    return [list(cube) for cube in seen]
+
+
+def _lines(items: Any, size: list[int]) -> list[list[Any]]:
+    """``[axis, i, j]`` lines of the box, without repeats."""
+    if not isinstance(items, list) or len(items) > 3 * MAX_SIDE_3D ** 2:
+        raise InputError("hidden: expected a list of [axis, i, j] lines")
+    seen: dict[tuple[Any, ...], None] = {}
+    for item in items:
+        fits = isinstance(item, list) and len(item) == 3 and item[0] in _AXES and all(type(v) is int for v in item[1:])
+        if not fits or not all(0 <= v < size[a] for v, a in zip(item[1:], _AXES[item[0]], strict=True)):
+            raise InputError(f"hidden: {str(item)[:40]} is no [axis, i, j] line of the box")
+        seen[tuple(item)] = None
+    return [list(line) for line in seen]
+
+
+def check_level_kind(kind: str, path: Path) -> None:
+    """A level's save ``format`` against the name it writes (a folder's name has no suffix of a file it holds)."""
+    if kind not in LEVEL_KINDS:
+        raise InputError(f"format: expected one of {', '.join(LEVEL_KINDS)}, got {kind[:40]!r}")
+    want = LEVEL_KINDS[kind]
+    if path.suffix.lower() != want and (want or path.suffix.lower() in (".json", ".txt", ".html")):
+        raise InputError(f"{path.name}: a {kind} file is named *{want}" if want else
+                         f"{path.name}: a level folder's name ends in no file suffix")
+
+
 # --- options ----------------------------------------------------------------------------------------------
 
 
@@ -154,7 +248,14 @@ PICTURE_OPTIONS: dict[str, Parser] = {
     "invert": _FLAG, "fill": _REAL, "background": _TEXT}
 """The picture options the page can set, with their parsers (the rest of ImageOptions keeps its defaults)."""
 
-_MESH_OPTIONS: dict[str, Parser] = {"size": _WHOLE, "hide": _REAL, "line_solvable": _FLAG}
+def _turn(value: Any) -> Any:
+    """A quarter turn as the page sends it: a number of degrees, or "auto" (which turns it is: the mesh importer's)."""
+    return value if value == "auto" else _whole(value)
+
+
+_MESH_OPTIONS: dict[str, Parser] = {"size": _WHOLE, "hide": _REAL, "line_solvable": _FLAG, "up": _TEXT,
+                                    "turn": (_turn, "a number of degrees or auto")}
+_LEVEL_OPTIONS: dict[str, Parser] = {"hide": _REAL, "line_solvable": _FLAG}
 
 
 def _parsed(given: Any, parsers: dict[str, Parser]) -> dict[str, Any]:
@@ -197,7 +298,18 @@ def mesh_options(given: Any) -> dict[str, Any]:
     """
     options = _parsed(given, _MESH_OPTIONS)
     return {"size": options.get("size", 10), "hide": options.get("hide"),
-            "line_solvable": options.get("line_solvable", False)}
+            "line_solvable": options.get("line_solvable", False), "up": options.get("up"), "turn": options.get("turn")}
+
+
+def level_options(given: Any) -> dict[str, Any]:
+    """How the 3D editor hides clues: ``hide`` (a share, None for as many as possible: its range is checked where it
+    is owned, :func:`~nonogen.make.hide3d.check_share`) and ``line_solvable``.
+
+    >>> level_options({"hide": "0.3"}), level_options(None)
+    ({'hide': 0.3, 'line_solvable': False}, {'hide': None, 'line_solvable': False})
+    """
+    options = _parsed(given, _LEVEL_OPTIONS)
+    return {"hide": options.get("hide"), "line_solvable": options.get("line_solvable", False)}
 
 
 # --- tracing ----------------------------------------------------------------------------------------------

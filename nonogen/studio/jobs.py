@@ -1,6 +1,6 @@
-"""The studio's engine work, run in a worker process: import a picture, check a grid, suggest repairs, make a level
-(and, from :mod:`.filework`, :mod:`.ambiguity` and :mod:`.trace`: open, save, the play page, the ambiguity map,
-the tracing tools).
+"""The studio's engine work, run in a worker process: import a picture, check a grid, suggest repairs (and, from
+:mod:`.filework`, :mod:`.ambiguity` and :mod:`.trace`: open, save, the play page, the ambiguity map, the tracing
+tools; from :mod:`.edit3d` and :mod:`.levelwork`: a level made from a model, its proof after each edit, saving it).
 
 Each job is a generator of JSON-ready messages, so the page sees the verdict
 as soon as it is known and the grade and ambiguous cells when they follow.
@@ -12,8 +12,6 @@ types, so the server never loads numpy to read them.
 """
 from __future__ import annotations
 
-import base64
-import pickle
 import time
 from pathlib import Path
 from typing import Any, Generator, Iterator, Optional
@@ -24,10 +22,8 @@ from ..errors import NonogenError
 from ..importers.image import image_to_grid, pixels_wanted
 from ..importers.options import ImageOptions
 from ..importers.quality import measure
-from ..make.level3d import from_mesh
 from ..make.repair2d import ease_to_grade, repair
 from ..model import Puzzle
-from ..output import level_page, level_preview
 from ..plain import to_jsonable
 from ..solve.deadline import Deadline
 from ..solve.grade import Measures, rate, replay
@@ -35,9 +31,11 @@ from ..solve.result import VerifyResult
 from ..solve.session import Session
 from .ambiguity import ambiguity_map
 from .document import palette_json, puzzle_from
-from .filework import open_puzzle, play_page, save_level, save_puzzle
+from .edit3d import check_level
+from .filework import open_puzzle, play_page, save_puzzle
 from .inputs import MAX_SIDE
-from .limits import CHECK_SECONDS, MESH_SECONDS, SUGGEST_SECONDS
+from .levelwork import make_mesh, play_level, save_level
+from .limits import CHECK_SECONDS, SUGGEST_SECONDS
 from .trace import frame_box, read_picture, trace
 
 __all__ = ["run", "import_picture", "check", "suggest", "CHECK_SECONDS", "SUGGEST_SECONDS"]
@@ -160,20 +158,6 @@ def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline
             "edits": [], "message": "" if reached else f"grade {grade} not reached (grade {report['grade']})"}
 
 
-# --- mesh --------------------------------------------------------------------------------------------
-
-
-def make_mesh(job: dict[str, Any]) -> Iterator[Message]:
-    """A Picross 3D level from a model file, its verdict and the play page that shows it in 3D; the level pickled,
-    bytes the server keeps for "Save level" (:func:`.filework.save_level`) and never unpickles (numpy, the engine)."""
-    options = job["options"]
-    made = from_mesh(job["path"], size=options["size"], hide=options["hide"], line_solvable=options["line_solvable"],
-                     timeout=MESH_SECONDS)
-    made.report["model"] = job["name"]  # the model as the author knows it, not the server's copy
-    preview = level_preview(made)
-    yield {"report": made.report, "page": level_page(made), "level": pickle.dumps(made),
-           "solution_png": "data:image/png;base64," + base64.b64encode(preview).decode("ascii")}
-
-
-JOBS = {"import": import_picture, "check": check, "suggest": suggest, "mesh": make_mesh, "open": open_puzzle,
-        "save": save_puzzle, "save-level": save_level, "play": play_page, "map": ambiguity_map, "trace": trace}
+JOBS = {"import": import_picture, "check": check, "suggest": suggest, "open": open_puzzle, "save": save_puzzle,
+        "play": play_page, "map": ambiguity_map, "trace": trace, "mesh": make_mesh, "level": check_level,
+        "level-save": save_level, "level-play": play_level}

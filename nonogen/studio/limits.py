@@ -33,8 +33,9 @@ MAP_SECONDS = 20.0
 """How long the ambiguity map may search (it sends what it has found so far as it goes)."""
 
 _OWN_SECONDS = {"check": CHECK_SECONDS, "suggest": SUGGEST_SECONDS, "mesh": MESH_SECONDS, "open": OPEN_SECONDS,
-                "import": 20.0, "save": SAVE_CHECK_SECONDS + OPEN_SECONDS, "save-level": 20.0, "play": OPEN_SECONDS,
-                "map": MAP_SECONDS, "trace": 20.0}
+                "import": 20.0, "save": SAVE_CHECK_SECONDS + OPEN_SECONDS, "play": OPEN_SECONDS,
+                "map": MAP_SECONDS, "trace": 20.0, "level": CHECK_SECONDS, "level-save": SAVE_CHECK_SECONDS + 20.0,
+                "level-play": OPEN_SECONDS}
 """Each job's own deadline (reading a picture or writing a file has none of its own: these bound them)."""
 
 

@@ -1,11 +1,13 @@
-"""What the server keeps for each page: its picture, its level, its engine lanes. Two tabs never share any of it.
+"""What the server keeps for each page: its picture, its model, its engine lanes. Two tabs never share any of it.
 
 The page holds its document and sends it whole with every question (see
 :mod:`.document`); what it cannot hold is kept here under the tab id the
 page makes when it loads (``X-Nonogen-Tab``): the picture it imported (a
-slider reads it again), the level it made and its play page, and the lanes
-its jobs run in (a tab's newer edit replaces only that tab's check, its
-newer save only its save). A request without a tab id is the tab of scripts.
+slider reads it again), the model its level was made from ("Make again"
+reads it; the level itself is the page's document, like a grid), the play
+pages of its test frames, and the lanes its jobs run in (a tab's newer edit
+replaces only that tab's check, its newer save only its save). A request
+without a tab id is the tab of scripts.
 
 Uploads are streamed to files in a private temporary folder (each in a
 folder of its own), never kept in memory. An upload becomes the tab's
@@ -52,8 +54,7 @@ class Tab:
         self.key = key
         self.uploads = uploads  # where uploads go (each in a folder of its own)
         self.picture: Optional[Picture] = None
-        self.level: Optional[bytes] = None  # the level this tab made last, as its worker pickled it (never read here)
-        self.level_page = ""  # its play page, shown in the tab's frame
+        self.level_page = ""  # the level's play page, for test-playing it in the tab's frame
         self.play_page = ""  # the 2D puzzle's play page, for test-solving in the tab's frame
         self.model: Optional[Path] = None  # the model file the level was made from
         self.forgotten = False
@@ -61,9 +62,9 @@ class Tab:
     def lane(self, kind: str) -> tuple[str, str]:
         """The engine lane of this tab's jobs of ``kind``: a newer job replaces an older one of the same lane.
 
-        The kinds: ``check`` (a check, a suggestion or the map: each takes the
-        last one's place), ``import``, ``mesh``, ``save``, ``play`` and ``trace``
-        (the tracing tools: the page asks one question at a time).
+        The kinds: ``check`` (a check, a suggestion or the map, or a level's
+        proof: each takes the last one's place), ``import``, ``mesh``, ``save``,
+        ``play`` and ``trace`` (the tracing tools: the page asks one question at a time).
         """
         return (self.key, kind)
 
@@ -104,7 +105,7 @@ class Tab:
         for path in (self.picture.path if self.picture else None, self.model):
             if path is not None:
                 self._discard(path)
-        self.picture, self.model, self.level, self.level_page, self.play_page = None, None, None, "", ""
+        self.picture, self.model, self.level_page, self.play_page = None, None, "", ""
 
     def _discard(self, path: Path) -> None:
         """Delete ``path`` if it is an upload (a file of the studio's folder is the author's)."""

@@ -30,8 +30,8 @@ function wire() {
   wireSolving();
   wireTracing();
   $("remesh").addEventListener("click", remesh);
-  $("mesh-save").addEventListener("click", () => saveLevel(false));
-  $("mesh-overwrite").addEventListener("click", () => saveLevel(true));
+  wireLevel();
+  wireLevelSaving();
   listFiles().then(() => {
     const name = StudioApi.opening;  // the file the command named: opened as if chosen in the folder's list
     if (!name) return;
@@ -41,4 +41,4 @@ function wire() {
 }
 
 wire();
-window.nonogenStudio = { state, board, history };
+window.nonogenStudio = { state, board, history, level };

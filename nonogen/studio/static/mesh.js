@@ -1,46 +1,40 @@
-/* Levels made from 3D models, and the folder's files (a puzzle, a picture or a model opened from it). */
+/* Levels made from 3D models (the model's options, its report beside the editor), and the folder's files (a
+ * puzzle, a picture or a model opened from it). */
 "use strict";
 
 /* --- meshes ------------------------------------------------------------------------------------ */
 
 function meshOptions() {
-  return { size: Number($("mesh-size").value) || 10, hide: $("mesh-hide").value, line_solvable: $("mesh-line").checked };
+  return { size: Number($("mesh-size").value) || 10, hide: $("mesh-hide").value, line_solvable: $("mesh-line").checked,
+    up: $("mesh-up").value, turn: $("mesh-turn").value };
 }
 
+/* A model's level: into the 3D editor, with how the model was turned and why, its warnings and a picture of it. */
 function makeLevel(res) {
+  $("mesh-status").textContent = "";
   if (res.data.cancelled) return;
   if (res.data.error) { say(res.data.error); return; }
-  show("mesh");
   const report = res.data.report;
-  const multiple = report.status === "multiple";  // "not unique" says it: a grade would read as "hard"
-  $("mesh-verdict").textContent = multiple ? "not unique" : report.status;
-  $("mesh-verdict").dataset.status = report.status;
-  $("mesh-grade").textContent = report.grade && !multiple ? `${report.grade} (${report.grade_name})` : "-";
-  $("mesh-notes").textContent = `${report.size ? report.size.join("x") : ""} ${(report.notes || []).join("; ")}`;
+  const turned = report.orientation;
+  $("mesh-why").textContent = turned ? `up ${turned.up}, turned ${turned.turn}\u00b0: ${turned.why}` : "";
+  $("mesh-why").dataset.up = turned ? turned.up : "";
+  $("mesh-why").dataset.turn = turned ? turned.turn : "";
+  $("mesh-warnings").innerHTML = "";
+  for (const w of report.warnings || []) {
+    const li = document.createElement("li");
+    li.textContent = w;
+    $("mesh-warnings").appendChild(li);
+  }
+  $("mesh-notes").textContent = `made ${report.size.join("x")}: ${(report.notes || []).join("; ")}`;
   $("level-shape").src = res.data.solution_png;
-  $("level-frame").src = StudioApi.levelUrl(++state.levels);  // a page of its own: a srcdoc frame would take this page's CSP
-  $("mesh-name").value = (report.model || "level").replace(/\.[^.]*$/, "") + "-level";
+  $("level-model").hidden = $("model-options").hidden = false;
+  loadLevel(res.data.level);
 }
 
 async function remesh() {
   say("");
-  $("mesh-verdict").textContent = "making...";
-  $("mesh-verdict").dataset.status = "checking";
+  $("mesh-status").textContent = "making...";
   makeLevel(await api("/api/remesh", { options: meshOptions() }));
-}
-
-async function saveLevel(overwrite) {
-  $("mesh-confirm").hidden = true;
-  const name = $("mesh-name").value;
-  const res = await api("/api/save", { level: true, name, overwrite });
-  if (res.data.cancelled) return;  // a newer save of this tab took its place
-  if (res.status === 409) {
-    $("mesh-question").textContent = `${name} exists in the folder.`;
-    $("mesh-confirm").hidden = false;
-    return;
-  }
-  $("mesh-status").textContent = res.data.error || `saved ${res.data.saved}`;
-  if (!res.data.error) listFiles();
 }
 
 /* --- the folder -------------------------------------------------------------------------------- */
@@ -71,6 +65,8 @@ async function openFile() {
   const options = isModel(name) ? meshOptions() : pictureOptions();
   const res = await api("/api/open", { name, options });
   if (seq !== state.importSeq) return;
-  if (isModel(name)) makeLevel(res); else imported(res, name, seq);
+  if (isModel(name)) makeLevel(res);
+  else if (res.data.level) { $("level-model").hidden = $("model-options").hidden = true; loadLevel(res.data.level); }
+  else imported(res, name, seq);
 }
 

@@ -1,6 +1,7 @@
 /* The studio page: the document, loading it, and the engine's answers about it. The board is board.js, the
  * calls to the server api.js; editing (history, tools, size, fields) is edit.js, the palette palette.js,
- * suggestions and saving save.js, test-solving and the ambiguity map solve.js, models and the folder mesh.js,
+ * suggestions and saving save.js, test-solving and the ambiguity map solve.js, models and the folder mesh.js, the 3D
+ * editor level.js and levelsave.js (its view: edit3d.html),
  * the picture beside and under the grid picture.js and the tools that trace it trace.js, the wiring main.js. Every edit sends the whole document to /api/check; the answer streams back as JSON
  * lines (verdict, ambiguous cells, grade and replay). A newer edit aborts the older request, and the server
  * stops the older check, so the page never waits for a grid that is gone. */
@@ -43,11 +44,13 @@ function show(view) {
   if (view !== "solve" && state.solving) backToEditing();  // a new document ends a test-solve
   $("welcome").hidden = true;
   $("puzzle-view").hidden = view !== "puzzle";
-  $("mesh-view").hidden = view !== "mesh";
+  $("level-view").hidden = view !== "level";
   $("solve-view").hidden = view !== "solve";
   for (const id of ["edit-tools", "suggest", "save"]) $(id).hidden = view !== "puzzle";
+  for (const id of ["level-tools", "level-save"]) $(id).hidden = view !== "level";
   $("trace-tools").hidden = view !== "puzzle" || !state.trace;
-  if (view === "mesh") $("picture-options").hidden = true;
+  if (view === "level") $("picture-options").hidden = true;
+  if (view !== "level" && level.abort) { level.abort.abort(); level.seq++; }  // a level's proof is of no use now
   if (view === "puzzle" && state.doc) board.fit();  // sized once it is on screen: hidden, it has no room
 }
 
