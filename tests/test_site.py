@@ -258,10 +258,18 @@ def _requested(driver) -> list[str]:
 
 
 def _fresh_index(driver, index: str) -> None:
-    """Open the index with no progress kept: a clean start for each test."""
+    """Open the index with no progress kept: a clean start for each test.
+
+    Through a blank page, so the index is a new navigation (never a reload that could keep a filter's choice),
+    and waited on until every filter is off and every tile shows: once, under load, the ring's tile right after
+    this was "not interactable" (the test before leaves a filter on)."""
     _open(driver, index)
     driver.execute_script("localStorage.clear(); sessionStorage.clear()")
+    driver.get("about:blank")
     _open(driver, index)
+    _until(driver, lambda d: d.execute_script(
+        "return Array.from(document.querySelectorAll('select')).every(s => s.value === '')"
+        " && !document.querySelector('li.tile[hidden]')"), "the index with no filter on")
 
 
 def _fill(driver) -> None:
@@ -322,7 +330,9 @@ def test_a_solved_puzzle_is_marked_on_the_index_and_stays_so(browser, built):
     index = (site / "index.html").as_uri()
     _fresh_index(driver, index)
     ring = written["pages"]["ring"]
-    driver.find_element(By.CSS_SELECTOR, f'li.tile a[href="{ring}"]').click()
+    link = driver.find_element(By.CSS_SELECTOR, f'li.tile a[href="{ring}"]')
+    _until(driver, lambda d: link.is_displayed(), "the ring's tile to show")
+    link.click()
     _until(driver, lambda d: d.execute_script("return !!window.nonogenPlay"), "the ring to start")
     ActionChains(driver).send_keys(Keys.TAB).perform()  # the bar is last in the page: one Tab still reaches the grid
     assert driver.execute_script("return document.activeElement.id") == "board"
@@ -348,6 +358,8 @@ def test_continue_opens_the_started_puzzle(browser, built):
     tree, arrow = written["pages"]["tree"], written["pages"]["arrow"]
     _open(driver, (site / tree).as_uri())
     driver.find_element(By.CSS_SELECTOR, 'td.cell[data-row="0"][data-col="3"]').click()  # one cell: started
+    _until(driver, lambda d: d.execute_script("return nonogenPlay.state().saved.started === true"),
+           "the tree to keep that it was started")  # once, under load, the index never saw it (waited 120 s)
     _open(driver, (site / arrow).as_uri())  # opened last, but not started
     driver.find_element(By.ID, "nav-index").click()
     _on_index_until(driver, index, lambda d: _tile(d, tree)["state"] == "started", "the tree to show as started")

@@ -241,24 +241,36 @@ def test_the_map_never_calls_a_proof_that_ran_out_of_time_complete(monkeypatch):
 
 def test_engine_stops_a_running_check_and_keeps_its_worker():
     """Every edit of a paint stroke killed the check worker and forked a new one; a stopped check now ends at
-    its next message and its worker takes the newer edit."""
+    its next message and its worker takes the newer edit.
+
+    Which message is next is the worker's race with the claim: on a loaded machine the reader may already hold
+    the check's next message (or, rarely, all of them) when the newer edit claims the lane (clean-clone run 2 of
+    issue 46: ``[ambiguous, CANCELLED]``). So each try asserts only what holds in every order (the check's own
+    messages in order, then CANCELLED or its end), and the edit is tried again until one stop lands mid-check."""
     rng = np.random.default_rng(7)
     grid = (rng.random((30, 30)) < 0.5).astype(int).tolist()  # a grid with many solutions: the ambiguity takes a while
+    own = ("ambiguous", "grade")  # the keys of the check's messages after its verdict, in order
 
     async def scenario():
         engine = Engine(size=1, spare=0, stop_grace=WAIT)  # stopped, never killed
+        tries = []
         try:
-            first = engine.run({"kind": "check", "doc": checked({**DOC, "grid": grid, "givens": []})}, lane="tab")
-            verdict = await first.__anext__()  # it runs: its verdict came
-            newest = [m async for m in engine.run({"kind": "check", "doc": checked(DOC)}, lane="tab")]
-            rest = [m async for m in first]
-            return verdict, newest, rest, engine.started
+            while len(tries) < 20 and not (tries and tries[-1][2][-1:] == [CANCELLED]):
+                first = engine.run({"kind": "check", "doc": checked({**DOC, "grid": grid, "givens": []})}, lane="tab")
+                verdict = await first.__anext__()  # it runs: its verdict came
+                newest = [m async for m in engine.run({"kind": "check", "doc": checked(DOC)}, lane="tab")]
+                tries.append((verdict, newest, [m async for m in first]))
+            return tries, engine.started
         finally:
             engine.close()
 
-    verdict, newest, rest, started = asyncio.run(scenario())
-    assert verdict["verdict"] == "multiple" and rest == [CANCELLED]
-    assert newest[0]["verdict"] == "unique" and newest[-1]["grade"] == 1 and started == 1
+    tries, started = asyncio.run(scenario())
+    for verdict, newest, rest in tries:
+        assert verdict["verdict"] == "multiple" and newest[0]["verdict"] == "unique" and newest[-1]["grade"] == 1
+        body = rest[:-1] if rest[-1:] == [CANCELLED] else rest
+        assert [next(k for k in own if k in m) for m in body] == list(own[:len(body)]), rest
+    assert tries[-1][2][-1] == CANCELLED, f"no check was stopped in {len(tries)} tries"
+    assert started == 1  # one worker did every check: none was killed
 
 
 def test_engine_never_runs_an_older_claim_last():
