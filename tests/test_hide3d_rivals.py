@@ -13,7 +13,8 @@ import pytest
 
 from nonogen.clues3d import line_cells, line_clue_3d, puzzle3d_from_cells
 from nonogen.make import hide3d
-from nonogen.make.hide3d import _LineTrace, hide_clues
+from nonogen.make.hide3d import hide_clues
+from nonogen.make.trace3d import LineTrace
 from nonogen.solve.line3d import LineIndex3D
 from nonogen.solve.verify3d import verify3d
 
@@ -46,7 +47,7 @@ def test_the_logic_rivals_keep_exactly_the_clues_the_solver_alone_keeps():
 def test_every_rival_found_is_another_solution_of_the_shown_clues(seed):
     puzzle = puzzle3d_from_cells(_shape(seed))
     lines = LineIndex3D(puzzle)
-    trace = _LineTrace(lines, puzzle)
+    trace = LineTrace(lines, puzzle)
     if not trace.solved:
         pytest.skip("line logic does not solve this shape with every clue shown")
     goal = np.asarray(puzzle.goal, dtype=bool).ravel()
@@ -54,9 +55,10 @@ def test_every_rival_found_is_another_solution_of_the_shown_clues(seed):
     for ln in lines.refs:
         if trace.hide(ln):
             continue
-        rival = trace.rival_without(ln)
-        if rival is None:
+        if not trace.search_without(ln, hide3d.SEARCH_READS):
             continue
+        rival = trace.rival
+        assert rival is not None
         checked += 1
         assert np.any(rival.astype(bool) != goal)
         for other in lines.refs:
@@ -69,7 +71,7 @@ def test_every_rival_found_is_another_solution_of_the_shown_clues(seed):
 
 def test_a_box_off_by_one_cube_does_not_meet_the_clues():
     puzzle = puzzle3d_from_cells(_shape(1))
-    trace = _LineTrace(LineIndex3D(puzzle), puzzle)
+    trace = LineTrace(LineIndex3D(puzzle), puzzle)
     goal = np.asarray(puzzle.goal, dtype=np.int8).ravel()
     assert trace._meets_clues(goal)
     for cell in range(0, goal.size, 7):
@@ -79,9 +81,9 @@ def test_a_box_off_by_one_cube_does_not_meet_the_clues():
 
 
 def test_the_solver_built_late_knows_every_clue_decided_before(monkeypatch):
-    """With no guesses, every clue line logic cannot drop goes to the solver, built at the first such question
+    """With no search, every clue line logic cannot drop goes to the solver, built at the first such question
     after many clues were decided without it: its answers must still be the fresh solver's."""
-    monkeypatch.setattr(hide3d, "RIVAL_GUESSES", 0)
+    monkeypatch.setattr(hide3d, "SEARCH_READS", 0)
     calls = 0
     for seed, puzzle in _unique_shapes(4):
         late = hide_clues(puzzle, seed=seed)

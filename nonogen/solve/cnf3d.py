@@ -131,6 +131,10 @@ class Encoder:
         for block in self._blocks:
             yield from block.tolist()
 
+    def n_clauses(self) -> int:
+        """How many clauses a solver made from these would read (what building it costs)."""
+        return sum(len(block) for block in self._blocks)
+
     def add_clause(self, clause: Sequence[int]) -> None:
         self._blocks.append(np.array([clause], dtype=np.int64))
 
