@@ -1,21 +1,22 @@
 """Hiding Picross 3D clues: as many as possible (or a share, or a grade) while the level stays unique.
 
 Greedy in a seeded order. Line logic answers first: a clue it can do without
-goes, and a clue whose absence lets a few guesses finish into a second
-solution stays. Only the rest is asked of one incremental solver with one
-activation literal per line; with ``line_solvable`` no solver is needed,
-since a level line logic solves is unique.
+goes (:mod:`~nonogen.make.trace3d`), and where it gets stuck without one, a
+search from there finds a second solution (the clue stays) or proves there
+is none (it goes). Only what the search leaves open is asked of a solver, on
+the cubes still open. With ``line_solvable`` no solver is needed, since a
+level line logic solves is unique.
 """
 from __future__ import annotations
 
 import random
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import Callable, Optional
 
 import numpy as np
 
-from ..clues3d import LineRef, all_lines, clue_at, line_cells, with_clues
+from ..clues3d import LineRef, all_lines, clue_at, with_clues
 from ..errors import OptionError
 from ..model3d import Puzzle3D
 from ..solve.cnf3d import Encoder, encode
@@ -26,9 +27,6 @@ from ..solve.line3d import LineIndex3D
 from ..solve.sat import new_solver
 from ..solve.verify3d import check_size
 from .trace3d import LineTrace
-
-if TYPE_CHECKING:
-    from ..solve.sat import Solver
 
 __all__ = ["HideResult", "check_share", "hide_clues", "hide_to_grade"]
 
@@ -41,7 +39,8 @@ SEARCH_PER_CUBE = 100
 SOLVER_PER_CUBE = 400
 """Work the solver may do for a level, a cube of the box: propagations, and :data:`CLAUSE_WORK` a clause it reads."""
 CLAUSE_WORK = 10
-"""A clause read into the solver, in propagations: python-sat takes one about as long as ten (0.7 and 0.07 us)."""
+"""A clause made and read into the solver, in propagations: python-sat takes one about as long as ten (0.7 and
+0.07 us)."""
 SMALL_BOX = 4096
 """A level of fewer cubes gets the budgets of this many: small levels keep the solver's exact answers."""
 
@@ -111,7 +110,7 @@ def hide_clues(
             if trace.hide(ln):
                 hidden[ln] = None
     elif trace is not None:
-        _hide_incremental(puzzle, goal, order, limit, hidden, clock, report, trace, work)
+        _hide_incremental(order, limit, hidden, clock, report, trace, work)
     else:
         for k, ln in enumerate(order):
             if len(hidden) >= limit:
@@ -139,17 +138,19 @@ class _Work:
 
     Line logic takes each clue back from its trace (:class:`LineTrace`), and
     that work grows about with the cubes. What grew faster was the rest:
-    questions line logic leaves open, each asked of a solver over the whole
-    box. A level's questions grow with its clues, and each answer cost a pass
-    over millions of clauses: the 40-cube ``reference.obj`` of trimesh asked
-    431 of them (42 s), where it asked 1 at 30 cubes (1.6 s); a 30-cube blob
-    (trimesh's ``soup.stl``) had not finished after 16 minutes. So searching
-    and the solver have a budget in proportion to the cubes, in line reads
-    (:data:`SEARCH_PER_CUBE`) and in solver work (:data:`SOLVER_PER_CUBE`:
-    clauses read and propagations made, both counted by the solver). A
-    question neither can settle once they are spent keeps its clue: the
-    level stays unique, with that clue more shown. No level of the benchmark
-    comes near either budget.
+    questions line logic leaves open, each asked of a solver. A level's
+    questions grow with its clues, and each answer cost a pass over a CNF of
+    the box: with the previous engine the 40-cube ``fixed_top.ply`` of
+    trimesh asked 375 of them (13.5 s), ``octagonal_pocket.stl`` 264, and
+    ``target.obj`` 73 (17 s). The search and the solver (on the residue, see
+    :func:`_residue_rival`) answer most, but a residue can still be most of a
+    thin plate. So searching and the solver have a budget in proportion to
+    the cubes, in line reads (:data:`SEARCH_PER_CUBE`) and in solver work
+    (:data:`SOLVER_PER_CUBE`: clauses made and propagations, both counted). A
+    question neither settles within them keeps its clue: the level stays
+    unique, with that clue more shown (28 of 1367 clues of the
+    ``octagonal_pocket`` level, 20 of 1920 of ``fixed_top``'s). No row of the
+    benchmark (bunny, torus, knot) comes near either budget.
     """
 
     def __init__(self, cubes: int):
@@ -165,122 +166,94 @@ class _Work:
 
 
 def _hide_incremental(
-    puzzle: Puzzle3D, goal: np.ndarray, order: list[LineRef], limit: int, hidden: dict, clock: Clock,
-    report: Callable[[int, int], None], trace: LineTrace, work: _Work,
+    order: list[LineRef], limit: int, hidden: dict, clock: Clock, report: Callable[[int, int], None],
+    trace: LineTrace, work: _Work,
 ) -> None:
-    """Line logic first (:class:`LineTrace`), then one solver, one activation literal per line.
+    """Line logic first (:class:`LineTrace`), then a search, then a solver on what they leave open.
 
     A clue line logic can do without is hidden with no solver call
     (line-solvable implies unique: the solver would say the same). Where
     line logic gets stuck without the clue, a search from there finds a
     second solution (the clue stays) or proves there is none (it goes); the
-    solver is asked only what the search leaves open, told the cubes known
-    without the clue (they hold in every solution of the other clues). Line
-    logic keeps answering once a clue it needed is hidden, from the fixpoint
-    without it: the 40-cube torus asks the solver nothing, where it asked 57
-    questions (9 s of its 13.6).
+    solver is asked only what the search leaves open, and only about the
+    cubes still open (:func:`_residue_rival`). Line logic keeps answering
+    once a clue it needed is hidden, from the fixpoint without it: the
+    40-cube torus asks the solver nothing, where it asked 57 questions (9 s
+    of its 13.6).
     """
-    with _HidingSolver(puzzle, goal, order, clock, work) as solver:
-        for k, ln in enumerate(order):
-            if len(hidden) >= limit:
+    for k, ln in enumerate(order):
+        if len(hidden) >= limit:
+            break
+        report(k, len(order))
+        if trace.hide(ln):  # line logic still solves it
+            hidden[ln] = None
+            continue
+        before = trace.search_reads
+        share = 2 * work.search // (len(order) - k)  # twice an even share of what is left: none starves
+        found = trace.search_without(ln, min(SEARCH_READS, share)) if share > 0 else None
+        work.search -= trace.search_reads - before
+        if found is None and work.solver > 0:  # undecided: the solver is asked
+            found = _residue_rival(trace, ln, clock, work)
+        elif found:
+            trace.rivals += 1  # a checked second solution, no solver call
+        if found is False:
+            hidden[ln] = None
+            trace.forget(ln)  # unique, but line logic no longer solves it
+        elif found is None:  # undecided: the clue stays
+            if clock.deadline.expired():
                 break
-            report(k, len(order))
-            if trace.hide(ln):  # line logic still solves it
-                hidden[ln] = None
-                solver.decide(ln, shown=False)
-                continue
-            before = trace.search_reads
-            share = 2 * work.search // (len(order) - k)  # twice an even share of what is left: none starves
-            found = trace.search_without(ln, min(SEARCH_READS, share)) if share > 0 else None
-            work.search -= trace.search_reads - before
-            if found is None and work.solver > 0:  # undecided: the solver is asked
-                found = solver.rival(ln, order[k + 1 :], trace.known_without(ln))
-            elif found:
-                trace.rivals += 1  # a checked second solution, no solver call
-            if found is False:
-                hidden[ln] = None
-                solver.decide(ln, shown=False)
-                trace.forget(ln)  # unique, but line logic no longer solves it
-            else:  # a rival solution without this clue, or undecided: keep it
-                solver.decide(ln, shown=True)
-                if found is None and clock.deadline.expired():
-                    break
-                work.undecided += found is None
+            work.undecided += 1
 
 
-class _HidingSolver:
-    """The incremental solver of the hiding, built on its first question: line logic often answers them all.
+def _residue_rival(trace: LineTrace, line: LineRef, clock: Clock, work: _Work) -> Optional[bool]:
+    """Whether the shown clues but ``line``'s have a solution other than the goal (``None``: out of time or work).
 
-    Each clue's line is guarded by an activation literal; a decided clue
-    becomes a unit clause (shown or hidden), and a question assumes every
-    clue not yet decided shown. Building it for the 30-cube bunny (2 million
-    clauses) took 3 s that bought nothing once line logic answered every
-    question. It spends from the level's :class:`_Work`: it is not built when
-    its clauses would not fit, and a question stops once the work is spent.
+    A solver of the residue only (:meth:`LineTrace.residue`): the shown
+    lines with an open cube, the known cubes on them as unit clauses, and
+    "some open cube of ``line`` is off the goal" (a second solution must
+    differ from the goal on that line, or it would meet every shown clue).
+    Every other line is the goal's whatever the open cubes are, so the
+    answer is the whole box's. One solver over the whole box, kept between
+    questions, read 6.7 million clauses on the 40-cube knot before its first
+    answer (7 s), and each answer went over all of them; a residue is a few
+    lines around the hidden one. It spends from the level's :class:`_Work`:
+    a residue whose clauses do not fit in what is left is not built, and a
+    search stops once the work is spent.
     """
-
-    def __init__(self, puzzle: Puzzle3D, goal: np.ndarray, order: list[LineRef], clock: Clock, work: _Work):
-        self.puzzle, self.goal, self.order, self.clock, self.work = puzzle, goal, order, clock, work
-        self.decided: list[tuple[LineRef, bool]] = []
-        self.solver: Optional[Solver] = None
-        self.guard: dict[LineRef, int] = {}  # true: the line's clue is shown
-        self.asked: dict[LineRef, int] = {}  # true: some cube of the line is off the goal
-
-    def __enter__(self) -> "_HidingSolver":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.solver is not None:
-            self.solver.delete()
-
-    def decide(self, line: LineRef, shown: bool) -> None:
-        if self.solver is None:
-            self.decided.append((line, shown))
-        else:
-            self.solver.add_clause([self.guard[line] if shown else -self.guard[line]])
-
-    def rival(self, line: LineRef, undecided: list[LineRef], known: Sequence[int] = ()) -> Optional[bool]:
-        """Whether a solution other than the goal meets the clues shown so far and ``undecided``, without ``line``'s
-        (``None``: out of time or of work); ``known``: cube literals those clues imply (line logic's), assumed."""
-        if self.work.solver <= 0 or (self.solver is None and not self._build()):
+    left = trace.residue(line)
+    if left is None:
+        return None
+    grid, ks = left
+    lines, goal = trace.lines, trace.goal
+    k = lines.number[line]
+    own = lines.line_cells[lines.line_start[k] : lines.line_start[k + 1]]
+    own = own[grid[own] < 0]
+    if own.size == 0:  # every cube of the line is known, so the goal's: a second solution would meet its clue
+        return False
+    enc = Encoder(lines.size)
+    for j in ks.tolist():
+        enc.add_line(lines.refs[j], (int(lines.count[j]), int(lines.groups[j])))
+        if CLAUSE_WORK * enc.n_clauses() > work.solver:  # too big for what is left: undecided, what was made spent
+            work.spend_solver(CLAUSE_WORK * enc.n_clauses())
             return None
-        assert self.solver is not None
-        before = self.solver.accum_stats().get("propagations", 0)
-        self.solver.prop_budget(max(1, self.work.solver))  # a limited call stops there: counted, not timed
-        try:
-            assumptions = [self.guard[o] for o in undecided] + [-self.guard[line], self.asked[line], *known]
-            if self.clock.deadline.end is not None:
-                return self.clock.solve(self.solver, assumptions)  # None: out of time or of propagations
-            self.clock.calls += 1
-            return self.solver.solve_limited(assumptions=assumptions)
-        finally:
-            self.solver.prop_budget(-1)
-            self.work.spend_solver(self.solver.accum_stats().get("propagations", 0) - before)
-
-    def _build(self) -> bool:
-        """Make the solver, unless its clauses are more than the work left (then nothing is spent on it)."""
-        enc = Encoder(self.puzzle.size)
-        block = np.asarray(enc.block(self.goal))
-        for ln in self.order:
-            self.guard[ln], self.asked[ln] = enc.new_var(), enc.new_var()
-            clue = clue_at(self.puzzle, ln)
-            assert clue is not None  # the order holds the lines with a clue
-            enc.add_line(ln, clue, self.guard[ln])
-            enc.add_clause([-self.asked[ln], *block[line_cells(self.puzzle.size, ln)].tolist()])
-        for x, y, z, v in self.puzzle.givens:
-            enc.add_clause([enc.cell_lit(x, y, z, v)])
-        enc.add_units(np.array([self.guard[ln] if shown else -self.guard[ln] for ln, shown in self.decided],
-                               dtype=np.int64))
-        size = CLAUSE_WORK * enc.n_clauses()
-        if size > self.work.solver:
-            self.work.solver = 0
-            return False
-        self.work.spend_solver(size)
-        self.solver = new_solver("hiding", enc.clauses)
+    cells = np.unique(np.concatenate([own] + [lines.line_cells[lines.line_start[j] : lines.line_start[j + 1]]
+                                              for j in ks.tolist()]))
+    known = cells[grid[cells] >= 0]
+    enc.add_units(np.where(grid[known] == 1, known + 1, -(known + 1)))
+    enc.add_clause(np.where(goal[own] == 1, -(own + 1), own + 1).tolist())
+    work.spend_solver(CLAUSE_WORK * enc.n_clauses())
+    opened = cells[grid[cells] < 0]
+    with new_solver("hiding", enc.clauses) as solver:
         if PHASES:  # rivals are usually small changes of the goal: start the search there
-            self.solver.set_phases((np.where(self.goal.ravel(), 1, -1) * np.arange(1, self.goal.size + 1)).tolist())
-        self.decided = []
-        return True
+            solver.set_phases(np.where(goal[opened] == 1, opened + 1, -(opened + 1)).tolist())
+        solver.prop_budget(max(1, work.solver))  # a limited call stops there: counted, not timed
+        try:
+            if clock.deadline.end is not None:
+                return clock.solve(solver)  # None: out of time or of propagations
+            clock.calls += 1
+            return solver.solve_limited()
+        finally:
+            work.spend_solver(solver.accum_stats().get("propagations", 0))
 
 
 def hide_to_grade(

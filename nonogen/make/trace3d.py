@@ -75,7 +75,7 @@ class LineTrace:
     def hide(self, line: LineRef) -> bool:
         """Hide ``line``'s clue if line logic still solves the level without it (and say whether it did).
 
-        When it does not, the fixpoint without it is kept for :meth:`search_without`, :meth:`known_without` and
+        When it does not, the fixpoint without it is kept for :meth:`search_without`, :meth:`residue` and
         :meth:`forget` (a level line logic does not solve stays unsolved with a clue fewer: only they can hide it).
         """
         k = self.lines.number[line]
@@ -104,16 +104,19 @@ class LineTrace:
         self.pending = self.stuck = None
         self._note(length)
 
-    def known_without(self, line: LineRef) -> list[int]:
-        """The cubes known without ``line``'s clue (where :meth:`hide` stuck on it, and what :meth:`search_without`
-        proved since), as literals of the solver's cube variables: every solution of the shown clues but that one has
-        them, so a solver told them searches only the rest (0.7 s instead of 21.7 s for the first question of the
-        40-cube torus, whose line logic left 42 cubes open)."""
-        if self.stuck is None or self.stuck[0] != self.lines.number[line]:
-            return []
+    def residue(self, line: LineRef) -> Optional[tuple[np.ndarray, np.ndarray]]:
+        """What is left to decide without ``line``'s clue, where :meth:`hide` stuck on it (and :meth:`search_without`
+        proved more since): the flat box of cubes known without it (every solution of the shown clues but that one
+        has them; -1 open), and the shown lines but ``line`` with an open cube. A solution differs from the goal only
+        on open cubes, and only those lines can fail, so they are all a solver needs: on the 40-cube torus the first
+        question left 42 cubes open in a box of 22,400. ``None`` when the fixpoint kept is not ``line``'s."""
+        k = self.lines.number[line]
+        if self.stuck is None or self.stuck[0] != k:
+            return None
         grid = self.stuck[1]
-        known = np.flatnonzero(grid >= 0)
-        return np.where(grid[known] == 1, known + 1, -(known + 1)).tolist()
+        ks = self._lines_of[np.flatnonzero(grid < 0)].ravel()
+        ks = np.unique(ks[ks >= 0])
+        return grid, ks[(self.active[ks] == 1) & (ks != k)]
 
     def search_without(self, line: LineRef, reads: int) -> Optional[bool]:
         """Whether the shown clues but ``line``'s have a second solution: ``True`` (kept in :attr:`rival`), ``False``
@@ -136,7 +139,7 @@ class LineTrace:
         run: the 40-cube torus's 57 questions the solver answered in 9 s, each
         with 43 cubes open, take 8 runs each. Both verdicts are exact, so the
         hiding keeps the clues the solver would keep; an undecided search asks
-        the solver, told the cubes proved (:meth:`known_without`).
+        the solver, with the cubes proved (:meth:`residue`).
         """
         k = self.lines.number[line]
         self.rival = None
