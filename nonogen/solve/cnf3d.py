@@ -3,10 +3,9 @@
 Every line clue ``(count, groups)`` becomes two unary counters over the line
 (cubes kept, and group starts capped at 3) whose definitions hold for any
 assignment; only the final "count is n" / "groups is g" literals are clue
-constraints. That split is what makes clue hiding cheap: a line is switched
-off by one activation literal guarding a handful of clauses, and one
-incremental solver answers every "still unique without this clue?" question
-while keeping what it learned.
+constraints. That split lets a line be switched off by one activation literal
+guarding a handful of clauses (``add_line``'s ``guard``). Hiding clues no longer
+uses it: it asks a solver of the residue per question (``make/hide3d.py``).
 """
 from __future__ import annotations
 
