@@ -1,7 +1,7 @@
 """Benchmark: real meshes -> Picross 3D levels at 10, 15 and 20 cubes, with maximal clue hiding.
 
 For each size it voxelizes a model, verifies the FULL clue set, then hides
-clues greedily with one incremental solver (an activation literal per line).
+clues greedily (line logic, a search for a second solution, a solver on the residue).
 The baseline, in the same run, repeats the hiding with a fresh solver built
 for every check (same seed, so the same decisions), which is what a
 non-incremental tool does. Targets (issue 5): 10^3 under 5 s, 15^3 under

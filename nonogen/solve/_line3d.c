@@ -146,39 +146,42 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* retract(box, active, line, grid, trace_cells, trace_lines, trace_len, start) -> (trace_len, n_start):
- * l3_retract, in place; start an int32 array of a slot per line. */
+/* retract(box, active, line, grid, trace_cells, trace_lines, trace_len, start[, memo]) -> (trace_len, n_start, runs):
+ * l3_retract, in place; start an int32 array of a slot per line; memo as run's. */
 static PyObject *py_retract(PyObject *self, PyObject *args) {
-    PyObject *box_obj, *objs[6], *active_obj, *grid_obj, *tc_obj, *tl_obj, *start_obj;
+    PyObject *box_obj, *objs[6], *active_obj, *grid_obj, *tc_obj, *tl_obj, *start_obj, *memo_obj = Py_None;
     int line, trace_len;
-    if (!PyArg_ParseTuple(args, "O!OiOOOiO", &PyTuple_Type, &box_obj, &active_obj, &line, &grid_obj, &tc_obj, &tl_obj,
-                          &trace_len, &start_obj))
+    if (!PyArg_ParseTuple(args, "O!OiOOOiO|O", &PyTuple_Type, &box_obj, &active_obj, &line, &grid_obj, &tc_obj,
+                          &tl_obj, &trace_len, &start_obj, &memo_obj))
         return NULL;
     if (!PyArg_ParseTuple(box_obj, "OOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5])) return NULL;
-    Py_buffer v[11];
-    const char *formats[11] = {"i", "i", "i", "i", "i", "i", "B", "b", "i", "i", "i"};
-    PyObject *all[11] = {objs[0], objs[1], objs[2], objs[3], objs[4], objs[5], active_obj, grid_obj, tc_obj, tl_obj,
-                         start_obj};
-    int got = 0, ok = 1;
-    for (; got < 11 && ok; got++) ok = get(all[got], &v[got], formats[got], got >= 7) == 0;
+    Py_buffer v[12];
+    const char *formats[12] = {"i", "i", "i", "i", "i", "i", "B", "b", "i", "i", "i", "B"};
+    PyObject *all[12] = {objs[0], objs[1], objs[2], objs[3], objs[4], objs[5], active_obj, grid_obj, tc_obj, tl_obj,
+                         start_obj, memo_obj};
+    int wanted = memo_obj == Py_None ? 11 : 12, got = 0, ok = 1;
+    for (; got < wanted && ok; got++) ok = get(all[got], &v[got], formats[got], got >= 7) == 0;
     if (!ok) got--;
+    uint32_t slots = ok && wanted == 12 ? memo_slots(&v[11]) : 0;
+    if (ok && wanted == 12 && !slots) {
+        PyErr_SetString(PyExc_ValueError, "the memo is not a power of two of slots, 8-byte aligned");
+        ok = 0;
+    }
     PyObject *result = NULL;
     if (ok) {
         L3Box box;
-        const int32_t *tc = v[8].buf, *tl = v[9].buf;
         int fits = box_of(box_obj, v, &box) && v[6].len == box.n_lines && v[7].len == box.n_cells && line >= 0
                    && line < box.n_lines && trace_len >= 0 && trace_len <= v[8].len / 4 && trace_len <= v[9].len / 4
                    && v[10].len / 4 >= box.n_lines;
-        for (int32_t t = 0; fits && t < trace_len; t++)
-            fits = tc[t] >= 0 && tc[t] < box.n_cells && tl[t] >= 0 && tl[t] < box.n_lines;
-        if (!fits) {
+        int32_t n_start = 0, kept = -2;  /* l3_retract checks the trace's cells and lines before it changes any */
+        int64_t runs = 0;
+        if (fits)
+            kept = l3_retract(&box, v[6].buf, line, v[7].buf, v[8].buf, v[9].buf, trace_len, v[10].buf, &n_start,
+                              slots ? v[11].buf : NULL, slots ? slots - 1 : 0, &runs);
+        if (kept == -2)
             PyErr_SetString(PyExc_ValueError, "the arrays of a box and its trace do not fit together");
-        } else {
-            int32_t n_start = 0;
-            int32_t kept = l3_retract(&box, v[6].buf, line, v[7].buf, v[8].buf, v[9].buf, trace_len, v[10].buf,
-                                      &n_start);
-            result = kept < 0 ? PyErr_NoMemory() : Py_BuildValue("ii", kept, n_start);
-        }
+        else
+            result = kept < 0 ? PyErr_NoMemory() : Py_BuildValue("iiL", kept, n_start, (long long)runs);
     }
     for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
     return result;

@@ -3,10 +3,9 @@
 Every line clue ``(count, groups)`` becomes two unary counters over the line
 (cubes kept, and group starts capped at 3) whose definitions hold for any
 assignment; only the final "count is n" / "groups is g" literals are clue
-constraints. That split is what makes clue hiding cheap: a line is switched
-off by one activation literal guarding a handful of clauses, and one
-incremental solver answers every "still unique without this clue?" question
-while keeping what it learned.
+constraints. That split lets a line be switched off by one activation literal
+guarding a handful of clauses (``add_line``'s ``guard``). Hiding clues no longer
+uses it: it asks a solver of the residue per question (``make/hide3d.py``).
 """
 from __future__ import annotations
 
@@ -124,6 +123,7 @@ class Encoder:
         self.n_cells = int(np.prod(self.size))
         self.next_var = self.n_cells + 1
         self._blocks: list[np.ndarray] = []
+        self._n_clauses = 0
 
     @property
     def clauses(self) -> Iterator[list[int]]:
@@ -131,12 +131,20 @@ class Encoder:
         for block in self._blocks:
             yield from block.tolist()
 
+    def n_clauses(self) -> int:
+        """How many clauses a solver made from these would read (what building it costs), counted as they are added."""
+        return self._n_clauses
+
+    def _add(self, block: np.ndarray) -> None:
+        self._blocks.append(block)
+        self._n_clauses += len(block)
+
     def add_clause(self, clause: Sequence[int]) -> None:
-        self._blocks.append(np.array([clause], dtype=np.int64))
+        self._add(np.array([clause], dtype=np.int64))
 
     def add_units(self, lits: np.ndarray) -> None:
         """One unit clause per literal of ``lits``."""
-        self._blocks.append(np.asarray(lits, dtype=np.int64).reshape(-1, 1))
+        self._add(np.asarray(lits, dtype=np.int64).reshape(-1, 1))
 
     def new_var(self) -> int:
         self.next_var += 1
@@ -154,12 +162,12 @@ class Encoder:
         self.next_var += n_aux
         small = np.int32 if self.next_var < 2**31 else np.int64
         for block in defs:
-            self._blocks.append((np.sign(block) * table[np.abs(block)]).astype(small))
+            self._add((np.sign(block) * table[np.abs(block)]).astype(small))
         for block in cons:
             mapped = np.sign(block) * table[np.abs(block)]
             if guard is not None:
                 mapped = np.hstack([mapped, np.full((len(mapped), 1), -guard, dtype=np.int64)])
-            self._blocks.append(mapped.astype(small))
+            self._add(mapped.astype(small))
 
     def cell_lit(self, x: int, y: int, z: int, value: int) -> int:
         X, Y, Z = self.size

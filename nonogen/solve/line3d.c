@@ -212,25 +212,83 @@ int l3_run(const L3Box *box, L3Run *run) {
     return status;
 }
 
+/* Whether line k, read on the grid as it is, decides cell c (one of its cells). */
+static int decides(const L3Box *box, L3Run *run, int32_t k, int32_t c, int8_t *known, int8_t *out) {
+    const int32_t *cells = box->line_cells + box->line_start[k];
+    int len = box->line_start[k + 1] - box->line_start[k], at = -1;
+    for (int i = 0; i < len; i++) {
+        known[i] = run->grid[cells[i]];
+        if (cells[i] == c) at = i;
+    }
+    run->runs++;
+    int status = run->memo ? solve_remembered(box, run, k, len, known, out)
+                           : l3_solve_line(box->count[k], box->groups[k], len, known, out);
+    return status == 0 && at >= 0 && out[at] >= 0;
+}
+
 int32_t l3_retract(const L3Box *box, const uint8_t *active, int32_t line, int8_t *grid, int32_t *trace_cells,
-                   int32_t *trace_lines, int32_t trace_len, int32_t *start, int32_t *n_start) {
-    uint8_t *taken = calloc((size_t)box->n_lines + 1, 1);  /* a cell of the line was taken back */
-    if (!taken) return -1;
-    taken[line] = 1;
-    int32_t kept = 0;
+                   int32_t *trace_lines, int32_t trace_len, int32_t *start, int32_t *n_start, L3Memo *memo,
+                   uint32_t memo_mask, int64_t *runs) {
+    int32_t first = trace_len;  /* the first read by a line without its clue: the reads before it stand */
     for (int32_t t = 0; t < trace_len; t++) {
-        int32_t c = trace_cells[t], k = trace_lines[t];
-        if (taken[k]) {  /* read after one of its cells was taken back (or the line itself): not known to follow */
-            grid[c] = -1;
-            for (int32_t j = box->cell_start[c]; j < box->cell_start[c + 1]; j++) taken[box->cell_lines[j]] = 1;
-        } else {
-            trace_cells[kept] = c;
-            trace_lines[kept++] = k;
+        if (trace_cells[t] < 0 || trace_cells[t] >= box->n_cells || trace_lines[t] < 0
+            || trace_lines[t] >= box->n_lines)
+            return -2;
+        if (first == trace_len && !active[trace_lines[t]]) first = t;
+    }
+    (void)line;  /* inactive already: its reads are checked again like those of any line without its clue */
+    uint8_t *dirty = calloc((size_t)box->n_lines + 1, 1);  /* one of the line's cells was dropped */
+    int8_t *value = malloc((size_t)(trace_len - first) + 1);
+    if (!dirty || !value) {
+        free(dirty);
+        free(value);
+        return -1;
+    }
+    for (int32_t t = first; t < trace_len; t++) {
+        value[t - first] = grid[trace_cells[t]];
+        grid[trace_cells[t]] = -1;
+    }
+    L3Run run = {active, grid, NULL, 0, 0, NULL, NULL, 0, 0, 0, memo, memo_mask};
+    int8_t known[L3_MAX_LEN], out[L3_MAX_LEN], own_known[L3_MAX_LEN], own[L3_MAX_LEN];
+    int32_t kept = first;
+    for (int32_t t = first; t < trace_len;) {
+        int32_t k = trace_lines[t], end = t;
+        while (end < trace_len && trace_lines[end] == k) end++;  /* one read of line k */
+        int clean = active[k] && !dirty[k];  /* k reads what it read then: it decides the same cells */
+        int status = -1;
+        const int32_t *cells = box->line_cells + box->line_start[k];
+        int len = box->line_start[k + 1] - box->line_start[k];
+        if (!clean && active[k]) {  /* read again as it stands: what it still decides stays */
+            for (int i = 0; i < len; i++) own_known[i] = grid[cells[i]];
+            run.runs++;
+            status = memo ? solve_remembered(box, &run, k, len, own_known, own)
+                          : l3_solve_line(box->count[k], box->groups[k], len, own_known, own);
         }
+        for (int32_t e = t; e < end; e++) {
+            int32_t c = trace_cells[e], by = k;
+            int keep = clean;
+            if (!keep && status == 0)
+                for (int i = 0; i < len; i++)
+                    if (cells[i] == c) keep = own[i] >= 0;
+            for (int32_t j = box->cell_start[c]; !keep && j < box->cell_start[c + 1]; j++) {
+                by = box->cell_lines[j];  /* another line through the cell may decide it now */
+                keep = by != k && active[by] && decides(box, &run, by, c, known, out);
+            }
+            if (keep) {
+                grid[c] = value[e - first];
+                trace_cells[kept] = c;
+                trace_lines[kept++] = by;
+            } else {
+                for (int32_t j = box->cell_start[c]; j < box->cell_start[c + 1]; j++) dirty[box->cell_lines[j]] = 1;
+            }
+        }
+        t = end;
     }
     *n_start = 0;
     for (int32_t k = 0; k < box->n_lines; k++)
-        if (taken[k] && active[k]) start[(*n_start)++] = k;
-    free(taken);
+        if (dirty[k] && active[k]) start[(*n_start)++] = k;
+    *runs = run.runs;
+    free(dirty);
+    free(value);
     return kept;
 }

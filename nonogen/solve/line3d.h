@@ -56,13 +56,17 @@ int l3_solve_line(int count, int groups, int len, const int8_t *known, int8_t *o
 /* Line logic to a fixpoint. Returns 1 solved, 0 stuck, -1 contradiction, -2 out of memory. */
 int l3_run(const L3Box *box, L3Run *run);
 
-/* Takes back line `line`'s clue from a solved box and its trace: the cells that line decided, and every cell
- * decided later by a line one of whose cells had been taken back by then, are undecided again in grid (-1) and
- * leave the trace, which keeps the rest in order (its new length returned). The cells kept follow from the other
- * clues alone, and every line without a cell taken back reads nothing new: so line logic resumed from the lines
- * written to start (their number in *n_start, in line order; the active ones with a cell taken back) reaches the
- * fixpoint of the level without that clue. Returns -1 out of memory. */
+/* Takes back line `line`'s clue (already inactive) from a box line logic reached and its trace, keeping every
+ * decision that still follows without it. The trace is replayed in order: a read by a line none of whose cells has
+ * been dropped decides what it decided then; any other read is made again on the box as it stands then, and a cell it
+ * no longer decides stays if another active line through it decides it there; otherwise the cell is dropped (-1 in
+ * grid) and its lines marked. The kept reads stay in the trace in order (its new length returned): each follows from
+ * the givens and the reads before it, as a fresh run's would. Every unmarked line reads nothing new, so line logic
+ * resumed from the lines written to start (their number in *n_start, in line order; the active marked ones) reaches
+ * the fixpoint of the level without that clue. *runs counts the lines read again (memo: as in L3Run). Returns -1
+ * out of memory, -2 (changing nothing) when a trace entry names a cell or line the box does not have. */
 int32_t l3_retract(const L3Box *box, const uint8_t *active, int32_t line, int8_t *grid, int32_t *trace_cells,
-                   int32_t *trace_lines, int32_t trace_len, int32_t *start, int32_t *n_start);
+                   int32_t *trace_lines, int32_t trace_len, int32_t *start, int32_t *n_start, L3Memo *memo,
+                   uint32_t memo_mask, int64_t *runs);
 
 #endif
