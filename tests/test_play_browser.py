@@ -103,6 +103,7 @@ def test_page_3d_colors_and_bad_shapes():
 # --- the browser -----------------------------------------------------------------------------------------------
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing: " + INSTALL_HINT)
+from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -189,11 +190,18 @@ def reload(driver) -> None:
     stored, page, old = driver.execute_script(STORED), driver.current_url, driver.current_window_handle
     driver.switch_to.new_window("tab")
 
+    seen = [""]
+
     def fresh_copy(d) -> bool:
         d.get(page)
-        return d.execute_script(STORED) == stored
+        seen[0] = d.execute_script(STORED)
+        return seen[0] == stored
 
-    _until(driver, fresh_copy, "the page's saved progress to reach a fresh copy of the page")
+    try:
+        _until(driver, fresh_copy, "the page's saved progress to reach a fresh copy of the page")
+    except TimeoutException:  # once under load (two suites at once, load 7): say what the fresh copies read
+        raise AssertionError(f"a fresh copy of the page never read what it stored:\n stored {stored}\n "
+                             f"fresh  {seen[0]}") from None
     new = driver.current_window_handle
     driver.switch_to.window(old)
     driver.close()
