@@ -34,8 +34,8 @@ from .guard import OLD_COOKIE, Gate
 from .inputs import check_save_kind, checked, mesh_options, picture_options, trace_request
 from .limits import Limits, job_seconds
 from .tabs import Picture, Tab, Tabs
-from .web import (JSON, answer, error, file_name, query_options, read_document, read_json, streamed, studio_of,
-                  tab_of, upload)
+from .web import (JSON, answer, error, file_name, made_play_page, play_frame_of, query_options, read_document,
+                  read_json, streamed, studio_of, tab_of, upload)
 from .worker import Engine
 
 __all__ = ["create_app", "Studio"]
@@ -181,22 +181,12 @@ async def open_file(request: Request) -> Response:
 
 async def play(request: Request) -> Response:
     """The page's puzzle made into the play page, kept for the tab's test-solve frame (``/play.html``)."""
-    engine, tab = studio_of(request).engine, tab_of(request)
-    claim = engine.claim(tab.lane("play"))
     body = await read_document(request)
-    message = await engine.one({"kind": "play", "doc": body["doc"]}, lane=tab.lane("play"), claim=claim,
-                               seconds=job_seconds("play"))
-    if "page" in message:
-        tab.play_page = message.pop("page")
-        message["ready"] = True
-    return answer(message)
+    return await made_play_page(request, {"kind": "play", "doc": body["doc"]}, "puzzle")
 
 
 async def play_frame(request: Request) -> Response:
-    """The tab's puzzle as the play page, for the test-solve frame (its own document keeps its own CSP)."""
-    tab = studio_of(request).tabs.peek(request.query_params.get("tab"))
-    page = (tab and tab.play_page) or "<!DOCTYPE html><title>no puzzle</title><p>No puzzle to play yet.</p>"
-    return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+    return play_frame_of(request, "puzzle")
 
 
 async def save(request: Request) -> Response:

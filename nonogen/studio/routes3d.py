@@ -17,14 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from .folder import MODEL_SUFFIXES
 from .inputs import check_level_kind, checked_level, level_options, mesh_options, session_key
 from .limits import job_seconds
 from .tabs import Tab
-from .web import answer, drain, error, file_name, query_options, read_json, streamed, studio_of, tab_of, upload
+from .web import (answer, drain, error, file_name, made_play_page, play_frame_of, query_options, read_json, streamed,
+                  studio_of, tab_of, upload)
 
 __all__ = ["ROUTES", "made_level"]
 
@@ -94,22 +95,12 @@ async def level_save(request: Request) -> Response:
 
 async def level_play(request: Request) -> Response:
     """The page's level made into its play page, kept for the tab's test-play frame (``/level.html``)."""
-    engine, tab = studio_of(request).engine, tab_of(request)
-    claim = engine.claim(tab.lane("play"))
     body = await read_json(request)
-    message = await engine.one({"kind": "level-play", "doc": checked_level(body.get("doc"))}, lane=tab.lane("play"),
-                               claim=claim, seconds=job_seconds("level-play"))
-    if "page" in message:
-        tab.level_page = message.pop("page")
-        message["ready"] = True
-    return answer(message)
+    return await made_play_page(request, {"kind": "level-play", "doc": checked_level(body.get("doc"))}, "level")
 
 
 async def level_frame(request: Request) -> Response:
-    """The tab's level as a play page, for the test-play frame (a page of its own: it keeps its own CSP)."""
-    tab = studio_of(request).tabs.peek(request.query_params.get("tab"))
-    page = (tab and tab.level_page) or "<!DOCTYPE html><title>no level</title><p>No level to play yet.</p>"
-    return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+    return play_frame_of(request, "level")
 
 
 def _asset(*names: str) -> Any:

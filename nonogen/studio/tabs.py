@@ -54,8 +54,7 @@ class Tab:
         self.key = key
         self.uploads = uploads  # where uploads go (each in a folder of its own)
         self.picture: Optional[Picture] = None
-        self.level_page = ""  # the level's play page, for test-playing it in the tab's frame
-        self.play_page = ""  # the 2D puzzle's play page, for test-solving in the tab's frame
+        self.play_pages: dict[str, str] = {}  # the puzzle's and the level's play pages, for the tab's frame
         self.model: Optional[Path] = None  # the model file the level was made from
         self.forgotten = False
 
@@ -105,7 +104,7 @@ class Tab:
         for path in (self.picture.path if self.picture else None, self.model):
             if path is not None:
                 self._discard(path)
-        self.picture, self.model, self.level_page, self.play_page = None, None, "", ""
+        self.picture, self.model, self.play_pages = None, None, {}
 
     def _discard(self, path: Path) -> None:
         """Delete ``path`` if it is an upload (a file of the studio's folder is the author's)."""

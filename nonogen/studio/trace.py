@@ -200,10 +200,7 @@ def region(laid: Laid, point: list[float], tolerance: int) -> Message:
     similar[y, x] = True  # the region holds the point clicked, whatever its own colour
     parts, _ = label(similar)
     share = laid.cells(parts == parts[y, x])
-    covered = share >= 0.5
-    boundary = covered & ~binary_erosion(covered, structure=np.ones((3, 3), bool), border_value=0)
-    return {"cells": np.argwhere(covered).tolist(), "outline": np.argwhere(boundary).tolist(),
-            "share": round(float(share.mean()), 4)}
+    return _covered(share >= 0.5, float(share.mean()))
 
 
 def cutout(laid: Laid, area: list[int]) -> Message:
@@ -222,9 +219,14 @@ def cutout(laid: Laid, area: list[int]) -> Message:
         raise InputError("area: the box covers the whole picture; leave some of the ground outside it")
     mask = grab_cut(laid.rgb, np.zeros((height, width), np.uint8), (x, y, w, h)) & laid.inside
     covered = laid.cells(mask.astype(np.float32)) >= 0.5
+    return _covered(covered, float(covered.mean()))
+
+
+def _covered(covered: np.ndarray, share: float) -> Message:
+    """A tool's answer: the cells ``covered``, those of them on its boundary (a covered cell with an uncovered one,
+    or the grid's edge, among its eight neighbours), and the share of the picture it took."""
     boundary = covered & ~binary_erosion(covered, structure=np.ones((3, 3), bool), border_value=0)
-    return {"cells": np.argwhere(covered).tolist(), "outline": np.argwhere(boundary).tolist(),
-            "share": round(float(covered.mean()), 4)}
+    return {"cells": np.argwhere(covered).tolist(), "outline": np.argwhere(boundary).tolist(), "share": round(share, 4)}
 
 
 def threshold(laid: Laid, offset: float) -> Message:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Hashable
 from urllib.parse import unquote
 
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 
 from ..errors import LimitError, NonogenError
 from .guard import TAB_HEADER, TooSlow, chunks
@@ -27,8 +27,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .app import Studio
     from .worker import Engine
 
-__all__ = ["JSON", "error", "answer", "read_json", "read_document", "upload", "drain", "query_options", "file_name",
-           "studio_of", "tab_of", "streamed"]
+__all__ = ["JSON", "error", "answer", "made_play_page", "play_frame_of", "read_json", "read_document", "upload",
+           "drain", "query_options", "file_name", "studio_of", "tab_of", "streamed"]
 
 _STATUS = {"OptionError": 400, "OSError": 400, "OutputExistsError": 409}
 """HTTP status of a worker's error by its kind; any other error the author caused (a picture that is not one) is 422."""
@@ -144,3 +144,24 @@ def query_options(request: Request) -> Any:
 def file_name(request: Request) -> str:
     """The uploaded file's own name (the page sends it URL-encoded: header values are ASCII), for messages."""
     return Path(unquote(request.headers.get("x-file-name", ""))).name[:200]
+
+
+async def made_play_page(request: Request, job: dict[str, Any], what: str) -> Response:
+    """The page's puzzle or level (``what``) made into its play page by ``job`` and kept for the tab's frame.
+
+    The page stays on the server, not in the answer: the frame loads it as a
+    document of its own, so it keeps its own CSP."""
+    engine, tab = studio_of(request).engine, tab_of(request)
+    claim = engine.claim(tab.lane("play"))
+    message = await engine.one(job, lane=tab.lane("play"), claim=claim, seconds=job_seconds(job["kind"]))
+    if "page" in message:
+        tab.play_pages[what] = message.pop("page")
+        message["ready"] = True
+    return answer(message)
+
+
+def play_frame_of(request: Request, what: str) -> Response:
+    """The tab's play page of its ``what`` (``puzzle`` or ``level``), for the test-play frame."""
+    tab = studio_of(request).tabs.peek(request.query_params.get("tab"))
+    page = (tab and tab.play_pages.get(what)) or f"<!DOCTYPE html><title>no {what}</title><p>No {what} to play yet.</p>"
+    return HTMLResponse(page, headers={"Cache-Control": "no-store"})
