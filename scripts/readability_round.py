@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SET = ROOT / "samples" / "readability"
 PREVIOUS = "07c0a63"
 MODES = {"default": {}, "bw": {"mode": "bw"}}
-CANDIDATE_FILES = ("nonogen/importers/image.py", "nonogen/importers/pipelines.py")
+CANDIDATE_FILES = ("nonogen/importers/image.py", "nonogen/importers/pipelines.py", "nonogen/importers/quantize.py")
 """The files of the working tree a candidate version runs (laid over HEAD's tree): where the default mode is chosen."""
 PER_SHEET = 16
 BOX = 220
