@@ -127,16 +127,23 @@ def test_the_damaged_digit_is_a_suspect_when_scanned(folder):
 def test_a_scanned_page_is_corrected_proved_and_saved(page, folder):
     driver = page
     driver.find_element(By.ID, "scan-pictures").click()  # pictures are puzzle pages now
+    driver.execute_script("""
+        window.said = [];
+        new MutationObserver(() => said.push(scan_status.textContent)).observe(
+            window.scan_status = document.getElementById('scan-status'), {childList: true, characterData: true});
+    """)
     _drop(driver, "damaged.png", (folder / "damaged.png").read_bytes())
     _until(driver, lambda: driver.find_element(By.ID, "scan-view").get_attribute("data-read") == "damaged.png#0")
     _until(driver, lambda: driver.find_element(By.ID, "scan-page").get_attribute("data-ready") == "0")
     _until(driver, lambda: _proved(driver) == "unsolvable")
+    assert driver.execute_script("return said")[0].startswith("reading damaged.png... ")  # the wait was shown
     line = f"row {DAMAGED_LINE}"
     assert "suspect" in _clue(driver, line).get_attribute("class")
     assert line in [li.get_attribute("data-line") for li in driver.find_elements(By.CSS_SELECTOR, "#scan-suspects li")]
     assert "confidence" in _clue(driver, line).get_attribute("title")
     assert not driver.find_element(By.ID, "save").get_attribute("hidden")  # the save panel serves the clues too
     _until(driver, lambda: _editing(driver) == line)  # the first suspect is open for typing
+    assert driver.find_element(By.ID, "scan-zoom").is_displayed()  # and shown as printed, enlarged
     _shot(driver, "studio-scan-suspect")
 
     # Escape leaves it; a click on the clue's place on the page opens it again

@@ -16,7 +16,8 @@ const scan = {
   editing: null,                 // the clue being typed: {kind, i, td, input}
   last: "",                      // the line the editor left last (the next suspect is the one after it)
   clues: { row: [], column: [] }, cells: [],
-  reading: null, before: "",     // the "reading the page..." timer, and the view to go back to if it fails
+  reading: null, readingSeq: 0,  // the "reading the page..." timer, and the reading it times
+  before: "",                    // the view to go back to if the reading fails
   move: 0,                       // a correction's step to the next suspect, taken once its proof names them
   scale: 1,                      // page pixels to canvas pixels
 };
@@ -30,6 +31,7 @@ async function scanUpload(file) {
   const seq = startReading(file.name);
   const res = await api("/api/scan", file, { "Content-Type": "application/octet-stream",
     "X-File-Name": encodeURIComponent(file.name) });
+  doneReading(seq);
   if (seq === state.importSeq) scanned(res, file.name);
 }
 
@@ -37,6 +39,7 @@ async function scanOpen(name) {
   say("");
   const seq = startReading(name);
   const res = await api("/api/scan/open", { name });
+  doneReading(seq);
   if (seq === state.importSeq) scanned(res, name);
 }
 
@@ -49,6 +52,7 @@ function startReading(name) {
   $("scan-view").dataset.read = "";
   const started = performance.now();
   clearInterval(scan.reading);
+  scan.readingSeq = seq;
   const tick = () => {
     $("scan-status").textContent = `reading ${name}... ${((performance.now() - started) / 1000).toFixed(1)} s`;
   };
@@ -57,10 +61,15 @@ function startReading(name) {
   return seq;
 }
 
-/* The server's reading of the page: its puzzles, the first one on screen; an error goes back to what was shown. */
-function scanned(res, name) {
+/* The reading `seq` has its answer (or a newer reading or picture took its place): its clock stops. */
+function doneReading(seq) {
+  if (scan.readingSeq !== seq) return;
   clearInterval(scan.reading);
   $("scan-status").textContent = "";
+}
+
+/* The server's reading of the page: its puzzles, the first one on screen; an error goes back to what was shown. */
+function scanned(res, name) {
   if (res.data.cancelled) return;
   if (res.data.error) {
     $("scan-view").dataset.read = "error";
@@ -116,7 +125,7 @@ function choosePuzzle(k) {
 function buildClues() {
   const table = $("scan-board"), { rows, cols } = scan.p;
   table.innerHTML = "";
-  table.style.setProperty("--cell", Math.max(14, Math.min(28, Math.floor(520 / Math.max(rows.length, cols.length)))) + "px");
+  fitClues();
   scan.clues = { row: [], column: [] };
   const head = table.insertRow();
   head.insertCell().className = "corner";
@@ -135,6 +144,26 @@ function buildClues() {
   for (const kind of ["row", "column"]) scan.clues[kind].forEach((_, i) => drawClue(kind, i));
   drawMarks();
   drawSolution();
+}
+
+/* The clue lists' width in cells (a row clue's number takes about one). */
+function clueSpan() {
+  const { rows, cols } = scan.p;
+  return cols.length + Math.max(1, ...rows.map((l) => l.length)) + 1;
+}
+
+/* The page takes half the width (300 to 560 px), less when the clue lists need it for 16 px cells. */
+function pageRoom() {
+  const width = $("scan-body").clientWidth - 40;
+  return Math.max(300, Math.min(560, width / 2, width - 60 - 16 * clueSpan()));
+}
+
+/* The clue lists' cells take the rest of the width (14 to 28 px), and the window's height. */
+function fitClues() {
+  const { rows, cols } = scan.p, longest = (lines) => Math.max(1, ...lines.map((l) => l.length));
+  const byWidth = ($("scan-body").clientWidth - pageRoom() - 60) / clueSpan();
+  const byHeight = (window.innerHeight - 160) / (rows.length + 0.75 * longest(cols) + 1);
+  $("scan-board").style.setProperty("--cell", Math.floor(Math.max(14, Math.min(28, byWidth, byHeight))) + "px");
 }
 
 function clueCell(td, kind, i) {
@@ -359,7 +388,7 @@ function lineBoxes(kind, i) {
 function drawPage() {
   const v = scan.p && scan.p.view, image = scan.image, canvas = $("scan-image");
   if (!v || !image) return;
-  const room = Math.max(240, Math.min(560, ($("scan-body").clientWidth - 40) / 2));
+  const room = pageRoom();
   scan.scale = Math.min(3, room / v.width, 700 / v.height);
   const width = v.width * scan.scale, height = v.height * scan.scale;
   sized(canvas, width, height);
@@ -378,6 +407,26 @@ function drawPage() {
       for (const [x0, y0, x1, y1] of lineBoxes(kind, i)) g.strokeRect(x0 - 2, y0 - 2, x1 - x0 + 4, y1 - y0 + 4);
     });
   }
+  drawZoom();
+}
+
+/* The clue being typed as the page prints it, enlarged (up to 4 times) under the page: its numbers and the margin
+ * up to the grid, so a long clue of a large puzzle reads at a glance. */
+function drawZoom() {
+  const zoom = $("scan-zoom"), e = scan.editing, v = scan.p && scan.p.view;
+  zoom.hidden = !(e && scan.image);
+  if (zoom.hidden) return;
+  const boxes = lineBoxes(e.kind, e.i), pitch = (v.xs[v.xs.length - 1] - v.xs[0]) / (v.xs.length - 1);
+  const row = e.kind === "row", along = pitch / 2, across = pitch / 6;  // the line's neighbours barely show
+  const x0 = Math.max(0, row ? Math.min(...boxes.map((b) => b[0])) - along : v.xs[e.i] - across);
+  const y0 = Math.max(0, row ? v.ys[e.i] - across : Math.min(...boxes.map((b) => b[1])) - along);
+  const x1 = Math.min(v.width, row ? v.xs[0] + along : v.xs[e.i + 1] + across);
+  const y1 = Math.min(v.height, row ? v.ys[e.i + 1] + across : v.ys[0] + along);
+  const k = Math.min(4, pageRoom() / (x1 - x0), 320 / (y1 - y0));
+  sized(zoom, (x1 - x0) * k, (y1 - y0) * k);
+  const g = zoom.getContext("2d");
+  g.setTransform(zoom.width / (x1 - x0), 0, 0, zoom.height / (y1 - y0), 0, 0);
+  g.drawImage(scan.image, x0, y0, x1 - x0, y1 - y0, 0, 0, x1 - x0, y1 - y0);
 }
 
 function clueOfAll(kind) { return kind === "row" ? scan.p.rows : scan.p.cols; }
@@ -412,5 +461,5 @@ function wireScanning() {
     if (at) editLine(at[0], at[1]);
   });
   document.addEventListener("keydown", scanKey);
-  window.addEventListener("resize", drawPage);
+  window.addEventListener("resize", () => { if (scan.p) { fitClues(); drawPage(); } });
 }
