@@ -35,6 +35,10 @@ class Scan:
     ``row_confidence[r]`` is the least confidence of row ``r``'s numbers
     (1 for a PDF's text layer); ``result`` is the
     :class:`~nonogen.solve.result.VerifyResult` (``None`` when not verified).
+    With ``scan(..., layout=True)``, ``extra`` holds where the puzzle is on its page, for a person to compare
+    with what was read (the studio's clue mode): ``page`` (the
+    :class:`~nonogen.importers.scan.pages.Page`, its grey levels) and ``found`` (the
+    :class:`~nonogen.importers.scan.read.Found`: the grid's lines and each number's box, in the page's pixels).
     """
 
     file: str
@@ -130,11 +134,12 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
 
 
 def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float] = 60.0, strategy: str = "full",
-         grade: bool = True) -> list[Scan]:
+         grade: bool = True, layout: bool = False) -> list[Scan]:
     """Every puzzle on the picture or PDF at ``path``, read, and (with ``verify``) proved: one :class:`Scan` each.
 
     Raises :class:`~nonogen.errors.InputError` when the file cannot be read
-    or holds no puzzle grid (one line naming the file).
+    or holds no puzzle grid (one line naming the file). ``layout`` keeps each
+    puzzle's page and clue boxes in :attr:`Scan.extra`.
 
     >>> import nonogen, tempfile, pathlib
     >>> page = pathlib.Path(tempfile.mkdtemp()) / "heart.png"
@@ -167,7 +172,7 @@ def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float
         status = None if result is None else result.status
         out.append(Scan(str(path), page.number, seen[page.number], puzzle, tuple(row_conf), tuple(col_conf),
                         grid.source, result, tuple(suspects(puzzle, row_conf, col_conf, status)), read_seconds,
-                        len(pages), per_page[page.number]))
+                        len(pages), per_page[page.number], {"page": page, "found": grid} if layout else {}))
     return out
 
 

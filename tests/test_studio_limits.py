@@ -18,6 +18,7 @@ from typing import Iterator
 import numpy as np
 import pytest
 
+import nonogen
 from nonogen.cli.common import EXIT_TERMINATED
 from nonogen.studio import Limits
 from studio_server import DOC, WAIT, Studio, alive, photo_png
@@ -266,8 +267,9 @@ def test_the_server_never_loads_numpy_or_pillow(tmp_path):
     by building its puzzle (numpy, and Pillow for the colour names), imported the file work for a table of save
     kinds (the renderers: numpy, Pillow, svgwrite), and unpickled the workers' numpy answers and levels: 270 modules
     of numpy, Pillow, scipy and scikit-image after one check. After a check, a map, a suggestion, a play page, a
-    puzzle file, two saves, a picture, its tracing tools, a level and the 3D editor's proof, play page and saves,
-    none of them is mapped in the server's process; the workers have numpy mapped (so the look would see it)."""
+    puzzle file, two saves, a picture, its tracing tools, a level and the 3D editor's proof, play page and saves, a
+    scanned page, its clues' proof and their save, none of them is mapped in the server's process; the workers have
+    numpy mapped (so the look would see it)."""
     import psutil
 
     for sample in ("puzzles/heart.non", "meshes/chair.off"):
@@ -293,6 +295,13 @@ def test_the_server_never_loads_numpy_or_pillow(tmp_path):
         for path, body in (("/api/level/check", {"doc": level}), ("/api/level/play", {"doc": level}),
                            ("/api/level/save", {"doc": level, "format": "folder", "name": "chair-level"}),
                            ("/api/level/save", {"doc": level, "format": "picross3d-nathsou", "name": "chair.json"})):
+            assert server.api(path, body, tab="t")[0] == 200, path
+        nonogen.draw(nonogen.load(tmp_path / "heart.non"), tmp_path / "sheet.png")
+        status, read = server.api("/api/scan/open", {"name": "sheet.png"}, tab="t")
+        assert status == 200 and read["puzzles"][0]["rows"][1] == [7], read
+        clues = {key: read["puzzles"][0][key] for key in ("rows", "cols")}
+        for path, body in (("/api/scan/check", {"clues": clues}),
+                           ("/api/save", {"clues": clues, "name": "scanned.non", "format": "non"})):
             assert server.api(path, body, tab="t")[0] == 200, path
         heavy = re.compile(r"/(numpy|PIL|pillow|scipy|skimage|scikit_image)(\.libs)?/")
 

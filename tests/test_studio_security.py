@@ -20,6 +20,8 @@ from studio_server import DOC, TOKEN, WAIT, Studio, photo_png
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 LEVEL = {"size": [1, 1, 2], "cells": "10", "palette": [{"rgb": "#ffffff"}, {"rgb": "#e8913a"}], "hidden": None}
+CLUES = {"rows": [[1], []], "cols": [[1], []]}
+"""A scanned puzzle's clues, as the clue mode sends them."""
 """A level of one cube in a box of two: the 3D editor's routes answer it (when the token is right)."""
 
 
@@ -53,7 +55,9 @@ def test_every_api_request_needs_the_run_token(studio):
         for path, body in (("/api/files", None), ("/api/save", {"doc": DOC, "name": "x.non", "format": "non"}),
                            ("/api/check", {"doc": DOC}), ("/api/level/check", {"doc": LEVEL}),
                            ("/api/level/save", {"doc": LEVEL, "name": "x.json", "format": "nonogen-3d"}),
-                           ("/api/level/play", {"doc": LEVEL}), ("/api/remesh", {"options": {}})):
+                           ("/api/level/play", {"doc": LEVEL}), ("/api/remesh", {"options": {}}),
+                           ("/api/scan/open", {"name": "heart.non"}), ("/api/scan/check", {"clues": CLUES}),
+                           ("/api/save", {"clues": CLUES, "name": "x.non", "format": "non"})):
             status, answer = studio.api(path, body, token=token, headers={"X-Nonogen-Studio": "1"})
             assert status == 403 and "token" in answer["error"], (token, path)
     assert not (studio.folder / "x.non").exists() and not (studio.folder / "x.json").exists()

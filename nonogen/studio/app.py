@@ -28,20 +28,21 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import LimitError, NonogenError, OutputExistsError
-from . import routes3d
+from . import routes3d, scanroutes
 from .folder import MODEL_SUFFIXES, PICTURE_SUFFIXES, Folder
 from .guard import OLD_COOKIE, Gate
 from .inputs import check_save_kind, checked, mesh_options, picture_options, trace_request
 from .limits import Limits, job_seconds
 from .tabs import Picture, Tab, Tabs
 from .web import (JSON, answer, error, file_name, made_play_page, play_frame_of, query_options, read_document,
-                  read_json, streamed, studio_of, tab_of, upload)
+                  read_json, streamed, studio_of, tab_of, uploaded)
 from .worker import Engine
 
 __all__ = ["create_app", "Studio"]
 
-CHECK_KINDS = ("check", "level")
-"""The jobs that answer an edit: they may take the worker kept free of every other kind (:class:`.worker.Engine`)."""
+CHECK_KINDS = ("check", "level", "clues")
+"""The jobs that answer an edit (a scanned puzzle's correction too): they may take
+the worker kept free of every other kind (:class:`.worker.Engine`)."""
 
 
 class Studio:
@@ -83,16 +84,10 @@ async def files(request: Request) -> Response:
 
 async def picture(request: Request) -> Response:
     """An uploaded picture (the raw bytes), read into a puzzle with the options in the query."""
-    tab = tab_of(request)
-    claim = studio_of(request).engine.claim(tab.lane("import"))
-    path = tab.upload_path("picture")
-    await upload(request, path)
-    try:
+    async with uploaded(request, "import", "picture") as (tab, claim, path):
         options = picture_options(query_options(request))
         source = Picture(secrets.token_hex(8), path, file_name(request) or "the picture")
         return await _import(request, tab, source, options, claim)
-    finally:
-        tab.release(path)
 
 
 async def reimport(request: Request) -> Response:
@@ -190,7 +185,8 @@ async def play_frame(request: Request) -> Response:
 
 
 async def save(request: Request) -> Response:
-    """The page's puzzle saved in the folder: a puzzle file, a sheet or a play page (never over a file unasked)."""
+    """The page's puzzle saved in the folder: a puzzle file, a sheet or a play page (never over a file unasked); a
+    scanned puzzle's clues (``clues`` instead of ``doc``) alike."""
     studio, tab = studio_of(request), tab_of(request)
     lane = tab.lane("save")
     claim = studio.engine.claim(lane)  # a newer save of this tab replaces this one, a level's or a puzzle's
@@ -198,8 +194,12 @@ async def save(request: Request) -> Response:
     kind, name, overwrite = str(body.get("format")), body.get("name"), bool(body.get("overwrite"))
     path = studio.folder.path(name)
     check_save_kind(kind, path)
-    job = {"kind": "save", "doc": checked(body.get("doc")), "path": str(path), "format": kind, "overwrite": overwrite,
-           "accept": bool(body.get("accept"))}
+    job: dict[str, Any] = {"kind": "save", "path": str(path), "format": kind, "overwrite": overwrite,
+                           "accept": bool(body.get("accept"))}
+    if "clues" in body:
+        job["clues"] = scanroutes.checked_clues(body["clues"])
+    else:
+        job["doc"] = checked(body.get("doc"))
     return answer(await studio.engine.one(job, lane=lane, claim=claim, seconds=job_seconds("save")))
 
 
@@ -250,6 +250,7 @@ def create_app(folder: Folder, token: str, hosts: Optional[list[str]] = None, li
         Route("/api/save", save, methods=["POST"]),
         Route("/api/trace", trace, methods=["POST"]),
         *routes3d.ROUTES,
+        *scanroutes.ROUTES,
     ]
     app = Starlette(
         routes=[Route("/", index), Route("/play.html", play_frame), *api,

@@ -18,7 +18,7 @@ from ..model import Puzzle
 from ..palette import Color, pick_char
 from .inputs import META_FIELDS, checked
 
-__all__ = ["puzzle_of", "puzzle_from", "palette_of", "palette_json", "puzzle_json"]
+__all__ = ["puzzle_of", "puzzle_from", "clue_puzzle", "palette_of", "palette_json", "puzzle_json"]
 
 
 def puzzle_of(doc: Any) -> tuple[Puzzle, np.ndarray]:
@@ -34,6 +34,14 @@ def puzzle_from(doc: dict[str, Any]) -> tuple[Puzzle, np.ndarray]:
     givens = [(r, c, int(grid[r, c])) for r, c in doc["givens"]]
     meta = {key: doc[key] for key in META_FIELDS if doc[key]}
     return puzzle_from_grid(grid, palette_of(doc["palette"]), givens=givens, title=doc["title"], **meta), grid
+
+
+def clue_puzzle(doc: dict[str, Any]) -> Puzzle:
+    """The black-and-white puzzle of a clue document (a scanned page's, as :func:`.scanroutes.checked_clues`
+    checked it): its clues as the page holds them, no goal (the engine finds the solution, if it is one)."""
+    meta = {key: doc[key] for key in META_FIELDS if doc[key]}
+    return Puzzle(rows=[[(n, 1) for n in line] for line in doc["rows"]],
+                  cols=[[(n, 1) for n in line] for line in doc["cols"]], meta={"title": doc["title"], **meta})
 
 
 def palette_of(entries: list[dict[str, str]]) -> tuple[Color, ...]:

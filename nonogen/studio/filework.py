@@ -23,11 +23,11 @@ from ..model import Puzzle
 from ..output import answer, draw
 from ..solve.deadline import Deadline
 from ..solve.session import Session
-from .document import puzzle_from, puzzle_json
+from .document import clue_puzzle, puzzle_from, puzzle_json
 from .inputs import SHEETS
 from .limits import OPEN_SECONDS, SAVE_CHECK_SECONDS
 
-__all__ = ["open_puzzle", "save_puzzle", "play_page", "not_unique"]
+__all__ = ["open_puzzle", "save_puzzle", "play_page", "not_unique", "proved_clues"]
 
 Message = dict[str, Any]
 
@@ -54,15 +54,19 @@ def save_puzzle(job: dict[str, Any]) -> Iterator[Message]:
     The puzzle is proved as the file will hold it (a format without givens
     loses them) before anything is written; one that is not unique is
     written only when the page says ``accept`` (the author confirmed), else
-    the answer is a ``confirm`` naming the problem and the fix.
+    the answer is a ``confirm`` naming the problem and the fix. A scanned
+    puzzle comes as its clues (``job["clues"]``): no grid, so the fix to offer is the author's (a clue misread).
     """
-    puzzle, grid = puzzle_from(job["doc"])
     path, kind, force = Path(job["path"]), job["format"], bool(job.get("overwrite"))
-    if not job.get("accept"):
-        problem = not_unique(puzzle, grid, kind)
-        if problem is not None:
-            yield {"confirm": problem}
-            return
+    if "clues" in job:
+        puzzle, problem = proved_clues(clue_puzzle(job["clues"]), kind)
+        problem = None if job.get("accept") else problem
+    else:
+        puzzle, grid = puzzle_from(job["doc"])
+        problem = None if job.get("accept") else not_unique(puzzle, grid, kind)
+    if problem is not None:
+        yield {"confirm": problem}
+        return
     if kind in SHEETS:
         draw(puzzle, path, solution=kind == "pdf-solution", force=force)
         yield {"saved": path.name, "dropped": []}
@@ -108,6 +112,18 @@ def not_unique(puzzle: Puzzle, grid: np.ndarray, kind: str) -> Optional[Message]
     lost = 0 if keeps else len(puzzle.givens)
     return {"status": result.status, "ambiguous": ambiguous, "dropped_givens": lost, "format": kind,
             "message": _problem(result.status, len(ambiguous), lost, kind, keeps), "fix": fix}
+
+
+def proved_clues(puzzle: Puzzle, kind: str) -> tuple[Puzzle, Optional[Message]]:
+    """A puzzle of clues with its solution as its goal when it is unique as a file of ``kind`` gives it back (the
+    formats that keep a goal, and a solution sheet, get it), else as it is and why it is not unique; no fix is
+    offered (``fix`` None): the author corrects a clue, or saves it as it is."""
+    result = Session(_as_written(puzzle, kind)).verify(timeout=SAVE_CHECK_SECONDS, grade=False)
+    if result.status == "unique":
+        return puzzle.replace(goal=result.solution), None
+    what = {"multiple": "the puzzle has more than one solution", "unsolvable": "the puzzle has no solution"}
+    return puzzle, {"status": result.status, "ambiguous": [], "dropped_givens": 0, "format": kind, "fix": None,
+                    "message": what.get(result.status, f"the puzzle could not be proved unique ({result.status})")}
 
 
 def _keeps_givens(puzzle: Puzzle, grid: np.ndarray, kind: str) -> bool:

@@ -77,10 +77,10 @@ class Folder:
         return path
 
     def listing(self) -> list[dict[str, str]]:
-        """The regular files the studio can open (puzzles, pictures, models) by name; entries that cannot be
-        looked at (a symlink loop, a file gone meanwhile, no permission) are left out, not an error."""
+        """The regular files the studio can open (puzzles, pictures, models, PDF pages to scan) by name; entries that
+        cannot be looked at (a symlink loop, a file gone meanwhile, no permission) are left out, not an error."""
         kinds = {**{s: "puzzle" for s in SUFFIXES}, **{s: "picture" for s in PICTURE_SUFFIXES},
-                 **{s: "model" for s in MODEL_SUFFIXES}}
+                 **{s: "model" for s in MODEL_SUFFIXES}, ".pdf": "page"}
         entries = []
         with os.scandir(self.root) as found:
             for entry in found:

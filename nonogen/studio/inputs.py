@@ -18,9 +18,9 @@ from ..errors import InputError, OptionError
 from ..formats._common import clean_text
 from ..palette import parse_hex
 
-__all__ = ["MAX_SIDE", "META_FIELDS", "MAX_COLORS", "SHEETS", "checked", "check_save_kind", "picture_options",
-           "mesh_options", "PICTURE_OPTIONS", "TRACE_OPS", "trace_request", "MAX_SIDE_3D", "CUBE_CODES", "LEVEL_KINDS",
-           "checked_level", "level_options", "check_level_kind", "session_key"]
+__all__ = ["MAX_SIDE", "META_FIELDS", "MAX_COLORS", "SHEETS", "checked", "doc_texts", "check_save_kind",
+           "picture_options", "mesh_options", "PICTURE_OPTIONS", "TRACE_OPS", "trace_request", "MAX_SIDE_3D",
+           "CUBE_CODES", "LEVEL_KINDS", "checked_level", "level_options", "check_level_kind", "session_key"]
 
 MAX_SIDE = 100
 """Largest side the studio edits: a page of 10,000 cells is still drawn at once, and far past what people solve."""
@@ -46,10 +46,14 @@ def checked(doc: Any) -> dict[str, Any]:
     palette = _palette(doc.get("palette"))
     grid = _grid(doc.get("grid"), len(palette) - 1)
     givens = _givens(doc.get("givens") or [], len(grid), len(grid[0]))
-    title = clean_text(str(doc.get("title") or f"Puzzle {len(grid[0])}x{len(grid)}")[:200])
-    meta = {key: clean_text(str(doc.get(key) or "")[:200]).strip() for key in META_FIELDS}
-    return {"grid": grid, "palette": palette, "givens": givens, "title": title, **meta,
+    return {"grid": grid, "palette": palette, "givens": givens, **doc_texts(doc, len(grid[0]), len(grid)),
             "reference": _reference(doc.get("reference"), len(grid), len(grid[0]))}
+
+
+def doc_texts(doc: dict[str, Any], width: int, height: int) -> dict[str, str]:
+    """A document's ``title`` (``Puzzle WxH`` when it has none) and :data:`META_FIELDS`, cleaned."""
+    title = clean_text(str(doc.get("title") or f"Puzzle {width}x{height}")[:200])
+    return {"title": title, **{key: clean_text(str(doc.get(key) or "")[:200]).strip() for key in META_FIELDS}}
 
 
 def _palette(entries: Any) -> list[dict[str, str]]:

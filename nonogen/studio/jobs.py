@@ -1,6 +1,7 @@
 """The studio's engine work, run in a worker process: import a picture, check a grid, suggest repairs (and, from
 :mod:`.filework`, :mod:`.ambiguity` and :mod:`.trace`: open, save, the play page, the ambiguity map, the tracing
-tools; from :mod:`.edit3d` and :mod:`.levelwork`: a level made from a model, its proof after each edit, saving it).
+tools; from :mod:`.edit3d` and :mod:`.levelwork`: a level made from a model, its proof after each edit, saving it;
+from :mod:`.scanwork`: a puzzle page read, a scanned puzzle's proof after each correction).
 
 Each job is a generator of JSON-ready messages, so the page sees the verdict
 as soon as it is known and the grade and ambiguous cells when they follow.
@@ -36,6 +37,7 @@ from .filework import open_puzzle, play_page, save_puzzle
 from .inputs import MAX_SIDE
 from .levelwork import make_mesh, play_level, save_level
 from .limits import CHECK_SECONDS, SUGGEST_SECONDS
+from .scanwork import check_clues, scan_page
 from .trace import frame_box, read_picture, trace
 
 __all__ = ["run", "import_picture", "check", "suggest", "CHECK_SECONDS", "SUGGEST_SECONDS"]
@@ -160,4 +162,4 @@ def _ease_to_grade(puzzle: Puzzle, grid: np.ndarray, grade: int, clock: Deadline
 
 JOBS = {"import": import_picture, "check": check, "suggest": suggest, "open": open_puzzle, "save": save_puzzle,
         "play": play_page, "map": ambiguity_map, "trace": trace, "mesh": make_mesh, "level": check_level,
-        "level-save": save_level, "level-play": play_level}
+        "level-save": save_level, "level-play": play_level, "scan": scan_page, "clues": check_clues}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..executors import hard_limit
 
 __all__ = ["Limits", "CHECK_SECONDS", "SUGGEST_SECONDS", "MESH_SECONDS", "OPEN_SECONDS", "SAVE_CHECK_SECONDS",
-           "MAP_SECONDS", "job_seconds"]
+           "MAP_SECONDS", "SCAN_SECONDS", "job_seconds"]
 
 CHECK_SECONDS = 30.0
 """How long one check may take: a hard grid keeps its worker busy at most this long (a new edit stops it sooner)."""
@@ -32,10 +32,13 @@ SAVE_CHECK_SECONDS = 20.0
 MAP_SECONDS = 20.0
 """How long the ambiguity map may search (it sends what it has found so far as it goes)."""
 
+SCAN_SECONDS = 60.0
+"""How long reading a puzzle page (a picture, or every page of a PDF) may take."""
+
 _OWN_SECONDS = {"check": CHECK_SECONDS, "suggest": SUGGEST_SECONDS, "mesh": MESH_SECONDS, "open": OPEN_SECONDS,
                 "import": 20.0, "save": SAVE_CHECK_SECONDS + OPEN_SECONDS, "play": OPEN_SECONDS,
                 "map": MAP_SECONDS, "trace": 20.0, "level": CHECK_SECONDS, "level-save": SAVE_CHECK_SECONDS + 20.0,
-                "level-play": OPEN_SECONDS}
+                "level-play": OPEN_SECONDS, "scan": SCAN_SECONDS, "clues": CHECK_SECONDS}
 """Each job's own deadline (reading a picture or writing a file has none of its own: these bound them)."""
 
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .worker import Engine
 
 __all__ = ["JSON", "error", "answer", "made_play_page", "play_frame_of", "read_json", "read_document", "upload",
-           "drain", "query_options", "file_name", "studio_of", "tab_of", "streamed"]
+           "uploaded", "drain", "query_options", "file_name", "studio_of", "tab_of", "streamed"]
 
 _STATUS = {"OptionError": 400, "OSError": 400, "OutputExistsError": 409}
 """HTTP status of a worker's error by its kind; any other error the author caused (a picture that is not one) is 422."""
@@ -123,6 +123,20 @@ async def upload(request: Request, path: Path) -> None:
         raise
     finally:
         studio.uploads.release()
+
+
+@contextlib.asynccontextmanager
+async def uploaded(request: Request, lane: str, name: str) -> AsyncIterator[tuple[Tab, int, Path]]:
+    """The request's upload in a file ``name`` of its own, with the tab and a claim on its ``lane`` (taken before
+    the body is read); the file is deleted at the end unless the job made it the tab's picture or model."""
+    tab = tab_of(request)
+    claim = studio_of(request).engine.claim(tab.lane(lane))
+    path = tab.upload_path(name)
+    await upload(request, path)
+    try:
+        yield tab, claim, path
+    finally:
+        tab.release(path)
 
 
 async def drain(request: Request) -> None:

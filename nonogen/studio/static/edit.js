@@ -120,9 +120,10 @@ function showFields() {
 }
 
 function fieldChanged(id) {
-  state.doc[FIELDS[id]] = $(id).value;
+  const editing = $("scan-view").hidden && state.doc;  // a scanned puzzle's fields are read when it is saved
+  if (editing) state.doc[FIELDS[id]] = $(id).value;
   if (id === "doc-title") setSaveName();
-  commit();
+  if (editing) commit();
 }
 
 function wireEditing() {

@@ -32,6 +32,7 @@ function wire() {
   $("remesh").addEventListener("click", remesh);
   wireLevel();
   wireLevelSaving();
+  wireScanning();
   listFiles().then(() => {
     const name = StudioApi.opening;  // the file the command named: opened as if chosen in the folder's list
     if (!name) return;

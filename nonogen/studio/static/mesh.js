@@ -59,6 +59,7 @@ async function listFiles() {
 async function openFile() {
   const name = $("folder-files").value;
   if (!name) return;
+  if (isPage(name)) return scanOpen(name);
   say("");
   const seq = ++state.importSeq;
   if (!isModel(name)) newPicture();

@@ -45,7 +45,7 @@ function applyFix(fix) {
 
 function setSaveName() {
   const [, , ext] = FORMATS.find(([f]) => f === $("save-format").value);
-  const stem = (state.stem || state.doc.title || "puzzle").replace(/[^\w.-]+/g, "-").replace(/^[.-]+/, "") || "puzzle";
+  const stem = (state.stem || (state.doc && state.doc.title) || "puzzle").replace(/[^\w.-]+/g, "-").replace(/^[.-]+/, "") || "puzzle";
   $("save-name").value = stem + ext;
 }
 
@@ -56,7 +56,9 @@ async function save(overwrite, accept) {
   state.saving = { overwrite, accept };
   $("save-status").textContent = "saving...";
   const name = $("save-name").value;
-  const res = await api("/api/save", { doc: state.doc, name, format: $("save-format").value, overwrite, accept });
+  const body = { name, format: $("save-format").value, overwrite, accept };
+  if ($("scan-view").hidden) body.doc = state.doc; else body.clues = scanClues();  // a scanned puzzle: its clues
+  const res = await api("/api/save", body);
   if (res.data.cancelled) return;  // a newer save of this tab took its place: its answer says what happened
   if (res.data.confirm) { askUnique(res.data.confirm); return; }
   if (res.status === 409) {
@@ -75,12 +77,12 @@ async function save(overwrite, accept) {
 
 /* The puzzle as the file would hold it is not unique: say why, outline the fix, and wait for the author. */
 function askUnique(problem) {
-  const fix = problem.fix, parts = [];
+  const fix = problem.fix || { givens: [], edits: [] }, parts = [];  // a scanned puzzle's fix is the author's
   if (fix.givens.length) parts.push(`add ${fix.givens.length} given${fix.givens.length > 1 ? "s" : ""}`);
   if (fix.edits.length) parts.push(`change ${fix.edits.length} cell${fix.edits.length > 1 ? "s" : ""}`);
   const fixes = fix.status === "unique" && parts.length > 0;
   $("unique-question").textContent = `Not saved: ${problem.message}.` + (fixes
-    ? ` To make it unique, ${parts.join(" and ")} (outlined in blue).` : " No fix was found in time.");
+    ? ` To make it unique, ${parts.join(" and ")} (outlined in blue).` : problem.fix ? " No fix was found in time." : "");
   $("unique-confirm").dataset.format = problem.format;
   $("fix-and-save").hidden = !fixes;
   $("fix-and-save").textContent = `${parts.join(" and ").replace(/^./, (ch) => ch.toUpperCase())}, then save`;
@@ -88,7 +90,7 @@ function askUnique(problem) {
   $("unique-confirm").scrollIntoView({ block: "nearest" });
   $("save-status").textContent = "";
   state.suggestion = fixes ? { givens: fix.givens, edits: fix.edits, fix: true } : null;
-  mark();
+  if (problem.fix) mark();
 }
 
 function fixAndSave() {

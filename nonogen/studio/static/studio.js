@@ -2,7 +2,8 @@
  * calls to the server api.js; editing (history, tools, size, fields) is edit.js, the palette palette.js,
  * suggestions and saving save.js, test-solving and the ambiguity map solve.js, models and the folder mesh.js, the 3D
  * editor level.js and levelsave.js (its view: edit3d.html),
- * the picture beside and under the grid picture.js and the tools that trace it trace.js, the wiring main.js. Every edit sends the whole document to /api/check; the answer streams back as JSON
+ * the picture beside and under the grid picture.js and the tools that trace it trace.js, scanned puzzle pages in
+ * clue mode scan.js, the wiring main.js. Every edit sends the whole document to /api/check; the answer streams back as JSON
  * lines (verdict, ambiguous cells, grade and replay). A newer edit aborts the older request, and the server
  * stops the older check, so the page never waits for a grid that is gone. */
 "use strict";
@@ -46,10 +47,12 @@ function show(view) {
   $("puzzle-view").hidden = view !== "puzzle";
   $("level-view").hidden = view !== "level";
   $("solve-view").hidden = view !== "solve";
-  for (const id of ["edit-tools", "suggest", "save"]) $(id).hidden = view !== "puzzle";
+  $("scan-view").hidden = view !== "scan";
+  for (const id of ["edit-tools", "suggest"]) $(id).hidden = view !== "puzzle";
+  $("save").hidden = view !== "puzzle" && view !== "scan";  // a scanned puzzle is saved from its clues (scan.js)
   for (const id of ["level-tools", "level-save"]) $(id).hidden = view !== "level";
   $("trace-tools").hidden = view !== "puzzle" || !state.trace;
-  if (view === "level") $("picture-options").hidden = true;
+  if (view === "level" || view === "scan") $("picture-options").hidden = true;
   if (view !== "level" && level.abort) { level.abort.abort(); level.seq++; }  // a level's proof is of no use now
   if (view === "puzzle" && state.doc) board.fit();  // sized once it is on screen: hidden, it has no room
 }
@@ -61,6 +64,7 @@ function isModel(name) { return /\.(stl|obj|ply|glb|gltf|off)$/i.test(name); }
 async function upload(file) {
   say("");
   $("folder-files").value = "";  // the board shows the dropped file now, not the one chosen in the folder before
+  if (isPage(file.name)) return scanUpload(file);
   if (isModel(file.name)) return makeLevel(await api("/api/mesh?options=" + encodeURIComponent(JSON.stringify(meshOptions())),
     file, { "X-File-Name": encodeURIComponent(file.name) }));
   const seq = ++state.importSeq;
@@ -181,9 +185,12 @@ async function check() {
   }
 }
 
-function setVerdict(status, text) {
-  $("verdict").dataset.status = status;
-  $("verdict").textContent = text;
+function setVerdict(status, text) { verdictIn("verdict", status, text); }
+
+/* A verdict shown in the element `id`: its status in data-status (the colours, and what tests wait for). */
+function verdictIn(id, status, text) {
+  $(id).dataset.status = status;
+  $(id).textContent = text;
 }
 
 function checked(m, started) {

@@ -1,0 +1,98 @@
+"""The studio's routes for scanned puzzle pages, and the clue document they take: adapters like :mod:`.app`'s.
+
+A page (a picture or a PDF, uploaded or a file of the folder) is read in the
+tab's import lane (a newer page or picture takes its place); the clue mode's
+proof after each correction runs in the tab's check lane, the one an edit's
+check takes, on the worker kept for checks. Saving a corrected puzzle is
+:mod:`.app`'s save route, given the clue document instead of a grid.
+The work is :mod:`.scanwork`'s, in a worker.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..errors import InputError
+from .inputs import MAX_SIDE, doc_texts
+from .limits import job_seconds
+from .tabs import Tab
+from .web import answer, file_name, read_json, streamed, studio_of, tab_of, uploaded
+
+__all__ = ["ROUTES", "checked_clues", "LARGEST_NUMBER"]
+
+LARGEST_NUMBER = 9999
+"""Largest number a clue may hold: a misreading (73 for a 10-cell line) is kept as read, for the proof to refute."""
+
+
+def checked_clues(doc: Any) -> dict[str, Any]:
+    """A clue document as the page sends it, checked and cleaned: ``rows`` and ``cols`` (each line a list of
+    whole numbers; a 0 is dropped: ``[0]`` is an empty line), ``row_confidence`` and ``col_confidence`` (0 to 1,
+    one a line; absent: 1), ``title`` and the :data:`~.inputs.META_FIELDS`.
+
+    >>> checked_clues({"rows": [[1], [0]], "cols": [[1], []], "row_confidence": [0.2, 1]})["rows"]
+    [[1], []]
+    """
+    if not isinstance(doc, dict):
+        raise InputError("expected clues: {rows, cols}")
+    rows, cols = _lines(doc.get("rows"), "rows"), _lines(doc.get("cols"), "cols")
+    return {"rows": rows, "cols": cols, "row_confidence": _confidence(doc.get("row_confidence"), len(rows)),
+            "col_confidence": _confidence(doc.get("col_confidence"), len(cols)), **doc_texts(doc, len(cols), len(rows))}
+
+
+def _lines(value: Any, what: str) -> list[list[int]]:
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_SIDE:
+        raise InputError(f"{what}: expected a list of 1 to {MAX_SIDE} clues")
+    lines = []
+    for line in value:
+        if not (isinstance(line, list) and len(line) <= MAX_SIDE
+                and all(type(n) is int and 0 <= n <= LARGEST_NUMBER for n in line)):
+            raise InputError(f"{what}: each clue is a list of at most {MAX_SIDE} whole numbers 0 to {LARGEST_NUMBER}")
+        lines.append([n for n in line if n])
+    return lines
+
+
+def _confidence(value: Any, count: int) -> list[float]:
+    """One confidence a line (0 to 1); anything else (absent, another puzzle's) is taken as sure."""
+    fits = isinstance(value, list) and len(value) == count and all(
+        type(v) in (int, float) and 0 <= v <= 1 for v in value)
+    return [float(v) for v in value] if fits else [1.0] * count
+
+
+async def scan_upload(request: Request) -> Response:
+    """An uploaded page (the raw bytes: a picture or a PDF) read into its puzzles."""
+    async with uploaded(request, "import", "page") as (tab, claim, path):
+        return await _scanned(request, tab, str(path), file_name(request) or "the page", claim)
+
+
+async def scan_open(request: Request) -> Response:
+    """A page of the studio's folder (``{"name": ...}``) read into its puzzles."""
+    studio, tab = studio_of(request), tab_of(request)
+    claim = studio.engine.claim(tab.lane("import"))
+    body = await read_json(request)
+    path = await asyncio.to_thread(studio.folder.file, body.get("name"), studio.limits.upload_bytes)
+    return await _scanned(request, tab, str(path), path.name, claim)
+
+
+async def _scanned(request: Request, tab: Tab, path: str, name: str, claim: int) -> Response:
+    job = {"kind": "scan", "path": path, "name": name}
+    return answer(await studio_of(request).engine.one(job, lane=tab.lane("import"), claim=claim,
+                                                       seconds=job_seconds("scan")))
+
+
+async def scan_check(request: Request) -> Response:
+    """The proof of the clue document ``{"clues": ...}`` (verdict and suspects, solution, grade) as JSON lines."""
+    engine, lane = studio_of(request).engine, tab_of(request).lane("check")
+    claim = engine.claim(lane)  # the correction before this one is dropped now
+    body = await read_json(request)
+    return streamed(engine, {"kind": "clues", "clues": checked_clues(body.get("clues"))}, lane, claim)
+
+
+ROUTES = [
+    Route("/api/scan", scan_upload, methods=["POST"]),
+    Route("/api/scan/open", scan_open, methods=["POST"]),
+    Route("/api/scan/check", scan_check, methods=["POST"]),
+]
