@@ -307,3 +307,23 @@ def test_line_first_verdicts_are_the_sat_verdicts():
             assert np.array_equal(got.solution, solution)
         statuses.add((got.status, got.difficulty))
     assert statuses >= {("unique", "line"), ("unique", "search"), ("multiple", None), ("unsolvable", None)}
+
+
+def test_an_index_with_other_clues_answers_as_a_fresh_one():
+    """The 3D editor's session keeps a level's index between edits: with a cube flipped (three clues changed), the
+    index taken over answers as one built for the edited level; another box gets one of its own."""
+    cells = _shape(3)
+    lines = LineIndex3D(puzzle3d_from_cells(cells))
+    lines.fixpoint()  # its memo warm with the old clues
+    for cube in [(1, 2, 2), (0, 0, 0), (2, 3, 1)]:
+        cells = cells.copy()
+        cells[cube] = not cells[cube]
+        edited = puzzle3d_from_cells(cells)
+        taken = lines.with_clues(edited)
+        fresh = LineIndex3D(edited)
+        assert taken.line_cells is lines.line_cells and taken.count.tolist() == fresh.count.tolist()
+        assert [a.tolist() for a in taken.fixpoint()[:1]] == [a.tolist() for a in fresh.fixpoint()[:1]]
+        assert taken.passes()[:3] == fresh.passes()[:3]
+        lines = taken
+    other = lines.with_clues(puzzle3d_from_cells(np.ones((3, 4, 5), dtype=bool)))
+    assert other.size == (3, 4, 5) and other.line_cells is not lines.line_cells

@@ -5,6 +5,7 @@ A person solves a level line by line; what line logic alone decides is the
 """
 from __future__ import annotations
 
+import copy
 import heapq
 import os
 from functools import lru_cache
@@ -136,6 +137,23 @@ class LineIndex3D:
         self.box = (self.line_start, self.line_cells, self.count, self.groups, self.cell_start, self.cell_lines)
         self._memo: Optional[np.ndarray] = None
         self._work: Optional[tuple[np.ndarray, np.ndarray, np.ndarray]] = None
+
+    def with_clues(self, puzzle: Puzzle3D) -> "LineIndex3D":
+        """The index of ``puzzle``, a level of the same box with the same lines clued: the cells and lines shared,
+        only the clues read again (the 3D editor asks about a level after each one-cube edit, which changes three
+        clues; building the index took 10 ms of a 20-cube level's 30 ms answer). A fresh memo: a line's clue may
+        have changed."""
+        if tuple(puzzle.size) != self.size or puzzle.n_lines != len(self.refs):
+            return LineIndex3D(puzzle)
+        clues = [clue_at(puzzle, ln) for ln in self.refs]
+        if any(clue is None for clue in clues):
+            return LineIndex3D(puzzle)
+        other = copy.copy(self)
+        table = np.array(clues, dtype=np.int32).reshape(-1, 2)
+        other.count, other.groups = np.ascontiguousarray(table[:, 0]), np.ascontiguousarray(table[:, 1])
+        other.box = (self.line_start, self.line_cells, other.count, other.groups, self.cell_start, self.cell_lines)
+        other._memo = other._work = None
+        return other
 
     def memo(self) -> np.ndarray:
         """The C line solver's memory of this box's lines, made on first use and kept for every later run.
