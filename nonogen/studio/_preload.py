@@ -18,14 +18,21 @@ _CORNER = checked_level({"size": [2, 2, 2], "cells": "10010110", "hidden": None,
                          "palette": [{"rgb": "#ffffff"}, {"rgb": "#e8913a"}]})
 """A 2x2x2 box of four cubes, no two in a line: ambiguous, so its check asks every question a level's does."""
 
-try:
-    for _kind in ("check", "suggest"):
-        for _ in run({"kind": _kind, "doc": _TINY, "goal": "unique"}):
+
+def warm() -> None:
+    """One tiny job of each kind a first edit asks, so that what they load lazily is loaded before the fork. A broken
+    engine must not take the forkserver down: each job reports it."""
+    try:
+        for kind in ("check", "suggest"):
+            for _ in run({"kind": kind, "doc": _TINY, "goal": "unique"}):
+                pass
+        for _ in run({"kind": "level", "doc": _CORNER, "options": level_options(None), "session": "preload"}):
             pass
-    for _ in run({"kind": "level", "doc": _CORNER, "options": level_options(None), "session": "preload"}):
+        for _ in run({"kind": "level", "doc": {**_CORNER, "cells": "10010100", "hidden": []},
+                      "options": level_options(None), "session": "preload"}):
+            pass
+    except Exception:  # noqa: BLE001
         pass
-    for _ in run({"kind": "level", "doc": {**_CORNER, "cells": "10010100", "hidden": []},
-                  "options": level_options(None), "session": "preload"}):
-        pass
-except Exception:  # noqa: BLE001 - a broken engine must not take the forkserver down: each job reports it
-    pass
+
+
+warm()
