@@ -18,7 +18,11 @@ check of a 2D grid is (every clue derived, the level with its hidden clues verif
 (:func:`nonogen.studio.edit3d.check_level` to its verdict, one session), and through the server from the request
 to the verdict line (``/api/level/check``) and to its last line.
 
+With ``--previous REV`` the 3D editor's rows are also measured with that engine's studio (its copy built under
+build/engines/), each edit sent to both servers in turn, each server sent the hidden clues its own last answer chose.
+
 Usage: .venv/bin/python scripts/bench_studio.py [--edits N] [--level-edits N] [--model FILE] [--only 2d|3d]
+       [--previous REV] [--level-sizes 20,40]
 """
 from __future__ import annotations
 
@@ -40,6 +44,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _bench import engine_copy  # noqa: E402
+
 from nonogen.solve.grade import rate  # noqa: E402
 from nonogen.solve.deadline import Deadline  # noqa: E402
 from nonogen.solve.session import Session  # noqa: E402
@@ -52,10 +58,11 @@ PICTURES = [("photo-portrait.jpg", 20), ("photo-portrait.jpg", 30), ("photo-port
 TOKEN = "bench-token-0123456789"
 
 
-def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
+def start_server(folder: Path, engine: Path = ROOT) -> tuple[subprocess.Popen, str]:
+    """A studio serving ``folder`` with the engine in ``engine`` (this checkout, or a previous one's copy)."""
     server = subprocess.Popen([sys.executable, "-m", "nonogen", "studio", str(folder), "--port", "0", "--no-browser"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                              env={**os.environ, "NONOGEN_STUDIO_TOKEN": TOKEN})
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=engine,
+                              env={**os.environ, "NONOGEN_STUDIO_TOKEN": TOKEN, "PYTHONPATH": str(engine)})
     return server, server.stdout.readline().split()[2].partition("?")[0]
 
 
@@ -138,8 +145,9 @@ def level_edits(doc: dict, count: int, seed: int):
         doc["hidden"] = yield doc
 
 
-def level_case(url: str, model: Path, size: int, count: int) -> str:
-    """One row of the 3D editor's table (see the module's notes)."""
+def level_case(url: str, model: Path, size: int, count: int, previous: Optional[str]) -> list[str]:
+    """The rows of the 3D editor's table for one level (see the module's notes): this engine's, and with
+    ``previous`` (a server of the previous engine) that one's, each edit sent to both in turn."""
     from nonogen.clues3d import with_clues
     from nonogen.solve.verify3d import verify3d
     from nonogen.studio.edit3d import check_level, level_of
@@ -148,17 +156,23 @@ def level_case(url: str, model: Path, size: int, count: int) -> str:
     made = post(url, f"api/mesh?options={urllib.request.quote(json.dumps({'size': size}))}", model.read_bytes(),
                 raw=True, headers={"X-File-Name": model.name})[-1][1]
     doc = made["level"]
-    first, last, incremental, before, statuses = [], [], [], [], []
+    servers = {"nonogen": url, **({"previous": previous} if previous else {})}
+    first: dict[str, list[float]] = {who: [] for who in servers}
+    last: dict[str, list[float]] = {who: [] for who in servers}
+    statuses: dict[str, list] = {who: [] for who in servers}
+    incremental, before = [], []
     options = {"hide": None, "line_solvable": False}
-    steps = level_edits(doc, count, seed=size)
-    edited = next(steps)
-    while True:
-        lines = post(url, "api/level/check", {"doc": edited, "options": options, "session": "bench"})
-        first.append(lines[0][0])
-        last.append(lines[-1][0])
-        verdict = lines[0][1]
-        statuses.append(verdict.get("verdict"))
-        checked = checked_level(edited)
+    steps = {who: level_edits(doc, count, seed=size) for who in servers}
+    edited = {who: next(step) for who, step in steps.items()}
+    for _ in range(count):
+        verdicts = {}
+        for who, where in servers.items():
+            lines = post(where, "api/level/check", {"doc": edited[who], "options": options, "session": "bench"})
+            first[who].append(lines[0][0])
+            last[who].append(lines[-1][0])
+            verdicts[who] = lines[0][1]
+            statuses[who].append(verdicts[who].get("verdict"))
+        checked = checked_level(edited["nonogen"])
         start = time.perf_counter()  # before: the edited level proved from nothing, as a 2D check proves a grid
         full, goal = level_of(checked)
         hidden = {tuple(line) for line in checked["hidden"] or ()}
@@ -168,22 +182,28 @@ def level_case(url: str, model: Path, size: int, count: int) -> str:
         next(check_level({"doc": checked, "options": options, "session": "bench"}))
         incremental.append(time.perf_counter() - start)
         try:
-            edited = steps.send(verdict.get("hidden"))
+            edited = {who: steps[who].send(verdicts[who].get("hidden")) for who in servers}
         except StopIteration:
             break
     shape = "x".join(map(str, doc["size"]))
-    common = max(set(statuses), key=statuses.count)
-    return f"{model.stem + ' ' + shape:20} {common:8} | {ms(before)} | {ms(incremental)} | {ms(first)} | {ms(last)}"
+    rows = []
+    for who in servers:
+        common = max(set(statuses[who]), key=statuses[who].count)
+        alone = f"{ms(before)} | {ms(incremental)}" if who == "nonogen" else f"{'-':>23} | {'-':>23}"
+        rows.append(f"{model.stem + ' ' + shape:20} {who:9} {common:8} | {alone} | {ms(first[who])} | "
+                    f"{ms(last[who])}")
+    return rows
 
 
-def level_table(url: str, model: Path, count: int) -> None:
+def level_table(url: str, model: Path, count: int, previous: Optional[str], sizes: list[int]) -> None:
     print(f"\none-cube edit of a level: time to the verdict (ms; median, p90, max; {count} edits)")
-    print(f"{'level':20} {'status':8} | {'before: full re-verify':23} | {'after: editor proof':23} | "
-          f"{'after: verdict via server':23} | {'after: all lines, server':23}")
-    print(f"{'':29} | {'median     p90     max':>23} | {'median     p90     max':>23} | {'median     p90     max':>23} |"
+    print(f"{'level':20} {'engine':9} {'status':8} | {'before: full re-verify':23} | {'after: editor proof':23} | "
+          f"{'verdict via server':23} | {'all lines, server':23}")
+    print(f"{'':39} | {'median     p90     max':>23} | {'median     p90     max':>23} | {'median     p90     max':>23} |"
           f" {'median     p90     max':>23}")
-    for size in (20, 40):
-        print(level_case(url, model, size, count), flush=True)
+    for size in sizes:
+        for row in level_case(url, model, size, count, previous):
+            print(row, flush=True)
 
 
 def main() -> int:
@@ -194,12 +214,16 @@ def main() -> int:
     parser.add_argument("--model", type=Path, default=bunny if bunny.is_file() else ROOT / "samples/meshes/mushroom.ply",
                         help="the model of the 3D editor's levels (default: the shared bunny, else samples' mushroom)")
     parser.add_argument("--only", choices=("2d", "3d"), help="only the 2D grids, or only the 3D editor")
+    parser.add_argument("--previous", metavar="REV", help="the 3D editor's rows also with this engine's studio")
+    parser.add_argument("--level-sizes", default="20,40", help="the sizes of the 3D editor's levels (default 20,40)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         server, url = start_server(Path(folder))
+        old = start_server(Path(folder), engine_copy(args.previous)) if args.previous else None
         try:
             if args.only != "2d":
-                level_table(url, args.model, args.level_edits)
+                level_table(url, args.model, args.level_edits, old[1] if old else None,
+                            [int(size) for size in args.level_sizes.split(",")])
             if args.only == "3d":
                 return 0
             print(f"{'case':28} {'status':9} | {'verdict via server ms':23} | {'all lines via server':23} | "
@@ -226,8 +250,10 @@ def main() -> int:
             print(f"\nnewer edit during a hard job (60x60 random grid, edit repair): the hard job alone {alone:.2f} s; "
                   f"the newer edit's verdict {1000 * newer:.0f} ms (the spare worker takes it; the busy one is stopped)")
         finally:
-            server.terminate()
-            server.wait(30)
+            for running in (server, old[0] if old else None):
+                if running is not None:
+                    running.terminate()
+                    running.wait(30)
     return 0
 
 

@@ -114,8 +114,9 @@ def test_remembered_lines_give_the_python_cells_runs_and_trace(monkeypatch, slot
 
 
 def _clues_to_take_back(seeds: range, per_box: int):
-    """(lines, fixpoint grid, trace, its length, a clue line that decided something, the active lines without it): for
-    whole levels, and levels with a third of their clues hidden already, whether line logic solves them or sticks."""
+    """(lines, what line logic decided: (grid, when, attr), a clue line that decided something, the active lines
+    without it): for whole levels, and levels with a third of their clues hidden already, whether line logic solves
+    them or sticks."""
     for seed in seeds:
         lines = LineIndex3D(puzzle3d_from_cells(_shape(seed))) if seed % 2 else _box(seed)[0]
         grid = lines.start_grid()
@@ -123,74 +124,95 @@ def _clues_to_take_back(seeds: range, per_box: int):
         done = lines.run(grid, lines.active(), trace=trace)
         if done.status < 0:
             continue
+        when = np.full(lines.n_cells, line3d.NEVER, dtype=np.int64)
+        attr = np.full(lines.n_cells, -1, dtype=np.int32)
+        when[trace[0][: done.trace_len]] = np.arange(done.trace_len) * 3 + 5  # any rising times will do
+        attr[trace[0][: done.trace_len]] = trace[1][: done.trace_len]
         for k in sorted(set(trace[1][: done.trace_len].tolist()))[:per_box]:
-            yield lines, grid, trace, done.trace_len, k, lines.active([lines.refs[k]])
+            yield lines, (grid, when, attr), k, lines.active([lines.refs[k]])
+
+
+def _log(lines: LineIndex3D) -> tuple[np.ndarray, ...]:
+    n = lines.n_cells
+    return np.empty(n, np.int32), np.empty(n, np.int8), np.empty(n, np.int64), np.empty(n, np.int32)
 
 
 @pytest.mark.parametrize("native_on", [True, False])
 def test_taking_a_clue_back_then_resuming_reaches_the_fresh_fixpoint_without_it(monkeypatch, native_on):
     """retract keeps what follows from the other clues, and the lines it names finish the job: the cells and the
     verdict of a fixpoint from scratch without that clue, for every clue that decided something, from a fixpoint that
-    solves the level or one stuck short of it. The trace it leaves is one line logic could have made without the clue
-    (every read follows from the reads before it), so the next clue can be taken back from it in turn."""
+    solves the level or one stuck short of it. Every cell it keeps is one its line decides on the cells decided before
+    it, so the next clue can be taken back in turn; and its log undoes it to the last bit."""
     if native_on and line3d._line3d is None:
         pytest.skip("C module _line3d not built")
     monkeypatch.setattr(line3d, "NATIVE", native_on)
     checked = stuck = partial = 0
-    for lines, grid, trace, length, k, active in _clues_to_take_back(range(60), 12):
-        again, copy = grid.copy(), (trace[0].copy(), trace[1].copy())
-        kept, start, _ = lines.retract(k, active, again, copy, length)
-        assert (again >= 0).sum() == kept <= length and k not in copy[1][:kept].tolist()
-        _assert_derivation(lines, active, copy, kept, again)
-        done = lines.run(again, active, start=start, trace=copy, trace_len=kept)
+    for lines, cells, k, active in _clues_to_take_back(range(60), 12):
+        grid, when, attr = (a.copy() for a in cells)
+        log = _log(lines)
+        logged, start, dropped, _ = lines.retract(k, active, (grid, when, attr), log)
+        assert dropped == (cells[0] >= 0).sum() - (grid >= 0).sum() and k not in attr.tolist()
+        _assert_derivation(lines, active, grid, when, attr)
+        undone = [a.copy() for a in (grid, when, attr)]
+        for array, column in zip(undone, log[1:], strict=True):
+            array[log[0][:logged]] = column[:logged]
+        assert all(np.array_equal(a, b) for a, b in zip(undone, cells, strict=True))
+        trace = (np.zeros(lines.n_cells, dtype=np.int32), np.zeros(lines.n_cells, dtype=np.int32))
+        done = lines.run(grid, active, start=start, trace=trace)
         fresh = lines.start_grid()
         want = lines.run(fresh, active)
-        assert (done.status, again.tolist()) == (want.status, fresh.tolist()), k
-        _assert_derivation(lines, active, copy, done.trace_len, again)
+        assert (done.status, grid.tolist()) == (want.status, fresh.tolist()), k
+        new = trace[0][: done.trace_len]
+        when[new], attr[new] = np.arange(done.trace_len) + int(when[when < line3d.NEVER].max(initial=0)) + 1, \
+            trace[1][: done.trace_len]
+        _assert_derivation(lines, active, grid, when, attr)
         checked += 1
         stuck += want.status == 0
-        partial += (grid < 0).any()
+        partial += (cells[0] < 0).any()
     assert checked > 100 and stuck >= 5 and partial >= 5  # clues line logic could and could not do without
 
 
-def _assert_derivation(lines: LineIndex3D, active, trace, length: int, grid) -> None:
-    """Every cell of the trace is one its line decides, read on the cells traced before it (as ``grid`` has them)."""
-    box = lines.start_grid()
-    for t in range(length):
-        c, k = int(trace[0][t]), int(trace[1][t])
+def _assert_derivation(lines: LineIndex3D, active, grid, when, attr) -> None:
+    """Every decided cell is one its line decides, read on the cells decided before it."""
+    for c in np.flatnonzero(grid >= 0).tolist():
+        k = int(attr[c])
         assert active[k]
         cells = lines.line_cells[lines.line_start[k] : lines.line_start[k + 1]]
-        out = solve_line_3d(int(lines.count[k]), int(lines.groups[k]), tuple(int(v) for v in box[cells]))
-        assert out is not None and out[int(np.flatnonzero(cells == c)[0])] == grid[c] >= 0
-        box[c] = grid[c]
+        known = tuple(int(grid[d]) if grid[d] >= 0 and when[d] < when[c] else -1 for d in cells.tolist())
+        out = solve_line_3d(int(lines.count[k]), int(lines.groups[k]), known)
+        assert out is not None and out[int(np.flatnonzero(cells == c)[0])] == grid[c]
 
 
 @native
 def test_c_retract_is_the_python_one(monkeypatch):
-    for lines, grid, trace, length, k, active in _clues_to_take_back(range(40), 8):
+    for lines, cells, k, active in _clues_to_take_back(range(40), 8):
         results = []
         for native_on in (True, False):
             monkeypatch.setattr(line3d, "NATIVE", native_on)
-            again, copy = grid.copy(), (trace[0].copy(), trace[1].copy())
-            kept, start, runs = lines.retract(k, active, again, copy, length)
-            results.append((kept, start.tolist(), runs, again.tolist(), copy[0][:kept].tolist(),
-                            copy[1][:kept].tolist()))
+            mine, log = tuple(a.copy() for a in cells), _log(lines)
+            logged, start, dropped, runs = lines.retract(k, active, mine, log)
+            results.append((logged, start.tolist(), dropped, runs, [a.tolist() for a in mine],
+                            [column[:logged].tolist() for column in log]))
         assert results[0] == results[1], k
 
 
 @native
 def test_c_module_refuses_arrays_that_do_not_fit():
     lines = LineIndex3D(puzzle3d_from_cells(_shape(1)))
-    grid, trace = lines.start_grid(), (np.zeros(lines.n_cells, dtype=np.int32), np.zeros(lines.n_cells, dtype=np.int32))
-    start = np.empty(len(lines.refs), dtype=np.int32)
-    with pytest.raises(ValueError):
-        line3d._line3d.retract(lines.box, lines.active(), len(lines.refs), grid, trace[0], trace[1], 0, start)
-    with pytest.raises(ValueError):
-        line3d._line3d.retract(lines.box, lines.active(), 0, grid, trace[0], trace[1], lines.n_cells + 1, start)
-    bad = trace[0].copy()
-    bad[0] = lines.n_cells
-    with pytest.raises(ValueError):
-        line3d._line3d.retract(lines.box, lines.active(), 0, grid, bad, trace[1], 1, start)
+    n = lines.n_cells
+    grid, trace = lines.start_grid(), (np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32))
+    cells = (grid, np.full(n, line3d.NEVER), np.full(n, -1, dtype=np.int32))
+    heap, marked, start = lines._scratch()
+    retract = line3d._line3d.retract
+    with pytest.raises(ValueError):  # no such line
+        retract(lines.box, lines.active(), len(lines.refs), cells, _log(lines), heap, marked, start)
+    with pytest.raises(ValueError):  # a log too short
+        retract(lines.box, lines.active(), 0, cells, tuple(a[:-1] for a in _log(lines)), heap, marked, start)
+    with pytest.raises(ValueError):  # a mark a cell, not a line
+        retract(lines.box, lines.active(), 0, cells, _log(lines), heap, np.full(n, line3d.NEVER), start)
+    with pytest.raises(TypeError):  # times of 32 bits
+        retract(lines.box, lines.active(), 0, (grid, cells[1].astype(np.int32), cells[2]), _log(lines), heap, marked,
+                start)
     spoilt = list(lines.box)  # a new box is checked, even after a good one was
     spoilt[1] = lines.line_cells.copy()
     spoilt[1][0] = lines.n_cells
@@ -285,3 +307,23 @@ def test_line_first_verdicts_are_the_sat_verdicts():
             assert np.array_equal(got.solution, solution)
         statuses.add((got.status, got.difficulty))
     assert statuses >= {("unique", "line"), ("unique", "search"), ("multiple", None), ("unsolvable", None)}
+
+
+def test_an_index_with_other_clues_answers_as_a_fresh_one():
+    """The 3D editor's session keeps a level's index between edits: with a cube flipped (three clues changed), the
+    index taken over answers as one built for the edited level; another box gets one of its own."""
+    cells = _shape(3)
+    lines = LineIndex3D(puzzle3d_from_cells(cells))
+    lines.fixpoint()  # its memo warm with the old clues
+    for cube in [(1, 2, 2), (0, 0, 0), (2, 3, 1)]:
+        cells = cells.copy()
+        cells[cube] = not cells[cube]
+        edited = puzzle3d_from_cells(cells)
+        taken = lines.with_clues(edited)
+        fresh = LineIndex3D(edited)
+        assert taken.line_cells is lines.line_cells and taken.count.tolist() == fresh.count.tolist()
+        assert [a.tolist() for a in taken.fixpoint()[:1]] == [a.tolist() for a in fresh.fixpoint()[:1]]
+        assert taken.passes()[:3] == fresh.passes()[:3]
+        lines = taken
+    other = lines.with_clues(puzzle3d_from_cells(np.ones((3, 4, 5), dtype=bool)))
+    assert other.size == (3, 4, 5) and other.line_cells is not lines.line_cells

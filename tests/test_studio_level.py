@@ -160,6 +160,7 @@ def test_every_3d_format_is_saved_proved_and_reads_back_unique(studio):
     cells[0:2, 2:4, 0:3] = 1
     cells[1, 1, 1] = 2
     (answer,) = check(studio, doc(cells))
+    assert "hidden" in answer, answer
     level = doc(cells, answer["hidden"])
     for kind, name in (("nonogen-3d", "l.json"), ("picross3d-nathsou", "n.json"), ("picross3d-ytakata", "y.txt"),
                        ("html", "l.html"), ("folder", "l-level")):

@@ -308,6 +308,61 @@ def test_a_finger_adds_a_cube_and_drags_a_box(editor):
         driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
 
 
+def _view_angles(driver) -> dict:
+    with view(driver):
+        return driver.execute_script("return levelView.state().view")
+
+
+def test_two_fingers_moved_together_turn_the_view_and_spread_zoom_it(editor):
+    """Two fingers moved the same way turn the view (a box drag leaves one finger for boxes), moved apart they zoom;
+    neither changes a cube."""
+    driver, server = editor
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    try:
+        new_box(driver, 3, 3, 3)
+        before, cubes = _view_angles(driver), cells(driver)
+        cx, cy = _on_page(driver, (1, 1))
+        _touch(driver, "touchStart", (cx - 40, cy), (cx + 40, cy))
+        for k in range(1, 9):  # both 80 px to the left, 20 px down
+            _touch(driver, "touchMove", (cx - 40 - 10 * k, cy + 2.5 * k), (cx + 40 - 10 * k, cy + 2.5 * k))
+        _touch(driver, "touchEnd")
+        _until(driver, lambda: _view_angles(driver)["theta"] != before["theta"])
+        turned = _view_angles(driver)
+        assert turned["theta"] > before["theta"] and turned["phi"] < before["phi"]  # as one finger dragged so
+        assert abs(turned["distance"] - before["distance"]) < 1e-6 * before["distance"]  # no pinch: no zoom
+        _touch(driver, "touchStart", (cx - 40, cy), (cx + 40, cy))
+        for k in range(1, 7):  # apart, symmetric: the midpoint stays, the view does not turn
+            _touch(driver, "touchMove", (cx - 40 - 8 * k, cy), (cx + 40 + 8 * k, cy))
+        _touch(driver, "touchEnd")
+        _until(driver, lambda: _view_angles(driver)["distance"] < turned["distance"])
+        assert abs(_view_angles(driver)["theta"] - turned["theta"]) < 1e-6 and cells(driver) == cubes
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+
+
+def test_the_verdict_line_and_its_timing_fit_a_1280_px_window(editor):
+    """At 1280x800 the answer's timing is on screen whole, beside how it was found; the help is two lines, the keys
+    behind a "More" that opens."""
+    driver, server = editor
+    driver.set_window_size(1280, 800)
+    try:
+        new_box(driver, 6, 6, 6)
+        latency = driver.find_element(By.ID, "level-latency")
+        _until(driver, lambda: latency.text.startswith("answered in"))
+        box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right, "
+                                    "arguments[0].scrollWidth, arguments[0].clientWidth, window.innerWidth]", latency)
+        assert box[1] <= box[4] and box[2] <= box[3], box  # inside the window, nothing of it cut
+        more = driver.find_element(By.CSS_SELECTOR, "#level-tools details.help")
+        height = lambda: driver.execute_script("return arguments[0].getBoundingClientRect().height", more)  # noqa: E731
+        shut = height()
+        assert not driver.execute_script("return arguments[0].open", more) and shut < 20
+        more.find_element(By.TAG_NAME, "summary").click()
+        _until(driver, lambda: driver.execute_script("return arguments[0].open", more) and height() > 3 * shut)
+        _shot(driver, "studio-level-1280")
+    finally:
+        driver.set_window_size(1280, 900)
+
+
 def test_a_models_up_axis_and_turn_make_the_level_as_the_command_line(editor, tmp_path):
     """A model at size 4 is a slab: the warning shows beside the picture of it, with why it was turned so. Up y and
     Turn 90 make the level again: the cubes `nonogen mesh --up y --turn 90` makes."""

@@ -42,16 +42,51 @@ def repair_givens(
 
     Each round takes the second solution the solver found and reveals one cell
     where it differs from the goal (that solution is then excluded for good).
-    With ``line_solvable`` the target is stronger: line logic must finish the
-    level, so cells line logic leaves open are revealed instead. ``lines``
-    lends the level's line index (built here when not given).
+    The solver reads only the residue of line logic on the clues alone (what
+    it decides holds in every solution, whatever is revealed): the whole box
+    of ``soup.stl`` at 30 cubes was 4.2 million clauses, 8.4 s of its 9.3,
+    where 8 cubes were left open. With ``line_solvable`` the target is
+    stronger: line logic must finish the level, so cells line logic leaves
+    open are revealed instead, and no solver is made. ``lines`` lends the
+    level's line index (built here when not given).
     """
     lines = lines or LineIndex3D(puzzle)
     goal = np.asarray(puzzle.goal, dtype=bool)
     rng = random.Random(seed)
-    clock = Clock(timeout)
-    enc = encode(puzzle.replace(givens=()))
     chosen: list[tuple[int, int, int]] = [_cell(g[:3]) for g in puzzle.givens]
+    if line_solvable:
+        chosen = _reveal_for_lines(lines, goal, chosen, rng)
+        stats: dict = Clock(timeout).stats()
+    else:
+        clock = Clock(timeout)
+        found = _reveal_for_solver(puzzle, lines, goal, chosen, rng, clock)
+        if found is None:
+            return Repair3D(puzzle, False, [], [], clock.stats())
+        chosen, stats = found, clock.stats()
+    fixed = _with_givens(puzzle, goal, chosen)
+    return Repair3D(fixed, True, list(fixed.givens), [], stats)
+
+
+def _reveal_for_lines(lines: LineIndex3D, goal: np.ndarray, chosen: list, rng: random.Random) -> list:
+    """Cubes revealed until line logic solves the level (a random open cube each round), then those not needed
+    dropped."""
+    while True:
+        cells, solved, _ = lines.fixpoint(_given(goal, chosen))
+        if solved:
+            break
+        chosen.append(_cell(rng.choice(list(zip(*np.nonzero(cells < 0), strict=True)))))
+    for c in list(chosen):  # drop reveals the others make unnecessary
+        rest = [d for d in chosen if d != c]
+        if lines.fixpoint(_given(goal, rest))[1]:
+            chosen = rest
+    return chosen
+
+
+def _reveal_for_solver(puzzle: Puzzle3D, lines: LineIndex3D, goal: np.ndarray, chosen: list, rng: random.Random,
+                       clock: Clock) -> Optional[list]:
+    """Cubes revealed until the solver finds no second solution, then those not needed dropped (``None``: out of
+    time)."""
+    enc = encode(puzzle.replace(givens=()), known=lines.fixpoint()[0])
 
     def lit(c: tuple[int, int, int]) -> int:
         return enc.cell_lit(*c, int(goal[c]))
@@ -59,31 +94,18 @@ def repair_givens(
     with new_solver("box", enc.clauses) as solver:
         solver.add_clause(enc.block(goal))
         while True:
-            if line_solvable:
-                cells, solved, _ = lines.fixpoint(_given(goal, chosen))
-                if solved:
-                    break
-                open_cells = list(zip(*np.nonzero(cells < 0), strict=True))
-                chosen.append(_cell(rng.choice(open_cells)))
-                continue
             found = clock.solve(solver, [lit(c) for c in chosen])
             if found is None:
-                return Repair3D(puzzle, False, [], [], clock.stats())
+                return None
             if not found:
                 break
             other = enc.decode(solver.get_model())
-            diff = list(zip(*np.nonzero(other != goal), strict=True))
-            chosen.append(_cell(rng.choice(diff)))
+            chosen.append(_cell(rng.choice(list(zip(*np.nonzero(other != goal), strict=True)))))
         for c in list(chosen):  # drop reveals the others make unnecessary
             rest = [d for d in chosen if d != c]
-            if line_solvable:
-                ok = lines.fixpoint(_given(goal, rest))[1]
-            else:
-                ok = clock.solve(solver, [lit(d) for d in rest]) is False
-            if ok:
+            if clock.solve(solver, [lit(d) for d in rest]) is False:
                 chosen = rest
-    fixed = _with_givens(puzzle, goal, chosen)
-    return Repair3D(fixed, True, list(fixed.givens), [], clock.stats())
+    return chosen
 
 
 def _cell(index: Sequence) -> tuple[int, int, int]:

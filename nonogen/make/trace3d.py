@@ -16,7 +16,7 @@ import numpy as np
 
 from ..clues3d import LineRef, line_clue_3d
 from ..model3d import Puzzle3D
-from ..solve.line3d import LineIndex3D, LineRun
+from ..solve.line3d import NEVER, LineIndex3D, LineRun
 
 __all__ = ["LineTrace", "SEARCH_FIRST"]
 
@@ -36,62 +36,82 @@ def _padded(starts: np.ndarray, items: np.ndarray) -> np.ndarray:
 class LineTrace:
     """Line logic's fixpoint of the shown clues, kept between hiding steps: hiding a clue re-reads only what it changes.
 
-    The trace lists every cell line logic decided, in order, with the line
-    that decided it. A line that decided nothing can go without any work:
-    the same reads minus its no-op ones still end at the same fixpoint.
-    Otherwise its clue is taken back (:meth:`LineIndex3D.retract`): the reads
+    Each cell line logic decided keeps when it was decided and the line that
+    decided it. A line that decided nothing can go without any work: the
+    same reads minus its no-op ones still end at the same fixpoint.
+    Otherwise its clue is taken back (:meth:`LineIndex3D.retract`): the cells
     that no longer follow without it are undone, and line logic resumes from
     the lines that lost a cell. The rest still follows without the clue, so
-    only what depended on it is redone. The fixpoint need not solve the
-    level: once a clue line logic needed is hidden, the fixpoint without the
-    next clue (where the search and the solver start) is taken from it the
-    same way, not made from scratch. The verdicts are those of a fresh
-    fixpoint per step.
+    only what depended on it is redone, and nothing else is looked at: the
+    box is changed in place and the change logged, so a clue that must stay
+    is put back by undoing what its question changed (a copy of the box and
+    a pass over it per clue made hiding grow faster than the cubes). The
+    fixpoint need not solve the level: once a clue line logic needed is
+    hidden, the fixpoint without the next clue (where the search and the
+    solver start) is taken from it the same way, not made from scratch. The
+    verdicts are those of a fresh fixpoint per step.
     """
 
     def __init__(self, lines: LineIndex3D, puzzle: Puzzle3D):
         self.lines = lines
         self.active = lines.active()
         self.grid = lines.start_grid(puzzle.givens)  # the fixpoint of the shown clues
-        self.trace = (np.empty(lines.n_cells, dtype=np.int32), np.empty(lines.n_cells, dtype=np.int32))
+        n = lines.n_cells
+        self.when = np.where(self.grid >= 0, -1, NEVER).astype(np.int64)  # when line logic decided a cell
+        self.attr = np.full(n, -1, dtype=np.int32)  # the line that decided it
+        self._log = (np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int8), np.empty(n, dtype=np.int64),
+                     np.empty(n, dtype=np.int32))  # what the last retraction changed
+        self._new = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32)  # what line logic decided after it
         self.goal = np.asarray(puzzle.goal, dtype=np.int8).ravel()  # the box line logic reaches while it solves
-        self.stuck: Optional[tuple[int, np.ndarray]] = None  # a clue line logic cannot do without, and where it stuck
-        self.pending: Optional[tuple[int, np.ndarray, tuple[np.ndarray, np.ndarray], int]] = None  # that fixpoint
+        self.stuck: Optional[tuple[int, np.ndarray, int]] = None  # a clue line logic needs, where it stuck, open cells
+        self.pending: Optional[tuple[int, int, int, int]] = None  # its question: line, logged, decided, open cells
         self.rival: Optional[np.ndarray] = None  # the second solution search_without found last
         self.rivals = 0  # clues kept because search_without found a second solution (no solver call)
         self.line_reads = self.search_reads = 0  # the work of hiding and of searching, counted
-        done = lines.run(self.grid, self.active, trace=self.trace)
+        self.time = 0  # the next decision's time
+        self.open = int(np.count_nonzero(self.grid < 0))
+        done = lines.run(self.grid, self.active, trace=self._new, open_cells=self.open)
+        self.open -= self._decided(done.trace_len)
         self.solved = done.status == 1
-        self._note(done.trace_len)
         self._lines_of = _padded(lines.cell_start, lines.cell_lines)  # the lines through each cell, -1 padded
         self._cells_of = _padded(lines.line_start, lines.line_cells)  # each line's cells, -1 padded
-        self._trail = np.empty(lines.n_cells + 1, dtype=np.int32), np.empty(lines.n_cells + 1, dtype=np.int32)
+        self._trail = np.empty(n + 1, dtype=np.int32), np.empty(n + 1, dtype=np.int32)
 
-    def _note(self, length: int) -> None:
-        self.length = length
-        self.used = np.zeros(len(self.lines.refs), dtype=bool)  # the lines that decided a cell
-        self.used[self.trace[1][:length]] = True
+    def _decided(self, count: int) -> int:
+        """Note when and by which line the last run decided its ``count`` cells (in ``_new``); returns ``count``."""
+        cells = self._new[0][:count]
+        self.when[cells] = np.arange(self.time, self.time + count)
+        self.attr[cells] = self._new[1][:count]
+        self.time += count
+        return count
 
     def hide(self, line: LineRef) -> bool:
         """Hide ``line``'s clue if line logic still solves the level without it (and say whether it did).
 
         When it does not, the fixpoint without it is kept for :meth:`search_without`, :meth:`residue` and
-        :meth:`forget` (a level line logic does not solve stays unsolved with a clue fewer: only they can hide it).
+        :meth:`forget` (a level line logic does not solve stays unsolved with a clue fewer: only they can hide it)
+        until the next question puts the clue back.
         """
+        self._undo()
         k = self.lines.number[line]
         self.active[k] = 0
-        grid, attempt, length = self.grid, self.trace, self.length
-        if self.used[k]:
-            grid, attempt = self.grid.copy(), (self.trace[0].copy(), self.trace[1].copy())
-            kept, unsettled, reads = self.lines.retract(k, self.active, grid, attempt, self.length)
-            done = self.lines.run(grid, self.active, start=unsettled, trace=attempt, trace_len=kept)
-            length, self.line_reads = done.trace_len, self.line_reads + reads + done.runs
-        self.pending = (k, grid, attempt, length)
-        if bool((grid >= 0).all()):
+        logged = decided = 0
+        own = self.lines.line_cells[self.lines.line_start[k] : self.lines.line_start[k + 1]]
+        if bool((self.attr[own] == k).any()):  # the line decided a cell
+            logged, unsettled, dropped, reads = self.lines.retract(k, self.active, (self.grid, self.when, self.attr),
+                                                                   self._log)
+            done = self.lines.run(self.grid, self.active, start=unsettled, trace=self._new,
+                                  open_cells=self.open + dropped)
+            decided = self._decided(done.trace_len)
+            self.line_reads += reads + done.runs
+            self.pending = (k, logged, decided, self.open + dropped - decided)
+        else:
+            self.pending = (k, 0, 0, self.open)
+        if self.pending[3] == 0:
             self.forget(line)
             return True
         self.active[k] = 1
-        self.stuck = (k, grid)
+        self.stuck = (k, self.grid, self.pending[3])
         return False
 
     def forget(self, line: LineRef) -> None:
@@ -99,10 +119,22 @@ class LineTrace:
         k = self.lines.number[line]
         assert self.pending is not None and self.pending[0] == k, "hide() asks about a clue before it is hidden"
         self.active[k] = 0
-        _, self.grid, self.trace, length = self.pending
-        self.solved = bool((self.grid >= 0).all())
+        self.open = self.pending[3]
+        self.solved = self.open == 0
         self.pending = self.stuck = None
-        self._note(length)
+
+    def _undo(self) -> None:
+        """Put the clue of the last question back (it stays): undo what that question changed."""
+        if self.pending is None:
+            return
+        _, logged, decided, _ = self.pending
+        cells = self._new[0][:decided]
+        self.grid[cells], self.when[cells], self.attr[cells] = -1, NEVER, -1
+        logged_cells = self._log[0][:logged]  # a cell is logged once: any order will do
+        self.grid[logged_cells] = self._log[1][:logged]
+        self.when[logged_cells] = self._log[2][:logged]
+        self.attr[logged_cells] = self._log[3][:logged]
+        self.pending = self.stuck = None
 
     def residue(self, line: LineRef) -> Optional[tuple[np.ndarray, np.ndarray]]:
         """What is left to decide without ``line``'s clue, where :meth:`hide` stuck on it (and :meth:`search_without`
@@ -145,8 +177,7 @@ class LineTrace:
         self.rival = None
         if self.stuck is None or self.stuck[0] != k:
             return None
-        grid = self.stuck[1].copy()
-        self.stuck = (k, grid)  # the cubes proved the goal's join what line logic decided
+        grid, opened = self.stuck[1].copy(), self.stuck[2]
         own = self.lines.line_cells[self.lines.line_start[k] : self.lines.line_start[k + 1]]
         unsettled = own[grid[own] < 0].tolist()  # a second solution differs from the goal on the line: see above
         budget, limit = [reads], 0  # limit 0: one run of line logic a cube
@@ -158,7 +189,7 @@ class LineTrace:
                     if grid[cell] >= 0:
                         continue
                     spend = [min(limit, budget[0]) if limit else budget[0]]
-                    found = self._finish(grid, cell, 1 - int(self.goal[cell]), spend, limit > 0)
+                    found = self._finish(grid, cell, 1 - int(self.goal[cell]), spend, limit > 0, opened)
                     budget[0] -= (min(limit, budget[0]) if limit else budget[0]) - spend[0]
                     if found:
                         return True
@@ -168,24 +199,26 @@ class LineTrace:
                             break
                         continue
                     grid[cell] = self.goal[cell]  # no solution has the other value
-                    self._read(grid, cell, budget)
+                    opened -= 1 + self._read(grid, cell, budget, 0, opened - 1).trace_len
                 unsettled, limit = again, 2 * limit if limit else SEARCH_FIRST
             return None if unsettled else False
         finally:
             self.active[k] = 1
             self.search_reads += reads - budget[0]
+            self.stuck = (k, grid, opened)  # the cubes proved the goal's join what line logic decided
 
-    def _read(self, grid: np.ndarray, cell: int, budget: list[int], length: int = -1) -> LineRun:
-        """Line logic on ``grid`` from the lines through ``cell`` (just set), its line reads taken from ``budget``;
-        with ``length``, what it decides is written to the trail from there."""
+    def _read(self, grid: np.ndarray, cell: int, budget: list[int], length: int, opened: int) -> LineRun:
+        """Line logic on ``grid`` (``opened`` cells open) from the lines through ``cell`` (just set), its line reads
+        taken from ``budget``; what it decides is written to the trail from ``length`` on."""
         through = self.lines.cell_lines[self.lines.cell_start[cell] : self.lines.cell_start[cell + 1]]
-        done = self.lines.run(grid, self.active, start=through, trace=self._trail if length >= 0 else None,
-                              trace_len=max(length, 0))
+        done = self.lines.run(grid, self.active, start=through, trace=self._trail, trace_len=length, open_cells=opened)
         budget[0] -= done.runs
         return done
 
-    def _finish(self, grid: np.ndarray, cell: int, value: int, budget: list[int], deep: bool) -> Optional[bool]:
-        """Whether ``grid`` with ``cell`` set to ``value`` has a solution of the shown clues (kept in :attr:`rival`):
+    def _finish(self, grid: np.ndarray, cell: int, value: int, budget: list[int], deep: bool,
+                opened: int) -> Optional[bool]:
+        """Whether ``grid`` (``opened`` cells open) with ``cell`` set to ``value`` has a solution of the shown clues
+        (kept in :attr:`rival`):
         ``None`` when undecided, after one run of line logic (not ``deep``) or once ``budget`` line reads are spent.
         The search is depth first, open cubes set as in the goal first; ``grid`` is left as it was (a trail of what
         each choice decided undoes it)."""
@@ -196,7 +229,7 @@ class LineTrace:
             while True:
                 if budget[0] <= 0:
                     return None
-                done = self._read(grid, cell, budget, length)
+                done = self._read(grid, cell, budget, length, opened - length)
                 length = done.trace_len
                 if done.status == 1 and self._meets_clues(grid):
                     self.rival = grid.copy()

@@ -36,7 +36,9 @@ static PyObject *py_solve_line(PyObject *self, PyObject *args) {
 static int get(PyObject *obj, Py_buffer *view, const char *format, int writable) {
     int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
-    if (strcmp(view->format, format) != 0) {
+    int same = strcmp(view->format, format) == 0
+               || (strcmp(format, "q") == 0 && strcmp(view->format, "l") == 0 && view->itemsize == 8);
+    if (!same) {
         PyErr_Format(PyExc_TypeError, "expected an array of format '%s', got '%s'", format, view->format);
         PyBuffer_Release(view);
         return -1;
@@ -93,15 +95,17 @@ static uint32_t memo_slots(const Py_buffer *view) {
     return (uint32_t)n;
 }
 
-/* run(box, active, grid, start, synchronous, trace_cells, trace_lines, trace_len[, memo])
+/* run(box, active, grid, start, synchronous, trace_cells, trace_lines, trace_len[, memo[, open]])
  *   -> (status, runs, passes, trace_len)
  * box = (line_start, line_cells, count, groups, cell_start, cell_lines), int32 arrays; active uint8; grid int8;
- * memo: None or a zeroed writable uint8 array of memo_size(slots) bytes, kept for later runs on the same box. */
+ * memo: None or a zeroed writable uint8 array of memo_size(slots) bytes, kept for later runs on the same box; open:
+ * the grid's open cells when the caller counts them (-1: not known, the grid is looked at). */
 static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *box_obj, *objs[6], *active_obj, *grid_obj, *start_obj, *tc_obj, *tl_obj, *memo_obj = Py_None;
     int synchronous, trace_len;
-    if (!PyArg_ParseTuple(args, "O!OOOpOOi|O", &PyTuple_Type, &box_obj, &active_obj, &grid_obj, &start_obj,
-                          &synchronous, &tc_obj, &tl_obj, &trace_len, &memo_obj))
+    long long open = -1;
+    if (!PyArg_ParseTuple(args, "O!OOOpOOi|OL", &PyTuple_Type, &box_obj, &active_obj, &grid_obj, &start_obj,
+                          &synchronous, &tc_obj, &tl_obj, &trace_len, &memo_obj, &open))
         return NULL;
     if (!PyArg_ParseTuple(box_obj, "OOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5])) return NULL;
     Py_buffer v[12];
@@ -123,7 +127,7 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     if (ok) {
         L3Box box;
         L3Run run = {v[6].buf, v[7].buf, v[8].buf, (int32_t)(v[8].len / 4), synchronous, v[9].buf, v[10].buf,
-                     trace_len, 0, 0, slots ? v[11].buf : NULL, slots ? slots - 1 : 0};
+                     trace_len, 0, 0, slots ? v[11].buf : NULL, slots ? slots - 1 : 0, open < 0 ? -1 : open};
         int sizes_ok = box_of(box_obj, v, &box) && v[6].len == box.n_lines && v[7].len == box.n_cells
                        && v[9].len / 4 >= box.n_cells && v[10].len / 4 >= box.n_cells && trace_len >= 0
                        && trace_len <= box.n_cells;
@@ -146,42 +150,53 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* retract(box, active, line, grid, trace_cells, trace_lines, trace_len, start[, memo]) -> (trace_len, n_start, runs):
- * l3_retract, in place; start an int32 array of a slot per line; memo as run's. */
+/* retract(box, active, line, (grid, when, attr), (log_cell, log_value, log_when, log_attr), heap, marked, start[, memo])
+ *   -> (logged, n_start, dropped, runs): l3_retract, in place. grid int8, when int64, attr int32 of a cell each; the
+ * log's four arrays (int32, int8, int64, int32) and heap (int32) of a cell each; marked (int64, every one INT64_MAX)
+ * and start (int32) of a line each; memo as run's. */
 static PyObject *py_retract(PyObject *self, PyObject *args) {
-    PyObject *box_obj, *objs[6], *active_obj, *grid_obj, *tc_obj, *tl_obj, *start_obj, *memo_obj = Py_None;
-    int line, trace_len;
-    if (!PyArg_ParseTuple(args, "O!OiOOOiO|O", &PyTuple_Type, &box_obj, &active_obj, &line, &grid_obj, &tc_obj,
-                          &tl_obj, &trace_len, &start_obj, &memo_obj))
+    PyObject *box_obj, *cells_obj, *log_obj, *objs[18], *memo_obj = Py_None;
+    int line;
+    objs[17] = Py_None;
+    if (!PyArg_ParseTuple(args, "O!OiO!O!OOO|O", &PyTuple_Type, &box_obj, &objs[6], &line, &PyTuple_Type, &cells_obj,
+                          &PyTuple_Type, &log_obj, &objs[14], &objs[15], &objs[16], &memo_obj))
         return NULL;
-    if (!PyArg_ParseTuple(box_obj, "OOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5])) return NULL;
-    Py_buffer v[12];
-    const char *formats[12] = {"i", "i", "i", "i", "i", "i", "B", "b", "i", "i", "i", "B"};
-    PyObject *all[12] = {objs[0], objs[1], objs[2], objs[3], objs[4], objs[5], active_obj, grid_obj, tc_obj, tl_obj,
-                         start_obj, memo_obj};
-    int wanted = memo_obj == Py_None ? 11 : 12, got = 0, ok = 1;
-    for (; got < wanted && ok; got++) ok = get(all[got], &v[got], formats[got], got >= 7) == 0;
+    if (!PyArg_ParseTuple(box_obj, "OOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5])
+        || !PyArg_ParseTuple(cells_obj, "OOO", &objs[7], &objs[8], &objs[9])
+        || !PyArg_ParseTuple(log_obj, "OOOO", &objs[10], &objs[11], &objs[12], &objs[13]))
+        return NULL;
+    objs[17] = memo_obj;
+    Py_buffer v[18];
+    const char *formats[18] = {"i", "i", "i", "i", "i", "i", "B", "b", "q", "i", "i", "b", "q", "i", "i", "q", "i", "B"};
+    int wanted = memo_obj == Py_None ? 17 : 18, got = 0, ok = 1;
+    for (; got < wanted && ok; got++) ok = get(objs[got], &v[got], formats[got], got >= 7) == 0;
     if (!ok) got--;
-    uint32_t slots = ok && wanted == 12 ? memo_slots(&v[11]) : 0;
-    if (ok && wanted == 12 && !slots) {
+    uint32_t slots = ok && wanted == 18 ? memo_slots(&v[17]) : 0;
+    if (ok && wanted == 18 && !slots) {
         PyErr_SetString(PyExc_ValueError, "the memo is not a power of two of slots, 8-byte aligned");
         ok = 0;
     }
     PyObject *result = NULL;
     if (ok) {
         L3Box box;
-        int fits = box_of(box_obj, v, &box) && v[6].len == box.n_lines && v[7].len == box.n_cells && line >= 0
-                   && line < box.n_lines && trace_len >= 0 && trace_len <= v[8].len / 4 && trace_len <= v[9].len / 4
-                   && v[10].len / 4 >= box.n_lines;
-        int32_t n_start = 0, kept = -2;  /* l3_retract checks the trace's cells and lines before it changes any */
-        int64_t runs = 0;
-        if (fits)
-            kept = l3_retract(&box, v[6].buf, line, v[7].buf, v[8].buf, v[9].buf, trace_len, v[10].buf, &n_start,
-                              slots ? v[11].buf : NULL, slots ? slots - 1 : 0, &runs);
-        if (kept == -2)
-            PyErr_SetString(PyExc_ValueError, "the arrays of a box and its trace do not fit together");
-        else
-            result = kept < 0 ? PyErr_NoMemory() : Py_BuildValue("iiL", kept, n_start, (long long)runs);
+        int fits = box_of(box_obj, v, &box) && v[6].len == box.n_lines && line >= 0 && line < box.n_lines;
+        for (int i = 7; fits && i <= 14; i++) fits = v[i].len / v[i].itemsize == box.n_cells;
+        for (int i = 15; fits && i <= 16; i++) fits = v[i].len / v[i].itemsize == box.n_lines;
+        /* attr and when need no check: a cell's attr is only compared with a line, and only a cell whose attr is one
+         * of the box's lines is read again (retraction must not cost a pass over the box) */
+        if (!fits) {
+            PyErr_SetString(PyExc_ValueError, "the arrays of a box and its cells do not fit together");
+        } else {
+            L3Cells cells = {v[7].buf, v[8].buf, v[9].buf};
+            L3Log log = {v[10].buf, v[11].buf, v[12].buf, v[13].buf, 0};
+            int32_t n_start = 0, dropped = 0;
+            int64_t runs = 0;
+            Py_BEGIN_ALLOW_THREADS
+            l3_retract(&box, v[6].buf, line, &cells, &log, v[14].buf, v[15].buf, v[16].buf, &n_start, &dropped,
+                       slots ? v[17].buf : NULL, slots ? slots - 1 : 0, &runs);
+            Py_END_ALLOW_THREADS
+            result = Py_BuildValue("iiiL", log.n, n_start, dropped, (long long)runs);
+        }
     }
     for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
     return result;
@@ -192,7 +207,7 @@ static PyObject *py_memo_size(PyObject *self, PyObject *args) { return PyLong_Fr
 
 static PyMethodDef methods[] = {
     {"memo_size", py_memo_size, METH_NOARGS, "Bytes of one slot of run's memo."},
-    {"retract", py_retract, METH_VARARGS, "Take a line's clue back from a solved box and its trace, in place."},
+    {"retract", py_retract, METH_VARARGS, "Take a line's clue back from the cells line logic decided, in place; undo log."},
     {"solve_line", py_solve_line, METH_VARARGS, "Complete line logic for one Picross 3D line (None: no completion)."},
     {"run", py_run, METH_VARARGS, "Line logic over a box to a fixpoint, in place; (status, runs, passes, trace length)."},
     {NULL, NULL, 0, NULL},

@@ -130,16 +130,18 @@ static int read_line(const L3Box *box, L3Run *run, int32_t k, int8_t *known, int
     return changed;
 }
 
-static int solved(const L3Box *box, const int8_t *grid) {
+/* Whether no cell is left open: counted from the open cells when the run was told them, else by looking at them. */
+static int solved(const L3Box *box, const L3Run *run, int32_t trace_start) {
+    if (run->open >= 0) return run->open - (run->trace_len - trace_start) <= 0;
     for (int32_t c = 0; c < box->n_cells; c++)
-        if (grid[c] < 0) return 0;
+        if (run->grid[c] < 0) return 0;
     return 1;
 }
 
 /* A stack of lines to read: a line whose cell changed is pushed unless already waiting. */
 static int run_stack(const L3Box *box, L3Run *run, int32_t *stack, uint8_t *queued) {
     int8_t known[L3_MAX_LEN], out[L3_MAX_LEN];
-    int32_t top = 0;
+    int32_t top = 0, trace_start = run->trace_len;
     for (int32_t i = 0; i < run->n_start; i++) {
         int32_t k = run->start[i];
         if (run->active[k] && !queued[k]) {
@@ -162,13 +164,13 @@ static int run_stack(const L3Box *box, L3Run *run, int32_t *stack, uint8_t *queu
             }
         }
     }
-    return solved(box, run->grid);
+    return solved(box, run, trace_start);
 }
 
 /* Synchronous passes: a pass reads, in line order, every line a cell change of the pass before touched. */
 static int run_passes(const L3Box *box, L3Run *run, uint8_t *now, uint8_t *next) {
     int8_t known[L3_MAX_LEN], out[L3_MAX_LEN];
-    int32_t waiting = 0;
+    int32_t waiting = 0, trace_start = run->trace_len;
     for (int32_t i = 0; i < run->n_start; i++) {
         int32_t k = run->start[i];
         if (run->active[k] && !now[k]) {
@@ -197,7 +199,7 @@ static int run_passes(const L3Box *box, L3Run *run, uint8_t *now, uint8_t *next)
             waiting += now[k];
         }
     }
-    return solved(box, run->grid);
+    return solved(box, run, trace_start);
 }
 
 int l3_run(const L3Box *box, L3Run *run) {
@@ -212,83 +214,104 @@ int l3_run(const L3Box *box, L3Run *run) {
     return status;
 }
 
-/* Whether line k, read on the grid as it is, decides cell c (one of its cells). */
-static int decides(const L3Box *box, L3Run *run, int32_t k, int32_t c, int8_t *known, int8_t *out) {
-    const int32_t *cells = box->line_cells + box->line_start[k];
-    int len = box->line_start[k + 1] - box->line_start[k], at = -1;
+/* Whether line k decides its cell c read on the cells decided before `at` (-1 for the others). */
+static int decides_at(const L3Box *box, L3Run *run, const L3Cells *cells, int32_t k, int32_t c, int64_t at,
+                      int8_t *known, int8_t *out) {
+    const int32_t *line = box->line_cells + box->line_start[k];
+    int len = box->line_start[k + 1] - box->line_start[k], here = -1;
     for (int i = 0; i < len; i++) {
-        known[i] = run->grid[cells[i]];
-        if (cells[i] == c) at = i;
+        int32_t d = line[i];
+        known[i] = cells->grid[d] >= 0 && cells->when[d] < at ? cells->grid[d] : -1;
+        if (d == c) here = i;
     }
     run->runs++;
     int status = run->memo ? solve_remembered(box, run, k, len, known, out)
                            : l3_solve_line(box->count[k], box->groups[k], len, known, out);
-    return status == 0 && at >= 0 && out[at] >= 0;
+    return status == 0 && here >= 0 && out[here] >= 0;
 }
 
-int32_t l3_retract(const L3Box *box, const uint8_t *active, int32_t line, int8_t *grid, int32_t *trace_cells,
-                   int32_t *trace_lines, int32_t trace_len, int32_t *start, int32_t *n_start, L3Memo *memo,
-                   uint32_t memo_mask, int64_t *runs) {
-    int32_t first = trace_len;  /* the first read by a line without its clue: the reads before it stand */
-    for (int32_t t = 0; t < trace_len; t++) {
-        if (trace_cells[t] < 0 || trace_cells[t] >= box->n_cells || trace_lines[t] < 0
-            || trace_lines[t] >= box->n_lines)
-            return -2;
-        if (first == trace_len && !active[trace_lines[t]]) first = t;
+/* A binary heap of cells, the earliest decided on top. */
+static void heap_push(int32_t *heap, int32_t *n, const int64_t *when, int32_t c) {
+    int32_t i = (*n)++;
+    while (i > 0 && when[heap[(i - 1) / 2]] > when[c]) {
+        heap[i] = heap[(i - 1) / 2];
+        i = (i - 1) / 2;
     }
-    (void)line;  /* inactive already: its reads are checked again like those of any line without its clue */
-    uint8_t *dirty = calloc((size_t)box->n_lines + 1, 1);  /* one of the line's cells was dropped */
-    int8_t *value = malloc((size_t)(trace_len - first) + 1);
-    if (!dirty || !value) {
-        free(dirty);
-        free(value);
-        return -1;
+    heap[i] = c;
+}
+
+static int32_t heap_pop(int32_t *heap, int32_t *n, const int64_t *when) {
+    int32_t top = heap[0], last = heap[--(*n)], i = 0;
+    for (;;) {
+        int32_t child = 2 * i + 1;
+        if (child >= *n) break;
+        if (child + 1 < *n && when[heap[child + 1]] < when[heap[child]]) child++;
+        if (when[heap[child]] >= when[last]) break;
+        heap[i] = heap[child];
+        i = child;
     }
-    for (int32_t t = first; t < trace_len; t++) {
-        value[t - first] = grid[trace_cells[t]];
-        grid[trace_cells[t]] = -1;
+    if (*n) heap[i] = last;
+    return top;
+}
+
+/* Line k's decisions after `from` must be checked again: pushed on the heap, the line noted in start (the first time). */
+static void mark(const L3Box *box, const L3Cells *cells, int32_t k, int64_t from, int64_t *marked, int32_t *start,
+                 int32_t *n_marked, int32_t *heap, int32_t *n_heap) {
+    if (marked[k] != INT64_MAX) return;  /* its decisions after the first mark are on the heap or checked already */
+    marked[k] = from == INT64_MAX ? INT64_MAX - 1 : from;  /* marked once whatever the times: start holds n_lines */
+    start[(*n_marked)++] = k;
+    for (int32_t i = box->line_start[k]; i < box->line_start[k + 1]; i++) {
+        int32_t d = box->line_cells[i];
+        if (cells->grid[d] >= 0 && cells->attr[d] == k && cells->when[d] > from) heap_push(heap, n_heap, cells->when, d);
     }
-    L3Run run = {active, grid, NULL, 0, 0, NULL, NULL, 0, 0, 0, memo, memo_mask};
-    int8_t known[L3_MAX_LEN], out[L3_MAX_LEN], own_known[L3_MAX_LEN], own[L3_MAX_LEN];
-    int32_t kept = first;
-    for (int32_t t = first; t < trace_len;) {
-        int32_t k = trace_lines[t], end = t;
-        while (end < trace_len && trace_lines[end] == k) end++;  /* one read of line k */
-        int clean = active[k] && !dirty[k];  /* k reads what it read then: it decides the same cells */
-        int status = -1;
-        const int32_t *cells = box->line_cells + box->line_start[k];
-        int len = box->line_start[k + 1] - box->line_start[k];
-        if (!clean && active[k]) {  /* read again as it stands: what it still decides stays */
-            for (int i = 0; i < len; i++) own_known[i] = grid[cells[i]];
-            run.runs++;
-            status = memo ? solve_remembered(box, &run, k, len, own_known, own)
-                          : l3_solve_line(box->count[k], box->groups[k], len, own_known, own);
+}
+
+static int by_number(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int l3_retract(const L3Box *box, const uint8_t *active, int32_t line, L3Cells *cells, L3Log *log, int32_t *heap,
+               int64_t *marked, int32_t *start, int32_t *n_start, int32_t *dropped, L3Memo *memo, uint32_t memo_mask,
+               int64_t *runs) {
+    if (line < 0 || line >= box->n_lines) return -2;
+    L3Run run = {active, cells->grid, NULL, 0, 0, NULL, NULL, 0, 0, 0, memo, memo_mask, -1};
+    int8_t known[L3_MAX_LEN], out[L3_MAX_LEN];
+    int32_t n_heap = 0, n_marked = 0;
+    log->n = *dropped = 0;
+    mark(box, cells, line, INT64_MIN, marked, start, &n_marked, heap, &n_heap);  /* every decision of the clue */
+    while (n_heap) {
+        int32_t c = heap_pop(heap, &n_heap, cells->when), k = cells->attr[c], by = k;
+        int64_t at = cells->when[c];
+        int keep = active[k] && decides_at(box, &run, cells, k, c, at, known, out);
+        for (int32_t j = box->cell_start[c]; !keep && j < box->cell_start[c + 1]; j++) {
+            by = box->cell_lines[j];  /* another line through the cell may decide it now */
+            keep = by != k && active[by] && decides_at(box, &run, cells, by, c, at, known, out);
         }
-        for (int32_t e = t; e < end; e++) {
-            int32_t c = trace_cells[e], by = k;
-            int keep = clean;
-            if (!keep && status == 0)
-                for (int i = 0; i < len; i++)
-                    if (cells[i] == c) keep = own[i] >= 0;
-            for (int32_t j = box->cell_start[c]; !keep && j < box->cell_start[c + 1]; j++) {
-                by = box->cell_lines[j];  /* another line through the cell may decide it now */
-                keep = by != k && active[by] && decides(box, &run, by, c, known, out);
-            }
-            if (keep) {
-                grid[c] = value[e - first];
-                trace_cells[kept] = c;
-                trace_lines[kept++] = by;
-            } else {
-                for (int32_t j = box->cell_start[c]; j < box->cell_start[c + 1]; j++) dirty[box->cell_lines[j]] = 1;
-            }
+        if (keep && by == k) continue;
+        int32_t n = log->n++;
+        log->cell[n] = c;
+        log->value[n] = cells->grid[c];
+        log->when[n] = at;
+        log->attr[n] = k;
+        if (keep) {
+            cells->attr[c] = by;
+            continue;
         }
-        t = end;
+        cells->grid[c] = -1;
+        cells->when[c] = INT64_MAX;
+        cells->attr[c] = -1;
+        (*dropped)++;
+        for (int32_t j = box->cell_start[c]; j < box->cell_start[c + 1]; j++)
+            mark(box, cells, box->cell_lines[j], at, marked, start, &n_marked, heap, &n_heap);
     }
     *n_start = 0;
-    for (int32_t k = 0; k < box->n_lines; k++)
-        if (dirty[k] && active[k]) start[(*n_start)++] = k;
+    for (int32_t i = 0; i < n_marked; i++) {  /* the marks undone; the active marked lines kept, in line order */
+        int32_t k = start[i];
+        marked[k] = INT64_MAX;
+        if (active[k]) start[(*n_start)++] = k;
+    }
+    qsort(start, (size_t)*n_start, sizeof(int32_t), by_number);
     *runs = run.runs;
-    free(dirty);
-    free(value);
-    return kept;
+    return 0;
 }

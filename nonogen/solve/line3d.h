@@ -48,6 +48,7 @@ typedef struct {
     int32_t passes;
     L3Memo *memo;           /* NULL, or a table of memo_mask + 1 slots (a power of two) kept between runs on one box */
     uint32_t memo_mask;
+    int64_t open;           /* the grid's open cells when known (solved: none left, no scan of the box), else -1 */
 } L3Run;
 
 /* One line: known[i] in -1/0/1; out[i] the same or decided. Returns 0, or -1 when no completion exists. */
@@ -56,17 +57,37 @@ int l3_solve_line(int count, int groups, int len, const int8_t *known, int8_t *o
 /* Line logic to a fixpoint. Returns 1 solved, 0 stuck, -1 contradiction, -2 out of memory. */
 int l3_run(const L3Box *box, L3Run *run);
 
-/* Takes back line `line`'s clue (already inactive) from a box line logic reached and its trace, keeping every
- * decision that still follows without it. The trace is replayed in order: a read by a line none of whose cells has
- * been dropped decides what it decided then; any other read is made again on the box as it stands then, and a cell it
- * no longer decides stays if another active line through it decides it there; otherwise the cell is dropped (-1 in
- * grid) and its lines marked. The kept reads stay in the trace in order (its new length returned): each follows from
- * the givens and the reads before it, as a fresh run's would. Every unmarked line reads nothing new, so line logic
- * resumed from the lines written to start (their number in *n_start, in line order; the active marked ones) reaches
- * the fixpoint of the level without that clue. *runs counts the lines read again (memo: as in L3Run). Returns -1
- * out of memory, -2 (changing nothing) when a trace entry names a cell or line the box does not have. */
-int32_t l3_retract(const L3Box *box, const uint8_t *active, int32_t line, int8_t *grid, int32_t *trace_cells,
-                   int32_t *trace_lines, int32_t trace_len, int32_t *start, int32_t *n_start, L3Memo *memo,
-                   uint32_t memo_mask, int64_t *runs);
+/* What line logic decided about each cell of a box, kept between questions about it: the value (grid, -1 open), when
+ * (a count that grows along a run of line logic; givens and cubes known before any read: below every read's) and the
+ * line that decided it (attr, -1: not a line). Each decision follows from the cells decided before it. */
+typedef struct {
+    int8_t *grid;
+    int64_t *when;
+    int32_t *attr;
+} L3Cells;
+
+/* What l3_retract changed, so that it can be undone: the cell and its value, when and attr before (capacity n_cells:
+ * a cell is changed at most once a retraction). */
+typedef struct {
+    int32_t *cell;
+    int8_t *value;
+    int64_t *when;
+    int32_t *attr;
+    int32_t n;
+} L3Log;
+
+/* Takes back line `line`'s clue (already inactive) from the cells of a fixpoint, keeping every decision that still
+ * follows without it. Only what the clue touched is looked at: the cells `line` decided, then, in the order they were
+ * decided, the cells decided after a cell of their line was dropped (a heap ordered by when). Such a cell is read
+ * again on the cells decided before it: kept (attr: the line that decides it now) when its line or another active
+ * line through it still decides it, else dropped (-1, when INT64_MAX, attr -1) and its lines marked from then on.
+ * Every unmarked line reads nothing new, so line logic resumed from the active marked lines (written to start, their
+ * number in *n_start, in line order) reaches the fixpoint of the level without that clue. The work grows with what
+ * the clue touched, not with the box: `heap` holds n_cells cells and `marked` n_lines times, all INT64_MAX, as they
+ * are left. *dropped counts the cells dropped, *runs the lines read again (memo: as in L3Run). Returns 0, or -2
+ * (changing nothing) when `line` is not one of the box's. */
+int l3_retract(const L3Box *box, const uint8_t *active, int32_t line, L3Cells *cells, L3Log *log, int32_t *heap,
+               int64_t *marked, int32_t *start, int32_t *n_start, int32_t *dropped, L3Memo *memo, uint32_t memo_mask,
+               int64_t *runs);
 
 #endif

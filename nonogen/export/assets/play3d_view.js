@@ -234,7 +234,7 @@ function requestRender() {
   requestAnimationFrame(() => { renderQueued = false; renderer.render(scene, camera); });
 }
 
-// --- pointer input: drag turns, wheel and pinch zoom, a click without movement acts on a cube ------------------------------
+// --- pointer input: a drag (one finger or two) turns, wheel and pinch zoom, a click without movement acts on a cube --
 const pointers = new Map();                 // pointerId -> {x, y, startX, startY, button, still}
 let dragged = false;
 let pinchDistance = 0;
@@ -265,10 +265,16 @@ function onPointerMove(e) {
     const span = pinchSpan();
     if (pinchDistance > 0 && span > 0) zoom(pinchDistance / span);
     pinchDistance = span;
+    orbit(dx / 2, dy / 2);  // the fingers' midpoint moved by half this finger's move: two fingers together turn
     return;
   }
   if (!dragged && Math.hypot(e.clientX - p.startX, e.clientY - p.startY) < p.still) return;
   dragged = true;
+  orbit(dx, dy);
+}
+
+// Turn the view as a drag of (dx, dy) pixels does.
+function orbit(dx, dy) {
   view.theta -= dx * 0.01;
   view.phi = THREE.MathUtils.clamp(view.phi - dy * 0.01, 0.05, Math.PI - 0.05);
   placeCamera();

@@ -322,7 +322,8 @@ window.levelView = {
   floorPoint,
   state: () => ({ size: [X, Y, Z], tool, boxMode, look, cursor: cursor.slice(), anchor: anchor && anchor.slice(), slice: { ...slice },
     box: dragBox && { from: dragBox.from.slice(), to: dragBox.to.slice() }, hover: hover && hover.slice(),
-    marks: { ambiguous: marks.list.ambiguous.length, edits: marks.list.edits.length } }),
+    marks: { ambiguous: marks.list.ambiguous.length, edits: marks.list.edits.length },
+    view: { theta: view.theta, phi: view.phi, distance: view.distance } }),
 };
 
 canvas.addEventListener("pointerdown", onDown);
