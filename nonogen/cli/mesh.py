@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "z for STL/OFF)")
     p.add_argument("--turn", default="auto", metavar="0|90|180|270|auto",
                    help="degrees to turn the model about its up axis, counter-clockwise seen from above (default auto: "
-                   "the turn whose default view shows the most of the model; the report says which and why)")
+                   "its long side to the viewer, then the turn whose view shows the most of its detail; the report "
+                   "says which and why)")
     p.add_argument("--method", choices=("surface", "center"), default="center",
                    help="keep cells the surface touches (surface) or whose centre is inside (center, default)")
     p.add_argument("--unique", choices=("givens", "edit", "off"), default="givens",
