@@ -97,6 +97,18 @@ def test_a_texture_that_cannot_be_used_is_one_line_and_exit_2(tmp_path, capsys):
         assert not (tmp_path / f"out{i}").exists()
 
 
+@pytest.mark.parametrize("side", [5000, 10000])
+def test_a_huge_texture_is_refused_in_one_line_with_no_word_from_pillow(tmp_path, capfd, side):
+    """5000x5000 is over nonogen's limit; 10000x10000 is also over Pillow's, which warned on stderr as it opened it."""
+    model = _bare_obj(tmp_path)
+    huge = tmp_path / "huge.png"
+    Image.new("1", (side, side)).save(huge)  # a few kB on disk
+    code = main(["mesh", str(model), "--size", "4", "--texture", str(huge), "-o", str(tmp_path / "out")])
+    assert code == 2
+    assert capfd.readouterr().err == (f"nonogen: error: {huge}: the texture has more than 16,777,216 pixels, "
+                                      "the most nonogen reads\n")
+
+
 # --- the solution picture's camera -----------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ small palette a player can tell apart (:func:`level_palette`).
 """
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Optional
 
@@ -119,16 +120,24 @@ def with_texture(mesh, image_path: str | Path):
         raise FileLimitError(f"texture file is {path.stat().st_size / 2**20:.1f} MB; nonogen reads textures up to "
                              f"{MAX_TEXTURE_BYTES >> 20} MB", path=str(path))
     try:
-        with Image.open(path) as opened:
-            if opened.width * opened.height > MAX_TEXTURE_PIXELS:
-                raise FileLimitError(f"the texture is {opened.width}x{opened.height} pixels; nonogen reads up to "
-                                     f"{MAX_TEXTURE_PIXELS:,}", path=str(path))
-            image = opened.convert("RGBA")
-    except (OSError, ValueError, Image.DecompressionBombError):
+        with warnings.catch_warnings():  # Pillow warns of a decompression bomb on stderr: here it is our error
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as opened:
+                image = opened.convert("RGBA") if opened.width * opened.height <= MAX_TEXTURE_PIXELS else None
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
+        image = None
+    except (OSError, ValueError):
         raise FormatError("not a readable image", path=str(path)) from None
+    if image is None:
+        raise _too_big(path)
     painted = mesh.copy()
     painted.visual = TextureVisuals(uv=np.asarray(uv, dtype=float), image=image)
     return painted
+
+
+def _too_big(path: Path) -> FileLimitError:
+    return FileLimitError(f"the texture has more than {MAX_TEXTURE_PIXELS:,} pixels, the most nonogen reads",
+                          path=str(path))
 
 
 class Paint:
