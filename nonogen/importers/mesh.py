@@ -97,8 +97,9 @@ def _samples_per_face(levels: np.ndarray) -> np.ndarray:
     return (n + 1) * (n + 2) // 2 + n * n
 
 
-def _sampled_surface(vertices: np.ndarray, faces: np.ndarray, spacing: float):
-    """Points on every triangle no further apart than ``spacing``, with the face and weights of each, by chunks.
+def _sampled_surface(vertices: np.ndarray, faces: np.ndarray, spacing: float, weighted: bool = False):
+    """Points on every triangle no further apart than ``spacing``, with the face of each (and, ``weighted``, its
+    barycentric weights), chunk by chunk.
 
     Each triangle is sampled on the lattice that splitting it at its edge
     midpoints until no edge is longer than ``spacing`` would give, computed
@@ -120,7 +121,7 @@ def _sampled_surface(vertices: np.ndarray, faces: np.ndarray, spacing: float):
             corners = vertices[faces[part]][:, None]  # (m, 1, 3 corners, xyz): broadcast over the pattern
             first, u, v = corners[:, :, 0], corners[:, :, 1] - corners[:, :, 0], corners[:, :, 2] - corners[:, :, 0]
             points = (first + weights[None, :, 1:2] * u + weights[None, :, 2:3] * v).reshape(-1, 3)
-            yield points, np.repeat(part, len(weights)), np.tile(weights, (len(part), 1))
+            yield points, np.repeat(part, len(weights)), np.tile(weights, (len(part), 1)) if weighted else None
 
 
 def _blocked_inside(surface: np.ndarray, needed: int) -> np.ndarray:
@@ -182,7 +183,7 @@ def voxelize(mesh, size: int, *, up: str = "z", method: str = "center", colored:
     colors = None
     if source is not None:  # a cell's colour needs no finer points than half a cube apart
         painted = Paint(dims, origin, pitch)
-        for points, owner, weights in _sampled_surface(vertices, faces, pitch / 2):
+        for points, owner, weights in _sampled_surface(vertices, faces, pitch / 2, weighted=True):
             painted.add(points, source.at(owner, weights))
         colors = painted.spread()
     return VoxelModel(cells=cells, colors=colors, pitch=pitch * scale, up=up)
