@@ -119,6 +119,7 @@ bench: $(STAMP)
 	$(PY) scripts/bench_image.py
 	$(PY) scripts/bench_picture_quality.py
 	$(PY) scripts/bench_mesh.py
+	$(PY) scripts/bench_mesh_default.py
 	$(PY) scripts/bench_picross3d.py
 	$(PY) scripts/bench_pack.py
 	$(PY) scripts/bench_studio.py

@@ -15,7 +15,8 @@ import nonogen
 from nonogen.cli import main
 from nonogen.importers.mesh import mesh_to_voxels
 from nonogen.importers.meshfile import load_mesh
-from nonogen.importers.orient import DEFAULT_VIEWS, KEEP_MARGIN, _PHI, _THETA, _turn_vectors, orient, seen
+from nonogen.importers.orient import DEFAULT_VIEW, DEFAULT_VIEWS, KEEP_MARGIN, _turn_vectors, orient, seen
+from nonogen.render.iso3d import VIEW
 
 from conftest import SHARED_DATA, needs_shared  # skip, with a reason, without ../shared
 
@@ -104,7 +105,7 @@ def _suzanne_turned(folder: Path, degrees: int) -> tuple[Path, np.ndarray]:
 @pytest.mark.parametrize("degrees", [0, 90, 180, 270])
 def test_auto_turns_suzanne_to_look_at_the_viewer(tmp_path, degrees):
     """The issue: Suzanne read as a grey lump. However she is turned about her up axis, auto turns her face (where
-    her eyes look) towards both default cameras. The criterion tied to the measure: the turn kept scores highest
+    her eyes look) towards the default camera. The criterion tied to the measure: the turn kept scores highest
     (:func:`seen`), or is her own within :data:`KEEP_MARGIN` of it; turned away she scores a third less."""
     path, looks = _suzanne_turned(tmp_path, degrees)
     model = mesh_to_voxels(path, 10)
@@ -114,7 +115,8 @@ def test_auto_turns_suzanne_to_look_at_the_viewer(tmp_path, degrees):
     assert all(gaze @ camera > 0 for camera in DEFAULT_VIEWS.values()), (degrees, facing)
     best = max(facing.seen.values())
     assert facing.seen[facing.turn] == best or (facing.turn == 0 and best < 1 + KEEP_MARGIN)
-    assert facing.turn == {0: 0, 90: 0, 180: 180, 270: 90}[degrees]  # facing right (90) is seen too: kept
+    # saved facing right (90), her face is her widest outline: turned to face the camera, mostly from the front
+    assert facing.turn == {0: 0, 90: 270, 180: 180, 270: 90}[degrees]
     assert min(facing.seen.values()) < 0.75 * best  # facing away loses a quarter or more
     mesh = load_mesh(path)
     triangles = {turn: seen(orient(mesh.face_normals, "y"), mesh.area_faces, turn)[1] for turn in (0, 90, 180, 270)}
@@ -135,13 +137,16 @@ def test_auto_orientation_is_deterministic_and_reported(tmp_path):
     assert own.report["orientation"]["turn"] == 0 and "as modelled" in own.report["orientation"]["why"]
 
 
-def test_the_default_cameras_are_the_play_pages():
-    """The turn is judged from the play page's first view: its angles are written once in play3d_view.js."""
+def test_the_default_camera_is_the_play_pages_and_the_solution_pictures():
+    """The turn is judged from the view the level is first seen from: the play page's first camera, whose angles are
+    written once in play3d_view.js, and the solution picture, drawn from the same camera (iso3d.VIEW)."""
     source = (ROOT / "nonogen" / "export" / "assets" / "play3d_view.js").read_text()
     theta, phi = map(float, re.search(r"DEFAULT_VIEW = \{ theta: ([\d.]+), phi: ([\d.]+) \}", source).groups())
-    assert (theta, phi) == (_THETA, _PHI)
-    for camera in DEFAULT_VIEWS.values():  # unit vectors towards the front (-z), right (+x) and top (-y)
-        assert abs(np.linalg.norm(camera) - 1) < 1e-9 and camera[0] > 0 and camera[1] < 0 and camera[2] < 0
+    assert (theta, phi) == VIEW
+    assert list(DEFAULT_VIEWS.values()) == [DEFAULT_VIEW]
+    # a unit vector towards the front (-z), the right (+x) and the top (-y): mostly the front, 28 degrees up
+    assert abs(np.linalg.norm(DEFAULT_VIEW) - 1) < 1e-9 and DEFAULT_VIEW[0] > 0 and DEFAULT_VIEW[2] < -DEFAULT_VIEW[0]
+    assert round(np.degrees(np.arcsin(-DEFAULT_VIEW[1]))) == 28
 
 
 # --- slabs -----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import OptionError
 from ..files import check_folder
-from ..importers.mesh import MAX_SIZE, MIN_SIZE
+from ..importers.mesh import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 from ..make.level3d import from_mesh
 from ..model3d import Puzzle3D
 from ..output import save
@@ -25,14 +25,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("model", nargs="+", metavar="MODEL",
                    help="the 3D model file; several files, folders or globs make a collection")
-    p.add_argument("--size", type=int, default=10, metavar="N",
-                   help=f"cubes on the longest axis, {MIN_SIZE}-{MAX_SIZE} (default 10)")
+    p.add_argument("--size", type=int, default=DEFAULT_SIZE, metavar="N",
+                   help=f"cubes on the longest axis, {MIN_SIZE}-{MAX_SIZE} (default {DEFAULT_SIZE})")
+    p.add_argument("--texture", default=None, metavar="IMAGE",
+                   help="paint the model with this image through its texture coordinates, when its file does not "
+                   "name it (an OBJ without its .mtl); one model only")
     p.add_argument("--up", default="auto", metavar="x|y|z|auto",
                    help="the model's up axis (default auto: the axis it rests on, else y for PLY/GLB/GLTF/OBJ and "
                    "z for STL/OFF)")
     p.add_argument("--turn", default="auto", metavar="0|90|180|270|auto",
                    help="degrees to turn the model about its up axis, counter-clockwise seen from above (default auto: "
-                   "the turn whose default view shows the most of the model; the report says which and why)")
+                   "its long side to the viewer, then the turn whose view shows the most of its detail; the report "
+                   "says which and why)")
     p.add_argument("--method", choices=("surface", "center"), default="center",
                    help="keep cells the surface touches (surface) or whose centre is inside (center, default)")
     p.add_argument("--unique", choices=("givens", "edit", "off"), default="givens",
@@ -68,6 +72,8 @@ def _hide_share(text: str) -> float | None:
 
 def run_mesh(args: argparse.Namespace) -> int:
     if is_collection(args, args.model):
+        if args.texture is not None:
+            raise OptionError("texture", args.texture, "one model: a texture belongs to one model's coordinates")
         making = {"size": args.size, "up": args.up, "turn": args.turn, "method": args.method, "unique": args.unique,
                   "hide": _hide_share(args.hide), "seed": args.seed, "line_solvable": args.line_solvable,
                   "grade": args.grade, "timeout": args.timeout, "title": args.title}
@@ -78,7 +84,8 @@ def run_mesh(args: argparse.Namespace) -> int:
     try:
         made = from_mesh(args.model, size=args.size, up=args.up, turn=args.turn, method=args.method, unique=args.unique,
                          hide=_hide_share(args.hide), seed=args.seed, line_solvable=args.line_solvable,
-                         grade=args.grade, timeout=args.timeout, title=args.title, on_progress=bar)
+                         grade=args.grade, timeout=args.timeout, title=args.title, on_progress=bar,
+                         texture=args.texture)
     finally:  # an error or Ctrl-C must not print on the bar's line
         bar.clear()
     report = made.report

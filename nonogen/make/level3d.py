@@ -193,7 +193,7 @@ class _Level:
 def from_mesh(
     source: Union[str, Path, Any],
     *,
-    size: int = 10,
+    size: Optional[int] = None,
     up: Optional[str] = None,
     turn: Union[int, str, None] = None,
     method: str = "center",
@@ -205,27 +205,32 @@ def from_mesh(
     timeout: float = 300.0,
     title: Optional[str] = None,
     on_progress: Progress = None,
+    texture: Union[str, Path, None] = None,
 ) -> Made:
     """Voxelize a model (a file: STL, OBJ, PLY, GLB/GLTF, OFF; or a ``trimesh.Trimesh``) into a unique level.
 
-    ``size`` cubes on the longest axis; ``up`` is the model's up axis (``x``,
-    ``y`` or ``z``) and ``turn`` a quarter turn about it (0, 90, 180 or 270
-    degrees, counter-clockwise seen from above); left out (or ``"auto"``)
+    ``size`` cubes on the longest axis (``None``: 20, the importer's
+    ``DEFAULT_SIZE``); ``up`` is the model's up axis (``x``, ``y`` or ``z``)
+    and ``turn`` a quarter turn about it (0, 90, 180 or 270 degrees,
+    counter-clockwise seen from above); left out (or ``"auto"``)
     they are chosen so that the level faces its default view, and the report
     says which and why (:mod:`nonogen.importers.orient`). ``method`` keeps
     cubes whose centre is inside (``"center"``) or that the surface touches
     (``"surface"``). The rest as :func:`make_level`. Reading and voxelizing
     count against ``timeout``. The report's ``warnings`` say when the level
-    is a slab and what the model names but lacks.
+    is a slab and what the model names but lacks. ``texture`` is an image
+    that paints a model through its texture coordinates when its file does
+    not name it (an OBJ without its material file).
 
     >>> made = from_mesh("samples/meshes/chair.off", size=6)
     >>> made.report["status"], made.puzzle.size
     ('unique', (4, 6, 4))
     """
     start = time.monotonic()  # loading trimesh counts: report["seconds"] is the whole making, and only this writes it
-    from ..importers.mesh import mesh_to_voxels  # trimesh (0.5 s to load): make_level from cubes never reads a model
+    from ..importers.mesh import DEFAULT_SIZE, mesh_to_voxels  # trimesh (0.5 s to load): cubes never read a model
 
-    voxels = mesh_to_voxels(source, size, up=up, turn=turn, method=method)
+    voxels = mesh_to_voxels(source, DEFAULT_SIZE if size is None else size, up=up, turn=turn, method=method,
+                            texture=texture)
     named = isinstance(source, (str, Path))
     made = make_level(
         voxels.cells, palette=voxels.palette, colors=voxels.index, unique=unique, hide=hide, seed=seed,

@@ -1,8 +1,11 @@
-"""Picross 3D pictures: an isometric solution render and a printable clue sheet.
+"""Picross 3D pictures: a solution render from the play page's first camera, and a printable clue sheet.
 
 trimesh's own renderer needs OpenGL, which headless machines lack, so this is
 a small painter's algorithm: only cube faces with no neighbour behind them are
-drawn, far cubes first. Like the 2D sheet, both pictures are laid out as
+drawn, far cubes first. The solution is seen as the play page first shows the
+level (:data:`VIEW`): from the front, turned a little to the right and raised
+28 degrees, not from the isometric corner 35 degrees up, which showed long
+models (a fish, a locomotive) from above as a ridge or a box lid. Like the 2D sheet, both pictures are laid out as
 :mod:`nonogen.render.canvas` shapes, so the SVG, PNG and PDF always agree.
 Both are ``smooth`` pictures (slanted cube edges, rings round clues), so a
 PNG of them is drawn supersampled without the caller asking.
@@ -22,20 +25,41 @@ from ..palette import to_hex
 from .canvas import INK, Circle, Picture, Polygon, Rect, Shape, Text, flow, text_width, wrap_text
 
 __all__ = ["Polygon", "Circle", "Rect", "Text", "Picture", "solution_picture", "cube_colors", "sheet_picture",
-           "clue_text"]
+           "clue_text", "VIEW", "view_vector"]
 
 BASE = (205, 160, 105)
-SHADE = {"top": 1.0, "right": 0.78, "front": 0.6}
+SHADE = {"top": 1.0, "right": 0.64, "front": 0.82}
+"""Light per face: the front, most of what this camera sees, stays light; the right side, seen aslant, is darker."""
+
+VIEW = (0.55, 1.08)
+"""The camera, as ``DEFAULT_VIEW`` in ``play3d_view.js`` (theta, phi in radians): turned 31.5 degrees from the front
+towards the right (theta) and 62 degrees from straight above (phi), i.e. 28 degrees above the horizon."""
 
 
-# --- isometric solution ----------------------------------------------------------------------
+def view_vector(view: tuple[float, float] = VIEW) -> tuple[float, float, float]:
+    """The unit vector from the model towards the camera in (x right, u up, d away) world axes.
 
-_R2, _R6 = math.sqrt(2), math.sqrt(6)
+    >>> [round(v, 3) for v in view_vector()]
+    [0.461, 0.471, -0.752]
+    """
+    theta, phi = view
+    return (math.sin(phi) * math.sin(theta), math.cos(phi), -math.sin(phi) * math.cos(theta))
 
 
-def _project(x: float, u: float, d: float, cube: float) -> tuple[float, float]:
-    """World point (x right, u up, d away) to screen, for a viewer at front-right-top."""
-    return (x + d) / _R2 * cube * 1.2, -(-x + 2 * u + d) / _R6 * cube * 1.2
+# --- solution picture --------------------------------------------------------------------------
+
+
+def _screen(view: tuple[float, float]):
+    """The orthographic projection of world points (x, u, d) to screen (right, down) for the camera ``view``."""
+    ex, eu, ed = view_vector(view)
+    level = math.hypot(ex, ed)  # the cosine of the elevation
+    right = (-ed / level, ex / level)  # (x, d) components; horizontal, across the view
+    up = (-eu * ex / level, level, -eu * ed / level)
+
+    def project(x: float, u: float, d: float, cube: float) -> tuple[float, float]:
+        return ((x * right[0] + d * right[1]) * cube * 1.2, -(x * up[0] + u * up[1] + d * up[2]) * cube * 1.2)
+
+    return project
 
 
 _FACES = {  # face name -> (neighbour offset in (x, u, d), corner offsets)
@@ -47,12 +71,15 @@ _FACES = {  # face name -> (neighbour offset in (x, u, d), corner offsets)
 
 def solution_picture(cells: np.ndarray, colors: Optional[np.ndarray] = None, cube: float = 20,
                      margin: float = 12) -> Picture:
-    """The kept cubes, shaded per face (top light, right medium, front dark), optionally coloured per cube."""
+    """The kept cubes, shaded per face (top light, front lighter than right), optionally coloured per cube."""
     cells = np.asarray(cells, dtype=bool)
     X, Y, Z = cells.shape
     solid = np.zeros((X + 2, Y + 2, Z + 2), dtype=bool)  # in (x, u, d) with a border of air
     solid[1:-1, 1:-1, 1:-1] = cells[:, ::-1, :]
-    order = sorted(zip(*np.nonzero(cells), strict=True), key=lambda c: (c[0] + (Y - 1 - c[1]) - c[2], c[1], c[0]))
+    project, (ex, eu, ed) = _screen(VIEW), view_vector()
+    # far cubes first: on a grid of equal cubes, any order that rises towards the camera is a painter's order
+    order = sorted(zip(*np.nonzero(cells), strict=True),
+                   key=lambda c: (ex * c[0] + eu * (Y - 1 - c[1]) + ed * c[2], c[1], c[0]))
     polys = []
     for x, y, z in order:
         u = Y - 1 - y
@@ -61,9 +88,9 @@ def solution_picture(cells: np.ndarray, colors: Optional[np.ndarray] = None, cub
             if solid[x + 1 + ox, u + 1 + ou, z + 1 + od]:
                 continue
             shade = [c * SHADE[name] for c in base]
-            pts = tuple(_project(x + a, u + b, z + c, cube) for a, b, c in corners)
+            pts = tuple(project(x + a, u + b, z + c, cube) for a, b, c in corners)
             polys.append((pts, to_hex(shade), to_hex([c * 0.45 for c in base])))
-    box = [_project(a, b, c, cube) for a in (0, X) for b in (0, Y) for c in (0, Z)]
+    box = [project(a, b, c, cube) for a in (0, X) for b in (0, Y) for c in (0, Z)]
     xs, ys = zip(*box, strict=True)
     dx, dy = margin - min(xs), margin - min(ys)
     shapes = tuple(
