@@ -301,7 +301,7 @@ def mesh_options(given: Any) -> dict[str, Any]:
     nonogen.errors.OptionError: size 'abc': expected a whole number
     """
     options = _parsed(given, _MESH_OPTIONS)
-    return {"size": options.get("size", 10), "hide": options.get("hide"),
+    return {"size": options.get("size"), "hide": options.get("hide"),
             "line_solvable": options.get("line_solvable", False), "up": options.get("up"), "turn": options.get("turn")}
 
 

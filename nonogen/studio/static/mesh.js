@@ -5,7 +5,7 @@
 /* --- meshes ------------------------------------------------------------------------------------ */
 
 function meshOptions() {
-  return { size: Number($("mesh-size").value) || 10, hide: $("mesh-hide").value, line_solvable: $("mesh-line").checked,
+  return { size: Number($("mesh-size").value) || undefined, hide: $("mesh-hide").value, line_solvable: $("mesh-line").checked,
     up: $("mesh-up").value, turn: $("mesh-turn").value };
 }
 
