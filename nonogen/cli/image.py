@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="PNG, JPEG, GIF, BMP, WebP ... (first frame of animations); several files, folders or globs "
                    "make a collection")
     size = p.add_argument_group("size (default: pixel art at native size, photos about 900 cells (long side 30-45), "
-                                 "anything else 20)")
+                                 "anything else 30)")
     size.add_argument("--size", metavar="WxH", help="puzzle size in cells")
     size.add_argument("--width", type=int, metavar="W", help="width in cells, height keeps the aspect ratio")
     size.add_argument("--height", type=int, metavar="H", help="height in cells, width keeps the aspect ratio")
