@@ -121,9 +121,11 @@ bench: $(STAMP)
 	$(PY) scripts/bench_mesh.py
 	$(PY) scripts/bench_mesh_default.py
 	$(PY) scripts/bench_picross3d.py
+	$(PY) scripts/bench_scale3d.py
 	$(PY) scripts/bench_pack.py
 	$(PY) scripts/bench_studio.py
 	$(PY) scripts/bench_scan.py
+	$(PY) scripts/bench_studio_scan.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info docs/_build docs/gallery docs/_play docs/examples/out
