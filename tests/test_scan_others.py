@@ -115,3 +115,14 @@ def test_printed_pages_in_other_paper_sizes_read_back_exactly(tmp_path, paper, s
     nonogen.draw(puzzle, tmp_path / f"p.{suffix}", paper=paper, dpi=150 if suffix == "png" else None)
     (found,) = nonogen.scan(tmp_path / f"p.{suffix}", verify=False)
     _same_numbers(found, puzzle)
+
+
+@pytest.mark.parametrize("suffix", ["png", "pdf"])
+def test_a_sample_colour_puzzle_reads_back_unique(tmp_path, suffix):
+    """Yoshi's five colours: a light grey box against the grid's edge (no box of its own at 150 dpi) still gives
+    its grey, not its black digit's colour."""
+    puzzle = nonogen.load("samples/puzzles/yoshi.cnon")
+    nonogen.draw(puzzle, tmp_path / f"yoshi.{suffix}")
+    (found,) = nonogen.scan(tmp_path / f"yoshi.{suffix}")
+    _same_colours(found, puzzle)
+    assert found.result.status == "unique" and len(found.puzzle.palette) == 6

@@ -112,6 +112,21 @@ def unboxed(contrast: np.ndarray, gray: np.ndarray, rgb: Optional[np.ndarray], p
     return out, boxes
 
 
+def _fill_around(contrast: np.ndarray, colours: np.ndarray, box: tuple[int, int, int, int]
+                 ) -> Optional[tuple[int, int, int]]:
+    """The colour a number sits on when it is not paper (a box that touches a line, so not found as a box)."""
+    x0, y0, x1, y1 = box
+    pad = max(1, round(0.3 * (y1 - y0)))
+    wx0, wy0 = max(0, x0 - pad), max(0, y0 - pad)
+    window = contrast[wy0:y1 + pad, wx0:x1 + pad]
+    ring = np.ones(window.shape, bool)
+    ring[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0] = False
+    if not ring.any() or np.median(window[ring]) >= 255 - NOT_PAPER:
+        return None
+    fill = np.median(colours[wy0:y1 + pad, wx0:x1 + pad][ring], axis=0)
+    return tuple(int(v) for v in np.broadcast_to(fill, (3,)))  # type: ignore[return-value]
+
+
 def item_colour(box: tuple[float, float, float, float], boxes: Sequence[Box], gray: np.ndarray,
                 rgb: Optional[np.ndarray], contrast: np.ndarray) -> tuple[int, int, int]:
     """The colour of the number drawn in ``box``: the fill of the clue box under it, else its darkest ink's."""
@@ -121,8 +136,12 @@ def item_colour(box: tuple[float, float, float, float], boxes: Sequence[Box], gr
             return b.fill
     x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
     x1, y1 = max(x0 + 1, int(np.ceil(box[2]))), max(y0 + 1, int(np.ceil(box[3])))
+    colours = _colours(gray, rgb)
+    fill = _fill_around(contrast, colours, (x0, y0, x1, y1))
+    if fill is not None:
+        return fill
     ink = 255 - contrast[y0:y1, x0:x1].astype(np.int16)
-    image = _colours(gray, rgb)[y0:y1, x0:x1]
+    image = colours[y0:y1, x0:x1]
     if ink.size == 0 or int(ink.max()) <= 0:
         return (0, 0, 0)
     strong = ink >= 0.6 * int(ink.max())

@@ -15,12 +15,14 @@ import numpy as np
 
 from .digits import INK_LEVEL, classify, glyph_features
 
-__all__ = ["Glyph", "Word", "Ink", "page_ink", "words_of", "read_words"]
+__all__ = ["Glyph", "Word", "Ink", "page_ink", "digit_gap", "words_of", "read_words"]
 
 DIGIT_GAP, SLOT_GAP = 0.25, 0.8
 """Gaps between two glyphs, in digit heights: up to DIGIT_GAP they are digits of one number; up to SLOT_GAP too
 when both sit in one clue slot (a cell-wide band from the grid's edge: small renders space digits widely, dense
 ones space numbers narrowly); wider, two numbers."""
+WIDE_DIGIT_GAP = 0.55
+"""The widest a page's own gap between digits of one number may be (:func:`digit_gap`)."""
 AMBIGUOUS_WIDTH = 1.3
 """A blob up to this many heights wide may be one bold digit or two touching ones: both are read."""
 
@@ -111,13 +113,35 @@ def page_ink(gray: np.ndarray, pitch: float) -> Ink:
     return Ink(gray, paper, dark, labels, glyphs)
 
 
-def words_of(glyphs: list[Glyph], height: float, slot: Callable[[float], int]) -> list[list[Glyph]]:
-    """Glyphs of one text line, left to right, split into words (see :data:`DIGIT_GAP`); ``slot`` of an x."""
+def digit_gap(lines: list[list[Glyph]]) -> float:
+    """The widest gap, in digit heights, between two digits of one number on this page: :data:`DIGIT_GAP`, or
+    more when the gaps between neighbouring glyphs fall in two clear groups, the narrow one under
+    :data:`WIDE_DIGIT_GAP` (clues set as text, not in cells: wide letter spacing, a space between numbers)."""
+    gaps: list[float] = []
+    for line in lines:
+        ordered = sorted(line, key=lambda g: g.x0)
+        height = float(np.median([g.h for g in ordered])) if ordered else 1.0
+        gaps += [(b.x0 - a.x1) / height for a, b in zip(ordered, ordered[1:], strict=False) if b.x0 > a.x1]
+    ordered_gaps = np.sort(np.asarray(gaps))
+    if len(ordered_gaps) < 4:
+        return DIGIT_GAP
+    ratios = ordered_gaps[1:] / np.maximum(ordered_gaps[:-1], 1e-3)
+    k = int(np.argmax(ratios))
+    split = float(np.sqrt(ordered_gaps[k] * ordered_gaps[k + 1]))
+    if ratios[k] >= 1.8 and ordered_gaps[k] < WIDE_DIGIT_GAP and split <= WIDE_DIGIT_GAP:
+        return max(DIGIT_GAP, split)
+    return DIGIT_GAP
+
+
+def words_of(glyphs: list[Glyph], height: float, slot: Callable[[float], int],
+             within: float = DIGIT_GAP) -> list[list[Glyph]]:
+    """Glyphs of one text line, left to right, split into words (see :data:`DIGIT_GAP`; ``within`` the page's own,
+    :func:`digit_gap`); ``slot`` of an x."""
     line = sorted(glyphs, key=lambda g: g.x0)
     words: list[list[Glyph]] = []
     for g in line:
         gap = g.x0 - max(o.x1 for o in words[-1]) if words else 0
-        if words and (gap <= DIGIT_GAP * height or gap <= SLOT_GAP * height and slot(words[-1][-1].cx) == slot(g.cx)):
+        if words and (gap <= within * height or gap <= SLOT_GAP * height and slot(words[-1][-1].cx) == slot(g.cx)):
             words[-1].append(g)
         else:
             words.append([g])
