@@ -10,9 +10,11 @@ book of one puzzle with its answer key), ``paper-letter-png`` (150 dpi). Other p
 ``colour-png`` and ``colour-pdf`` (nonogen's sheets, clues in coloured boxes) and ``web-colour`` (coloured digits).
 Each is scanned without verifying (reading is what is timed) and counts as exact when its size and every row and
 column clue equal the puzzle's (colours: the same clues up to the colours' order, each read colour within 40 of its
-true RGB). A kind whose program is missing is skipped with one line. A table per kind and size band.
+true RGB). A kind whose program is missing is skipped with one line. A table per kind and size band; first,
+nonogen's own kinds read by the previous reader (``--previous``, a ``git archive`` copy): this run's baseline.
 
 Usage: .venv/bin/python scripts/bench_scan.py [--puzzles N] [--seed S] [--kinds a,b] [--keep DIR]
+       [--previous REV]
 """
 from __future__ import annotations
 
@@ -39,6 +41,8 @@ from nonogen.model import Color  # noqa: E402
 BANDS = ((5, 10), (11, 20), (21, 30), (31, 40))
 KINDS = ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster", "paper-a5", "paper-letter-png", "book-letter",
          "tatham", "web-boxes", "web-tight", "web-dark", "colour-png", "colour-pdf", "web-colour")
+PREVIOUS, PREVIOUS_KINDS = "38e7557", ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster")
+"""The reader before other programs' pages and colour (issue 51), and the kinds its bench knows."""
 COLOURS = ("#d62728", "#1f5fd6", "#2ca02c", "#ff9f1c", "#8e44ad", "#111111", "#8c564b", "#17becf")
 
 
@@ -186,14 +190,37 @@ def run_kind(kind: str, puzzles: list, folder: Path, display: str, table: dict) 
             print(f"  {kind} {path.name} {puzzle.width}x{puzzle.height}: {why}", flush=True)
 
 
+def previous(rev: str, kinds: list[str], args: argparse.Namespace) -> None:
+    """The same puzzles read by the reader at ``rev`` (its own bench script, on a ``git archive`` copy): the
+    baseline of this run. A commit that is not here is one line, and the run goes on."""
+    from _bench import engine_copy
+
+    if not kinds:
+        return
+    try:
+        copy = engine_copy(rev)
+    except (RuntimeError, subprocess.CalledProcessError) as exc:
+        print(f"previous reader ({rev}) not measured: {exc}", flush=True)
+        return
+    print(f"previous reader ({rev}):", flush=True)
+    subprocess.run([sys.executable, str(copy / "scripts" / "bench_scan.py"), "--puzzles", str(args.puzzles),
+                    "--seed", str(args.seed), "--kinds", ",".join(kinds)], check=False)
+    print("\nthis reader:", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--puzzles", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--keep", help="keep the drawn pages in this folder (failures are worth looking at)")
+    parser.add_argument("--previous", default=PREVIOUS,
+                        help=f"measure nonogen's own kinds with this commit's reader first (default {PREVIOUS}, "
+                             "the reader before other programs' pages; 'none' to skip)")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
+    if args.previous != "none":
+        previous(args.previous, [k for k in kinds if k in PREVIOUS_KINDS], args)
     if "pdf-raster" in kinds and shutil.which("pdftoppm") is None:
         kinds.remove("pdf-raster")
     rng = np.random.default_rng(args.seed)
