@@ -12,7 +12,7 @@ A clue box (a filled square about a cell wide) is dark in the contrast
 whatever its digit, so the digit would be a hole in a blob: each box is
 painted out as paper and its digit (the pixels unlike the box's fill) drawn
 back in as ink (:func:`unboxed`). A number's colour is then its box's fill,
-or, with no box under it, its digits' own colour (:func:`item_colour`), and
+or, with no box under it, its digits' own colour (:func:`item_colours`), and
 the colours of one page are snapped to the few distinct ones found there
 (:func:`snapped`).
 """
@@ -23,7 +23,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-__all__ = ["Box", "contrast_gray", "unboxed", "item_colour", "snapped", "colour_palette", "SAME_COLOUR"]
+__all__ = ["Box", "contrast_gray", "unboxed", "item_colours", "snapped", "colour_palette", "SAME_COLOUR"]
 
 FRAME = 4
 """Pixels of the page's outer frame that give the paper's colour."""
@@ -112,36 +112,44 @@ def unboxed(contrast: np.ndarray, gray: np.ndarray, rgb: Optional[np.ndarray], p
     return out, boxes
 
 
-def _fill_around(contrast: np.ndarray, colours: np.ndarray, box: tuple[int, int, int, int]
+def _fill_around(window: np.ndarray, colours: np.ndarray, box: tuple[int, int, int, int]
                  ) -> Optional[tuple[int, int, int]]:
-    """The colour a number sits on when it is not paper (a box that touches a line, so not found as a box)."""
+    """The colour a number sits on when it is not paper (a box that touches a line, so not found as a box):
+    ``window`` is the contrast around the number, ``colours`` the same pixels' colours, ``box`` the number in it."""
     x0, y0, x1, y1 = box
-    pad = max(1, round(0.3 * (y1 - y0)))
-    wx0, wy0 = max(0, x0 - pad), max(0, y0 - pad)
-    window = contrast[wy0:y1 + pad, wx0:x1 + pad]
     ring = np.ones(window.shape, bool)
-    ring[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0] = False
+    ring[y0:y1, x0:x1] = False
     if not ring.any() or np.median(window[ring]) >= 255 - NOT_PAPER:
         return None
-    fill = np.median(colours[wy0:y1 + pad, wx0:x1 + pad][ring], axis=0)
+    fill = np.median(colours[ring], axis=0)
     return tuple(int(v) for v in np.broadcast_to(fill, (3,)))  # type: ignore[return-value]
 
 
-def item_colour(box: tuple[float, float, float, float], boxes: Sequence[Box], gray: np.ndarray,
-                rgb: Optional[np.ndarray], contrast: np.ndarray) -> tuple[int, int, int]:
-    """The colour of the number drawn in ``box``: the fill of the clue box under it, else its darkest ink's."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    for b in boxes:
-        if b.x0 <= cx < b.x1 and b.y0 <= cy < b.y1:
-            return b.fill
+def item_colours(items: Sequence, boxes: Sequence[Box], gray: np.ndarray, rgb: Optional[np.ndarray],
+                 contrast: np.ndarray) -> list[tuple[int, int, int]]:
+    """The colour of each number (anything with a ``box``): the fill of the clue box under it, else of what it
+    sits on when that is not paper, else its darkest ink's."""
+    bounds = np.asarray([(b.x0, b.y0, b.x1, b.y1) for b in boxes], np.float64).reshape(-1, 4)
+    out = []
+    for item in items:
+        cx, cy = (item.box[0] + item.box[2]) / 2, (item.box[1] + item.box[3]) / 2
+        under = np.flatnonzero((bounds[:, 0] <= cx) & (cx < bounds[:, 2]) & (bounds[:, 1] <= cy) & (cy < bounds[:, 3]))
+        out.append(boxes[int(under[0])].fill if len(under) else _ink_colour(item.box, gray, rgb, contrast))
+    return out
+
+
+def _ink_colour(box: tuple[float, float, float, float], gray: np.ndarray, rgb: Optional[np.ndarray],
+                contrast: np.ndarray) -> tuple[int, int, int]:
     x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
     x1, y1 = max(x0 + 1, int(np.ceil(box[2]))), max(y0 + 1, int(np.ceil(box[3])))
-    colours = _colours(gray, rgb)
-    fill = _fill_around(contrast, colours, (x0, y0, x1, y1))
+    pad = max(1, round(0.3 * (y1 - y0)))
+    wx0, wy0 = max(0, x0 - pad), max(0, y0 - pad)
+    colours = _colours(gray[wy0:y1 + pad, wx0:x1 + pad], None if rgb is None else rgb[wy0:y1 + pad, wx0:x1 + pad])
+    fill = _fill_around(contrast[wy0:y1 + pad, wx0:x1 + pad], colours, (x0 - wx0, y0 - wy0, x1 - wx0, y1 - wy0))
     if fill is not None:
         return fill
     ink = 255 - contrast[y0:y1, x0:x1].astype(np.int16)
-    image = colours[y0:y1, x0:x1]
+    image = colours[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0]
     if ink.size == 0 or int(ink.max()) <= 0:
         return (0, 0, 0)
     strong = ink >= 0.6 * int(ink.max())

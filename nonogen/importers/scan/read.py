@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .assign import Item, clue_items
-from .colour import Box, contrast_gray, item_colour, unboxed
+from .colour import Box, contrast_gray, item_colours, unboxed
 from .glyphs import Ink, page_ink
 from .lattice import Grid, find_grids
 from .pages import Page
@@ -40,8 +40,9 @@ def _coloured(items: list[Item], boxes: list[Box], page: Page, contrast: np.ndar
     """The items with their colours (a page in colour only: on a grey page every clue is the one ink)."""
     if page.rgb is None:
         return items
-    return [replace(i, colour=item_colour(i.box, boxes, page.gray, page.rgb, contrast)) if i.value >= 0 else i
-            for i in items]
+    numbers = [i for i in items if i.value >= 0]
+    colours = dict(zip(map(id, numbers), item_colours(numbers, boxes, page.gray, page.rgb, contrast), strict=True))
+    return [replace(i, colour=colours[id(i)]) if id(i) in colours else i for i in items]
 
 
 def read_page(page: Page) -> list[Found]:
