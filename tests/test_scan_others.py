@@ -126,3 +126,12 @@ def test_a_sample_colour_puzzle_reads_back_unique(tmp_path, suffix):
     (found,) = nonogen.scan(tmp_path / f"yoshi.{suffix}")
     _same_colours(found, puzzle)
     assert found.result.status == "unique" and len(found.puzzle.palette) == 6
+
+
+def test_a_small_puzzle_alone_on_a_big_page_is_found(tmp_path):
+    """A 5x5 puzzle on a Letter page at 150 dpi inks under 0.5 % of it: the ink's level must come from what is
+    drawn, not from the page's darkest half percent (that was paper, and no grid was found)."""
+    puzzle = _puzzle(17, 5, 5)
+    nonogen.draw(puzzle, tmp_path / "p.png", paper="letter", dpi=150)
+    (found,) = nonogen.scan(tmp_path / "p.png", verify=False)
+    _same_numbers(found, puzzle)

@@ -99,10 +99,9 @@ def page_ink(gray: np.ndarray, pitch: float) -> Ink:
     """
     import cv2
 
-    from .lattice import line_ink, line_masks
+    from .lattice import line_ink, line_masks, paper_and_ink
 
-    paper = float(np.percentile(gray, 90))
-    dark = float(np.percentile(gray, 0.5))
+    paper, dark = paper_and_ink(gray)
     mask = (gray < paper - INK_LEVEL * (paper - dark)).astype(np.uint8)
     lines = (gray < paper - (paper - dark) / 3).astype(np.uint8) | line_ink(gray)
     horizontal, vertical = line_masks(lines, max(12, round(0.9 * pitch)))
