@@ -66,23 +66,26 @@ demo-book: demo-images demo-meshes
 	RL_invariant=1 $(NONOGEN) book $(OUT)/images/*/puzzle.json $(OUT)/meshes/*/level.json -o $(OUT)/book.pdf \
 		--title "nonogen: the demo puzzles" --force
 
-# Headless Chromium for the browser tests (tests/test_play_browser.py and others) and poppler's pdftoppm/pdftotext
-# for tests/test_print.py (PDF pages read back as pixels and text); those tests skip without them. apt-get
+# Headless Chromium for the browser tests (tests/test_play_browser.py and others), poppler's pdftoppm/pdftotext
+# for tests/test_print.py (PDF pages read back as pixels and text), and Simon Tatham's Pattern with Xvfb for
+# tests/test_scan_others.py (its window's screenshot scanned back); those tests skip without them. apt-get
 # installs them only when asked: ALLOW_APT=1, as root (.ci/run asks, on its fresh machine). They bring about 120
 # packages and may upgrade some installed ones, so the count is said before anything is installed.
-BROWSER_PACKAGES := chromium chromium-driver poppler-utils
+BROWSER_PACKAGES := chromium chromium-driver poppler-utils sgt-puzzles xvfb
 CHROMIUM     ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
+PATTERN      ?= /usr/games/sgt-pattern
 browser-deps:
-	@if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ] || ! command -v pdftoppm >/dev/null; then \
+	@if [ ! -x $(CHROMIUM) ] || [ ! -x $(CHROMEDRIVER) ] || ! command -v pdftoppm >/dev/null \
+		|| [ ! -x $(PATTERN) ] || ! command -v Xvfb >/dev/null; then \
 		if [ "$(ALLOW_APT)" = 1 ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			apt-get update -qq && plan=$$(apt-get install -s $(BROWSER_PACKAGES)) && \
 			echo "ALLOW_APT=1: apt-get installs $(BROWSER_PACKAGES): $$(echo "$$plan" | grep -c '^Inst') packages" \
 				"with their dependencies, $$(echo "$$plan" | grep -c '^Inst .*\[') of them upgrades of installed ones" && \
 			apt-get install -y -q $(BROWSER_PACKAGES) \
-				|| echo "could not install $(BROWSER_PACKAGES): browser and print tests will skip"; \
+				|| echo "could not install $(BROWSER_PACKAGES): browser, print and Pattern-scan tests will skip"; \
 		else \
-			echo "browser and print tests will skip: $(BROWSER_PACKAGES) are not all installed."; \
+			echo "browser, print and Pattern-scan tests will skip: $(BROWSER_PACKAGES) are not all installed."; \
 			echo "  As root, 'make test ALLOW_APT=1' installs them with apt-get (about 120 packages with their"; \
 			echo "  dependencies; it says how many first), or: sudo apt-get install $(BROWSER_PACKAGES)"; \
 		fi; \

@@ -81,25 +81,32 @@ def _line_confidence(items: tuple, source: str) -> float:
     return min(i.confidence for i in items)
 
 
-def _clue(items: tuple) -> tuple[list[tuple[int, int]], bool]:
+def _clue(items: tuple, colour: dict) -> tuple[list[tuple[int, int]], bool]:
     """The clue the numbers spell, and whether they are well formed (a 0 only alone, nothing below)."""
     values = [i.value for i in items]
     good = all(v >= 0 for v in values) and (values == [0] or 0 not in values)
-    return [(v, 1) for v in values if v > 0], good
+    return [(i.value, colour.get(id(i), 1)) for i in items if i.value > 0], good
 
 
 def puzzle_of(found: Any) -> tuple[Puzzle, list[float], list[float]]:
-    """The puzzle a found grid's numbers spell, and each row's and column's confidence (a malformed clue: 0)."""
+    """The puzzle a found grid's numbers spell, and each row's and column's confidence (a malformed clue: 0).
+
+    Numbers read with colours (a page in colour) make a colour puzzle of the distinct colours found
+    (:func:`~nonogen.importers.scan.colour.colour_palette`); black alone stays black and white.
+    """
+    from .importers.scan.colour import colour_palette
+
+    palette, colour = colour_palette([i for line in found.rows + found.cols for i in line if i.value > 0])
     rows: list[list[tuple[int, int]]] = []
     cols: list[list[tuple[int, int]]] = []
     row_conf: list[float] = []
     col_conf: list[float] = []
     for lines, clues, confs in ((found.rows, rows, row_conf), (found.cols, cols, col_conf)):
         for items in lines:
-            clue, good = _clue(items)
+            clue, good = _clue(items, colour)
             clues.append(clue)
             confs.append(_line_confidence(items, found.source) if good else 0.0)
-    return Puzzle(rows=rows, cols=cols), row_conf, col_conf
+    return Puzzle(rows=rows, cols=cols, palette=palette), row_conf, col_conf
 
 
 def _shown(clue: tuple) -> list[int]:

@@ -11,6 +11,7 @@ wider than a column or astride a column's edge, is a heading (a title, "Puzzle
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -34,6 +35,7 @@ class Item:
     box: tuple[float, float, float, float]
     text: str
     likeness: float = 1.0  # how much the glyphs look like digits (1: exactly; a text layer's numbers are 1)
+    colour: Optional[tuple[int, int, int]] = None  # on a page in colour: its box's fill, else its digits' colour
 
     @property
     def cx(self) -> float:

@@ -30,13 +30,17 @@ __all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "prototypes", "FON
 SIDE = 20
 """Side of the square a glyph is scaled into, in pixels."""
 
-FONT_DIRS = ("/usr/share/fonts/truetype", "/usr/share/fonts/TTF", "/usr/share/fonts", "/Library/Fonts")
+FONT_DIRS = ("/usr/share/fonts/truetype", "/usr/share/fonts/opentype", "/usr/share/fonts/TTF", "/usr/share/fonts",
+             "/Library/Fonts")
 FONT_FILES = (
     "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed.ttf", "DejaVuSansMono.ttf", "DejaVuSerif.ttf",
     "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf", "LiberationSansNarrow-Regular.ttf",
     "LiberationMono-Regular.ttf", "LiberationSerif-Regular.ttf", "LiberationSerif-Bold.ttf",
+    "NimbusSans-Regular.otf", "NimbusSans-Bold.otf",
 )
-"""Fonts drawn when found (besides Pillow's built-in one, always there): the ones sheets are printed in."""
+"""Fonts drawn when found (besides Pillow's built-in one, always there): the ones sheets are printed in. Nimbus
+Sans (URW's Helvetica, with Ghostscript) is what poppler draws a PDF's Helvetica in once it is installed: without
+its digits a rasterised page's "3" read as "8"."""
 SIZES = (7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 20, 23, 26, 30, 34, 40)
 """Font sizes in pixels the prototypes are drawn at: small screenshots to 300 dpi pages."""
 BLURS = (0.0, 0.8)

@@ -15,12 +15,16 @@ import numpy as np
 
 from .digits import INK_LEVEL, classify, glyph_features
 
-__all__ = ["Glyph", "Word", "Ink", "page_ink", "words_of", "read_words"]
+__all__ = ["Glyph", "Word", "Ink", "page_ink", "digit_gap", "words_of", "read_words"]
 
 DIGIT_GAP, SLOT_GAP = 0.25, 0.8
 """Gaps between two glyphs, in digit heights: up to DIGIT_GAP they are digits of one number; up to SLOT_GAP too
 when both sit in one clue slot (a cell-wide band from the grid's edge: small renders space digits widely, dense
 ones space numbers narrowly); wider, two numbers."""
+WIDE_DIGIT_GAP = 0.55
+"""The widest a page's own gap between digits of one number may be (:func:`digit_gap`)."""
+AMBIGUOUS_WIDTH = 1.3
+"""A blob up to this many heights wide may be one bold digit or two touching ones: both are read."""
 
 
 @dataclass(frozen=True)
@@ -88,19 +92,19 @@ class Ink:
 
 
 def page_ink(gray: np.ndarray, pitch: float) -> Ink:
-    """The glyphs of ``gray`` once strokes longer than 1.5 cells of ``pitch`` (grid lines, boxes) are taken out.
+    """The glyphs of ``gray`` once strokes longer than 0.9 of a cell of ``pitch`` (grid lines, the sides of clue
+    cells drawn as table cells) are taken out.
 
-    Shorter strokes stay: the "1" of a large render is a straight stroke too.
+    Shorter strokes stay: the "1" of a large render is a straight stroke too, but no digit is as high as its cell.
     """
     import cv2
 
-    from .lattice import line_masks
+    from .lattice import line_ink, line_masks, paper_and_ink
 
-    paper = float(np.percentile(gray, 90))
-    dark = float(np.percentile(gray, 0.5))
+    paper, dark = paper_and_ink(gray)
     mask = (gray < paper - INK_LEVEL * (paper - dark)).astype(np.uint8)
-    lines = (gray < paper - (paper - dark) / 3).astype(np.uint8)
-    horizontal, vertical = line_masks(lines, max(12, round(1.5 * pitch)))
+    lines = (gray < paper - (paper - dark) / 3).astype(np.uint8) | line_ink(gray)
+    horizontal, vertical = line_masks(lines, max(12, round(0.9 * pitch)))
     mask[cv2.dilate(horizontal | vertical, np.ones((3, 3), np.uint8)) > 0] = 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     glyphs = tuple(Glyph(int(x), int(y), int(x + w), int(y + h), label)
@@ -108,28 +112,54 @@ def page_ink(gray: np.ndarray, pitch: float) -> Ink:
     return Ink(gray, paper, dark, labels, glyphs)
 
 
-def words_of(glyphs: list[Glyph], height: float, slot: Callable[[float], int]) -> list[list[Glyph]]:
-    """Glyphs of one text line, left to right, split into words (see :data:`DIGIT_GAP`); ``slot`` of an x."""
+def digit_gap(lines: list[list[Glyph]]) -> float:
+    """The widest gap, in digit heights, between two digits of one number on this page: :data:`DIGIT_GAP`, or
+    more when the gaps between neighbouring glyphs fall in two clear groups, the narrow one under
+    :data:`WIDE_DIGIT_GAP` (clues set as text, not in cells: wide letter spacing, a space between numbers)."""
+    gaps: list[float] = []
+    for line in lines:
+        ordered = sorted(line, key=lambda g: g.x0)
+        height = float(np.median([g.h for g in ordered])) if ordered else 1.0
+        gaps += [(b.x0 - a.x1) / height for a, b in zip(ordered, ordered[1:], strict=False) if b.x0 > a.x1]
+    ordered_gaps = np.sort(np.asarray(gaps))
+    if len(ordered_gaps) < 4:
+        return DIGIT_GAP
+    ratios = ordered_gaps[1:] / np.maximum(ordered_gaps[:-1], 1e-3)
+    k = int(np.argmax(ratios))
+    split = float(np.sqrt(ordered_gaps[k] * ordered_gaps[k + 1]))
+    if ratios[k] >= 1.8 and ordered_gaps[k] < WIDE_DIGIT_GAP and split <= WIDE_DIGIT_GAP:
+        return max(DIGIT_GAP, split)
+    return DIGIT_GAP
+
+
+def words_of(glyphs: list[Glyph], height: float, slot: Callable[[float], int],
+             within: float = DIGIT_GAP) -> list[list[Glyph]]:
+    """Glyphs of one text line, left to right, split into words (see :data:`DIGIT_GAP`; ``within`` the page's own,
+    :func:`digit_gap`); ``slot`` of an x."""
     line = sorted(glyphs, key=lambda g: g.x0)
     words: list[list[Glyph]] = []
     for g in line:
         gap = g.x0 - max(o.x1 for o in words[-1]) if words else 0
-        if words and (gap <= DIGIT_GAP * height or gap <= SLOT_GAP * height and slot(words[-1][-1].cx) == slot(g.cx)):
+        if words and (gap <= within * height or gap <= SLOT_GAP * height and slot(words[-1][-1].cx) == slot(g.cx)):
             words[-1].append(g)
         else:
             words.append([g])
     return words
 
 
-def _pieces(ink: Ink, glyph: Glyph) -> list[tuple[Glyph, np.ndarray]]:
-    """The glyph's ink crop, cut into as many digits as its width holds (touching digits)."""
+def _parts(glyph: Glyph) -> int:
+    """How many digits a blob's width holds: one up to 0.95 of its height, else a digit per 0.62 heights."""
+    return max(1, round(glyph.w / (0.62 * glyph.h))) if glyph.w > 0.95 * glyph.h else 1
+
+
+def _pieces(ink: Ink, glyph: Glyph, parts: int) -> list[tuple[Glyph, np.ndarray]]:
+    """The glyph's ink crop, cut into ``parts`` digits (touching digits)."""
     crop = ink.gray[glyph.y0:glyph.y1, glyph.x0:glyph.x1].astype(np.float32)
     own = ink.labels[glyph.y0:glyph.y1, glyph.x0:glyph.x1] == glyph.label
     import cv2
 
     own = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     level = np.clip((ink.paper - crop) / max(ink.paper - ink.dark, 1.0), 0, 1) * own
-    parts = max(1, round(glyph.w / (0.62 * glyph.h))) if glyph.w > 0.95 * glyph.h else 1
     if parts == 1:
         return [(glyph, level)]
     profile = level.sum(axis=0)
@@ -149,18 +179,46 @@ def _pieces(ink: Ink, glyph: Glyph) -> list[tuple[Glyph, np.ndarray]]:
     return out
 
 
+def _options(ink: Ink, glyph: Glyph) -> list[list[tuple[Glyph, np.ndarray]]]:
+    """Ways to read a blob: as many digits as its width holds, one fewer (bold digits are wide: a bold "14"
+    is as wide as three thin digits), and, when it is barely wider than one digit (a bold "4" or "0" is as wide
+    as it is high), one digit; the reading whose digits look most like digits wins (:func:`read_words`)."""
+    parts = _parts(glyph)
+    ways = [_pieces(ink, glyph, parts)]
+    if parts >= 3:
+        ways.append(_pieces(ink, glyph, parts - 1))
+    if parts == 2 and glyph.w < AMBIGUOUS_WIDTH * glyph.h:
+        ways.append(_pieces(ink, glyph, 1))
+    return ways
+
+
 def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
     """Each word read as a number, with the least confidence of its digits."""
-    pieces = [[piece for g in word for piece in _pieces(ink, g)] for word in words]
-    flat = [level for word in pieces for _, level in word]
+    options = [_options(ink, g) for word in words for g in word]
+    flat = [level for ways in options for way in ways for _, level in way]
     feats = np.asarray([glyph_features(level) for level in flat], np.float32) if flat else np.zeros((0, 1))
     digits, confidence, likeness = classify(feats)
-    out, i = [], 0
-    for word in pieces:
-        n = len(word)
-        text = "".join(str(int(d)) for d in digits[i:i + n])
-        conf = float(confidence[i:i + n].min()) if n else 0.0
-        like = float(likeness[i:i + n].min()) if n else 0.0
-        out.append(Word(tuple(g for g, _ in word), int(text) if text else -1, conf, text, like))
-        i += n
+    chosen: list[tuple[list[Glyph], np.ndarray, np.ndarray, np.ndarray]] = []
+    i = 0
+    for ways in options:
+        best = None
+        for way in ways:
+            n = len(way)
+            score = float(likeness[i:i + n].min()) if n else -1.0
+            if best is None or score > best[0] + 0.02:
+                best = (score, [g for g, _ in way], digits[i:i + n], confidence[i:i + n], likeness[i:i + n])
+            i += n
+        assert best is not None
+        chosen.append(best[1:])
+    out, k = [], 0
+    for word in words:
+        parts = chosen[k:k + len(word)]
+        k += len(word)
+        glyphs = [g for p in parts for g in p[0]]
+        ds = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
+        cs = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0)
+        ls = np.concatenate([p[3] for p in parts]) if parts else np.zeros(0)
+        text = "".join(str(int(d)) for d in ds)
+        out.append(Word(tuple(glyphs), int(text) if text else -1, float(cs.min()) if len(cs) else 0.0, text,
+                        float(ls.min()) if len(ls) else 0.0))
     return out

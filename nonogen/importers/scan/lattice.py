@@ -17,11 +17,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Grid", "find_grids", "line_masks", "MIN_CELLS"]
+__all__ = ["Grid", "find_grids", "line_ink", "line_masks", "paper_and_ink", "without_clue_cells", "MIN_CELLS"]
 
 MIN_CELLS = 2
 MIN_PITCH = 5
 """Fewest pixels per cell a grid can be read at: smaller clues are not legible."""
+RIDGE = 11
+"""Widest stroke, in pixels, taken for a line: a page at 300 dpi draws a 2 pt frame 8 pixels wide."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,15 @@ def _positions(profile: np.ndarray, need: float) -> list[float]:
     return out
 
 
+def _misfit(positions: list[float], cells: int) -> "float | None":
+    """How far ``positions`` are from ``cells`` equal cells over their span (mean, in cells), None when one is
+    off by more than a quarter cell."""
+    pitch = (positions[-1] - positions[0]) / cells
+    expected = positions[0] + pitch * np.arange(cells + 1)
+    off = [float(np.min(np.abs(expected - p))) / pitch for p in positions]
+    return None if max(off) > 0.25 else float(np.mean(off))
+
+
 def _lattice(positions: list[float]) -> tuple[float, ...]:
     """The evenly spaced lines among ``positions`` from the first to the last, or () if they are not even.
 
@@ -87,16 +98,17 @@ def _lattice(positions: list[float]) -> tuple[float, ...]:
     if not len(small):
         return ()
     pitch = float(np.median(small))
-    # refine: the pitch the whole span gives, with the count of cells it holds
+    # refine: the pitch the whole span gives, with the count of cells it holds (the median gap of a lattice drawn
+    # at a fractional pitch, 17 and 18 pixels in turn, may be off enough to miscount a long span by one)
     span = positions[-1] - positions[0]
-    cells = round(span / pitch)
-    if cells < MIN_CELLS:
+    fits = [(_misfit(positions, cells), cells) for cells in {round(span / pitch) + d for d in (-1, 0, 1)}
+            if cells >= MIN_CELLS]
+    fits = [f for f in fits if f[0] is not None]
+    if not fits:
         return ()
+    cells = min(fits)[1]
     pitch = span / cells
     expected = positions[0] + pitch * np.arange(cells + 1)
-    for p in positions:
-        if np.min(np.abs(expected - p)) > pitch / 4:
-            return ()
     found = sum(1 for e in expected if min(abs(e - p) for p in positions) <= pitch / 4)
     if found < 0.5 * (cells + 1):
         return ()
@@ -104,21 +116,94 @@ def _lattice(positions: list[float]) -> tuple[float, ...]:
     return tuple(s if abs(s - e) <= pitch / 4 else float(e) for s, e in zip(snapped, expected, strict=True))
 
 
-def find_grids(gray: np.ndarray) -> list[Grid]:
-    """Every grid on the page, top to bottom then left to right.
+def paper_and_ink(gray: np.ndarray) -> tuple[float, float]:
+    """The paper's grey level (the 90th percentile) and the ink's: the darkest 5 % of what is not paper. Not the
+    page's 0.5th percentile: a 5x5 puzzle on a Letter page at 150 dpi inks less than 0.5 % of it."""
+    paper = float(np.percentile(gray, 90))
+    drawn = gray[gray < paper - 20]
+    return paper, float(np.percentile(drawn, 5)) if drawn.size >= 20 else paper
 
-    ``gray`` is the page in 0 (black) .. 255 (white). Strokes darker than
-    the paper by a third of the contrast count, so light grey thin lines are
-    kept.
+
+def line_ink(gray: np.ndarray) -> np.ndarray:
+    """Thin strokes darker than what is on both sides of them (uint8 0/1): grid lines on any cell colour.
+
+    A black-hat (closing minus the page) finds a stroke under :data:`RIDGE`
+    pixels wide that is darker than its surroundings by a little: light grey
+    lines on white, dark lines between mid-grey cells (Simon Tatham's Pattern
+    shows unsolved cells grey), thick outer frames. Wide dark areas (filled
+    cells, clue boxes) are no strokes.
     """
     import cv2
 
-    paper = float(np.percentile(gray, 90))
-    ink = float(np.percentile(gray, 0.5))
-    if paper - ink < 40:
+    paper, ink = paper_and_ink(gray)
+    contrast = paper - ink
+    if contrast < 40:
+        return np.zeros(gray.shape, np.uint8)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (RIDGE, RIDGE))
+    ridge = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
+    return (ridge >= max(16.0, 0.12 * contrast)).astype(np.uint8)
+
+
+def _longest_runs(mask: np.ndarray) -> np.ndarray:
+    """The longest unbroken run of each row of ``mask``: a drawn line is one stroke, a stack of clue boxes' sides
+    is many short ones."""
+    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
+    padded[:, 1:-1] = mask > 0
+    out = np.zeros(mask.shape[0], np.int64)
+    for r in np.nonzero(padded.any(axis=1))[0]:
+        edges = np.flatnonzero(np.diff(padded[r]))
+        out[r] = int((edges[1::2] - edges[::2]).max())
+    return out
+
+
+def _lines_of(mask: np.ndarray, full: float) -> list[float]:
+    """Positions of the lines of a component's stroke mask (one per row of ``mask``): rows whose longest stroke
+    runs at least 0.7 of the typical long one and 0.4 of ``full``, the component's extent across."""
+    profile = _longest_runs(mask)
+    long = profile[profile >= 0.4 * full]
+    if not len(long):
         return []
-    dark = (gray < paper - (paper - ink) / 3).astype(np.uint8)
-    horizontal, vertical = line_masks(dark, max(12, min(gray.shape) // 40))
+    return _positions(profile, max(0.7 * float(np.median(long)), 0.4 * full))
+
+
+def _ends(mask: np.ndarray, at: list[float], offset: int) -> tuple[float, float]:
+    """Where the strokes of ``mask`` (one per column, at the columns ``at``) typically start and end, plus
+    ``offset``: the vertical lines' ends are the grid's top and bottom edges."""
+    starts, stops = [], []
+    for a in at:
+        c = int(round(a))
+        column = mask[:, max(0, c - 1):c + 2].any(axis=1)
+        on = np.flatnonzero(column)
+        if len(on):
+            starts.append(on[0])
+            stops.append(on[-1])
+    if not starts:
+        return float("inf"), float("-inf")
+    return float(np.median(starts)) + offset, float(np.median(stops)) + offset
+
+
+def _extended(lines: tuple[float, ...], ends: tuple[float, float]) -> tuple[float, ...]:
+    """``lines`` with a line added a pitch before the first or after the last while the crossing lines run on
+    that far: an edge line drawn right against dark clue boxes is no ridge (:func:`line_ink`) and goes missing."""
+    pitch = (lines[-1] - lines[0]) / (len(lines) - 1)
+    out = list(lines)
+    while out[0] - ends[0] >= 0.75 * pitch:
+        out.insert(0, out[0] - pitch)
+    while ends[1] - out[-1] >= 0.75 * pitch:
+        out.append(out[-1] + pitch)
+    return tuple(out)
+
+
+def find_grids(gray: np.ndarray) -> list[Grid]:
+    """Every grid on the page, top to bottom then left to right.
+
+    ``gray`` is the page in 0 (ink) .. 255 (paper) (:func:`line_ink` finds
+    its strokes). Cells at the grid's top and left that hold a number (clues
+    in boxes drawn like cells) are cut off (:func:`without_clue_cells`).
+    """
+    import cv2
+
+    horizontal, vertical = line_masks(line_ink(gray), max(12, min(gray.shape) // 40))
     both = cv2.dilate(horizontal | vertical, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(both, connectivity=8)
     grids = []
@@ -129,8 +214,54 @@ def find_grids(gray: np.ndarray) -> list[Grid]:
         inside = labels[y:y + h, x:x + w] == label
         hmask = horizontal[y:y + h, x:x + w] & inside
         vmask = vertical[y:y + h, x:x + w] & inside
-        ys = _lattice([y + p for p in _positions(hmask.sum(axis=1), 0.7 * w)])
-        xs = _lattice([x + p for p in _positions(vmask.sum(axis=0), 0.7 * h)])
+        ys = _lattice([y + p for p in _lines_of(hmask, w)])
+        xs = _lattice([x + p for p in _lines_of(vmask.T, h)])
         if xs and ys:
-            grids.append(Grid(xs, ys))
+            ys = _extended(ys, _ends(vmask, [p - x for p in xs], y))
+            xs = _extended(xs, _ends(hmask.T, [p - y for p in ys], x))
+            grid = without_clue_cells(gray, Grid(xs, ys))
+            if grid is not None:
+                grids.append(grid)
     return sorted(grids, key=lambda g: (round(g.ys[0] / 50), g.xs[0]))
+
+
+def _has_number(cell: np.ndarray) -> bool:
+    """Whether a cell's inside holds a mark (a digit: part of it unlike the rest), not one even colour."""
+    if cell.size == 0 or int(cell.max()) - int(cell.min()) <= 48:  # one even colour: most cells, at once
+        return False
+    spread = np.abs(cell.astype(np.int16) - int(np.median(cell)))
+    marked = float((spread > 48).mean())
+    return 0.03 <= marked <= 0.6
+
+
+def _marks(gray: np.ndarray, grid: Grid) -> np.ndarray:
+    """Which cells of ``grid`` hold a number (height x width booleans), each looked at inside its lines."""
+    marks = np.zeros((grid.height, grid.width), bool)
+    for r in range(grid.height):
+        y0, y1 = grid.ys[r], grid.ys[r + 1]
+        pad_y = 0.18 * (y1 - y0)
+        for c in range(grid.width):
+            x0, x1 = grid.xs[c], grid.xs[c + 1]
+            pad_x = 0.18 * (x1 - x0)
+            marks[r, c] = _has_number(gray[int(y0 + pad_y):int(y1 - pad_y), int(x0 + pad_x):int(x1 - pad_x)])
+    return marks
+
+
+def without_clue_cells(gray: np.ndarray, grid: Grid) -> "Grid | None":
+    """The grid less its leading rows and columns of clue cells: web pages often draw clues in the table's own
+    cells, so the lattice runs on over them. An unsolved grid's cells are empty: the grid is the largest block of
+    empty cells at the bottom right of the lattice. None when nothing is left."""
+    marks = _marks(gray, grid)
+    if not marks.any():
+        return grid
+    best = (0, 0, 0)
+    for top in range(grid.height):
+        below = marks[top:].any(axis=0)
+        left = int(np.nonzero(below)[0].max()) + 1 if below.any() else 0
+        area = (grid.height - top) * (grid.width - left)
+        if area > best[0]:
+            best = (area, top, left)
+    _, top, left = best
+    if grid.width - left < MIN_CELLS or grid.height - top < MIN_CELLS:
+        return None
+    return Grid(grid.xs[left:], grid.ys[top:])

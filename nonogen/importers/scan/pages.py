@@ -16,11 +16,14 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import TYPE_CHECKING, Iterable, Optional, Union
 
 import numpy as np
 
 from ...errors import InputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from PIL import Image
 
 __all__ = ["Page", "TextWord", "read_pages", "MIN_SIDE"]
 
@@ -42,11 +45,13 @@ class TextWord:
 
 @dataclass(frozen=True)
 class Page:
-    """One page: grey levels (0 black .. 255 white), its number from 1, and the text layer's words (None: no layer)."""
+    """One page: grey levels (0 black .. 255 white), its number from 1, the text layer's words (None: no layer),
+    and its colours (height x width x 3) when it has any besides greys."""
 
     gray: np.ndarray
     number: int
     words: Optional[tuple[TextWord, ...]] = None
+    rgb: Optional[np.ndarray] = None
 
 
 def read_pages(path: Union[str, Path]) -> list[Page]:
@@ -60,10 +65,22 @@ def read_pages(path: Union[str, Path]) -> list[Page]:
         head = handle.read(8)
     if head.startswith(b"%PDF"):
         return _pdf_pages(path)
-    return [Page(_picture(path), 1)]
+    gray, rgb = _picture(path)
+    return [Page(gray, 1, rgb=rgb)]
 
 
-def _picture(path: Path) -> np.ndarray:
+def _coloured(img: "Image.Image") -> Optional[np.ndarray]:
+    """The picture's colours when some of it is not grey (a colour puzzle, a coloured theme), else None; two
+    channels further apart than 40 anywhere make a colour (measured by Pillow: a page is millions of pixels)."""
+    from PIL import ImageChops
+
+    rgb = img.convert("RGB")
+    r, g, b = rgb.split()
+    spread = [ImageChops.difference(x, y).getextrema()[1] for x, y in ((r, g), (g, b), (r, b))]
+    return np.asarray(rgb) if max(int(v) for v in spread) > 40 else None  # type: ignore[arg-type]
+
+
+def _picture(path: Path) -> tuple[np.ndarray, Optional[np.ndarray]]:
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -74,9 +91,10 @@ def _picture(path: Path) -> np.ndarray:
                 white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
                 img = Image.alpha_composite(white, rgba)
             gray = np.asarray(img.convert("L"))
+            rgb = None if img.mode in ("L", "1", "I", "F", "I;16") else _coloured(img)
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as exc:
         raise InputError(f"{path}: not a picture or PDF nonogen can read ({exc})") from None
-    return _checked(gray, str(path))
+    return _checked(gray, str(path)), rgb
 
 
 def _checked(gray: np.ndarray, name: str) -> np.ndarray:
@@ -136,11 +154,12 @@ def _pdf_pages(path: Path) -> list[Page]:
             digits = any(w.text.isdigit() for w in words)
             dpi = TEXT_DPI if digits else PIXEL_DPI
             out = os.path.join(folder, f"p{number}")
-            _run([_tool("pdftoppm"), "-r", str(dpi), "-gray", "-png", "-singlefile", "-f", str(number), "-l",
+            _run([_tool("pdftoppm"), "-r", str(dpi), "-png", "-singlefile", "-f", str(number), "-l",
                   str(number), str(path), out], path)
             with Image.open(out + ".png") as img:
                 gray = np.asarray(img.convert("L"))
+                rgb = _coloured(img)
             scale = dpi / 72.0
             layer = tuple(TextWord(w.text, _box(v * scale for v in w.box)) for w in words)
-            pages.append(Page(_checked(gray, f"{path} page {number}"), number, layer if digits else None))
+            pages.append(Page(_checked(gray, f"{path} page {number}"), number, layer if digits else None, rgb))
     return pages

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .assign import Item, text_lines
-from .glyphs import Glyph, Ink, read_words, words_of
+from .glyphs import Glyph, Ink, digit_gap, read_words, words_of
 from .lattice import Grid
 
 __all__ = ["raster_items"]
@@ -50,11 +50,12 @@ def raster_items(ink: Ink, grid: Grid) -> list[Item]:
              and g.y0 >= y0 - 60 * pitch]
     words: list[list[Glyph]] = []
     headings: list[bool] = []  # of the words above the grid, which are pieces of a word too wide for a clue
-    for r in range(grid.height):
-        band = [g for g in left if grid.ys[r] <= g.cy < grid.ys[r + 1]]
+    bands = [[g for g in left if grid.ys[r] <= g.cy < grid.ys[r + 1]] for r in range(grid.height)]
+    within = digit_gap(bands)
+    for band in bands:
         if band:
             height = float(np.median([g.h for g in band]))
-            for word in words_of(band, height, lambda x: int((x0 - x) // pitch)):
+            for word in words_of(band, height, lambda x: int((x0 - x) // pitch), within):
                 words.extend(_split_wide(word, 1.05 * pitch))
     if above:
         height = float(np.median([g.h for g in above]))

@@ -1,0 +1,194 @@
+"""Pages in colour or on dark paper made ready to read, and the colour of every clue number.
+
+Other programs draw clues as dark digits on light paper, light digits on a
+dark theme, coloured digits, or digits in coloured boxes. The readers
+(:mod:`.lattice`, :mod:`.glyphs`) want dark ink on light paper, so a page is
+first turned into its *contrast*: how far each pixel is from the paper's
+colour (the median of the page's outer frame), the strongest channel
+counting, so a yellow digit on white is as dark as a black one and a light
+digit on a dark page is dark too. A page of black on white stays as it was.
+
+A clue box (a filled square about a cell wide) is dark in the contrast
+whatever its digit, so the digit would be a hole in a blob: each box is
+painted out as paper and its digit (the pixels unlike the box's fill) drawn
+back in as ink (:func:`unboxed`). A number's colour is then its box's fill,
+or, with no box under it, its digits' own colour (:func:`item_colours`), and
+the colours of one page are snapped to the few distinct ones found there
+(:func:`snapped`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import numpy as np
+
+__all__ = ["Box", "contrast_gray", "unboxed", "item_colours", "snapped", "colour_palette", "SAME_COLOUR"]
+
+FRAME = 4
+"""Pixels of the page's outer frame that give the paper's colour."""
+NOT_PAPER = 25
+"""A pixel this far from the paper's colour (0..255, strongest channel) is something drawn: a box fill, ink."""
+DIGIT_CONTRAST = 60
+"""A pixel in a box this far from the box's fill is its digit."""
+SAME_COLOUR = 40
+"""Colours closer than this (strongest channel) are one colour of the puzzle."""
+
+
+@dataclass(frozen=True)
+class Box:
+    """A filled clue box: its bounds (``x1, y1`` exclusive) and its fill colour."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    fill: tuple[int, int, int]
+
+
+def _colours(gray: np.ndarray, rgb: Optional[np.ndarray]) -> np.ndarray:
+    return (rgb if rgb is not None else gray[..., None]).astype(np.int16)
+
+
+def paper_colour(image: np.ndarray) -> np.ndarray:
+    """The paper's colour (one value per channel): the median of the outer frame, where nothing is drawn."""
+    f = min(FRAME, max(1, min(image.shape[:2]) // 10))
+    frame = np.concatenate([image[:f].reshape(-1, image.shape[2]), image[-f:].reshape(-1, image.shape[2]),
+                            image[:, :f].reshape(-1, image.shape[2]), image[:, -f:].reshape(-1, image.shape[2])])
+    return np.median(frame, axis=0)
+
+
+def contrast_gray(gray: np.ndarray, rgb: Optional[np.ndarray]) -> np.ndarray:
+    """The page as dark-on-white grey levels: 255 minus each pixel's distance from the paper's colour."""
+    image = _colours(gray, rgb)
+    paper = paper_colour(image)
+    if rgb is None and paper[0] >= 250:
+        return gray  # black on white already: nothing to change (nonogen's own sheets)
+    distance = np.abs(image - paper.astype(np.int16)).max(axis=2)
+    return (255 - np.clip(distance, 0, 255)).astype(np.uint8)
+
+
+def _is_box(inside: np.ndarray, pitch: float) -> bool:
+    """Whether a blob is a filled clue box: most of a cell each way, square, mostly filled, and straight-sided
+    (each side's row or column of pixels nearly all in it; a bold digit's are not)."""
+    h, w = inside.shape
+    if not (0.55 * pitch <= w <= 1.15 * pitch and 0.55 * pitch <= h <= 1.15 * pitch and 0.7 <= w / h <= 1.4):
+        return False
+    if inside.mean() < 0.7:
+        return False
+    sides = (inside[0], inside[-1], inside[:, 0], inside[:, -1])
+    return all(side.mean() >= 0.8 for side in sides)
+
+
+def unboxed(contrast: np.ndarray, gray: np.ndarray, rgb: Optional[np.ndarray], pitch: float
+            ) -> tuple[np.ndarray, list[Box]]:
+    """``contrast`` with every filled clue box painted out and its digit drawn back as ink; the boxes found."""
+    import cv2
+
+    mask = (contrast < 255 - NOT_PAPER).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    image = _colours(gray, rgb)
+    out = contrast
+    boxes: list[Box] = []
+    for label in range(1, count):
+        x, y, w, h, _ = (int(v) for v in stats[label])
+        if not (0.55 * pitch <= w <= 1.15 * pitch and 0.55 * pitch <= h <= 1.15 * pitch):
+            continue
+        inside = labels[y:y + h, x:x + w] == label
+        if not _is_box(inside, pitch):
+            continue
+        fill = np.median(image[y:y + h, x:x + w][inside], axis=0)
+        pad = max(1, round(0.1 * min(w, h)))
+        core = image[y + pad:y + h - pad, x + pad:x + w - pad]
+        distance = np.abs(core - fill.astype(np.int16)).max(axis=2).astype(np.float32)
+        if out is contrast:
+            out = contrast.copy()
+        out[max(0, y - 1):y + h + 1, max(0, x - 1):x + w + 1] = 255
+        strongest = max(int(distance.max(initial=0)), DIGIT_CONTRAST)
+        digit = np.where(distance > DIGIT_CONTRAST / 2, 255 - 255 * distance / strongest, 255)
+        out[y + pad:y + h - pad, x + pad:x + w - pad] = np.clip(digit, 0, 255).astype(np.uint8)
+        rgb_fill = tuple(int(v) for v in np.broadcast_to(fill, (3,)))
+        boxes.append(Box(x, y, x + w, y + h, rgb_fill))  # type: ignore[arg-type]
+    return out, boxes
+
+
+def _fill_around(window: np.ndarray, colours: np.ndarray, box: tuple[int, int, int, int]
+                 ) -> Optional[tuple[int, int, int]]:
+    """The colour a number sits on when it is not paper (a box that touches a line, so not found as a box):
+    ``window`` is the contrast around the number, ``colours`` the same pixels' colours, ``box`` the number in it."""
+    x0, y0, x1, y1 = box
+    ring = np.ones(window.shape, bool)
+    ring[y0:y1, x0:x1] = False
+    if not ring.any() or np.median(window[ring]) >= 255 - NOT_PAPER:
+        return None
+    fill = np.median(colours[ring], axis=0)
+    return tuple(int(v) for v in np.broadcast_to(fill, (3,)))  # type: ignore[return-value]
+
+
+def item_colours(items: Sequence, boxes: Sequence[Box], gray: np.ndarray, rgb: Optional[np.ndarray],
+                 contrast: np.ndarray) -> list[tuple[int, int, int]]:
+    """The colour of each number (anything with a ``box``): the fill of the clue box under it, else of what it
+    sits on when that is not paper, else its darkest ink's."""
+    bounds = np.asarray([(b.x0, b.y0, b.x1, b.y1) for b in boxes], np.float64).reshape(-1, 4)
+    out = []
+    for item in items:
+        cx, cy = (item.box[0] + item.box[2]) / 2, (item.box[1] + item.box[3]) / 2
+        under = np.flatnonzero((bounds[:, 0] <= cx) & (cx < bounds[:, 2]) & (bounds[:, 1] <= cy) & (cy < bounds[:, 3]))
+        out.append(boxes[int(under[0])].fill if len(under) else _ink_colour(item.box, gray, rgb, contrast))
+    return out
+
+
+def _ink_colour(box: tuple[float, float, float, float], gray: np.ndarray, rgb: Optional[np.ndarray],
+                contrast: np.ndarray) -> tuple[int, int, int]:
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = max(x0 + 1, int(np.ceil(box[2]))), max(y0 + 1, int(np.ceil(box[3])))
+    pad = max(1, round(0.3 * (y1 - y0)))
+    wx0, wy0 = max(0, x0 - pad), max(0, y0 - pad)
+    colours = _colours(gray[wy0:y1 + pad, wx0:x1 + pad], None if rgb is None else rgb[wy0:y1 + pad, wx0:x1 + pad])
+    fill = _fill_around(contrast[wy0:y1 + pad, wx0:x1 + pad], colours, (x0 - wx0, y0 - wy0, x1 - wx0, y1 - wy0))
+    if fill is not None:
+        return fill
+    ink = 255 - contrast[y0:y1, x0:x1].astype(np.int16)
+    image = colours[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0]
+    if ink.size == 0 or int(ink.max()) <= 0:
+        return (0, 0, 0)
+    strong = ink >= 0.6 * int(ink.max())
+    colour = np.median(image[strong], axis=0)
+    return tuple(int(v) for v in np.broadcast_to(colour, (3,)))  # type: ignore[return-value]
+
+
+def snapped(colours: Sequence[tuple[int, int, int]]) -> tuple[list[tuple[int, int, int]], list[int]]:
+    """The distinct colours among ``colours`` (each the mean of those within :data:`SAME_COLOUR` of the most
+    common one left), and the index of each given colour among them, in order of first appearance."""
+    left = np.asarray(colours, np.float64).reshape(-1, 3)
+    groups = np.full(len(left), -1)
+    centres: list[np.ndarray] = []
+    while (groups < 0).any():
+        free = np.nonzero(groups < 0)[0]
+        near = np.abs(left[free][:, None, :] - left[free][None, :, :]).max(axis=2) <= SAME_COLOUR
+        seed = free[int(near.sum(axis=1).argmax())]
+        members = free[np.abs(left[free] - left[seed]).max(axis=1) <= SAME_COLOUR]
+        groups[members] = len(centres)
+        centres.append(left[members].mean(axis=0))
+    order: dict[int, int] = {}
+    for g in groups:
+        order.setdefault(int(g), len(order))
+    out = [tuple(int(round(v)) for v in centres[g]) for g in sorted(order, key=order.__getitem__)]
+    return out, [order[int(g)] for g in groups]  # type: ignore[return-value]
+
+
+def colour_palette(items: Sequence) -> tuple[tuple, dict[int, int]]:
+    """The puzzle's palette for numbers read with colours, and each item's (by ``id``) colour index from 1.
+
+    No colours (a grey page), or only one near-black ink: black and white, every clue colour 1.
+    """
+    from ...colorspace import palette_from_rgb
+    from ...palette import BW_PALETTE
+
+    coloured = [i for i in items if i.colour is not None]
+    if not coloured:
+        return BW_PALETTE, {}
+    centres, index = snapped([i.colour for i in coloured])
+    if len(centres) == 1 and max(centres[0]) < 90:
+        return BW_PALETTE, {}
+    return palette_from_rgb((255, 255, 255), centres), {id(i): k + 1 for i, k in zip(coloured, index, strict=True)}

@@ -1,0 +1,137 @@
+"""Scanning other programs' pages and colour puzzles: Simon Tatham's Pattern, web pages in Chromium, nonogen's
+colour sheets and printed pages in other paper sizes, each read back exactly (colours included) and verified.
+
+The pages are made by ``scripts/scan_styles.py`` (the bench's makers): Pattern is run under Xvfb with a game ID
+of clues we know, and the web pages are HTML rendered by headless Chromium. Tests needing a program that is not
+installed skip and say which.
+"""
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nonogen
+from nonogen.clues import puzzle_from_grid
+from nonogen.model import Color
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import scan_styles  # noqa: E402
+
+HAS_PATTERN = scan_styles.pattern_binary() is not None and shutil.which("Xvfb") is not None
+HAS_CHROMIUM = scan_styles.chromium_binary() is not None
+PALETTE = [Color("white", "#ffffff", "."), Color("red", "#d62728", "r"), Color("blue", "#1f5fd6", "b"),
+           Color("green", "#2ca02c", "g"), Color("black", "#111111", "k")]
+
+
+def _puzzle(seed: int, height: int, width: int, density: float = 0.6) -> nonogen.Puzzle:
+    grid = (np.random.default_rng(seed).random((height, width)) < density).astype(np.uint8)
+    return puzzle_from_grid(grid)
+
+
+def _colour_puzzle(seed: int, height: int, width: int) -> nonogen.Puzzle:
+    rng = np.random.default_rng(seed)
+    grid = rng.integers(0, len(PALETTE), (height, width))
+    return puzzle_from_grid(grid, palette=PALETTE)
+
+
+def _same_numbers(found: nonogen.Scan, puzzle: nonogen.Puzzle) -> None:
+    assert (found.puzzle.width, found.puzzle.height) == (puzzle.width, puzzle.height)
+    assert [[n for n, _ in c] for c in found.puzzle.rows] == [[n for n, _ in c] for c in puzzle.rows]
+    assert [[n for n, _ in c] for c in found.puzzle.cols] == [[n for n, _ in c] for c in puzzle.cols]
+
+
+def _same_colours(found: nonogen.Scan, puzzle: nonogen.Puzzle) -> None:
+    """Every clue's colour read back: the same clues up to the order of the colours, each colour's RGB close."""
+    _same_numbers(found, puzzle)
+    assert found.puzzle.clue_hash() == puzzle.clue_hash()
+    meaning = {}
+    for mine, theirs in zip(found.puzzle.rows + found.puzzle.cols, puzzle.rows + puzzle.cols, strict=True):
+        for (_, a), (_, b) in zip(mine, theirs, strict=True):
+            meaning.setdefault(a, b)
+    for a, b in meaning.items():
+        got, want = np.array(found.puzzle.palette[a].rgb_tuple), np.array(puzzle.palette[b].rgb_tuple)
+        assert np.abs(got - want).max() <= 40, (found.puzzle.palette[a], puzzle.palette[b])
+
+
+@pytest.mark.skipif(not HAS_PATTERN, reason="needs Simon Tatham's Pattern and Xvfb (apt install sgt-puzzles xvfb)")
+@pytest.mark.parametrize("tile", [16, 24])
+def test_a_screenshot_of_tathams_pattern_reads_back_exactly(tmp_path, tile):
+    """Pattern shows unsolved cells mid-grey with darker lines and bold digits on a light grey window."""
+    puzzle = _puzzle(11, 12, 17, density=0.65)
+    with scan_styles.xvfb() as display:
+        page = scan_styles.pattern_screenshot(puzzle, tmp_path / "pattern.png", display, tile)
+    (found,) = nonogen.scan(page)
+    _same_numbers(found, puzzle)
+    assert found.result.status in ("unique", "multiple")
+
+
+@pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Chromium")
+@pytest.mark.parametrize("style", ["boxes", "tight", "dark"])
+def test_a_web_page_in_chromium_reads_back_exactly(tmp_path, style):
+    """Clues in table cells with borders (the lattice runs on over them), tight right-aligned clues with bold
+    lines every 5, and light digits on a dark theme."""
+    puzzle = _puzzle(12, 14, 21)
+    page = scan_styles.web_screenshot(puzzle, style, tmp_path / f"{style}.png")
+    (found,) = nonogen.scan(page, verify=False)
+    _same_numbers(found, puzzle)
+    assert not found.puzzle.is_color
+
+
+@pytest.mark.parametrize("suffix", ["png", "pdf"])
+def test_a_nonogen_colour_sheet_reads_back_with_every_colour(tmp_path, suffix):
+    """Clues in coloured boxes, digits black or white by the box: each colour found, snapped and written back."""
+    puzzle = _colour_puzzle(13, 12, 15)
+    nonogen.draw(puzzle, tmp_path / f"sheet.{suffix}")
+    (found,) = nonogen.scan(tmp_path / f"sheet.{suffix}")
+    _same_colours(found, puzzle)
+    assert found.result.status in ("unique", "multiple")
+    nonogen.dump(found.puzzle, tmp_path / "back.json")
+    assert nonogen.load(tmp_path / "back.json").clue_hash() == puzzle.clue_hash()
+
+
+@pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Chromium")
+def test_a_web_page_with_coloured_digits_reads_back_with_every_colour(tmp_path):
+    puzzle = _colour_puzzle(14, 10, 13)
+    page = scan_styles.web_screenshot(puzzle, "colour", tmp_path / "colour.png")
+    (found,) = nonogen.scan(page, verify=False)
+    _same_colours(found, puzzle)
+
+
+def test_a_black_and_white_sheet_stays_black_and_white(tmp_path):
+    """Grey lines and black digits give no colour, so the puzzle read is black and white, colour 1 throughout."""
+    puzzle = _puzzle(15, 9, 9)
+    nonogen.draw(puzzle, tmp_path / "p.png")
+    (found,) = nonogen.scan(tmp_path / "p.png", verify=False)
+    assert not found.puzzle.is_color and found.puzzle.rows == puzzle.rows
+
+
+@pytest.mark.parametrize(("paper", "suffix"), [("a5", "pdf"), ("letter", "png"), ("a3", "png")])
+def test_printed_pages_in_other_paper_sizes_read_back_exactly(tmp_path, paper, suffix):
+    puzzle = _puzzle(16, 25, 18)
+    nonogen.draw(puzzle, tmp_path / f"p.{suffix}", paper=paper, dpi=150 if suffix == "png" else None)
+    (found,) = nonogen.scan(tmp_path / f"p.{suffix}", verify=False)
+    _same_numbers(found, puzzle)
+
+
+@pytest.mark.parametrize("suffix", ["png", "pdf"])
+def test_a_sample_colour_puzzle_reads_back_unique(tmp_path, suffix):
+    """Yoshi's five colours: a light grey box against the grid's edge (no box of its own at 150 dpi) still gives
+    its grey, not its black digit's colour."""
+    puzzle = nonogen.load("samples/puzzles/yoshi.cnon")
+    nonogen.draw(puzzle, tmp_path / f"yoshi.{suffix}")
+    (found,) = nonogen.scan(tmp_path / f"yoshi.{suffix}")
+    _same_colours(found, puzzle)
+    assert found.result.status == "unique" and len(found.puzzle.palette) == 6
+
+
+def test_a_small_puzzle_alone_on_a_big_page_is_found(tmp_path):
+    """A 5x5 puzzle on a Letter page at 150 dpi inks under 0.5 % of it: the ink's level must come from what is
+    drawn, not from the page's darkest half percent (that was paper, and no grid was found)."""
+    puzzle = _puzzle(17, 5, 5)
+    nonogen.draw(puzzle, tmp_path / "p.png", paper="letter", dpi=150)
+    (found,) = nonogen.scan(tmp_path / "p.png", verify=False)
+    _same_numbers(found, puzzle)
