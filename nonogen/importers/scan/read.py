@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from . import photo
 from .assign import Item, clue_items
 from .glyphs import Ink, page_ink
 from .lattice import Grid, find_grids
@@ -31,7 +34,28 @@ class Found:
 
 
 def read_page(page: Page) -> list[Found]:
-    """Every puzzle grid on ``page`` with its clues read; grids without any clue number are left out."""
+    """Every puzzle grid on ``page`` with its clues read; grids without any clue number are left out.
+
+    A picture whose grids do not read soundly (:func:`.photo.sound`: no grid, a clue that cannot be, totals that
+    differ) may be a photo: it is read again redrawn flat (:mod:`.photo`), and the better reading is kept.
+    """
+    found = _read_upright(page)
+    if page.words is None and not (found and all(photo.sound(f.rows, f.cols) for f in found)):
+        again = photo.read_photo(page)
+        if _score(again) > _score(found):
+            return again
+    return found
+
+
+def _score(found: list[Found]) -> tuple[int, int, float]:
+    """How good a page's reading looks: grids that read soundly, grids, their clues' mean confidence."""
+    confidences = [i.confidence for f in found for line in f.rows + f.cols for i in line]
+    return (sum(photo.sound(f.rows, f.cols) for f in found), len(found),
+            float(np.mean(confidences)) if confidences else 0.0)
+
+
+def _read_upright(page: Page) -> list[Found]:
+    """The grids of an upright page (a sheet, a screenshot, a PDF), read as they are."""
     grids = find_grids(page.gray)
     inks: dict[int, Ink] = {}  # by the stroke length they leave out: grids of one page mostly share a pitch
     found = []
