@@ -160,7 +160,7 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     for fix in fixes[:MOST_FIXES]:
         for change in fix.changes:
             clue = (puzzle.rows if change.kind == "row" else puzzle.cols)[change.line]
-            others = " and another" if len(fix.changes) > 1 else ""
+            others = "".join(f" with {o.kind} {o.line + 1}'s {o.was} as {o.now}" for o in fix.changes if o != change)
             add(change.kind, change.line, clue, change.confidence,
                 f"reading {change.was} as {change.now}{others} makes the puzzle {fix.status}",
                 read_as=change.now)

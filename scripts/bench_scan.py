@@ -3,8 +3,11 @@
 N random black-and-white puzzles (seeded; sizes 5x5 to 40x40, some with a title that holds a digit) are drawn
 as: a PDF sheet with its text layer (``pdf-text``); PNG sheets at 96 dpi (``png-1x``, cell 20 px), 192 dpi
 (``png-2x``) and a small cell of 14 px (``png-small``); and the PDF page rasterised by poppler at 150 dpi
-(``pdf-raster``, no text layer). Each is scanned without verifying (reading is what is timed) and counts as
-exact when its size and every row and column clue equal the puzzle's. A table per kind and size band.
+(``pdf-raster``, no text layer); and the PDF rasterised at 300 dpi as a printed page, photographed by
+``photo_sim.py`` (``photo-mild``, ``photo-hard``: perspective, a bent page, a shadow, blur, JPEG; seeded by the
+puzzle's number). Each is scanned and verified; reading alone is timed. A page is exact when its size and every row
+and column clue equal the puzzle's; of the pages that are not, "flagged" counts those whose every misread line is
+among the scan's suspects. The photo kinds' baseline is the upright-sheet reader alone, in the same run.
 
 Usage: .venv/bin/python scripts/bench_scan.py [--puzzles N] [--seed S] [--kinds a,b] [--keep DIR]
 """
@@ -107,6 +110,20 @@ def exact(puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float, str, bool]:
     return not bad, seconds, why, not missed
 
 
+def upright_exact(puzzle: nonogen.Puzzle, path: Path) -> bool:
+    """The baseline for photos: whether the reader of upright sheets alone (before photos were read, and still the
+    first try) gets the puzzle exactly."""
+    from nonogen.importers.scan.pages import read_pages
+    from nonogen.importers.scan.read import read_upright
+    from nonogen.scanning import puzzle_of
+
+    found = [f for page in read_pages(path) for f in read_upright(page)]
+    if len(found) != 1:
+        return False
+    got = puzzle_of(found[0])[0]
+    return (got.width, got.height, got.rows, got.cols) == (puzzle.width, puzzle.height, puzzle.rows, puzzle.cols)
+
+
 def band(puzzle: nonogen.Puzzle) -> str:
     side = max(puzzle.width, puzzle.height)
     lo, hi = next(b for b in BANDS if b[0] <= side <= b[1])
@@ -132,10 +149,13 @@ def main() -> None:
     nonogen.scan(warm, verify=False)
     table: dict[tuple[str, str], list[tuple[bool, float]]] = {}
     flags: dict[str, list[bool]] = {}
+    baseline: dict[str, list[bool]] = {}
     for kind in kinds:
         for k, puzzle in enumerate(puzzles):
             path = draw(puzzle, kind, folder, k)
             ok, seconds, why, flagged = exact(puzzle, path)
+            if kind.startswith("photo-"):
+                baseline.setdefault(kind, []).append(upright_exact(puzzle, path))
             table.setdefault((kind, band(puzzle)), []).append((ok, seconds))
             table.setdefault((kind, "all"), []).append((ok, seconds))
             if not ok:
@@ -154,6 +174,8 @@ def main() -> None:
         cells.append(f"{sum(missed)} of {len(missed)}" if missed else "—")
         times = [s for _, s in table[(kind, "all")]]
         print(f"| {kind} | {' | '.join(cells)} | {np.mean(times):.2f}, {max(times):.2f} |")
+    for kind, runs in baseline.items():
+        print(f"baseline, {kind}: the upright-sheet reader alone reads {100 * sum(runs) / len(runs):.0f} % exactly")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Union
+from typing import Optional, Union
 
 import numpy as np
 
@@ -56,7 +56,7 @@ def _surface(s: np.ndarray, bend: float, spine_left: bool) -> tuple[np.ndarray, 
     return np.interp(s, fine, x), np.interp(s, fine, z)
 
 
-def _camera(shape: tuple[int, int], level: dict, rng: np.random.Generator):
+def _camera(shape: tuple[int, int], level: dict, rng: np.random.Generator, side: Optional[int]):
     """Where each page point lands in the photo: a function of page (s, t) in page widths, and the photo's size."""
     h, w = shape
     aspect = h / w
@@ -76,7 +76,7 @@ def _camera(shape: tuple[int, int], level: dict, rng: np.random.Generator):
     edge = np.linspace(0, 1, 50)
     xs, ys = project(np.concatenate([edge, edge, np.zeros(50), np.ones(50)]),
                      np.concatenate([np.zeros(50), np.full(50, aspect), edge * aspect, edge * aspect]))
-    long_side = level["side"] * rng.uniform(0.95, 1.05)
+    long_side = (side or level["side"]) * rng.uniform(0.95, 1.05)
     span = max(xs.max() - xs.min(), (ys.max() - ys.min()) / (4 / 3))
     fill = rng.uniform(0.82, 0.92)
     scale = fill * long_side / (4 / 3) / span
@@ -141,13 +141,17 @@ def _light(shape: tuple[int, int], level: dict, rng: np.random.Generator) -> np.
     return light
 
 
-def photograph(page: np.ndarray, level: str = "mild", seed: int = 0) -> tuple[np.ndarray, int]:
-    """A photo (RGB, uint8) of the clean grey ``page`` printed and photographed at ``level``; its JPEG quality."""
+def photograph(page: np.ndarray, level: str = "mild", seed: int = 0,
+               side: Optional[int] = None) -> tuple[np.ndarray, int]:
+    """A photo (RGB, uint8) of the clean grey ``page`` printed and photographed at ``level``; its JPEG quality.
+
+    ``side`` sets the photo's long side in pixels instead of the level's (tests use small photos of small pages).
+    """
     import cv2
 
     spec = LEVELS[level]
     rng = np.random.default_rng(seed)
-    to_photo, out_shape, scale = _camera(page.shape, spec, rng)
+    to_photo, out_shape, scale = _camera(page.shape, spec, rng, side)
     map_x, map_y = _inverse_maps(to_photo, page.shape, out_shape)
     shrink = page.shape[1] / scale  # page pixels per photo pixel, about
     source = page.astype(np.float32) / 255.0
@@ -176,11 +180,12 @@ def photograph(page: np.ndarray, level: str = "mild", seed: int = 0) -> tuple[np
     return np.clip(rgb, 0, 255).astype(np.uint8), quality
 
 
-def save_photo(page: np.ndarray, out: Union[str, Path], level: str = "mild", seed: int = 0) -> Path:
+def save_photo(page: np.ndarray, out: Union[str, Path], level: str = "mild", seed: int = 0,
+               side: Optional[int] = None) -> Path:
     """:func:`photograph` ``page`` and write it as a JPEG to ``out``."""
     from PIL import Image
 
-    rgb, quality = photograph(page, level, seed)
+    rgb, quality = photograph(page, level, seed, side)
     Image.fromarray(rgb).save(out, quality=quality)
     return Path(out)
 

@@ -78,9 +78,12 @@ def _heading(line: list[Item], grid: Grid, pitch: float) -> bool:
     xs = grid.xs
     if float(np.mean([i.likeness for i in line])) < DIGIT_LIKENESS:
         return True
-    low, high = np.percentile([i.h for i in line], [10, 90])  # a photo's blur leaves a digit or two a pixel off
-    if high - low > max(1.5, 0.2 * float(np.median([i.h for i in line]))):
-        return True  # digits of one font are one height; text mixes capitals and small letters
+    # digits of one font are one height, text mixes capitals and small letters (a third shorter); but a photo's blur
+    # shortens a thin "1" (its stroke's ends fade under the ink level) and leaves digits a pixel or two off
+    heights = [i.h for i in line if i.text.strip("1")] or [i.h for i in line]
+    low, high = np.percentile(heights, [10, 90])
+    if high - low > max(1.5, 0.25 * float(np.median(heights))):
+        return True
     for item in line:
         if item.value < 0 or item.box[2] - item.box[0] > 1.2 * pitch:
             return True

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import numpy as np
 
-__all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "runner_up", "prototypes", "FONT_FILES"]
+__all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "runner_up", "prototypes", "reading", "FONT_FILES"]
 
 SIDE = 20
 """Side of the square a glyph is scaled into, in pixels."""
@@ -167,7 +169,7 @@ def classify(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """
     if len(features) == 0:
         return np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
-    vectors, labels = prototypes()
+    vectors, labels = _bank()
     sims = features @ vectors.T  # cosine similarity: both sides are unit vectors
     best = np.full((len(features), 10), -2.0, np.float32)
     for digit in range(10):
@@ -179,6 +181,9 @@ def classify(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     second = best[np.arange(len(best)), order[:, 1]]
     confidence = np.clip((top - second) / SURE_GAP, 0.0, 1.0)
     confidence = np.where(top < 0.6, np.minimum(confidence, 0.5), confidence)
+    seen = _SEEN.get()
+    if seen is not None:
+        seen.append((features, order[:, 0].astype(np.int64), top - second))
     return order[:, 0].astype(np.int64), confidence.astype(float), top.astype(float)
 
 
@@ -187,8 +192,33 @@ def runner_up(features: np.ndarray) -> np.ndarray:
     in :func:`nonogen.scan` tries it)."""
     if len(features) == 0:
         return np.zeros(0, np.int64)
-    vectors, labels = prototypes()
+    vectors, labels = _bank()
     sims = features @ vectors.T
     best = np.stack([sims[:, labels == d].max(axis=1) if (labels == d).any() else np.full(len(features), -2.0)
                      for d in range(10)], axis=1)
     return np.argsort(-best, axis=1)[:, 1].astype(np.int64)
+
+
+_PAGE: ContextVar[Optional[tuple[np.ndarray, np.ndarray]]] = ContextVar("page_prototypes", default=None)
+_SEEN: ContextVar[Optional[list]] = ContextVar("seen_digits", default=None)
+
+
+def _bank() -> tuple[np.ndarray, np.ndarray]:
+    """The prototypes :func:`classify` compares with: the fonts', and a page's own digits within :func:`reading`."""
+    vectors, labels = prototypes()
+    page = _PAGE.get()
+    if page is None:
+        return vectors, labels
+    return np.concatenate([vectors, page[0]]), np.concatenate([labels, page[1]])
+
+
+@contextmanager
+def reading(page: Optional[tuple[np.ndarray, np.ndarray]] = None, seen: Optional[list] = None) -> Iterator[None]:
+    """Within: :func:`classify` compares with ``page`` prototypes too (vectors, digits: a photo's own surest digits,
+    in its font and its blur), and appends what it reads to ``seen`` (features, digits, lead over the runner-up)."""
+    page_token, seen_token = _PAGE.set(page), _SEEN.set(seen)
+    try:
+        yield
+    finally:
+        _PAGE.reset(page_token)
+        _SEEN.reset(seen_token)

@@ -18,8 +18,7 @@ it a little (roll), and a book's page curls into the spine (its lines bow). The 
    square and evenly spaced (at least 32 pixels a cell: a photo's small digits read better drawn larger), the
    clues upright beside it.
 
-The canvas is then read as a clean sheet (:mod:`.raster`, :mod:`.assign`) with the grid already known, after two
-mendings for a photo's blur: a digit broken in two is joined, and confidences are measured against the page's.
+The canvas is then read as a clean sheet with the grid already known (:mod:`.photoread`).
 """
 from __future__ import annotations
 
@@ -27,12 +26,10 @@ from typing import Optional
 
 import numpy as np
 
-from .glyphs import Glyph, Ink, page_ink
 from .lattice import MIN_CELLS, MIN_PITCH
-from .pages import Page
 from .rectify import Flat, redraw
 
-__all__ = ["Flat", "flatten", "flat_grids", "read_photo", "sound", "MAX_CELLS"]
+__all__ = ["Flat", "flatten", "flat_grids", "MAX_CELLS"]
 
 MAX_CELLS = 120
 """Most cells a photo's grid may have each way (more: it is no puzzle, or a misread lattice)."""
@@ -290,87 +287,3 @@ def flat_grids(gray: np.ndarray) -> list[Flat]:
         if crossings is not None:
             out.append(redraw(flat, crossings))
     return out
-
-
-def sound(rows: tuple, cols: tuple) -> bool:
-    """Whether a grid's clues as read (items per row and column) hold together: every number read, each clue fits
-    its line, rows and columns fill as many cells. A clean sheet read right always does; a misread rarely does."""
-    width, height = len(cols), len(rows)
-    total = []
-    for lines, length in ((rows, width), (cols, height)):
-        cells = 0
-        for items in lines:
-            values = [i.value for i in items]
-            if any(v < 0 for v in values) or (0 in values and values != [0]):
-                return False
-            if sum(values) + len(values) - 1 > length:
-                return False
-            cells += sum(values)
-        total.append(cells)
-    return total[0] == total[1] and total[0] > 0
-
-
-def _joined(ink: Ink) -> Ink:
-    """The ink with a digit that blur broke in two made one again: two blobs one over the other, overlapping
-    across, that together are no taller than a digit (a blurred "2" loses its thin diagonal and falls apart)."""
-    sizes = [g.h for g in ink.glyphs if g.h >= 4]
-    if not sizes:
-        return ink
-    height = float(np.median(sizes))
-    glyphs = sorted(ink.glyphs, key=lambda g: (g.x0, g.y0))
-    merged: dict[int, Glyph] = {}
-    gone: set[int] = set()
-    labels = ink.labels.copy()
-    for i, a in enumerate(glyphs):
-        if a.label in gone:
-            continue
-        a = merged.get(a.label, a)
-        for b in glyphs[i + 1:]:
-            if b.x0 > a.x1:
-                break
-            if b.label in gone or b.label == a.label:
-                continue
-            overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
-            top, bottom = (a, b) if a.cy < b.cy else (b, a)
-            tall = max(a.y1, b.y1) - min(a.y0, b.y0)
-            if (overlap >= 0.5 * min(a.w, b.w) and bottom.y0 - top.y1 <= 0.35 * height
-                    and tall <= 1.2 * height and max(a.h, b.h) < 0.8 * height):
-                box = labels[b.y0:b.y1, b.x0:b.x1]
-                box[box == b.label] = a.label
-                a = Glyph(min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1), a.label)
-                merged[a.label] = a
-                gone.add(b.label)
-    if not gone:
-        return ink
-    kept = tuple(merged.get(g.label, g) for g in ink.glyphs if g.label not in gone)
-    return Ink(ink.gray, ink.paper, ink.dark, labels, kept)
-
-
-def _measured(items: list) -> list:
-    """The items with their confidence measured against the page's own: a photo's blurred digits all look more
-    alike than a sheet's, so a lead that is small on a clean sheet is usual here. A reading as sure as the page's
-    tenth-least sure scores 0.5 (on the bench's hard photos every misread digit ranked in the page's lowest 7 %)."""
-    from dataclasses import replace
-
-    sure = [i.confidence for i in items if i.value >= 0]
-    if not sure:
-        return items
-    scale = min(1.0, 2 * float(np.percentile(sure, 10)))
-    if scale >= 1.0 or scale <= 0.0:
-        return items
-    return [replace(i, confidence=min(1.0, i.confidence / scale)) for i in items]
-
-
-def read_photo(page: Page) -> list:
-    """The puzzles of a photographed page: each grid redrawn flat (:func:`flat_grids`) and read as a clean sheet."""
-    from .assign import clue_items
-    from .raster import raster_items
-    from .read import Found
-
-    found = []
-    for flat in flat_grids(page.gray):
-        ink = _joined(page_ink(flat.gray, flat.grid.pitch))
-        rows, cols = clue_items(_measured(raster_items(ink, flat.grid)), flat.grid)
-        if any(rows) or any(cols):
-            found.append(Found(page.number, flat.grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), "pixels"))
-    return found

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import photo
+from . import photoread as photo
 from .assign import Item, clue_items
 from .glyphs import Ink, page_ink
 from .lattice import Grid, find_grids
@@ -19,7 +19,7 @@ from .pages import Page
 from .raster import raster_items
 from .textlayer import text_items
 
-__all__ = ["Found", "read_page"]
+__all__ = ["Found", "read_page", "read_upright"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def read_page(page: Page) -> list[Found]:
     A picture whose grids do not read soundly (:func:`.photo.sound`: no grid, a clue that cannot be, totals that
     differ) may be a photo: it is read again redrawn flat (:mod:`.photo`), and the better reading is kept.
     """
-    found = _read_upright(page)
+    found = read_upright(page)
     if page.words is None and not (found and all(photo.sound(f.rows, f.cols) for f in found)):
         again = photo.read_photo(page)
         if _score(again) > _score(found):
@@ -54,8 +54,8 @@ def _score(found: list[Found]) -> tuple[int, int, float]:
             float(np.mean(confidences)) if confidences else 0.0)
 
 
-def _read_upright(page: Page) -> list[Found]:
-    """The grids of an upright page (a sheet, a screenshot, a PDF), read as they are."""
+def read_upright(page: Page) -> list[Found]:
+    """The grids of an upright page (a sheet, a screenshot, a PDF), read as they are (no photo's second try)."""
     grids = find_grids(page.gray)
     inks: dict[int, Ink] = {}  # by the stroke length they leave out: grids of one page mostly share a pitch
     found = []
