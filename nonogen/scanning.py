@@ -3,13 +3,17 @@
 Reading is :mod:`nonogen.importers.scan`'s (grids, numbers, confidences);
 here each grid becomes a :class:`~nonogen.model.Puzzle`, is verified like any
 puzzle file, and gets its *suspects*: the lines whose clue was most likely
-misread. A clue read with low confidence is a suspect; when the puzzle has
-no solution, so is every line whose clue cannot fit its length, and when the
-rows and columns hold different numbers of cells, the least sure lines are
-named too, since one of them is the misreading.
+misread. When the reading shows a misread (no solution, a clue longer than
+its line, rows and columns holding different numbers of cells), the fewest
+changes of numbers read, each to one of its other readings, that make the
+puzzle solvable are searched (:mod:`nonogen.importers.scan.suspects`) and
+their lines named first, with what they would read. A clue read with low
+confidence is a suspect too; so is every line whose clue cannot fit its
+length, and when the totals differ, the least sure lines.
 """
 from __future__ import annotations
 
+import collections
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,12 +147,20 @@ def fixes_of(found: Any, puzzle: Puzzle, status: Optional[str]) -> list:
 
 
 def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str],
-             fixes: tuple = ()) -> list[dict]:
+             fixes: tuple = (), found: Any = None) -> list[dict]:
     """The lines whose clue was most likely misread, most likely first (see the module's note).
 
     ``fixes`` (:func:`fixes_of`) come first: each changed number's line,
-    with the clue it would read and the verdict then.
+    with the clue it would read and the verdict then. With the ``found``
+    grid's items, lines equally sure are ordered by how much their glyphs
+    look like their digits (a stain or a blur makes a digit look less so).
     """
+    sureness: dict[tuple[str, int], float] = {}
+    if found is not None:
+        for kind, items_of in (("row", found.rows), ("column", found.cols)):
+            for k, items in enumerate(items_of):
+                sureness[kind, k] = min((i.likeness for i in items), default=1.0)
+    sureness = collections.defaultdict(lambda: 1.0, sureness)
     lines = [("row", i, c, row_conf[i], puzzle.width) for i, c in enumerate(puzzle.rows)]
     lines += [("column", i, c, col_conf[i], puzzle.height) for i, c in enumerate(puzzle.cols)]
     named: dict[tuple[str, int], dict] = {}
@@ -176,7 +188,7 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     if in_rows != in_cols or (status == "unsolvable" and not named):
         why = (f"rows hold {in_rows} cells, columns {in_cols}: a clue is misread" if in_rows != in_cols
                else "the puzzle has no solution: one of the least sure clues is likely misread")
-        for kind, i, clue, conf, _ in sorted(lines, key=lambda line: line[3])[:3]:
+        for kind, i, clue, conf, _ in sorted(lines, key=lambda line: (line[3], sureness[line[0], line[1]]))[:3]:
             add(kind, i, clue, conf, why)
     return sorted(named.values(), key=lambda s: ("read_as" not in s, not s["why"].startswith("the clue needs"),
                                                  s["confidence"] if "read_as" not in s else 0))[:MOST_SUSPECTS]
@@ -218,10 +230,9 @@ def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float
 
             result = prove(puzzle, timeout=timeout, strategy=strategy, grade=grade)
         status = None if result is None else result.status
-        fixes = tuple(fixes_of(grid, puzzle, status))
+        named = suspects(puzzle, row_conf, col_conf, status, tuple(fixes_of(grid, puzzle, status)), grid)
         out.append(Scan(str(path), page.number, seen[page.number], puzzle, tuple(row_conf), tuple(col_conf),
-                        grid.source, result, tuple(suspects(puzzle, row_conf, col_conf, status, fixes)), read_seconds,
-                        len(pages), per_page[page.number]))
+                        grid.source, result, tuple(named), read_seconds, len(pages), per_page[page.number]))
     return out
 
 

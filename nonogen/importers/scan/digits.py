@@ -27,7 +27,7 @@ from typing import Iterator, Optional
 
 import numpy as np
 
-__all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "runner_up", "prototypes", "reading", "FONT_FILES"]
+__all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "classify_ranked", "prototypes", "reading", "FONT_FILES"]
 
 SIDE = 20
 """Side of the square a glyph is scaled into, in pixels."""
@@ -167,8 +167,15 @@ def classify(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     The best similarity itself (1: a prototype's very shape) tells a digit
     from a letter of a heading.
     """
+    digits, confidence, top, _ = classify_ranked(features)
+    return digits, confidence, top
+
+
+def classify_ranked(features: np.ndarray, most: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`classify`, and the next-best digits of each row (M x ``most``, best first): what a misread digit most
+    likely was (the suspects' search in :func:`nonogen.scan` tries them)."""
     if len(features) == 0:
-        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
+        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros((0, most), np.int64)
     vectors, labels = _bank()
     sims = features @ vectors.T  # cosine similarity: both sides are unit vectors
     best = np.full((len(features), 10), -2.0, np.float32)
@@ -184,19 +191,8 @@ def classify(features: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     seen = _SEEN.get()
     if seen is not None:
         seen.append((features, order[:, 0].astype(np.int64), top - second))
-    return order[:, 0].astype(np.int64), confidence.astype(float), top.astype(float)
-
-
-def runner_up(features: np.ndarray) -> np.ndarray:
-    """The second-best digit of each row of ``features``: what a misread digit most likely was (the suspects' search
-    in :func:`nonogen.scan` tries it)."""
-    if len(features) == 0:
-        return np.zeros(0, np.int64)
-    vectors, labels = _bank()
-    sims = features @ vectors.T
-    best = np.stack([sims[:, labels == d].max(axis=1) if (labels == d).any() else np.full(len(features), -2.0)
-                     for d in range(10)], axis=1)
-    return np.argsort(-best, axis=1)[:, 1].astype(np.int64)
+    return (order[:, 0].astype(np.int64), confidence.astype(float), top.astype(float),
+            order[:, 1:1 + most].astype(np.int64))
 
 
 _PAGE: ContextVar[Optional[tuple[np.ndarray, np.ndarray]]] = ContextVar("page_prototypes", default=None)

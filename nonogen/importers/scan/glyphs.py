@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from .digits import INK_LEVEL, classify, glyph_features, runner_up
+from .digits import INK_LEVEL, classify_ranked, glyph_features
 
 __all__ = ["Glyph", "Word", "Ink", "page_ink", "words_of", "read_words"]
 
@@ -59,7 +59,7 @@ class Word:
     confidence: float = 0.0
     text: str = ""
     likeness: float = 0.0  # the least similarity of a glyph to its digit: letters score low
-    alternatives: tuple[int, ...] = ()  # other readings, most likely first: one digit, the least sure, changed
+    alternatives: tuple[int, ...] = ()  # other readings, most likely first: one digit changed, the least sure first
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -155,16 +155,16 @@ def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
     pieces = [[piece for g in word for piece in _pieces(ink, g)] for word in words]
     flat = [level for word in pieces for _, level in word]
     feats = np.asarray([glyph_features(level) for level in flat], np.float32) if flat else np.zeros((0, 1))
-    digits, confidence, likeness = classify(feats)
-    second = runner_up(feats)
+    digits, confidence, likeness, second = classify_ranked(feats)
     out, i = [], 0
     for word in pieces:
         n = len(word)
         text = "".join(str(int(d)) for d in digits[i:i + n])
         conf = float(confidence[i:i + n].min()) if n else 0.0
         like = float(likeness[i:i + n].min()) if n else 0.0
-        others = [text[:k] + str(int(second[i + k])) + text[k + 1:] for k in np.argsort(confidence[i:i + n])]
-        alternatives = tuple(int(o) for o in others if o and o[0] != "0")
+        others = [text[:k] + str(int(d)) + text[k + 1:] for k in np.argsort(confidence[i:i + n], kind="stable")
+                  for d in second[i + k]]
+        alternatives = tuple(dict.fromkeys(int(o) for o in others if o and o[0] != "0"))
         out.append(Word(tuple(g for g, _ in word), int(text) if text else -1, conf, text, like, alternatives))
         i += n
     return out

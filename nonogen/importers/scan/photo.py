@@ -277,13 +277,21 @@ def _lattice(flat: np.ndarray, corners: np.ndarray) -> Optional[np.ndarray]:
 
 def flat_grids(gray: np.ndarray) -> list[Flat]:
     """Every grid of the photo ``gray`` (0 ink .. 255 paper), each redrawn flat with its clue margins."""
+    import cv2
+
     flat = flatten(gray)
     out: list[Flat] = []
+    found: list[np.ndarray] = []  # the borders of the grids found, largest first
     for points in _nets(_strokes(flat)):
+        middle = points.mean(axis=0)
+        if any(cv2.pointPolygonTest(q.astype(np.float32), (float(middle[0]), float(middle[1])), False) >= 0
+               for q in found):
+            continue  # a piece of a grid already found (a faint line cut its net in two)
         corners = _outer(points)
         if corners is None:
             continue
         crossings = _lattice(flat, corners)
         if crossings is not None:
             out.append(redraw(flat, crossings))
+            found.append(corners)
     return out

@@ -153,7 +153,7 @@ def sound(rows: tuple, cols: tuple) -> bool:
 
 def read_photo(page: Page) -> list:
     """The puzzles of a photographed page: each grid redrawn flat (:func:`flat_grids`) and read as a clean sheet."""
-    from .assign import clue_items
+    from .assign import BLURRED_SPREAD, clue_items
     from .raster import raster_items
     from .read import Found
 
@@ -165,7 +165,7 @@ def read_photo(page: Page) -> list:
             raster_items(ink, flat.grid)
         with reading(page=_page_digits(seen)):
             items = raster_items(ink, flat.grid)
-        rows, cols = clue_items(_thin_ones(_measured(items)), flat.grid)
+        rows, cols = clue_items(_thin_ones(_measured(items)), flat.grid, spread=BLURRED_SPREAD)
         if any(rows) or any(cols):
             found.append(Found(page.number, flat.grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), "pixels"))
     return found

@@ -2,7 +2,8 @@
 crossings and carried out past the grid over the clue margins, through which the page is drawn anew upright.
 
 The map is a homography fitted to every crossing (perspective) and a cubic correction of what it leaves (a page
-bent towards a book's spine); being smooth, it reaches the clues beside the grid, where no line is drawn.
+bent towards a book's spine); past the grid, over the clues, where no line is drawn, the correction goes on
+straight from the grid's edge.
 """
 from __future__ import annotations
 
@@ -52,7 +53,15 @@ class _Map:
         return np.stack([(h[0, 0] * u + h[0, 1] * v + h[0, 2]) / w, (h[1, 0] * u + h[1, 1] * v + h[1, 2]) / w], -1)
 
     def __call__(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        return self._projected(u, v) + _terms(u / self.scale[0], v / self.scale[1]) @ self.correction
+        """Photo pixels of cell coordinates; past the grid the correction goes on as a straight line from the grid's
+        edge (a cubic's own way there swings: clue rows drifted half a cell at a 38-wide grid's far left)."""
+        a, b = u / self.scale[0], v / self.scale[1]
+        ca, cb = np.clip(a, 0, 1), np.clip(b, 0, 1)
+        edge = _terms(ca, cb) @ self.correction
+        step = 1e-3
+        along = (_terms(ca + step, cb) - _terms(ca - step, cb)) @ self.correction / (2 * step)
+        down = (_terms(ca, cb + step) - _terms(ca, cb - step)) @ self.correction / (2 * step)
+        return self._projected(u, v) + edge + along * (a - ca)[..., None] + down * (b - cb)[..., None]
 
 
 def _margin(mapping: _Map, shape: tuple[int, int], cells: int, towards: tuple[int, int], most: int) -> int:
