@@ -7,9 +7,10 @@ as: a PDF sheet with its text layer (``pdf-text``); PNG sheets at 96 dpi (``png-
 ``photo_sim.py`` (``photo-mild``, ``photo-hard``: perspective, a bent page, a shadow, blur, JPEG; seeded by the
 puzzle's number). Each is scanned and verified; reading alone is timed. A page is exact when its size and every row
 and column clue equal the puzzle's; of the pages that are not, "flagged" counts those whose every misread line is
-among the scan's suspects. The photo kinds' baseline is the upright-sheet reader alone, in the same run.
+among the scan's suspects. The baseline is the reader of ``--previous`` (a commit, exported and built once under
+build/engines/), asked to read each page right after this one.
 
-Usage: .venv/bin/python scripts/bench_scan.py [--puzzles N] [--seed S] [--kinds a,b] [--keep DIR]
+Usage: .venv/bin/python scripts/bench_scan.py [--puzzles N] [--seed S] [--kinds a,b] [--keep DIR] [--previous REV]
 """
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ BANDS = ((5, 10), (11, 20), (21, 30), (31, 40))
 KINDS = ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster", "photo-mild", "photo-hard")
 VERIFY_SECONDS = 10.0
 """Each scan is verified (its suspects need the verdict) within this many seconds; reading alone is timed."""
+PREVIOUS = "38e7557"
+"""The commit before photos were read: its reader is the baseline, measured in the same run."""
 PHOTO_DPI = 300
 """The printed page photographed: the PDF sheet drawn at this resolution, then warped and filtered (photo_sim)."""
 
@@ -110,18 +113,50 @@ def exact(puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float, str, bool]:
     return not bad, seconds, why, not missed
 
 
-def upright_exact(puzzle: nonogen.Puzzle, path: Path) -> bool:
-    """The baseline for photos: whether the reader of upright sheets alone (before photos were read, and still the
-    first try) gets the puzzle exactly."""
-    from nonogen.importers.scan.pages import read_pages
-    from nonogen.importers.scan.read import read_upright
-    from nonogen.scanning import puzzle_of
+PREVIOUS_READER = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import nonogen
+for line in sys.stdin:
+    start = time.perf_counter()
+    try:
+        found = [[f.puzzle.width, f.puzzle.height, [[n for n, _ in c] for c in f.puzzle.rows],
+                  [[n for n, _ in c] for c in f.puzzle.cols]] for f in nonogen.scan(line.strip(), verify=False)]
+    except nonogen.NonogenError:
+        found = []
+    print(json.dumps([time.perf_counter() - start, found]), flush=True)
+"""
+"""The previous reader, in a process of its own on its own copy: reads each path it is given, says the seconds and
+what it read."""
 
-    found = [f for page in read_pages(path) for f in read_upright(page)]
-    if len(found) != 1:
-        return False
-    got = puzzle_of(found[0])[0]
-    return (got.width, got.height, got.rows, got.cols) == (puzzle.width, puzzle.height, puzzle.rows, puzzle.cols)
+
+class Previous:
+    """The reader of a previous commit (``--previous``), asked page by page right after this one: same pages, same
+    moment, so the times compare on a shared machine."""
+
+    def __init__(self, rev: str) -> None:
+        import _bench
+
+        self.copy = _bench.engine_copy(rev)
+        self.process = subprocess.Popen([sys.executable, "-c", PREVIOUS_READER, str(self.copy)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+
+    def read(self, puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float]:
+        """Whether the previous reader gets ``puzzle`` exactly from ``path``, and its seconds."""
+        import json
+
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{path}\n")
+        self.process.stdin.flush()
+        seconds, found = json.loads(self.process.stdout.readline())
+        want = [puzzle.width, puzzle.height, [[n for n, _ in c] for c in puzzle.rows],
+                [[n for n, _ in c] for c in puzzle.cols]]
+        return found == [want], seconds
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
 
 
 def band(puzzle: nonogen.Puzzle) -> str:
@@ -136,6 +171,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default=",".join(KINDS))
     parser.add_argument("--keep", help="keep the drawn pages in this folder (failures are worth looking at)")
+    parser.add_argument("--previous", default=PREVIOUS,
+                        help=f"the reader of this commit reads the same pages, for comparison (default {PREVIOUS}, "
+                             "before photos were read; 'none': no comparison)")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
     if shutil.which("pdftoppm") is None:
@@ -147,15 +185,18 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     warm = draw(puzzles[0], "png-1x", folder, 0)
     nonogen.scan(warm, verify=False)
+    previous = None if args.previous == "none" else Previous(args.previous)
+    if previous is not None:
+        previous.read(puzzles[0], warm)
     table: dict[tuple[str, str], list[tuple[bool, float]]] = {}
     flags: dict[str, list[bool]] = {}
-    baseline: dict[str, list[bool]] = {}
+    before: dict[str, list[tuple[bool, float]]] = {}
     for kind in kinds:
         for k, puzzle in enumerate(puzzles):
             path = draw(puzzle, kind, folder, k)
             ok, seconds, why, flagged = exact(puzzle, path)
-            if kind.startswith("photo-"):
-                baseline.setdefault(kind, []).append(upright_exact(puzzle, path))
+            if previous is not None:
+                before.setdefault(kind, []).append(previous.read(puzzle, path))
             table.setdefault((kind, band(puzzle)), []).append((ok, seconds))
             table.setdefault((kind, "all"), []).append((ok, seconds))
             if not ok:
@@ -174,8 +215,15 @@ def main() -> None:
         cells.append(f"{sum(missed)} of {len(missed)}" if missed else "—")
         times = [s for _, s in table[(kind, "all")]]
         print(f"| {kind} | {' | '.join(cells)} | {np.mean(times):.2f}, {max(times):.2f} |")
-    for kind, runs in baseline.items():
-        print(f"baseline, {kind}: the upright-sheet reader alone reads {100 * sum(runs) / len(runs):.0f} % exactly")
+    if previous is not None:
+        previous.close()
+        print(f"\nthe previous reader ({args.previous}) on the same pages, asked right after each:")
+        print("| kind | exact | s/page (mean, max) |")
+        print("|---|---|---|")
+        for kind, runs in before.items():
+            times = [s for _, s in runs]
+            print(f"| {kind} | {100 * sum(ok for ok, _ in runs) / len(runs):.0f} % of {len(runs)} | "
+                  f"{np.mean(times):.2f}, {max(times):.2f} |")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)
 

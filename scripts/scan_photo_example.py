@@ -62,6 +62,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "docs" / "_static"))
     args = parser.parse_args()
     out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         page = printed(Path(tmp))
     photo = photo_sim.save_photo(page, out / "scan-photo.jpg", "hard", SEED, side=SIDE)

@@ -2,8 +2,9 @@
 photo's blur.
 
 - A digit that blur broke in two (a "2" losing its thin diagonal) is joined again (:func:`_joined`).
-- Each digit is compared with the page's own surest readings too, not only with the fonts' prototypes: they are in
-  the page's font and its blur (:func:`_page_digits`, :func:`.digits.reading`).
+- Each digit is compared with prototypes drawn with a photo's blur (:func:`.digits.blurred`) and with the page's own
+  surest readings too, not only with the fonts' sharp prototypes: those are in the page's font and its blur
+  (:func:`_page_digits`, :func:`.digits.reading`).
 - Confidences are measured against the page's (:func:`_measured`), and a lone digit as narrow as the page's ones
   is a one (:func:`_thin_ones`).
 """
@@ -14,7 +15,7 @@ from typing import Optional
 import numpy as np
 
 from .assign import Item
-from .digits import reading
+from .digits import blurred, reading
 from .glyphs import Glyph, Ink, page_ink
 from .pages import Page
 from .photo import flat_grids
@@ -151,6 +152,11 @@ def sound(rows: tuple, cols: tuple) -> bool:
     return total[0] == total[1] and total[0] > 0
 
 
+def _with(bank: tuple[np.ndarray, np.ndarray],
+          more: Optional[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    return bank if more is None else (np.concatenate([bank[0], more[0]]), np.concatenate([bank[1], more[1]]))
+
+
 def read_photo(page: Page) -> list:
     """The puzzles of a photographed page: each grid redrawn flat (:func:`flat_grids`) and read as a clean sheet."""
     from .assign import BLURRED_SPREAD, clue_items
@@ -161,9 +167,9 @@ def read_photo(page: Page) -> list:
     for flat in flat_grids(page.gray):
         ink = _joined(page_ink(flat.gray, flat.grid.pitch))
         seen: list = []
-        with reading(seen=seen):
+        with reading(page=blurred(), seen=seen):
             raster_items(ink, flat.grid)
-        with reading(page=_page_digits(seen)):
+        with reading(page=_with(blurred(), _page_digits(seen))):
             items = raster_items(ink, flat.grid)
         rows, cols = clue_items(_thin_ones(_measured(items)), flat.grid, spread=BLURRED_SPREAD)
         if any(rows) or any(cols):
