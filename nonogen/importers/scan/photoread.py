@@ -6,7 +6,8 @@ photo's blur.
   surest readings too, not only with the fonts' sharp prototypes: those are in the page's font and its blur
   (:func:`_page_digits`, :func:`.digits.reading`).
 - Confidences are measured against the page's (:func:`_measured`), and a lone digit as narrow as the page's ones
-  is a one (:func:`_thin_ones`).
+  is a one (:func:`_thin_ones`); a blob unlike the page's digits in height, or a "1" far thinner than its ones (the
+  page's edge, the table's grain), is no number (:func:`_plausible`).
 """
 from __future__ import annotations
 
@@ -113,6 +114,30 @@ def _thin_ones(items: list) -> list:
     return out
 
 
+def _plausible(items: list) -> list:
+    """The items with what cannot be a clue number made no number (value -1, where a clue's reading stops): a blob
+    far taller or shorter than the digits around it, or a "1" far thinner than the page's ones. A photo's margin
+    may hold the page's edge (a thin dark line) and the table's grain beyond it, within a clue's reach of the last
+    number. Around it, not the page's: a bent page's redrawn margin may still shrink its digits a third far out."""
+    from dataclasses import replace
+
+    digits = [i for i in items if i.value >= 0]
+    tall = [i for i in digits if i.text.strip("1")]  # a blurred one is shorter than the other digits
+    if len(tall) < 5:
+        return items
+    where = np.array([(i.cx, i.cy) for i in tall])
+    heights = np.array([i.h for i in tall])
+    usual, mine = {}, {id(i) for i in tall}
+    for i in digits:
+        near = np.argsort(((where - (i.cx, i.cy)) ** 2).sum(axis=1))[int(id(i) in mine):9]
+        usual[id(i)] = float(np.median(heights[near]))
+    ones = [i.box[2] - i.box[0] for i in digits if i.text == "1"]
+    thin = 0.4 * float(np.median(ones)) if len(ones) >= 3 else 0.0
+    return [replace(i, value=-1, likeness=0.0)
+            if id(i) in usual and (not 0.45 * usual[id(i)] <= i.h <= 1.6 * usual[id(i)] or i.box[2] - i.box[0] < thin)
+            else i for i in items]
+
+
 def _page_digits(seen: list) -> Optional[tuple[np.ndarray, np.ndarray]]:
     """The page's surest readings of each digit as prototypes: the fonts' prototypes are sharp or evenly blurred,
     a photo's digits are blurred its own way, and its surest readings of a digit show that way best."""
@@ -171,7 +196,7 @@ def read_photo(page: Page) -> list:
             raster_items(ink, flat.grid)
         with reading(page=_with(blurred(), _page_digits(seen))):
             items = raster_items(ink, flat.grid)
-        rows, cols = clue_items(_thin_ones(_measured(items)), flat.grid, spread=BLURRED_SPREAD)
+        rows, cols = clue_items(_thin_ones(_measured(_plausible(items))), flat.grid, spread=BLURRED_SPREAD)
         if any(rows) or any(cols):
             found.append(Found(page.number, flat.grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), "pixels"))
     return found
