@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from . import photoread as photo
+from . import photoread
 from .assign import Item, clue_items
 from .glyphs import Ink, page_ink
 from .lattice import Grid, find_grids
@@ -36,22 +34,27 @@ class Found:
 def read_page(page: Page) -> list[Found]:
     """Every puzzle grid on ``page`` with its clues read; grids without any clue number are left out.
 
-    A picture whose grids do not read soundly (:func:`.photo.sound`: no grid, a clue that cannot be, totals that
-    differ) may be a photo: it is read again redrawn flat (:mod:`.photo`), and the better reading is kept.
+    A picture whose grids do not read soundly (:func:`.photoread.sound`: no grid, a clue that cannot be, totals
+    that differ) may be a photo: it is read again redrawn flat (:mod:`.photo`, :mod:`.photoread`), and the better
+    reading is kept (the upright one when they are as good).
     """
     found = read_upright(page)
-    if page.words is None and not (found and all(photo.sound(f.rows, f.cols) for f in found)):
-        again = photo.read_photo(page)
+    if page.words is None and not (found and all(photoread.sound(f.rows, f.cols) for f in found)):
+        again = photoread.read_photo(page)
         if _score(again) > _score(found):
             return again
     return found
 
 
-def _score(found: list[Found]) -> tuple[int, int, float]:
-    """How good a page's reading looks: grids that read soundly, grids, their clues' mean confidence."""
-    confidences = [i.confidence for f in found for line in f.rows + f.cols for i in line]
-    return (sum(photo.sound(f.rows, f.cols) for f in found), len(found),
-            float(np.mean(confidences)) if confidences else 0.0)
+def _score(found: list[Found]) -> tuple[int, int, int]:
+    """How good a page's reading looks: grids that read soundly, grids, and how far from sound the rest are (the
+    cells by which rows and columns differ, the clues that cannot fit; fewer is better)."""
+    off = 0
+    for f in found:
+        lines = [(items, len(f.cols)) for items in f.rows] + [(items, len(f.rows)) for items in f.cols]
+        off += sum(sum(i.value for i in items) + len(items) - 1 > length for items, length in lines)
+        off += abs(sum(i.value for line in f.rows for i in line) - sum(i.value for line in f.cols for i in line))
+    return sum(photoread.sound(f.rows, f.cols) for f in found), len(found), -off
 
 
 def read_upright(page: Page) -> list[Found]:
