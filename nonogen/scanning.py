@@ -3,13 +3,17 @@
 Reading is :mod:`nonogen.importers.scan`'s (grids, numbers, confidences);
 here each grid becomes a :class:`~nonogen.model.Puzzle`, is verified like any
 puzzle file, and gets its *suspects*: the lines whose clue was most likely
-misread. A clue read with low confidence is a suspect; when the puzzle has
-no solution, so is every line whose clue cannot fit its length, and when the
-rows and columns hold different numbers of cells, the least sure lines are
-named too, since one of them is the misreading.
+misread. When the reading shows a misread (no solution, a clue longer than
+its line, rows and columns holding different numbers of cells), the fewest
+changes of numbers read, each to one of its other readings, that make the
+puzzle solvable are searched (:mod:`nonogen.importers.scan.suspects`) and
+their lines named first, with what they would read. A clue read with low
+confidence is a suspect too; so is every line whose clue cannot fit its
+length, and when the totals differ, the least sure lines.
 """
 from __future__ import annotations
 
+import collections
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +30,10 @@ UNSURE = 0.5
 EMPTY_CONFIDENCE = 0.8
 """Confidence in a line with nothing read beside it (taken as empty: some programs print no 0)."""
 MOST_SUSPECTS = 8
+MOST_FIXES = 3
+"""Fixes named as suspects (each with its changed lines), the likeliest first."""
+FIX_TIMEOUT = 2.0
+"""Seconds the engine may spend on one proposed fix (a random puzzle's second solution is usually quick)."""
 
 
 @dataclass(frozen=True)
@@ -113,15 +121,73 @@ def _shown(clue: tuple) -> list[int]:
     return [n for n, _ in clue] or [0]
 
 
-def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str]) -> list[dict]:
-    """The lines whose clue was most likely misread, most likely first (see the module's note)."""
+def _solvable(rows: list[list[int]], cols: list[list[int]], timeout: float = FIX_TIMEOUT) -> Optional[str]:
+    """The verdict on clues a fix proposes (None: no solution): line logic's contradiction first, it is quick."""
+    from .errors import PuzzleError
+    from .solve import line_solve, verify
+
+    puzzle = Puzzle(rows=[[(v, 1) for v in r] for r in rows], cols=[[(v, 1) for v in c] for c in cols])
+    try:
+        _, solved = line_solve(puzzle)
+    except PuzzleError:
+        return None
+    if solved:
+        return "unique"
+    status = verify(puzzle, timeout=timeout, grade=False).status
+    return None if status == "unsolvable" else status
+
+
+def traced(puzzle: Puzzle, status: Optional[str]) -> bool:
+    """Whether a reading shows a misread: no solution, a clue longer than its line, or rows and columns that hold
+    different numbers of cells."""
+    if status == "unsolvable":
+        return True
+    if any(min_length(c) > puzzle.width for c in puzzle.rows) or any(min_length(c) > puzzle.height
+                                                                    for c in puzzle.cols):
+        return True
+    return sum(n for c in puzzle.rows for n, _ in c) != sum(n for c in puzzle.cols for n, _ in c)
+
+
+def fixes_of(found: Any, puzzle: Puzzle, status: Optional[str]) -> list:
+    """The fewest changes of clues read that make the puzzle solvable, when the reading shows a misread (in black
+    and white: the search tries numbers, not colours)."""
+    if found.source != "pixels" or puzzle.n_colors > 1 or not traced(puzzle, status):
+        return []
+    from .importers.scan.suspects import fewest_changes
+
+    return fewest_changes(found.rows, found.cols, _solvable)
+
+
+def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str],
+             fixes: tuple = (), found: Any = None) -> list[dict]:
+    """The lines whose clue was most likely misread, most likely first (see the module's note).
+
+    ``fixes`` (:func:`fixes_of`) come first: each changed number's line,
+    with the clue it would read and the verdict then. With the ``found``
+    grid's items, lines equally sure are ordered by how much their glyphs
+    look like their digits (a stain or a blur makes a digit look less so).
+    """
+    sureness: dict[tuple[str, int], float] = {}
+    if found is not None:
+        for kind, items_of in (("row", found.rows), ("column", found.cols)):
+            for k, items in enumerate(items_of):
+                sureness[kind, k] = min((i.likeness for i in items), default=1.0)
+    sureness = collections.defaultdict(lambda: 1.0, sureness)
     lines = [("row", i, c, row_conf[i], puzzle.width) for i, c in enumerate(puzzle.rows)]
     lines += [("column", i, c, col_conf[i], puzzle.height) for i, c in enumerate(puzzle.cols)]
     named: dict[tuple[str, int], dict] = {}
 
-    def add(kind: str, i: int, clue: tuple, conf: float, why: str) -> None:
+    def add(kind: str, i: int, clue: tuple, conf: float, why: str, **more: Any) -> None:
         named.setdefault((kind, i), {"line": f"{kind} {i + 1}", "clue": _shown(clue), "confidence": round(conf, 3),
-                                     "why": why})
+                                     "why": why, **more})
+
+    for fix in fixes[:MOST_FIXES]:
+        for change in fix.changes:
+            clue = (puzzle.rows if change.kind == "row" else puzzle.cols)[change.line]
+            others = "".join(f" with {o.kind} {o.line + 1}'s {o.was} as {o.now}" for o in fix.changes if o != change)
+            add(change.kind, change.line, clue, change.confidence,
+                f"reading {change.was} as {change.now}{others} makes the puzzle {fix.status}",
+                read_as=change.now)
 
     for kind, i, clue, conf, length in lines:
         if min_length(clue) > length:
@@ -134,10 +200,10 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     if in_rows != in_cols or (status == "unsolvable" and not named):
         why = (f"rows hold {in_rows} cells, columns {in_cols}: a clue is misread" if in_rows != in_cols
                else "the puzzle has no solution: one of the least sure clues is likely misread")
-        for kind, i, clue, conf, _ in sorted(lines, key=lambda line: line[3])[:3]:
+        for kind, i, clue, conf, _ in sorted(lines, key=lambda line: (line[3], sureness[line[0], line[1]]))[:3]:
             add(kind, i, clue, conf, why)
-    return sorted(named.values(), key=lambda s: (not s["why"].startswith("the clue needs"), s["confidence"]))[
-        :MOST_SUSPECTS]
+    return sorted(named.values(), key=lambda s: ("read_as" not in s, not s["why"].startswith("the clue needs"),
+                                                 s["confidence"] if "read_as" not in s else 0))[:MOST_SUSPECTS]
 
 
 def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float] = 60.0, strategy: str = "full",
@@ -177,9 +243,10 @@ def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float
 
             result = prove(puzzle, timeout=timeout, strategy=strategy, grade=grade)
         status = None if result is None else result.status
+        named = suspects(puzzle, row_conf, col_conf, status, tuple(fixes_of(grid, puzzle, status)), grid)
         out.append(Scan(str(path), page.number, seen[page.number], puzzle, tuple(row_conf), tuple(col_conf),
-                        grid.source, result, tuple(suspects(puzzle, row_conf, col_conf, status)), read_seconds,
-                        len(pages), per_page[page.number], {"page": page, "found": grid} if layout else {}))
+                        grid.source, result, tuple(named), read_seconds, len(pages), per_page[page.number],
+                        {"page": page, "found": grid} if layout else {}))
     return out
 
 

@@ -17,10 +17,14 @@ import numpy as np
 
 from .lattice import Grid
 
-__all__ = ["Item", "clue_items", "text_lines", "MAX_GAP", "DIGIT_LIKENESS"]
+__all__ = ["Item", "clue_items", "text_lines", "MAX_GAP", "DIGIT_LIKENESS", "HEIGHT_SPREAD", "BLURRED_SPREAD"]
 
 MAX_GAP = 2.5
 """Widest gap, in cells, between two numbers of one clue (or the first number and the grid)."""
+HEIGHT_SPREAD, BLURRED_SPREAD = 0.25, 0.4
+"""How much the heights of a text line's digits may differ (a fraction of their height) before the line is a
+heading: capitals stand a third taller than small letters; a photo's blur fades a thin stroke's ends, so a
+photo's digits differ by up to a third (its headings' letters are told by their likeness)."""
 DIGIT_LIKENESS = 0.8
 """A line of glyphs above the grid whose mean likeness to digits is under this is text (a title), not clues:
 digits of nonogen's sheets score 0.9 and more, the letters of "Heart" 0.64 to 0.73."""
@@ -36,6 +40,7 @@ class Item:
     text: str
     likeness: float = 1.0  # how much the glyphs look like digits (1: exactly; a text layer's numbers are 1)
     colour: Optional[tuple[int, int, int]] = None  # on a page in colour: its box's fill, else its digits' colour
+    alternatives: tuple[int, ...] = ()  # other readings of a number read from pixels, most likely first
 
     @property
     def cx(self) -> float:
@@ -74,14 +79,17 @@ def _row_clue(items: list[Item], left: float, pitch: float) -> list[Item]:
     return out[::-1]
 
 
-def _heading(line: list[Item], grid: Grid, pitch: float) -> bool:
+def _heading(line: list[Item], grid: Grid, pitch: float, spread: float = HEIGHT_SPREAD) -> bool:
     """Whether a text line above the grid is a heading rather than a line of column clues."""
     xs = grid.xs
     if float(np.mean([i.likeness for i in line])) < DIGIT_LIKENESS:
         return True
-    heights = [i.h for i in line]
-    if max(heights) - min(heights) > max(1.5, 0.2 * float(np.median(heights))):
-        return True  # digits of one font are one height; text mixes capitals and small letters
+    # digits of one font are one height, text mixes capitals and small letters (a third shorter); but a photo's blur
+    # shortens a thin "1" (its stroke's ends fade under the ink level) and leaves digits a pixel or two off
+    heights = [i.h for i in line if i.text.strip("1")] or [i.h for i in line]
+    low, high = np.percentile(heights, [10, 90])
+    if high - low > max(1.5, spread * float(np.median(heights))):
+        return True
     for item in line:
         if item.value < 0 or item.box[2] - item.box[0] > 1.2 * pitch:
             return True
@@ -93,8 +101,11 @@ def _heading(line: list[Item], grid: Grid, pitch: float) -> bool:
     return False
 
 
-def clue_items(items: list[Item], grid: Grid) -> tuple[list[list[Item]], list[list[Item]]]:
-    """The items of each row clue (left to right) and each column clue (top to bottom)."""
+def clue_items(items: list[Item], grid: Grid, *,
+               spread: float = HEIGHT_SPREAD) -> tuple[list[list[Item]], list[list[Item]]]:
+    """The items of each row clue (left to right) and each column clue (top to bottom); ``spread``: how much the
+    heights of a line's digits may differ, as a fraction of their height, before it is a heading (a photo's blur
+    needs more: :data:`BLURRED_SPREAD`)."""
     x0, y0, x1, y1 = grid.box
     pitch = grid.pitch
     slack = 0.25 * pitch
@@ -109,7 +120,7 @@ def clue_items(items: list[Item], grid: Grid) -> tuple[list[list[Item]], list[li
     edge = y0
     for line in reversed(text_lines(above, height)):
         bottom = max(i.box[3] for i in line)
-        if edge - bottom > MAX_GAP * pitch or _heading(line, grid, pitch):
+        if edge - bottom > MAX_GAP * pitch or _heading(line, grid, pitch, spread):
             break
         kept.extend(line)
         edge = min(i.box[1] for i in line)

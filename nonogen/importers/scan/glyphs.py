@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from .digits import INK_LEVEL, classify, glyph_features
+from .digits import INK_LEVEL, classify_ranked, glyph_features
 
 __all__ = ["Glyph", "Word", "Ink", "page_ink", "digit_gap", "words_of", "read_words"]
 
@@ -63,6 +63,7 @@ class Word:
     confidence: float = 0.0
     text: str = ""
     likeness: float = 0.0  # the least similarity of a glyph to its digit: letters score low
+    alternatives: tuple[int, ...] = ()  # other readings, most likely first: one digit changed, the least sure first
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -197,8 +198,8 @@ def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
     options = [_options(ink, g) for word in words for g in word]
     flat = [level for ways in options for way in ways for _, level in way]
     feats = np.asarray([glyph_features(level) for level in flat], np.float32) if flat else np.zeros((0, 1))
-    digits, confidence, likeness = classify(feats)
-    chosen: list[tuple[list[Glyph], np.ndarray, np.ndarray, np.ndarray]] = []
+    digits, confidence, likeness, second = classify_ranked(feats)
+    chosen: list[tuple[list[Glyph], np.ndarray, np.ndarray, np.ndarray, list]] = []
     i = 0
     for ways in options:
         best = None
@@ -206,7 +207,8 @@ def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
             n = len(way)
             score = float(likeness[i:i + n].min()) if n else -1.0
             if best is None or score > best[0] + 0.02:
-                best = (score, [g for g, _ in way], digits[i:i + n], confidence[i:i + n], likeness[i:i + n])
+                best = (score, [g for g, _ in way], digits[i:i + n], confidence[i:i + n], likeness[i:i + n],
+                        list(second[i:i + n]))
             i += n
         assert best is not None
         chosen.append(best[1:])
@@ -214,11 +216,18 @@ def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
     for word in words:
         parts = chosen[k:k + len(word)]
         k += len(word)
-        glyphs = [g for p in parts for g in p[0]]
-        ds = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
-        cs = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0)
-        ls = np.concatenate([p[3] for p in parts]) if parts else np.zeros(0)
-        text = "".join(str(int(d)) for d in ds)
-        out.append(Word(tuple(glyphs), int(text) if text else -1, float(cs.min()) if len(cs) else 0.0, text,
-                        float(ls.min()) if len(ls) else 0.0))
+        out.append(_word([g for p in parts for g in p[0]], np.concatenate([p[1] for p in parts]) if parts else [],
+                         np.concatenate([p[2] for p in parts]) if parts else np.zeros(0),
+                         np.concatenate([p[3] for p in parts]) if parts else np.zeros(0),
+                         [d for p in parts for d in p[4]]))
     return out
+
+
+def _word(glyphs: list[Glyph], digits, confidence: np.ndarray, likeness: np.ndarray, second: list) -> Word:
+    """A number read from its digits, with its least confidence and likeness, and its other readings: one digit
+    changed to that digit's second or third choice, the least sure digit first."""
+    text = "".join(str(int(d)) for d in digits)
+    others = [text[:k] + str(int(d)) + text[k + 1:] for k in np.argsort(confidence, kind="stable") for d in second[k]]
+    alternatives = tuple(dict.fromkeys(int(o) for o in others if o and o[0] != "0"))
+    return Word(tuple(glyphs), int(text) if text else -1, float(confidence.min()) if len(confidence) else 0.0, text,
+                float(likeness.min()) if len(likeness) else 0.0, alternatives)

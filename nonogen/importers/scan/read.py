@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from . import photoread
 from .assign import Item, clue_items
 from .colour import Box, contrast_gray, item_colours, unboxed
 from .glyphs import Ink, page_ink
@@ -22,7 +23,7 @@ from .pages import Page
 from .raster import raster_items
 from .textlayer import text_items
 
-__all__ = ["Found", "read_page"]
+__all__ = ["Found", "read_page", "read_upright"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,35 @@ def _coloured(items: list[Item], boxes: list[Box], page: Page, contrast: np.ndar
 
 
 def read_page(page: Page) -> list[Found]:
-    """Every puzzle grid on ``page`` with its clues read; grids without any clue number are left out."""
+    """Every puzzle grid on ``page`` with its clues read; grids without any clue number are left out.
+
+    A picture whose grids do not read soundly (:func:`.photoread.sound`: no grid, a clue that cannot be, totals
+    that differ) may be a photo: it is read again redrawn flat (:mod:`.photo`, :mod:`.photoread`), and the better
+    reading is kept: the one with more grids that read soundly, or more grids; the upright one when they are as
+    good (a sheet with a stained digit keeps its reading, where the misread clue shows, rather than a redrawn one
+    that misreads it more plausibly).
+    """
+    found = read_upright(page)
+    if page.words is None and not (found and all(photoread.sound(f.rows, f.cols) for f in found)):
+        again = photoread.read_photo(page)
+        if _score(again)[:2] > _score(found)[:2]:  # more grids that read soundly, or more grids: not a closer miss
+            return again
+    return found
+
+
+def _score(found: list[Found]) -> tuple[int, int, int]:
+    """How good a page's reading looks: grids that read soundly, grids, and how far from sound the rest are (the
+    cells by which rows and columns differ, the clues that cannot fit; fewer is better)."""
+    off = 0
+    for f in found:
+        lines = [(items, len(f.cols)) for items in f.rows] + [(items, len(f.rows)) for items in f.cols]
+        off += sum(sum(i.value for i in items) + len(items) - 1 > length for items, length in lines)
+        off += abs(sum(i.value for line in f.rows for i in line) - sum(i.value for line in f.cols for i in line))
+    return sum(photoread.sound(f.rows, f.cols) for f in found), len(found), -off
+
+
+def read_upright(page: Page) -> list[Found]:
+    """The grids of an upright page (a sheet, a screenshot, a PDF), read as they are (no photo's second try)."""
     contrast = contrast_gray(page.gray, page.rgb)
     grids = find_grids(contrast)
     inks: dict[int, tuple[Ink, list[Box]]] = {}  # by pitch: grids of one page mostly share one

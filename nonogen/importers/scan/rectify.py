@@ -1,0 +1,101 @@
+"""A photo's grid redrawn flat: a smooth map from the grid's cells to the photo's pixels, fitted to the grid's
+crossings and carried out past the grid over the clue margins, through which the page is drawn anew upright.
+
+The map is a homography fitted to every crossing (perspective) and a cubic correction of what it leaves (a page
+bent towards a book's spine); past the grid, over the clues, where no line is drawn, the correction goes on
+straight from the grid's edge.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .lattice import Grid
+
+__all__ = ["Flat", "redraw"]
+
+
+@dataclass(frozen=True)
+class Flat:
+    """One grid of a photo redrawn flat: the grey canvas (0 ink .. 255 paper) and the grid's lines in it."""
+
+    gray: np.ndarray
+    grid: Grid
+    photo_pitch: float  # the grid's mean cell side in the photo, pixels
+
+
+def _terms(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The polynomial terms of the map's smooth correction (degree 3 in the grid's normalised coordinates)."""
+    return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v, u ** 3, u * u * v, u * v * v, v ** 3], axis=-1)
+
+
+class _Map:
+    """From the grid's cells (u across, v down; crossings at whole numbers) to the photo's pixels: a homography
+    fitted to every crossing, and a cubic correction of what it leaves (a bent page)."""
+
+    def __init__(self, crossings: np.ndarray) -> None:
+        import cv2
+
+        rows, cols = crossings.shape[:2]
+        v, u = np.mgrid[0:rows, 0:cols].astype(np.float64)
+        self.scale = (max(cols - 1, 1), max(rows - 1, 1))
+        ideal = np.stack([u.ravel(), v.ravel()], axis=1)
+        seen = crossings.reshape(-1, 2)
+        self.homography, _ = cv2.findHomography(ideal, seen, 0)
+        rest = seen - self._projected(ideal[:, 0], ideal[:, 1])
+        terms = _terms(ideal[:, 0] / self.scale[0], ideal[:, 1] / self.scale[1])
+        self.correction = np.linalg.lstsq(terms, rest, rcond=None)[0]
+
+    def _projected(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        h = self.homography
+        w = h[2, 0] * u + h[2, 1] * v + h[2, 2]
+        return np.stack([(h[0, 0] * u + h[0, 1] * v + h[0, 2]) / w, (h[1, 0] * u + h[1, 1] * v + h[1, 2]) / w], -1)
+
+    def __call__(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Photo pixels of cell coordinates; past the grid the correction goes on as a straight line from the grid's
+        edge (a cubic's own way there swings: clue rows drifted half a cell at a 38-wide grid's far left)."""
+        a, b = u / self.scale[0], v / self.scale[1]
+        ca, cb = np.clip(a, 0, 1), np.clip(b, 0, 1)
+        edge = _terms(ca, cb) @ self.correction
+        step = 1e-3
+        along = (_terms(ca + step, cb) - _terms(ca - step, cb)) @ self.correction / (2 * step)
+        down = (_terms(ca, cb + step) - _terms(ca, cb - step)) @ self.correction / (2 * step)
+        return self._projected(u, v) + edge + along * (a - ca)[..., None] + down * (b - cb)[..., None]
+
+
+def _margin(mapping: _Map, shape: tuple[int, int], cells: int, towards: tuple[int, int], most: int) -> int:
+    """How many cells the page reaches past the grid's left (``towards`` (-1, 0)) or top ((0, -1)) edge, at most
+    ``most``: as far as the photo goes along the edge's middle."""
+    h, w = shape
+    mid = cells / 2
+    for k in range(1, most + 1):
+        u, v = (-k, mid) if towards[0] else (mid, -k)
+        x, y = mapping(np.array([u], float), np.array([v], float))[0]
+        if not (0 <= x < w and 0 <= y < h):
+            return k - 1
+    return most
+
+
+def redraw(flat: np.ndarray, crossings: np.ndarray) -> Flat:
+    """The grid and its clue margins drawn anew upright through the fitted map; the grid's lines in the canvas."""
+    import cv2
+
+    rows, cols = crossings.shape[0] - 1, crossings.shape[1] - 1
+    mapping = _Map(crossings)
+    across = np.linalg.norm(np.diff(crossings, axis=1), axis=2).mean()
+    down = np.linalg.norm(np.diff(crossings, axis=0), axis=2).mean()
+    photo_pitch = float((across + down) / 2)
+    pitch = int(np.clip(round(photo_pitch), 32, 48))
+    left = _margin(mapping, flat.shape, rows, (-1, 0), int(0.7 * cols) + 4)
+    top = _margin(mapping, flat.shape, cols, (0, -1), int(0.7 * rows) + 4)
+    width, height = (left + cols + 1) * pitch, (top + rows + 1) * pitch
+    step = 4
+    gy, gx = np.mgrid[0:height + step:step, 0:width + step:step].astype(np.float64)
+    seen = mapping(gx.ravel() / pitch - left, gy.ravel() / pitch - top).reshape(gx.shape + (2,)).astype(np.float32)
+    full = cv2.resize(seen, (gx.shape[1] * step, gx.shape[0] * step), interpolation=cv2.INTER_LINEAR)
+    canvas = cv2.remap(flat, full[:height, :width, 0], full[:height, :width, 1], cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_CONSTANT, borderValue=255)
+    xs = tuple(float((left + j) * pitch) for j in range(cols + 1))
+    ys = tuple(float((top + k) * pitch) for k in range(rows + 1))
+    return Flat(np.clip(canvas, 0, 255).astype(np.uint8), Grid(xs, ys), photo_pitch)

@@ -1,0 +1,236 @@
+"""Benchmark ``nonogen scan`` on photos of printed pages: random puzzles drawn by nonogen, printed and photographed
+(simulated), read back: % exact, how many misreadings the suspects flag, s/page; beside the previous reader.
+
+By default the photo kinds and the rasterised PDF they are made from; ``scripts/bench_scan.py`` measures the
+other kinds (other programs' pages, colour). The kinds:
+
+N random black-and-white puzzles (seeded; sizes 5x5 to 40x40, some with a title that holds a digit) are drawn
+as: a PDF sheet with its text layer (``pdf-text``); PNG sheets at 96 dpi (``png-1x``, cell 20 px), 192 dpi
+(``png-2x``) and a small cell of 14 px (``png-small``); and the PDF page rasterised by poppler at 150 dpi
+(``pdf-raster``, no text layer); and the PDF rasterised at 300 dpi as a printed page, photographed by
+``photo_sim.py`` (``photo-mild``, ``photo-hard``: perspective, a bent page, a shadow, blur, JPEG; seeded by the
+puzzle's number). Each is scanned and verified; reading alone is timed. A page is exact when its size and every row
+and column clue equal the puzzle's; of the pages that are not, "flagged" counts those whose every misread line is
+among the scan's suspects. The baseline is the reader of ``--previous`` (a commit, exported and built once under
+build/engines/), asked to read each page right after this one.
+
+Usage: .venv/bin/python scripts/bench_scan_photo.py [--puzzles N] [--seed S] [--kinds a,b] [--keep DIR] [--previous REV]
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import photo_sim  # noqa: E402
+
+import nonogen  # noqa: E402
+from nonogen.clues import puzzle_from_grid  # noqa: E402
+
+BANDS = ((5, 10), (11, 20), (21, 30), (31, 40))
+KINDS = ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster", "photo-mild", "photo-hard")
+VERIFY_SECONDS = 10.0
+"""Each scan is verified (its suspects need the verdict) within this many seconds; reading alone is timed."""
+PREVIOUS = "38e7557"
+"""The commit before photos were read: its reader is the baseline, measured in the same run."""
+PHOTO_DPI = 300
+"""The printed page photographed: the PDF sheet drawn at this resolution, then warped and filtered (photo_sim)."""
+
+
+def random_puzzle(rng: np.random.Generator, k: int) -> nonogen.Puzzle:
+    """A random grid and density; sizes cycle through the bands (the long side in the band, the other 5..40 but no
+    longer); every third has a title with a digit in it, right over the column clues."""
+    lo, hi = BANDS[k % len(BANDS)]
+    long_side = int(rng.integers(lo, hi + 1))
+    other = int(rng.integers(5, long_side + 1))
+    h, w = (long_side, other) if rng.random() < 0.5 else (other, long_side)
+    grid = (rng.random((h, w)) < rng.uniform(0.35, 0.65)).astype(np.uint8)
+    puzzle = puzzle_from_grid(grid)
+    if k % 3 == 0:
+        puzzle = nonogen.Puzzle(puzzle.rows, puzzle.cols, meta={"title": f"Puzzle {k}"})
+    return puzzle
+
+
+def draw(puzzle: nonogen.Puzzle, kind: str, folder: Path, k: int) -> Path:
+    """The puzzle drawn as ``kind`` into ``folder``; the file's path."""
+    if kind == "pdf-text":
+        return Path(nonogen.draw(puzzle, folder / f"{k}.pdf", force=True)["output"])
+    if kind == "png-1x":
+        return Path(nonogen.draw(puzzle, folder / f"{k}-1x.png", force=True)["output"])
+    if kind == "png-2x":
+        return Path(nonogen.draw(puzzle, folder / f"{k}-2x.png", dpi=192, force=True)["output"])
+    if kind == "png-small":
+        return Path(nonogen.draw(puzzle, folder / f"{k}-small.png", cell=14, force=True)["output"])
+    pdf = folder / f"{k}.pdf"
+    if not pdf.exists():
+        nonogen.draw(puzzle, pdf, force=True)
+    if kind.startswith("photo-"):
+        return photo(pdf, kind.split("-", 1)[1], folder, k)
+    out = folder / f"{k}-raster"
+    subprocess.run(["pdftoppm", "-r", "150", "-gray", "-png", "-singlefile", str(pdf), str(out)], check=True)
+    return out.with_suffix(".png")
+
+
+def photo(pdf: Path, level: str, folder: Path, k: int) -> Path:
+    """The PDF sheet printed and photographed (scripts/photo_sim.py), seeded by the puzzle's number: a JPEG."""
+    from PIL import Image
+
+    page = folder / f"{k}-print"
+    if not page.with_suffix(".png").exists():
+        subprocess.run(["pdftoppm", "-r", str(PHOTO_DPI), "-gray", "-png", "-singlefile", str(pdf), str(page)],
+                       check=True)
+    with Image.open(page.with_suffix(".png")) as img:
+        gray = np.asarray(img.convert("L"))
+    return photo_sim.save_photo(gray, folder / f"{k}-{level}.jpg", level, seed=1000 * (level == "hard") + k)
+
+
+def exact(puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float, str, bool]:
+    """Whether the scan of ``path`` gives exactly ``puzzle``'s clues; the seconds reading took (the verdict and the
+    suspects' search not counted); what went wrong; whether every misread line is among the suspects."""
+    start = time.perf_counter()
+    try:
+        found = nonogen.scan(path, timeout=VERIFY_SECONDS, grade=False)
+    except nonogen.NonogenError as exc:
+        return False, time.perf_counter() - start, str(exc), False
+    if len(found) != 1:
+        return False, found[0].seconds if found else 0.0, f"{len(found)} grids", False
+    seconds = found[0].seconds
+    got = found[0].puzzle
+    if (got.width, got.height) != (puzzle.width, puzzle.height):
+        return False, seconds, f"size {got.width}x{got.height}", False
+    bad = [f"row {i + 1}" for i, (a, b) in enumerate(zip(got.rows, puzzle.rows, strict=True)) if a != b]
+    bad += [f"column {i + 1}" for i, (a, b) in enumerate(zip(got.cols, puzzle.cols, strict=True)) if a != b]
+    flagged = {s["line"] for s in found[0].suspects}
+    missed = [line for line in bad if line not in flagged]
+    why = ", ".join(bad[:4]) + (f"; not flagged: {', '.join(missed[:4])}" if missed else "; all flagged")
+    return not bad, seconds, why, not missed
+
+
+PREVIOUS_READER = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import nonogen
+for line in sys.stdin:
+    start = time.perf_counter()
+    try:
+        found = [[f.puzzle.width, f.puzzle.height, [[n for n, _ in c] for c in f.puzzle.rows],
+                  [[n for n, _ in c] for c in f.puzzle.cols]] for f in nonogen.scan(line.strip(), verify=False)]
+    except nonogen.NonogenError:
+        found = []
+    print(json.dumps([time.perf_counter() - start, found]), flush=True)
+"""
+"""The previous reader, in a process of its own on its own copy: reads each path it is given, says the seconds and
+what it read."""
+
+
+class Previous:
+    """The reader of a previous commit (``--previous``), asked page by page right after this one: same pages, same
+    moment, so the times compare on a shared machine."""
+
+    def __init__(self, rev: str) -> None:
+        import _bench
+
+        self.copy = _bench.engine_copy(rev)
+        self.process = subprocess.Popen([sys.executable, "-c", PREVIOUS_READER, str(self.copy)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+
+    def read(self, puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float]:
+        """Whether the previous reader gets ``puzzle`` exactly from ``path``, and its seconds."""
+        import json
+
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{path}\n")
+        self.process.stdin.flush()
+        seconds, found = json.loads(self.process.stdout.readline())
+        want = [puzzle.width, puzzle.height, [[n for n, _ in c] for c in puzzle.rows],
+                [[n for n, _ in c] for c in puzzle.cols]]
+        return found == [want], seconds
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def band(puzzle: nonogen.Puzzle) -> str:
+    side = max(puzzle.width, puzzle.height)
+    lo, hi = next(b for b in BANDS if b[0] <= side <= b[1])
+    return f"{lo}-{hi}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--puzzles", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", default="pdf-raster,photo-mild,photo-hard")
+    parser.add_argument("--keep", help="keep the drawn pages in this folder (failures are worth looking at)")
+    parser.add_argument("--previous", default=PREVIOUS,
+                        help=f"the reader of this commit reads the same pages, for comparison (default {PREVIOUS}, "
+                             "before photos were read; 'none': no comparison)")
+    args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    if shutil.which("pdftoppm") is None:
+        kinds = [k for k in kinds if k != "pdf-raster" and not k.startswith("photo-")]
+    rng = np.random.default_rng(args.seed)
+    puzzles = [random_puzzle(rng, k) for k in range(args.puzzles)]
+    nonogen.scan  # noqa: B018 - the digit prototypes load on the first scan; keep that out of the first timing
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-scan-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    warm = draw(puzzles[0], "png-1x", folder, 0)
+    nonogen.scan(warm, verify=False)
+    previous = None if args.previous == "none" else Previous(args.previous)
+    if previous is not None:
+        previous.read(puzzles[0], warm)
+    table: dict[tuple[str, str], list[tuple[bool, float]]] = {}
+    flags: dict[str, list[bool]] = {}
+    before: dict[str, list[tuple[bool, float]]] = {}
+    for kind in kinds:
+        for k, puzzle in enumerate(puzzles):
+            path = draw(puzzle, kind, folder, k)
+            ok, seconds, why, flagged = exact(puzzle, path)
+            if previous is not None:
+                before.setdefault(kind, []).append(previous.read(puzzle, path))
+            table.setdefault((kind, band(puzzle)), []).append((ok, seconds))
+            table.setdefault((kind, "all"), []).append((ok, seconds))
+            if not ok:
+                flags.setdefault(kind, []).append(flagged)
+                print(f"  {kind} {path.name} {puzzle.width}x{puzzle.height}: {why}", flush=True)
+    print(f"\n{args.puzzles} puzzles, seed {args.seed}; exact = size and every clue right; flagged = of the pages not "
+          "exact, those whose every misread line is among the suspects; s/page = reading only")
+    print(f"| kind | {' | '.join(f'{lo}-{hi}' for lo, hi in BANDS)} | all | flagged | s/page (mean, max) |")
+    print("|---|" + "---|" * (len(BANDS) + 3))
+    for kind in kinds:
+        cells = []
+        for name in [f"{lo}-{hi}" for lo, hi in BANDS] + ["all"]:
+            runs = table.get((kind, name), [])
+            cells.append(f"{100 * sum(ok for ok, _ in runs) / len(runs):.0f} % of {len(runs)}" if runs else "—")
+        missed = flags.get(kind, [])
+        cells.append(f"{sum(missed)} of {len(missed)}" if missed else "—")
+        times = [s for _, s in table[(kind, "all")]]
+        print(f"| {kind} | {' | '.join(cells)} | {np.mean(times):.2f}, {max(times):.2f} |")
+    if previous is not None:
+        previous.close()
+        print(f"\nthe previous reader ({args.previous}) on the same pages, asked right after each:")
+        print("| kind | exact | s/page (mean, max) |")
+        print("|---|---|---|")
+        for kind, runs in before.items():
+            times = [s for _, s in runs]
+            print(f"| {kind} | {100 * sum(ok for ok, _ in runs) / len(runs):.0f} % of {len(runs)} | "
+                  f"{np.mean(times):.2f}, {max(times):.2f} |")
+    if not args.keep:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

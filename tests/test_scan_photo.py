@@ -1,0 +1,142 @@
+"""Photos of printed puzzle pages: a warped, bent, shadowed, blurred JPEG of a sheet reads exactly; a damaged digit's
+clue is named; the fewest-changes search finds a planted misread.
+
+The photos are made by ``scripts/photo_sim.py`` (the bench's photo kinds) from nonogen's own sheet, seeded.
+"""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import nonogen
+from nonogen.clues import puzzle_from_grid
+from nonogen.importers.scan.assign import Item
+from nonogen.importers.scan.pages import read_pages
+from nonogen.importers.scan.read import read_page
+from nonogen.importers.scan.suspects import fewest_changes
+from nonogen.scanning import fixes_of, puzzle_of, suspects
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def photo_sim():
+    spec = importlib.util.spec_from_file_location("nonogen_photo_sim", ROOT / "scripts" / "photo_sim.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _puzzle(seed: int, height: int, width: int) -> nonogen.Puzzle:
+    rng = np.random.default_rng(seed)
+    return puzzle_from_grid((rng.random((height, width)) < 0.55).astype(np.uint8))
+
+
+def _printed(puzzle: nonogen.Puzzle, folder: Path) -> np.ndarray:
+    """The puzzle's sheet (192 dpi) in the middle of a white page of A4's proportions, grey."""
+    nonogen.draw(puzzle, folder / "sheet.png", dpi=192, force=True)
+    with Image.open(folder / "sheet.png") as img:
+        sheet = np.asarray(img.convert("L"))
+    h, w = sheet.shape
+    width = int(max(w * 1.3, h * 1.3 / 1.414))
+    page = np.full((int(width * 1.414), width), 255, np.uint8)
+    top, left = (page.shape[0] - h) // 3, (width - w) // 2
+    page[top:top + h, left:left + w] = sheet
+    return page
+
+
+def _same(found: nonogen.Scan, puzzle: nonogen.Puzzle) -> None:
+    assert (found.puzzle.width, found.puzzle.height) == (puzzle.width, puzzle.height)
+    assert found.puzzle.rows == puzzle.rows
+    assert found.puzzle.cols == puzzle.cols
+
+
+@pytest.mark.parametrize("level, seed", [("mild", 3), ("hard", 1)])
+def test_a_photo_of_a_printed_sheet_reads_exactly(tmp_path, photo_sim, level, seed):
+    """Perspective, roll, a page bent towards the spine, a shadow, blur, noise and JPEG: the clues come back."""
+    puzzle = _puzzle(seed, 12, 15)
+    photo = photo_sim.save_photo(_printed(puzzle, tmp_path), tmp_path / "photo.jpg", level, seed, side=1600)
+    (found,) = nonogen.scan(photo)
+    _same(found, puzzle)
+    assert found.source == "pixels" and found.result.status in ("unique", "multiple")
+
+
+def test_a_photo_of_a_blank_page_is_one_line_error(tmp_path, photo_sim):
+    page = np.full((700, 500), 255, np.uint8)
+    photo = photo_sim.save_photo(page, tmp_path / "blank.jpg", "hard", 1, side=900)
+    with pytest.raises(nonogen.InputError, match="no puzzle grid found"):
+        nonogen.scan(photo)
+
+
+def test_a_damaged_digit_gets_its_clue_named(tmp_path):
+    """A row clue's "3" loses its lower half (a fold, a stain): whatever it reads as, its row is a suspect."""
+    puzzle = _puzzle(7, 10, 10)
+    nonogen.draw(puzzle, tmp_path / "sheet.png", force=True)
+    (found,) = read_page(read_pages(tmp_path / "sheet.png")[0])
+    row, item = next((r, i) for r, items in enumerate(found.rows) for i in items if i.value == 3)
+    with Image.open(tmp_path / "sheet.png") as img:
+        page = np.array(img.convert("L"))
+    x0, y0, x1, y1 = (int(v) for v in item.box)
+    page[(y0 + y1) // 2:y1 + 1, x0 - 1:x1 + 1] = 255
+    Image.fromarray(page).save(tmp_path / "damaged.png")
+    (scanned,) = nonogen.scan(tmp_path / "damaged.png")
+    assert f"row {row + 1}" in [s["line"] for s in scanned.suspects]
+
+
+def _items(clues, planted: dict) -> tuple:
+    """Clues as read items (sure, no other reading), but ``planted[(line, position)] = (read, sure, others)``."""
+    out = []
+    for k, clue in enumerate(clues):
+        line = []
+        for p, (n, _) in enumerate(clue):
+            value, sure, others = planted.get((k, p), (n, 1.0, ()))
+            line.append(Item(value, sure, (0, 0, 1, 1), str(value), 1.0, alternatives=others))
+        out.append(tuple(line))
+    return tuple(out)
+
+
+def test_the_fewest_changes_search_finds_a_planted_misread():
+    """Row 4's 3 was read as 8 (its runner-up 3): the puzzle is unsolvable as read; the one change that makes it whole
+    is found, named first among the suspects, with the verdict it gives."""
+    puzzle = nonogen.load(ROOT / "samples" / "puzzles" / "heart.non")
+    row = next(k for k, clue in enumerate(puzzle.rows) if any(n == 3 for n, _ in clue))
+    position = [n for n, _ in puzzle.rows[row]].index(3)
+    rows = _items(puzzle.rows, {(row, position): (8, 0.3, (3,))})
+    cols = _items(puzzle.cols, {})
+    from nonogen.scanning import _solvable
+
+    fixes = fewest_changes(rows, cols, _solvable)
+    assert fixes and fixes[0].status == "unique"
+    (change,) = fixes[0].changes
+    assert (change.kind, change.line, change.position, change.was, change.now) == ("row", row, position, 8, 3)
+
+    class Found:  # what the reader hands scanning: items per line, read from pixels
+        source = "pixels"
+
+    Found.rows, Found.cols = rows, cols
+    read, row_conf, col_conf = puzzle_of(Found)
+    named = suspects(read, row_conf, col_conf, "unsolvable", tuple(fixes_of(Found, read, "unsolvable")))
+    assert named[0]["line"] == f"row {row + 1}" and named[0]["read_as"] == 3
+    assert "makes the puzzle unique" in named[0]["why"]
+
+
+def test_two_planted_misreads_that_cancel_in_the_totals_are_found_together():
+    """A column's 2 read as 1 and a row's 1 read as 2: rows and columns still hold as many cells, but the puzzle has
+    no solution; the pair of changes is found."""
+    puzzle = _puzzle(11, 8, 8)
+    result = nonogen.verify(puzzle)
+    assert result.status == "unique"
+    row = next(k for k, clue in enumerate(puzzle.rows) if any(n == 1 for n, _ in clue))
+    rpos = [n for n, _ in puzzle.rows[row]].index(1)
+    col = next(k for k, clue in enumerate(puzzle.cols) if any(n == 2 for n, _ in clue))
+    cpos = [n for n, _ in puzzle.cols[col]].index(2)
+    rows = _items(puzzle.rows, {(row, rpos): (2, 0.2, (1,))})
+    cols = _items(puzzle.cols, {(col, cpos): (1, 0.25, (2,))})
+    from nonogen.scanning import _solvable
+
+    fixes = fewest_changes(rows, cols, _solvable)
+    assert fixes and {(c.kind, c.line, c.now) for c in fixes[0].changes} == {("row", row, 1), ("column", col, 2)}
