@@ -70,5 +70,5 @@ def raster_items(ink: Ink, grid: Grid) -> list[Item]:
     for k, w in enumerate(read_words(ink, words)):
         heading = k >= len(words) - len(headings) and headings[k - len(words) + len(headings)]
         items.append(Item(-1 if heading else w.value, w.confidence, tuple(float(v) for v in w.box),  # type: ignore[arg-type]
-                          w.text, w.likeness, w.alternatives))
+                          w.text, w.likeness, alternatives=w.alternatives))
     return items
