@@ -36,9 +36,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import photo_sim  # noqa: E402
 
 import nonogen  # noqa: E402
-from nonogen.clues import puzzle_from_grid  # noqa: E402
-
-BANDS = ((5, 10), (11, 20), (21, 30), (31, 40))
+from bench_scan import BANDS, band, random_puzzle  # noqa: E402  (the same puzzles as the sheets' bench)
+from bench_scan import draw as sheet  # noqa: E402
 KINDS = ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster", "photo-mild", "photo-hard")
 VERIFY_SECONDS = 10.0
 """Each scan is verified (its suspects need the verdict) within this many seconds; reading alone is timed."""
@@ -48,38 +47,15 @@ PHOTO_DPI = 300
 """The printed page photographed: the PDF sheet drawn at this resolution, then warped and filtered (photo_sim)."""
 
 
-def random_puzzle(rng: np.random.Generator, k: int) -> nonogen.Puzzle:
-    """A random grid and density; sizes cycle through the bands (the long side in the band, the other 5..40 but no
-    longer); every third has a title with a digit in it, right over the column clues."""
-    lo, hi = BANDS[k % len(BANDS)]
-    long_side = int(rng.integers(lo, hi + 1))
-    other = int(rng.integers(5, long_side + 1))
-    h, w = (long_side, other) if rng.random() < 0.5 else (other, long_side)
-    grid = (rng.random((h, w)) < rng.uniform(0.35, 0.65)).astype(np.uint8)
-    puzzle = puzzle_from_grid(grid)
-    if k % 3 == 0:
-        puzzle = nonogen.Puzzle(puzzle.rows, puzzle.cols, meta={"title": f"Puzzle {k}"})
-    return puzzle
-
-
 def draw(puzzle: nonogen.Puzzle, kind: str, folder: Path, k: int) -> Path:
-    """The puzzle drawn as ``kind`` into ``folder``; the file's path."""
-    if kind == "pdf-text":
-        return Path(nonogen.draw(puzzle, folder / f"{k}.pdf", force=True)["output"])
-    if kind == "png-1x":
-        return Path(nonogen.draw(puzzle, folder / f"{k}-1x.png", force=True)["output"])
-    if kind == "png-2x":
-        return Path(nonogen.draw(puzzle, folder / f"{k}-2x.png", dpi=192, force=True)["output"])
-    if kind == "png-small":
-        return Path(nonogen.draw(puzzle, folder / f"{k}-small.png", cell=14, force=True)["output"])
+    """The puzzle drawn as ``kind`` into ``folder``; the file's path: a photo of its printed PDF sheet, or as
+    ``bench_scan.py`` draws the sheet kinds."""
+    if not kind.startswith("photo-"):
+        return sheet(puzzle, kind, folder, k)
     pdf = folder / f"{k}.pdf"
     if not pdf.exists():
         nonogen.draw(puzzle, pdf, force=True)
-    if kind.startswith("photo-"):
-        return photo(pdf, kind.split("-", 1)[1], folder, k)
-    out = folder / f"{k}-raster"
-    subprocess.run(["pdftoppm", "-r", "150", "-gray", "-png", "-singlefile", str(pdf), str(out)], check=True)
-    return out.with_suffix(".png")
+    return photo(pdf, kind.split("-", 1)[1], folder, k)
 
 
 def photo(pdf: Path, level: str, folder: Path, k: int) -> Path:
@@ -161,12 +137,6 @@ class Previous:
         assert self.process.stdin is not None
         self.process.stdin.close()
         self.process.wait()
-
-
-def band(puzzle: nonogen.Puzzle) -> str:
-    side = max(puzzle.width, puzzle.height)
-    lo, hi = next(b for b in BANDS if b[0] <= side <= b[1])
-    return f"{lo}-{hi}"
 
 
 def main() -> None:

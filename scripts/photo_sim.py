@@ -141,6 +141,17 @@ def _light(shape: tuple[int, int], level: dict, rng: np.random.Generator) -> np.
     return light
 
 
+def on_paper(sheet: np.ndarray) -> np.ndarray:
+    """A grey sheet laid on a white page of A4's proportions, a third of the way down and centred across: the
+    paper a sheet is printed on, before it is photographed."""
+    h, w = sheet.shape
+    width = int(max(w * 1.3, h * 1.3 / 1.414))
+    page = np.full((int(width * 1.414), width), 255, np.uint8)
+    top, left = (page.shape[0] - h) // 3, (width - w) // 2
+    page[top:top + h, left:left + w] = sheet
+    return page
+
+
 def photograph(page: np.ndarray, level: str = "mild", seed: int = 0,
                side: Optional[int] = None) -> tuple[np.ndarray, int]:
     """A photo (RGB, uint8) of the clean grey ``page`` printed and photographed at ``level``; its JPEG quality.

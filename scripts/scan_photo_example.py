@@ -47,12 +47,7 @@ def printed(folder: Path) -> np.ndarray:
     yy, xx = np.mgrid[0:sheet.shape[0], 0:sheet.shape[1]]
     blot = ((xx - (x0 + x1) / 2) / (0.9 * (x1 - x0))) ** 2 + ((yy - y1) / (0.45 * (y1 - y0))) ** 2 <= 1
     sheet[blot] = np.minimum(sheet[blot], 185)
-    h, w = sheet.shape
-    width = int(max(w * 1.3, h * 1.3 / 1.414))
-    page = np.full((int(width * 1.414), width), 255, np.uint8)
-    top, left = (page.shape[0] - h) // 3, (width - w) // 2
-    page[top:top + h, left:left + w] = sheet
-    return page
+    return photo_sim.on_paper(sheet)
 
 
 def main() -> None:

@@ -36,17 +36,11 @@ def _puzzle(seed: int, height: int, width: int) -> nonogen.Puzzle:
     return puzzle_from_grid((rng.random((height, width)) < 0.55).astype(np.uint8))
 
 
-def _printed(puzzle: nonogen.Puzzle, folder: Path) -> np.ndarray:
-    """The puzzle's sheet (192 dpi) in the middle of a white page of A4's proportions, grey."""
+def _printed(puzzle: nonogen.Puzzle, folder: Path, photo_sim) -> np.ndarray:
+    """The puzzle's sheet (192 dpi) on a white page of A4's proportions, grey."""
     nonogen.draw(puzzle, folder / "sheet.png", dpi=192, force=True)
     with Image.open(folder / "sheet.png") as img:
-        sheet = np.asarray(img.convert("L"))
-    h, w = sheet.shape
-    width = int(max(w * 1.3, h * 1.3 / 1.414))
-    page = np.full((int(width * 1.414), width), 255, np.uint8)
-    top, left = (page.shape[0] - h) // 3, (width - w) // 2
-    page[top:top + h, left:left + w] = sheet
-    return page
+        return photo_sim.on_paper(np.asarray(img.convert("L")))
 
 
 def _same(found: nonogen.Scan, puzzle: nonogen.Puzzle) -> None:
@@ -59,7 +53,7 @@ def _same(found: nonogen.Scan, puzzle: nonogen.Puzzle) -> None:
 def test_a_photo_of_a_printed_sheet_reads_exactly(tmp_path, photo_sim, level, seed):
     """Perspective, roll, a page bent towards the spine, a shadow, blur, noise and JPEG: the clues come back."""
     puzzle = _puzzle(seed, 12, 15)
-    photo = photo_sim.save_photo(_printed(puzzle, tmp_path), tmp_path / "photo.jpg", level, seed, side=1600)
+    photo = photo_sim.save_photo(_printed(puzzle, tmp_path, photo_sim), tmp_path / "photo.jpg", level, seed, side=1600)
     (found,) = nonogen.scan(photo)
     _same(found, puzzle)
     assert found.source == "pixels" and found.result.status in ("unique", "multiple")
