@@ -14,14 +14,16 @@ length, and when the totals differ, the least sure lines.
 from __future__ import annotations
 
 import collections
+import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from .clues import min_length
 from .errors import InputError
 from .model import Puzzle
+from .palette import BW_PALETTE
 
 __all__ = ["Scan", "scan", "scan_files", "save_scans", "scan_record", "UNSURE"]
 
@@ -121,12 +123,13 @@ def _shown(clue: tuple) -> list[int]:
     return [n for n, _ in clue] or [0]
 
 
-def _solvable(rows: list[list[int]], cols: list[list[int]], timeout: float = FIX_TIMEOUT) -> Optional[str]:
+def _solvable(rows: list[list[tuple[int, int]]], cols: list[list[tuple[int, int]]], palette: Optional[tuple] = None,
+              timeout: float = FIX_TIMEOUT) -> Optional[str]:
     """The verdict on clues a fix proposes (None: no solution): line logic's contradiction first, it is quick."""
     from .errors import PuzzleError
     from .solve import line_solve, verify
 
-    puzzle = Puzzle(rows=[[(v, 1) for v in r] for r in rows], cols=[[(v, 1) for v in c] for c in cols])
+    puzzle = Puzzle(rows=rows, cols=cols, palette=palette or BW_PALETTE)
     try:
         _, solved = line_solve(puzzle)
     except PuzzleError:
@@ -139,23 +142,34 @@ def _solvable(rows: list[list[int]], cols: list[list[int]], timeout: float = FIX
 
 def traced(puzzle: Puzzle, status: Optional[str]) -> bool:
     """Whether a reading shows a misread: no solution, a clue longer than its line, or rows and columns that hold
-    different numbers of cells."""
+    different numbers of cells (of some colour)."""
     if status == "unsolvable":
         return True
     if any(min_length(c) > puzzle.width for c in puzzle.rows) or any(min_length(c) > puzzle.height
                                                                     for c in puzzle.cols):
         return True
-    return sum(n for c in puzzle.rows for n, _ in c) != sum(n for c in puzzle.cols for n, _ in c)
+    return _cells_by_colour(puzzle.rows) != _cells_by_colour(puzzle.cols)
+
+
+def _cells_by_colour(lines: Sequence) -> collections.Counter:
+    counts: collections.Counter = collections.Counter()
+    for clue in lines:
+        for n, c in clue:
+            counts[c] += n
+    return counts
 
 
 def fixes_of(found: Any, puzzle: Puzzle, status: Optional[str]) -> list:
-    """The fewest changes of clues read that make the puzzle solvable, when the reading shows a misread (in black
-    and white: the search tries numbers, not colours)."""
-    if found.source != "pixels" or puzzle.n_colors > 1 or not traced(puzzle, status):
+    """The fewest changes of clues read that make the puzzle solvable, when the reading shows a misread (the search
+    tries other numbers, each keeping its colour)."""
+    if found.source != "pixels" or not traced(puzzle, status):
         return []
+    from .importers.scan.colour import colour_palette
     from .importers.scan.suspects import fewest_changes
 
-    return fewest_changes(found.rows, found.cols, _solvable)
+    _, colour = colour_palette([i for line in found.rows + found.cols for i in line if i.value > 0])
+    return fewest_changes(found.rows, found.cols, functools.partial(_solvable, palette=puzzle.palette),
+                          colour_of=lambda item: colour.get(id(item), 1))
 
 
 def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str],

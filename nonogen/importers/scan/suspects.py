@@ -4,9 +4,10 @@ A misread number leaves traces: the rows and the columns no longer hold as many 
 line, or the puzzle has no solution. Every number read from pixels carries its confidence and its other readings
 (:attr:`.assign.Item.alternatives`: its least sure digit swapped for the runner-up). The search changes one
 number, then two, the least sure first (by confidence, then by how much its glyphs look like their digits); keeps
-the change sets after which every clue fits and rows and columns agree; and asks ``solvable`` (the engine, given by
-the caller: no engine here) what each leaves. The sets with the fewest changes that leave a solvable puzzle, unique
-first, name the suspects.
+the change sets after which every clue fits and rows and columns agree (in a colour puzzle: colour by colour, since a
+number keeps its colour when it is read otherwise); and asks ``solvable`` (the engine, given by the caller: no engine
+here) what each leaves. The sets with the fewest changes that leave a solvable puzzle, unique first, name the
+suspects.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Callable, Iterator, Optional, Sequence
 
+from ...clues import min_length
 from .assign import Item
 
 __all__ = ["Change", "Fix", "fewest_changes", "MOST_ITEMS", "MOST_CHECKS"]
@@ -37,6 +39,7 @@ class Change:
     now: int
     confidence: float
     sureness: float = 1.0  # the order of the search: confidence plus likeness (see _sureness)
+    colour: int = 1  # the number's colour (an index into the puzzle's palette), which a change keeps
 
     @property
     def delta(self) -> int:
@@ -53,35 +56,56 @@ class Fix:
 
 
 Lines = Sequence[Sequence[Item]]
+Clues = list[list[tuple[int, int]]]
+"""Each line's numbers as read, each with its colour: ``(value, colour)``, value 0 or -1 included."""
+ColourOf = Callable[[Item], int]
 
 
-def _values(lines: Lines) -> list[list[int]]:
-    return [[i.value for i in items] for items in lines]
+def _black(item: Item) -> int:
+    return 1
 
 
-def _fits(values: list[int], length: int) -> bool:
-    return all(v >= 0 for v in values) and sum(values) + len(values) - 1 <= length
+def _clues(lines: Lines, colour_of: ColourOf) -> Clues:
+    return [[(i.value, colour_of(i)) for i in items] for items in lines]
 
 
-def _candidates(rows: Lines, cols: Lines) -> list[Change]:
+def _fits(clue: list[tuple[int, int]], length: int) -> bool:
+    return all(n >= 0 for n, _ in clue) and min_length(tuple((n, c) for n, c in clue if n)) <= length
+
+
+def _numbers(lines: Clues) -> Clues:
+    """The clues a puzzle takes: a lone 0 (an empty line) left out."""
+    return [[(n, c) for n, c in clue if n] for clue in lines]
+
+
+def _gaps(rows: Clues, cols: Clues) -> dict[int, int]:
+    """How many more cells of each colour the columns hold than the rows (all 0 when the reading agrees)."""
+    gaps: dict[int, int] = {}
+    for sign, lines in ((-1, rows), (1, cols)):
+        for clue in lines:
+            for n, c in clue:
+                gaps[c] = gaps.get(c, 0) + sign * max(n, 0)
+    return gaps
+
+
+def _candidates(rows: Lines, cols: Lines, colour_of: ColourOf) -> list[Change]:
     """Every other reading of the least sure numbers (and of every number of a line that cannot fit)."""
     width, height = len(cols), len(rows)
     items = []
     for kind, lines, length in (("row", rows, width), ("column", cols, height)):
         for k, line in enumerate(lines):
-            broken = not _fits([i.value for i in line], length)
+            broken = not _fits(_clues([line], colour_of)[0], length)
             for p, item in enumerate(line):
                 if item.alternatives:
-                    items.append((0.0 if broken else _sureness(item), kind, k, p, item))
+                    items.append((0.0 if broken else _sureness(item), kind, k, p, item, broken))
     items.sort(key=lambda t: t[0])
     out = []
-    for rank, (_, kind, k, p, item) in enumerate(items):
-        if rank >= MOST_ITEMS and _fits([i.value for i in (rows if kind == "row" else cols)[k]],
-                                         width if kind == "row" else height):
+    for rank, (_, kind, k, p, item, broken) in enumerate(items):
+        if rank >= MOST_ITEMS and not broken:
             continue
         for now in dict.fromkeys(item.alternatives):
             if now != item.value and now > 0:
-                out.append(Change(kind, k, p, item.value, now, item.confidence, _sureness(item)))
+                out.append(Change(kind, k, p, item.value, now, item.confidence, _sureness(item), colour_of(item)))
     return out
 
 
@@ -92,13 +116,21 @@ def _sureness(item: Item) -> float:
     return item.confidence + item.likeness
 
 
-def _sets(changes: list[Change], gap: int, most: int) -> Iterator[tuple[Change, ...]]:
-    """Sets of 1..``most`` changes to different numbers whose deltas close the rows' and columns' ``gap``,
+def _closes(chosen: tuple[Change, ...], gaps: dict[int, int]) -> bool:
+    """Whether the changes close every colour's gap between the rows' cells and the columns'."""
+    left = dict(gaps)
+    for c in chosen:
+        left[c.colour] = left.get(c.colour, 0) - c.delta
+    return not any(left.values())
+
+
+def _sets(changes: list[Change], gaps: dict[int, int], most: int) -> Iterator[tuple[Change, ...]]:
+    """Sets of 1..``most`` changes to different numbers whose deltas close the rows' and columns' ``gaps``,
     fewest first, then least sure."""
     for size in range(1, most + 1):
         found = []
         for chosen in combinations(changes, size):
-            if sum(c.delta for c in chosen) != gap:
+            if not _closes(chosen, gaps):
                 continue
             if len({(c.kind, c.line, c.position) for c in chosen}) < size:
                 continue
@@ -106,41 +138,41 @@ def _sets(changes: list[Change], gap: int, most: int) -> Iterator[tuple[Change, 
         yield from sorted(found, key=lambda s: sum(c.sureness for c in s))
 
 
-def _applied(values: tuple[list[list[int]], list[list[int]]], chosen: tuple[Change, ...]):
-    rows, cols = [list(v) for v in values[0]], [list(v) for v in values[1]]
+def _applied(clues: tuple[Clues, Clues], chosen: tuple[Change, ...]) -> tuple[Clues, Clues]:
+    rows, cols = [list(v) for v in clues[0]], [list(v) for v in clues[1]]
     for c in chosen:
-        (rows if c.kind == "row" else cols)[c.line][c.position] = c.now
+        (rows if c.kind == "row" else cols)[c.line][c.position] = (c.now, c.colour)
     return rows, cols
 
 
-def fewest_changes(rows: Lines, cols: Lines, solvable: Callable[[list[list[int]], list[list[int]]], Optional[str]],
-                   *, most: int = 2, seconds: float = 10.0) -> list[Fix]:
+def fewest_changes(rows: Lines, cols: Lines, solvable: Callable[[Clues, Clues], Optional[str]],
+                   *, colour_of: ColourOf = _black, most: int = 2, seconds: float = 10.0) -> list[Fix]:
     """The change sets with the fewest changes (at most ``most``) that leave a solvable puzzle, best first.
 
-    ``solvable(rows, cols)`` takes clue values (a line's numbers, ``[]``
-    for an empty line) and returns the verdict (``unique``, ``multiple``,
-    ``timeout``) or None when there is no solution. The search stops at the
-    first size that finds any, after :data:`MOST_CHECKS` calls, or after
-    ``seconds``.
+    ``solvable(rows, cols)`` takes clues (a line's ``(number, colour)``
+    pairs, ``[]`` for an empty line) and returns the verdict (``unique``,
+    ``multiple``, ``timeout``) or None when there is no solution.
+    ``colour_of(item)`` is a number's colour (default: all black). The
+    search stops at the first size that finds any, after
+    :data:`MOST_CHECKS` calls, or after ``seconds``.
     """
     width, height = len(cols), len(rows)
-    values = (_values(rows), _values(cols))
-    gap = sum(map(sum, values[1])) - sum(map(sum, values[0]))
-    changes = _candidates(rows, cols)
+    clues = (_clues(rows, colour_of), _clues(cols, colour_of))
+    changes = _candidates(rows, cols, colour_of)
     end = time.monotonic() + seconds
     checks = 0
     fixes: list[Fix] = []
     size_found = None
-    for chosen in _sets(changes, gap, most):
+    for chosen in _sets(changes, _gaps(*clues), most):
         if size_found is not None and len(chosen) > size_found:
             break
         if checks >= MOST_CHECKS or time.monotonic() > end:
             break
-        new_rows, new_cols = _applied(values, chosen)
+        new_rows, new_cols = _applied(clues, chosen)
         if not (all(_fits(v, width) for v in new_rows) and all(_fits(v, height) for v in new_cols)):
             continue
         checks += 1
-        status = solvable([[v for v in r if v] for r in new_rows], [[v for v in c if v] for c in new_cols])
+        status = solvable(_numbers(new_rows), _numbers(new_cols))
         if status is not None:
             fixes.append(Fix(chosen, status))
             size_found = len(chosen)
