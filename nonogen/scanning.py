@@ -6,8 +6,9 @@ puzzle file, and gets its *suspects*: the lines whose clue was most likely
 misread. When the reading shows a misread (no solution, a clue longer than
 its line, rows and columns holding different numbers of cells), the fewest
 changes of numbers read, each to one of its other readings, that make the
-puzzle solvable are searched (:mod:`nonogen.importers.scan.suspects`) and
-their lines named first, with what they would read. A clue read with low
+puzzle solvable are found (:mod:`nonogen.importers.scan.suspects` offers
+each line its readings, :mod:`nonogen.solve.readings` chooses one a line,
+all lines at once) and their lines named first, with what they would read. A clue read with low
 confidence is a suspect too; so is every line whose clue cannot fit its
 length, and when the totals differ, the least sure lines.
 """
@@ -166,9 +167,14 @@ def fixes_of(found: Any, puzzle: Puzzle, status: Optional[str]) -> list:
         return []
     from .importers.scan.colour import colour_palette
     from .importers.scan.suspects import fewest_changes
+    from .solve.readings import fewest_changed
 
     _, colour = colour_palette([i for line in found.rows + found.cols for i in line if i.value > 0])
-    return fewest_changes(found.rows, found.cols, functools.partial(_solvable, palette=puzzle.palette),
+
+    def choose(width: int, height: int, rows: list, cols: list, seconds: Optional[float]) -> list:
+        return fewest_changed(width, height, rows, cols, colours=puzzle.n_colors, timeout=seconds)
+
+    return fewest_changes(found.rows, found.cols, choose, functools.partial(_solvable, palette=puzzle.palette),
                           colour_of=lambda item: colour.get(id(item), 1))
 
 

@@ -1,13 +1,20 @@
-"""The fewest-changes search in a colour puzzle: a misread number keeps its colour, each colour's rows and columns
-must agree, and the fix the engine proves names the number and what it should read."""
+"""The fewest clue changes that make a misread puzzle whole: the engine's choice of one reading a line
+(:mod:`nonogen.solve.readings`) checked against every grid of small puzzles, and the scan's suspects found from it:
+one misread, two that cancel in the totals, four on four lines, and colour puzzles, where a misread number keeps its
+colour."""
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 import nonogen
+from nonogen.clues import line_clue, puzzle_from_grid
 from nonogen.importers.scan.assign import Item
-from nonogen.importers.scan.suspects import fewest_changes
-from nonogen.scanning import _solvable, fixes_of, puzzle_of, suspects
+from nonogen.scanning import fixes_of, puzzle_of, suspects
+from nonogen.solve.readings import fewest_changed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,73 +23,148 @@ def _rgb(colour: nonogen.Color) -> tuple[int, int, int]:
     return int(colour.rgb[1:3], 16), int(colour.rgb[3:5], 16), int(colour.rgb[5:7], 16)
 
 
-def _items(puzzle: nonogen.Puzzle, clues, planted: dict) -> tuple:
-    """Clues as read on a colour page (each number with its colour's RGB), but
-    ``planted[(line, position)] = (read, sure, others)``."""
-    out = []
-    for k, clue in enumerate(clues):
-        line = []
-        for p, (n, c) in enumerate(clue):
-            value, sure, others = planted.get((k, p), (n, 1.0, ()))
-            line.append(Item(value, sure, (0, 0, 1, 1), str(value), 1.0, colour=_rgb(puzzle.palette[c]),
-                             alternatives=others))
-        out.append(tuple(line))
-    return tuple(out)
-
-
 class _Found:
+    """What the reader hands scanning: the numbers of each line, read from pixels."""
+
     source = "pixels"
 
-    def __init__(self, rows, cols):
-        self.rows, self.cols = rows, cols
+    def __init__(self, puzzle: nonogen.Puzzle, planted: dict):
+        """``planted[(kind, line, position)] = (read, sure, others)``; every other number is read sure, alone."""
+        self.rows = self._items(puzzle, "row", puzzle.rows, planted)
+        self.cols = self._items(puzzle, "column", puzzle.cols, planted)
+
+    @staticmethod
+    def _items(puzzle: nonogen.Puzzle, kind: str, clues, planted: dict) -> tuple:
+        out = []
+        for k, clue in enumerate(clues):
+            line = []
+            for p, (n, c) in enumerate(clue):
+                value, sure, others = planted.get((kind, k, p), (n, 1.0, ()))
+                colour = _rgb(puzzle.palette[c]) if puzzle.is_color else None
+                line.append(Item(value, sure, (0, 0, 1, 1), str(value), 1.0, colour=colour, alternatives=others))
+            out.append(tuple(line))
+        return tuple(out)
 
 
-def _planted(puzzle: nonogen.Puzzle, wrong: int) -> tuple[int, int, int, int]:
-    """A row's number to misread (2 or more, not ``wrong``): its line, position, value and colour."""
-    for k, clue in enumerate(puzzle.rows):
-        for p, (n, c) in enumerate(clue):
-            if n >= 2 and n != wrong:
-                return k, p, n, c
-    raise AssertionError("no number to misread")
+def _fixes(found: _Found):
+    read, row_conf, col_conf = puzzle_of(found)
+    status = nonogen.verify(read).status
+    fixes = fixes_of(found, read, status)
+    return fixes, suspects(read, row_conf, col_conf, status, tuple(fixes), found)
+
+
+def _random(seed: int, size: int) -> nonogen.Puzzle:
+    rng = np.random.default_rng(seed)
+    return puzzle_from_grid((rng.random((size, size)) < 0.55).astype(np.uint8))
+
+
+def _where(clues, value: int, skip=()) -> tuple[int, int]:
+    return next((k, [n for n, _ in clue].index(value)) for k, clue in enumerate(clues)
+                if k not in skip and any(n == value for n, _ in clue))
+
+
+def test_a_planted_misread_is_found_and_named_first():
+    """Row k's 3 read as 8 (runner-up 3): the puzzle has no solution as read; the one change is found, named first
+    among the suspects, with the verdict it gives."""
+    puzzle = nonogen.load(ROOT / "samples" / "puzzles" / "heart.non")
+    row, position = _where(puzzle.rows, 3)
+    fixes, named = _fixes(_Found(puzzle, {("row", row, position): (8, 0.3, (3,))}))
+    assert fixes and fixes[0].status == "unique"
+    (change,) = fixes[0].changes
+    assert (change.kind, change.line, change.position, change.was, change.now) == ("row", row, position, 8, 3)
+    assert named[0]["line"] == f"row {row + 1}" and named[0]["read_as"] == 3
+    assert "makes the puzzle unique" in named[0]["why"]
+
+
+def test_two_misreads_that_cancel_in_the_totals_are_found_together():
+    """A row's 1 read as 2 and a column's 2 read as 1: rows and columns hold as many cells, but there is no
+    solution; the pair is found."""
+    puzzle = _random(11, 8)
+    row, rpos = _where(puzzle.rows, 1)
+    col, cpos = _where(puzzle.cols, 2)
+    fixes, _ = _fixes(_Found(puzzle, {("row", row, rpos): (2, 0.2, (1,)), ("column", col, cpos): (1, 0.25, (2,))}))
+    assert fixes and {(c.kind, c.line, c.now) for c in fixes[0].changes} == {("row", row, 1), ("column", col, 2)}
+
+
+def test_four_misreads_on_four_lines_are_found_together():
+    """A 30x30 page with two rows' and two columns' 1 read as 7, each with the truth as its runner-up, and thirty
+    other numbers unsure with a wrong runner-up: the four changes are the fix, and every misread line is named."""
+    puzzle = _random(1, 30)
+    assert nonogen.verify(puzzle).status == "unique"
+    rows = [_where(puzzle.rows, 1)]
+    rows.append(_where(puzzle.rows, 1, skip={rows[0][0]}))
+    cols = [_where(puzzle.cols, 1)]
+    cols.append(_where(puzzle.cols, 1, skip={cols[0][0]}))
+    planted = {("row", k, p): (7, 0.6, (1,)) for k, p in rows} | {("column", k, p): (7, 0.6, (1,)) for k, p in cols}
+    rng = np.random.default_rng(3)
+    for kind, clues in (("row", puzzle.rows), ("column", puzzle.cols)):
+        for k in rng.choice(len(clues), 15, replace=False):
+            key = (kind, int(k), 0)
+            if key not in planted and clues[k]:
+                n = clues[k][0][0]
+                planted[key] = (n, 0.5, (n + 1,))
+    fixes, named = _fixes(_Found(puzzle, planted))
+    assert fixes and fixes[0].status == "unique"
+    misread = {("row", k) for k, _ in rows} | {("column", k) for k, _ in cols}
+    assert {(c.kind, c.line, c.now) for c in fixes[0].changes} == {(kind, k, 1) for kind, k in misread}
+    lines = {s["line"] for s in named}
+    assert {f"row {k + 1}" for k, _ in rows} | {f"column {k + 1}" for k, _ in cols} <= lines
 
 
 def test_a_misread_number_in_a_colour_puzzle_is_fixed_in_its_colour():
     puzzle = nonogen.load(ROOT / "samples" / "puzzles" / "mushroom.cnon")
-    assert puzzle.n_colors > 1 and nonogen.verify(puzzle).status == "unique"
-    row, position, truth, colour = _planted(puzzle, 8)
-    found = _Found(_items(puzzle, puzzle.rows, {(row, position): (8, 0.3, (truth,))}), _items(puzzle, puzzle.cols, {}))
-    read, row_conf, col_conf = puzzle_of(found)
-    assert read.n_colors == puzzle.n_colors
-    status = nonogen.verify(read).status
-    fixes = fixes_of(found, read, status)
+    assert puzzle.is_color and nonogen.verify(puzzle).status == "unique"
+    row, position = next((k, p) for k, clue in enumerate(puzzle.rows) for p, (n, _) in enumerate(clue) if n >= 2)
+    truth = puzzle.rows[row][position][0]
+    fixes, named = _fixes(_Found(puzzle, {("row", row, position): (8, 0.3, (truth,))}))
     assert fixes and fixes[0].status == "unique"
     (change,) = fixes[0].changes
-    assert (change.kind, change.line, change.position, change.was, change.now) == ("row", row, position, 8, truth)
-    named = suspects(read, row_conf, col_conf, status, tuple(fixes), found)
+    assert (change.line, change.position, change.now, change.colour) == (row, position, truth,
+                                                                         puzzle.rows[row][position][1])
     assert named[0]["line"] == f"row {row + 1}" and named[0]["read_as"] == truth
 
 
-def test_the_search_balances_each_colour_apart():
-    """A row's number of one colour and a column's of another both read one too many: the totals agree but each
-    colour's rows and columns do not. A third number, of the column's colour and least sure of all, could close
-    the totals with the column's but not the colours: the engine is never asked about it."""
-    puzzle = nonogen.load(ROOT / "samples" / "puzzles" / "mushroom.cnon")
-    row, position, truth, colour = _planted(puzzle, 0)
-    k, p, n = next((k, p, n) for k, clue in enumerate(puzzle.cols) for p, (n, c) in enumerate(clue)
-                   if c != colour and n >= 2)
-    other = puzzle.cols[k][p][1]
-    r2, p2, n2 = next((r, q, m) for r, clue in enumerate(puzzle.rows) for q, (m, c) in enumerate(clue)
-                      if c == other and m >= 2 and r != row)
-    rows = _items(puzzle, puzzle.rows, {(row, position): (truth + 1, 0.3, (truth,)), (r2, p2): (n2, 0.1, (n2 - 1,))})
-    cols = _items(puzzle, puzzle.cols, {(k, p): (n + 1, 0.3, (n,))})
-    rgb = [_rgb(c) for c in puzzle.palette]
-    asked = []
+def _brute_fewest(width: int, height: int, colours: int, rows, cols) -> int:
+    """The fewest changes over every grid of the size (each line's clue must be one of its readings), or -1."""
+    best = -1
+    for cells in itertools.product(range(colours + 1), repeat=width * height):
+        grid = np.array(cells).reshape(height, width)
+        cost = 0
+        lines = [(r, grid[k]) for k, r in enumerate(rows)] + [(c, grid[:, k]) for k, c in enumerate(cols)]
+        for readings, line in lines:
+            clue = tuple(line_clue(line))
+            costs = [c for reading, c in readings if tuple(reading) == clue]
+            if not costs:
+                break
+            cost += min(costs)
+        else:
+            best = cost if best < 0 else min(best, cost)
+    return best
 
-    def solvable(r, c):
-        asked.append((r, c))
-        return _solvable(r, c, palette=puzzle.palette)
 
-    fixes = fewest_changes(rows, cols, solvable, colour_of=lambda item: rgb.index(item.colour))
-    assert fixes and fixes[0].status == "unique"
-    assert {(c.kind, c.line, c.now) for c in fixes[0].changes} == {("row", row, truth), ("column", k, n)}
-    assert all(r[r2][p2] == (n2, other) for r, _ in asked), "a set that leaves a colour unbalanced reached the engine"
+def _changes(choice, rows, cols) -> int:
+    return sum(lines[k][i][1] for lines, picks in ((rows, choice[0]), (cols, choice[1])) for k, i in enumerate(picks))
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("colours", [1, 2])
+def test_the_engine_finds_the_fewest_changes_every_grid_allows(seed, colours):
+    """Small puzzles whose lines each have a few readings (the truth, a grid's other clues, random ones): what the
+    engine returns changes as few numbers as the best of all (colours + 1) ** cells grids, and each choice holds."""
+    rng = np.random.default_rng(seed)
+    width, height = (4, 3) if colours == 1 else (3, 3)
+    grid = rng.integers(0, colours + 1, (height, width))
+    other = rng.integers(0, colours + 1, (height, width))
+    rows, cols = [], []
+    for lines, truth_lines, other_lines in ((rows, grid, other), (cols, grid.T, other.T)):
+        for truth, alt in zip(truth_lines, other_lines, strict=True):
+            read = tuple(line_clue(rng.permutation(truth) if rng.random() < 0.5 else truth))
+            readings = {read: 0, tuple(line_clue(truth)): 1, tuple(line_clue(alt)): 2}
+            lines.append([(clue, 0 if clue == read else cost) for clue, cost in readings.items()])
+    found = fewest_changed(width, height, rows, cols, colours=colours, most=3)
+    best = _brute_fewest(width, height, colours, rows, cols)
+    if best <= 0:  # the reading itself has a solution, or nothing does
+        assert found == []
+        return
+    assert found and all(_changes(choice, rows, cols) == best for choice in found)
+    assert len({tuple(r + c) for r, c in found}) == len(found)

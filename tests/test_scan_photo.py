@@ -14,11 +14,8 @@ from PIL import Image
 
 import nonogen
 from nonogen.clues import puzzle_from_grid
-from nonogen.importers.scan.assign import Item
 from nonogen.importers.scan.pages import read_pages
 from nonogen.importers.scan.read import read_page
-from nonogen.importers.scan.suspects import fewest_changes
-from nonogen.scanning import fixes_of, puzzle_of, suspects
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -79,58 +76,3 @@ def test_a_damaged_digit_gets_its_clue_named(tmp_path):
     Image.fromarray(page).save(tmp_path / "damaged.png")
     (scanned,) = nonogen.scan(tmp_path / "damaged.png")
     assert f"row {row + 1}" in [s["line"] for s in scanned.suspects]
-
-
-def _items(clues, planted: dict) -> tuple:
-    """Clues as read items (sure, no other reading), but ``planted[(line, position)] = (read, sure, others)``."""
-    out = []
-    for k, clue in enumerate(clues):
-        line = []
-        for p, (n, _) in enumerate(clue):
-            value, sure, others = planted.get((k, p), (n, 1.0, ()))
-            line.append(Item(value, sure, (0, 0, 1, 1), str(value), 1.0, alternatives=others))
-        out.append(tuple(line))
-    return tuple(out)
-
-
-def test_the_fewest_changes_search_finds_a_planted_misread():
-    """Row 4's 3 was read as 8 (its runner-up 3): the puzzle is unsolvable as read; the one change that makes it whole
-    is found, named first among the suspects, with the verdict it gives."""
-    puzzle = nonogen.load(ROOT / "samples" / "puzzles" / "heart.non")
-    row = next(k for k, clue in enumerate(puzzle.rows) if any(n == 3 for n, _ in clue))
-    position = [n for n, _ in puzzle.rows[row]].index(3)
-    rows = _items(puzzle.rows, {(row, position): (8, 0.3, (3,))})
-    cols = _items(puzzle.cols, {})
-    from nonogen.scanning import _solvable
-
-    fixes = fewest_changes(rows, cols, _solvable)
-    assert fixes and fixes[0].status == "unique"
-    (change,) = fixes[0].changes
-    assert (change.kind, change.line, change.position, change.was, change.now) == ("row", row, position, 8, 3)
-
-    class Found:  # what the reader hands scanning: items per line, read from pixels
-        source = "pixels"
-
-    Found.rows, Found.cols = rows, cols
-    read, row_conf, col_conf = puzzle_of(Found)
-    named = suspects(read, row_conf, col_conf, "unsolvable", tuple(fixes_of(Found, read, "unsolvable")))
-    assert named[0]["line"] == f"row {row + 1}" and named[0]["read_as"] == 3
-    assert "makes the puzzle unique" in named[0]["why"]
-
-
-def test_two_planted_misreads_that_cancel_in_the_totals_are_found_together():
-    """A column's 2 read as 1 and a row's 1 read as 2: rows and columns still hold as many cells, but the puzzle has
-    no solution; the pair of changes is found."""
-    puzzle = _puzzle(11, 8, 8)
-    result = nonogen.verify(puzzle)
-    assert result.status == "unique"
-    row = next(k for k, clue in enumerate(puzzle.rows) if any(n == 1 for n, _ in clue))
-    rpos = [n for n, _ in puzzle.rows[row]].index(1)
-    col = next(k for k, clue in enumerate(puzzle.cols) if any(n == 2 for n, _ in clue))
-    cpos = [n for n, _ in puzzle.cols[col]].index(2)
-    rows = _items(puzzle.rows, {(row, rpos): (2, 0.2, (1,))})
-    cols = _items(puzzle.cols, {(col, cpos): (1, 0.25, (2,))})
-    from nonogen.scanning import _solvable
-
-    fixes = fewest_changes(rows, cols, _solvable)
-    assert fixes and {(c.kind, c.line, c.now) for c in fixes[0].changes} == {("row", row, 1), ("column", col, 2)}

@@ -2,29 +2,28 @@
 
 A misread number leaves traces: the rows and the columns no longer hold as many cells, a clue no longer fits its
 line, or the puzzle has no solution. Every number read from pixels carries its confidence and its other readings
-(:attr:`.assign.Item.alternatives`: its least sure digit swapped for the runner-up). The search changes one
-number, then two, the least sure first (by confidence, then by how much its glyphs look like their digits); keeps
-the change sets after which every clue fits and rows and columns agree (in a colour puzzle: colour by colour, since a
-number keeps its colour when it is read otherwise); and asks ``solvable`` (the engine, given by the caller: no engine
-here) what each leaves. The sets with the fewest changes that leave a solvable puzzle, unique first, name the
-suspects.
+(:attr:`.assign.Item.alternatives`: its least sure digit swapped for the runner-up). Each line of the least sure
+numbers gets its other readings (one or two of its numbers read otherwise, each keeping its colour); ``choose``
+(the engine, given by the caller: :func:`nonogen.solve.readings.fewest_changed`) finds the choices of one reading a
+line that give the puzzle a solution with the fewest numbers changed, however many lines they are on; ``solvable``
+says what each choice leaves (unique or not). The choices, unique first, then least sure, name the suspects.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from ...clues import min_length
 from .assign import Item
 
-__all__ = ["Change", "Fix", "fewest_changes", "MOST_ITEMS", "MOST_CHECKS"]
+__all__ = ["Change", "Fix", "fewest_changes", "MOST_ITEMS", "MOST_READINGS"]
 
 MOST_ITEMS = 40
 """The least sure numbers whose other readings are tried (with every number of a line whose clue cannot fit)."""
-MOST_CHECKS = 80
-"""Most change sets handed to ``solvable``: the cheap tests (fits, totals) come first, so few reach it."""
+MOST_READINGS = 24
+"""Readings of one line at most (its clue as read, then one number changed, then two, least sure first)."""
 FIX_ORDER = {"unique": 0, "multiple": 1, "timeout": 2}
 
 
@@ -73,21 +72,6 @@ def _fits(clue: list[tuple[int, int]], length: int) -> bool:
     return all(n >= 0 for n, _ in clue) and min_length(tuple((n, c) for n, c in clue if n)) <= length
 
 
-def _numbers(lines: Clues) -> Clues:
-    """The clues a puzzle takes: a lone 0 (an empty line) left out."""
-    return [[(n, c) for n, c in clue if n] for clue in lines]
-
-
-def _gaps(rows: Clues, cols: Clues) -> dict[int, int]:
-    """How many more cells of each colour the columns hold than the rows (all 0 when the reading agrees)."""
-    gaps: dict[int, int] = {}
-    for sign, lines in ((-1, rows), (1, cols)):
-        for clue in lines:
-            for n, c in clue:
-                gaps[c] = gaps.get(c, 0) + sign * max(n, 0)
-    return gaps
-
-
 def _candidates(rows: Lines, cols: Lines, colour_of: ColourOf) -> list[Change]:
     """Every other reading of the least sure numbers (and of every number of a line that cannot fit)."""
     width, height = len(cols), len(rows)
@@ -116,64 +100,58 @@ def _sureness(item: Item) -> float:
     return item.confidence + item.likeness
 
 
-def _closes(chosen: tuple[Change, ...], gaps: dict[int, int]) -> bool:
-    """Whether the changes close every colour's gap between the rows' cells and the columns'."""
-    left = dict(gaps)
-    for c in chosen:
-        left[c.colour] = left.get(c.colour, 0) - c.delta
-    return not any(left.values())
+Reading = tuple[tuple[tuple[int, int], ...], int]
+"""A clue a line may read, and how many of its numbers that reading changes."""
+Choice = tuple[list[int], list[int]]
+"""The reading chosen for each row, and for each column (indices into their readings)."""
+Choose = Callable[[int, int, list[list[Reading]], list[list[Reading]], Optional[float]], list[Choice]]
 
 
-def _sets(changes: list[Change], gaps: dict[int, int], most: int) -> Iterator[tuple[Change, ...]]:
-    """Sets of 1..``most`` changes to different numbers whose deltas close the rows' and columns' ``gaps``,
-    fewest first, then least sure."""
-    for size in range(1, most + 1):
-        found = []
-        for chosen in combinations(changes, size):
-            if not _closes(chosen, gaps):
-                continue
-            if len({(c.kind, c.line, c.position) for c in chosen}) < size:
-                continue
-            found.append(chosen)
-        yield from sorted(found, key=lambda s: sum(c.sureness for c in s))
+def _readings(line: Sequence[Item], changes: list[Change], colour_of: ColourOf) -> tuple[list[Reading], list[tuple]]:
+    """A line's readings (its clue as read first, when it is well formed) and the changes each makes: the clue with
+    one of ``changes``, or two at different numbers, at most :data:`MOST_READINGS` in all, least sure first."""
+    read = [(i.value, colour_of(i)) for i in line]
+    sets: list[tuple[Change, ...]] = [()] + [(c,) for c in changes]
+    sets += [pair for pair in combinations(changes, 2) if pair[0].position != pair[1].position]
+    readings, made = [], []
+    for chosen in sorted(sets, key=lambda cs: (len(cs), sum(c.sureness for c in cs)))[:MOST_READINGS]:
+        clue = list(read)
+        for c in chosen:
+            clue[c.position] = (c.now, c.colour)
+        if all(n >= 0 for n, _ in clue):
+            readings.append((tuple((n, c) for n, c in clue if n), len(chosen)))
+            made.append(chosen)
+    return readings, made
 
 
-def _applied(clues: tuple[Clues, Clues], chosen: tuple[Change, ...]) -> tuple[Clues, Clues]:
-    rows, cols = [list(v) for v in clues[0]], [list(v) for v in clues[1]]
-    for c in chosen:
-        (rows if c.kind == "row" else cols)[c.line][c.position] = (c.now, c.colour)
-    return rows, cols
+def fewest_changes(rows: Lines, cols: Lines, choose: Choose, solvable: Callable[[Clues, Clues], Optional[str]],
+                   *, colour_of: ColourOf = _black, seconds: float = 10.0) -> list[Fix]:
+    """The change sets with the fewest changes that leave a solvable puzzle, best first.
 
-
-def fewest_changes(rows: Lines, cols: Lines, solvable: Callable[[Clues, Clues], Optional[str]],
-                   *, colour_of: ColourOf = _black, most: int = 2, seconds: float = 10.0) -> list[Fix]:
-    """The change sets with the fewest changes (at most ``most``) that leave a solvable puzzle, best first.
-
+    ``choose(width, height, row_readings, col_readings, seconds)`` is the
+    engine's choice of one reading a line (see the module's note);
     ``solvable(rows, cols)`` takes clues (a line's ``(number, colour)``
-    pairs, ``[]`` for an empty line) and returns the verdict (``unique``,
-    ``multiple``, ``timeout``) or None when there is no solution.
-    ``colour_of(item)`` is a number's colour (default: all black). The
-    search stops at the first size that finds any, after
-    :data:`MOST_CHECKS` calls, or after ``seconds``.
+    pairs) and returns the verdict (``unique``, ``multiple``, ``timeout``)
+    or None when there is no solution. ``colour_of(item)`` is a number's
+    colour (default: all black).
     """
-    width, height = len(cols), len(rows)
-    clues = (_clues(rows, colour_of), _clues(cols, colour_of))
-    changes = _candidates(rows, cols, colour_of)
-    end = time.monotonic() + seconds
-    checks = 0
-    fixes: list[Fix] = []
-    size_found = None
-    for chosen in _sets(changes, _gaps(*clues), most):
-        if size_found is not None and len(chosen) > size_found:
-            break
-        if checks >= MOST_CHECKS or time.monotonic() > end:
-            break
-        new_rows, new_cols = _applied(clues, chosen)
-        if not (all(_fits(v, width) for v in new_rows) and all(_fits(v, height) for v in new_cols)):
-            continue
-        checks += 1
-        status = solvable(_numbers(new_rows), _numbers(new_cols))
-        if status is not None:
+    start = time.monotonic()
+    by_line: dict[tuple[str, int], list[Change]] = {}
+    for change in _candidates(rows, cols, colour_of):
+        by_line.setdefault((change.kind, change.line), []).append(change)
+    lines: dict[str, list[list[Reading]]] = {"row": [], "column": []}
+    made: dict[str, list[list[tuple]]] = {"row": [], "column": []}
+    for kind, items in (("row", rows), ("column", cols)):
+        for k, line in enumerate(items):
+            readings, changes = _readings(line, by_line.get((kind, k), []), colour_of)
+            lines[kind].append(readings)
+            made[kind].append(changes)
+    fixes = []
+    for row_choice, col_choice in choose(len(cols), len(rows), lines["row"], lines["column"], seconds):
+        chosen = tuple(c for kind, choice in (("row", row_choice), ("column", col_choice))
+                       for k, i in enumerate(choice) for c in made[kind][k][i])
+        status = solvable([list(lines["row"][k][i][0]) for k, i in enumerate(row_choice)],
+                          [list(lines["column"][k][i][0]) for k, i in enumerate(col_choice)])
+        if status is not None and time.monotonic() - start < 2 * seconds:
             fixes.append(Fix(chosen, status))
-            size_found = len(chosen)
     return sorted(fixes, key=lambda f: (FIX_ORDER.get(f.status, 3), sum(c.sureness for c in f.changes)))
