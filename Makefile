@@ -94,7 +94,7 @@ browser-deps:
 # The house rules ruff can check and the types (pyproject.toml's [tool.ruff] and [tool.mypy]) before the suite:
 # a second or two (mypy's first run, with an empty .mypy_cache, about ten).
 test: $(STAMP) browser-deps
-	$(PY) -m ruff check nonogen
+	$(PY) -m ruff check nonogen scripts tests
 	$(PY) -m mypy nonogen
 	$(PY) -m pytest
 

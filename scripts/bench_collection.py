@@ -208,7 +208,8 @@ def shell_loop(pictures: list[Path], work: Path) -> float:
     """Seconds for a shell loop of single ``nonogen image`` calls over ``pictures`` (what users do today)."""
     out = work / "shell"
     out.mkdir()
-    script = 'out=$1; shift; for f in "$@"; do "$PY" -m nonogen image "$f" -o "$out/$(basename "$f")" >/dev/null 2>&1; done'
+    script = ('out=$1; shift; for f in "$@"; do '
+              '"$PY" -m nonogen image "$f" -o "$out/$(basename "$f")" >/dev/null 2>&1; done')
     start = time.monotonic()
     subprocess.run(["bash", "-c", script, "loop", str(out), *map(str, pictures)], cwd=REPO, check=True,
                    env={**os.environ, "PY": sys.executable})
@@ -225,7 +226,8 @@ def targets(runs: dict, count: int, loop_rate: float) -> None:
         rss = got["parent_rss_by_tenth"]
         print(f"target: {name}: parent RSS from the first to the last tenth of the pictures {rss[0]:.1f} -> "
               f"{rss[-1]:.1f} MB ({'flat' if rss[-1] - rss[0] < 5 else 'GROWS'}); throughput x"
-              f"{rate[name] / loop_rate:.1f} the shell loop's (>= 5: {'met' if rate[name] >= 5 * loop_rate else 'NOT met'})")
+              f"{rate[name] / loop_rate:.1f} the shell loop's "
+              f"(>= 5: {'met' if rate[name] >= 5 * loop_rate else 'NOT met'})")
 
 
 # --- the report ---------------------------------------------------------------------------------------------

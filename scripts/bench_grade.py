@@ -113,7 +113,8 @@ def print_report(report: dict, previous: str) -> None:
             line += f"   {' '.join(f'{c:>3}' for c in old):<26} {old_share:>4.0%}"
         flag = "" if name not in REQUIRED or share <= 0.5 else "   <- over half"
         print(line + flag)
-    print(f"\n{'collection':<15} {'verify s':>9} {'grade s':>8} {'share':>6}   {'verify s':>9} {'grade s':>8} {'share':>6}"
+    print(f"\n{'collection':<15} {'verify s':>9} {'grade s':>8} {'share':>6}"
+          f"   {'verify s':>9} {'grade s':>8} {'share':>6}"
           f"   (unique puzzles, process CPU; this | {previous})")
     for name, runs in report.items():
         cells = []

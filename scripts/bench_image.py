@@ -62,7 +62,8 @@ def cases(quick: bool) -> list[tuple[str, Image.Image, ImageOptions]]:
         ("sphere 512px -> 64x64 4 colours", ball, ImageOptions(size=(64, 64), colors=4)),
     ]
     if smile.is_file():
-        out.insert(1, ("smile upscaled 512px -> 32x32 B&W", load_image(smile).resize((512, 512)), ImageOptions(size=(32, 32))))
+        out.insert(1, ("smile upscaled 512px -> 32x32 B&W", load_image(smile).resize((512, 512)),
+                       ImageOptions(size=(32, 32))))
     for name, opts in (("nikoichu_Boardgames_Card_Attack_Sword.png", ImageOptions()),
                        ("nikoichu_Food_Mushroom.png", ImageOptions(colors=2)),
                        ("tango_emotes-face-smile.png", ImageOptions(colors=3))):
@@ -132,7 +133,8 @@ def run_case(name: str, img: Image.Image, opts: ImageOptions) -> dict:
     row["size"] = f"{puzzle.width}x{puzzle.height}"
     naive_found, naive_s = naive_ambiguity(puzzle, imported.grid, NAIVE_CAP) if first.status == "multiple" else (0, 0.0)
     row["naive_amb"] = naive_s
-    row["naive_ok"] = "over cap" if naive_found is None else ("agrees" if naive_found == row["ambiguous"] else "DIFFERS")
+    row["naive_ok"] = ("over cap" if naive_found is None
+                       else "agrees" if naive_found == row["ambiguous"] else "DIFFERS")
     if first.status == "multiple":
         row["unguided_givens"], row["unguided_s"] = unguided_givens(puzzle, imported.grid)
     else:

@@ -51,14 +51,15 @@ def bench_classic(n_tilings: int) -> None:
         dlx, t_dlx = _timed(verify_level, level, timeout=60, use_solution=False, method="dlx")
         sat, t_sat = _timed(verify_level, level, timeout=60, method="sat", use_solution=False)
         assert dlx.status == sat.status, (k, dlx.status, sat.status)
-        nopr, t_nopr = _timed(lambda: search(compile_level(level), limit=2, prune="none", max_dead=0))
+        nopr, t_nopr = _timed(lambda level=level: search(compile_level(level), limit=2, prune="none", max_dead=0))
         by_k.setdefault(k, []).append((t_solve, t_dlx, t_sat, t_nopr, dlx.status))
     rows = []
     for k, runs in sorted(by_k.items()):
-        col = list(zip(*runs))
+        col = list(zip(*runs, strict=True))
         statuses = {s: col[4].count(s) for s in set(col[4])}
         rows.append([k, len(runs), max(col[0]), statistics.median(col[1]), max(col[1]), max(col[3]),
-                     statistics.median(col[2]), max(col[2]), f"{statistics.median(col[2]) / max(statistics.median(col[1]), 1e-9):.0f}x",
+                     statistics.median(col[2]), max(col[2]),
+                     f"{statistics.median(col[2]) / max(statistics.median(col[1]), 1e-9):.0f}x",
                      ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))])
     table(f"IQ Puzzler Pro 11x5, k pieces pre-placed from {n_tilings} random tilings (seconds)",
           ["k", "levels", "solve max", "unique? DLX median", "DLX max", "plain X max",
@@ -107,7 +108,7 @@ def bench_challenges(seeds: range) -> None:
         level = level.replace(solution=None)
         dlx, t_dlx = _timed(verify_level, level, timeout=60, method="dlx")
         sat, t_sat = _timed(verify_level, level, timeout=60, method="sat")
-        nopr, t_nopr = _timed(lambda: search(compile_level(level), limit=2, prune="none", max_dead=0))
+        nopr, t_nopr = _timed(lambda level=level: search(compile_level(level), limit=2, prune="none", max_dead=0))
         assert dlx.status == sat.status == "unique" and nopr.count == 1
         rows.append([seed, len(level.placed), t_gen, t_dlx, t_nopr, t_sat])
     table("Generated classic challenges (unique; fewest pre-placed pieces the generator found)",

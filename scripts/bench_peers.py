@@ -213,7 +213,7 @@ class Engines:
                 sides.append(Side(name, cpu, nonogen_records(out[0])))
             else:
                 cpu, outs = cpu_of([base + [str(p)] for p in paths], cwd, 2 * timeout + 30, name)
-                sides.append(Side(name, cpu, {p.name: nonogen_one(o) for p, o in zip(paths, outs)}))
+                sides.append(Side(name, cpu, {p.name: nonogen_one(o) for p, o in zip(paths, outs, strict=True)}))
         return sides
 
     def nonosolve_both(self, row: Row, paths: list[Path]) -> None:
@@ -233,7 +233,7 @@ class Engines:
         parse: Callable[[str], str] = pbnsolve_one if name == "pbnsolve" else nonosolve_one
         cpu, outs = median_cpu([[str(binary), *options, str(p)] for p in paths], repeats, timeout=timeout + 30,
                                label=label or name)
-        row.sides.append(Side(label or name, cpu, {p.name: parse(o) for p, o in zip(paths, outs)}))
+        row.sides.append(Side(label or name, cpu, {p.name: parse(o) for p, o in zip(paths, outs, strict=True)}))
 
 
 # -- the puzzles ---------------------------------------------------------------------------------

@@ -105,7 +105,8 @@ def ball(side: int) -> np.ndarray:
 
 
 def verdicts() -> list[str]:
-    """The verdict of every shared Picross 3D level, 60 seeded small random boxes with some clues hidden, ten 9^3 ones."""
+    """The verdict of every shared Picross 3D level, 60 seeded small random boxes with some clues hidden, ten 9^3
+    ones."""
     shared = sorted((SHARED / "picross3d").glob("*.json"))
     found = [verify3d(formats.load(path), timeout=120).status for path in shared]
     rng = np.random.default_rng(37)
@@ -186,7 +187,7 @@ def _cell(seconds: float, wall, mb) -> str:
 def _compare(rows: dict) -> None:
     """What both engines must agree on: verdicts, the bunny's hidden clues, the solid ball's verdict."""
     ours, theirs = rows[("verdicts", "nonogen")]["verdicts"], rows[("verdicts", "previous")]["verdicts"]
-    differ = sum(a != b for a, b in zip(ours, theirs))
+    differ = sum(a != b for a, b in zip(ours, theirs, strict=True))
     print(f"verdicts: {len(ours)} levels, {differ} differ from the previous engine ({_counts(ours)})")
     for name, what in (("hiding", "bunny line-solvable hiding"), ("unique", "bunny unique hiding"),
                        ("big", "bunny level at 40"), ("torus", "torus level at 40"), ("knot", "knot level at 40")):

@@ -111,9 +111,11 @@ def worker(specs: list[dict], which: str) -> list[dict]:
             continue
         rep = made.report
         subject = rep.get("import", {}).get("subject")
-        subject = subject if isinstance(subject, dict) else {}  # before subjects, "subject" named how binarize found one
+        # before subjects, "subject" named how binarize found one
+        subject = subject if isinstance(subject, dict) else {}
         out.append({"box": subject.get("box") if subject.get("used", True) else None,
-            "status": rep["status"], "line_solvable": rep["line_solvable"], "fixes": len(rep["givens"]) + len(rep["edits"]),
+            "status": rep["status"], "line_solvable": rep["line_solvable"],
+            "fixes": len(rep["givens"]) + len(rep["edits"]),
             "grid": np.asarray(made.solution).tolist(), "palette": [list(c.rgb_tuple) for c in made.puzzle.palette],
             "seconds": round(time.perf_counter() - start, 3), "warnings": rep.get("warnings", []),
             "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -126,7 +128,8 @@ def previous_tree(rev: str) -> Path:
     where = Path(tempfile.gettempdir()) / f"nonogen-{rev}"
     if not (where / "nonogen").is_dir():
         where.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "nonogen"], check=True, capture_output=True).stdout
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "nonogen"], check=True,
+                                 capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
         built = list((ROOT / "nonogen" / "solve").glob("_linelogic*.so"))
         if built and _c_sources(where / "nonogen" / "solve") == _c_sources(ROOT / "nonogen" / "solve"):
@@ -189,7 +192,8 @@ def _fmt(res: dict) -> str:
     if "error" in res:
         return f"error: {res['error']}"[:58]
     status = ("U" if res["ok"] else res["status"][:4]) + ("L" if res["line_solvable"] else "-")
-    return (f"{res['recog']:5.2f} {res['like']:5.2f} {res['fidelity']:5.2f} {res['speck']:5.2f} {res['fill']:5.2f} {res['de']:5.1f} "
+    return (f"{res['recog']:5.2f} {res['like']:5.2f} {res['fidelity']:5.2f} {res['speck']:5.2f} {res['fill']:5.2f} "
+            f"{res['de']:5.1f} "
             f"{res['fixes']:4d} {status:>3} {res['seconds']:5.2f}")
 
 
@@ -247,7 +251,8 @@ def grid_picture(result: dict, box: int) -> Image.Image:
     grid = np.array(result["grid"])
     colours = np.array(result["palette"], dtype=np.uint8)
     cell = max(1, box // max(grid.shape))
-    img = Image.fromarray(colours[grid], "RGB").resize((grid.shape[1] * cell, grid.shape[0] * cell), Image.Resampling.NEAREST)
+    img = Image.fromarray(colours[grid], "RGB").resize((grid.shape[1] * cell, grid.shape[0] * cell),
+                                                       Image.Resampling.NEAREST)
     ImageDraw.Draw(img).rectangle([0, 0, img.width - 1, img.height - 1], outline=(160, 160, 160))
     return img
 
@@ -290,7 +295,8 @@ def big_photo_check(rev: str) -> list[str]:
 
     path = Path(tempfile.gettempdir()) / "nonogen-bench-24mp.jpg"
     if not path.is_file():
-        Image.fromarray(landscape(320, 240), "RGB").resize((6000, 4000), Image.Resampling.BICUBIC).save(path, quality=85)
+        big = Image.fromarray(landscape(320, 240), "RGB").resize((6000, 4000), Image.Resampling.BICUBIC)
+        big.save(path, quality=85)
     spec = {"path": str(path), "old": {"size": [40, 30]}, "new": {"size": [40, 30]}}
     lines = []
     for which in ("old", "new"):
@@ -304,7 +310,8 @@ BLIND_PHOTOS = sorted(str(p.relative_to(ROOT)) for p in PICTURES.glob("photo-*.j
     "samples/images/landscape.jpg", "samples/readability/pictures/photo-coins.jpg"]
 """The photos of the blind batch (samples/readability/README.md): each made with the default and --mode bw."""
 PHOTOGRAPHS = {"samples/images/photo-astronaut.jpg", "samples/images/photo-cameraman.jpg",
-               "samples/images/photo-chelsea.jpg", "samples/images/photo-coffee.jpg", "samples/images/photo-falcon9.jpg",
+               "samples/images/photo-chelsea.jpg", "samples/images/photo-coffee.jpg",
+               "samples/images/photo-falcon9.jpg",
                "samples/readability/pictures/photo-coins.jpg"}
 """The blind photos taken with a camera (samples/images/SOURCES.md); the other seven are drawn by the project to
 look like photos (a subject on a blotched, noisy gradient). Counted apart because the two read very differently."""
@@ -317,7 +324,8 @@ def blind_worker() -> list[dict]:
     out = []
     for path in BLIND_PHOTOS:
         for mode in ("default", "bw"):
-            result = image_to_grid(load_image(str(ROOT / path)), ImageOptions(**({"mode": "bw"} if mode == "bw" else {})))
+            options = ImageOptions(**({"mode": "bw"} if mode == "bw" else {}))
+            result = image_to_grid(load_image(str(ROOT / path)), options)
             out.append({"picture": path, "mode": mode, "grid": ["".join(".abcdefghijklmnop"[v] for v in row)
                                                                 for row in result.grid.tolist()]})
     return out
@@ -337,7 +345,8 @@ def blind_report(rev: str) -> list[str]:
     lines = ["blind labels (judges who never saw the photos) of the photos as each pipeline makes them now:"]
     for which in ("old", "new"):
         env = dict(os.environ, PYTHONPATH=str(previous_tree(rev) if which == "old" else ROOT))
-        done = subprocess.run([sys.executable, __file__, "--blind"], env=env, capture_output=True, text=True, timeout=1800)
+        done = subprocess.run([sys.executable, __file__, "--blind"], env=env, capture_output=True, text=True,
+                              timeout=1800)
         if done.returncode != 0:
             lines.append(f"  {which}: failed: {done.stderr.strip()[-200:]}")
             continue
@@ -345,15 +354,17 @@ def blind_report(rev: str) -> list[str]:
             made = [r for r in json.loads(done.stdout) if r["mode"] == mode]
             got = [labelled.get((r["picture"], tuple(r["grid"]))) for r in made]
             readable, known = sum(g == "readable" for g in got), sum(g is not None for g in got)
-            taken = [g for r, g in zip(made, got) if r["picture"] in PHOTOGRAPHS]
+            taken = [g for r, g in zip(made, got, strict=True) if r["picture"] in PHOTOGRAPHS]
             name = f"previous {rev}" if which == "old" else "today"
-            lines.append(f"  {name:18} {mode:8} {readable:2} of {known} labelled readable ({len(got) - known} unlabelled):"
+            lines.append(f"  {name:18} {mode:8} {readable:2} of {known} labelled readable "
+                         f"({len(got) - known} unlabelled):"
                          f" photographs {taken.count('readable')} of {len(taken)},"
                          f" drawn photos {readable - taken.count('readable')} of {len(got) - len(taken)}")
             if which == "new":
                 wanted = BLIND_TARGETS[mode]
                 met = readable >= wanted * len(got)
-                lines.append(f"  {'met ' if met else 'MISS'} {mode} >= {wanted:.0%} readable: {readable / max(len(got), 1):.0%}")
+                lines.append(f"  {'met ' if met else 'MISS'} {mode} >= {wanted:.0%} readable: "
+                             f"{readable / max(len(got), 1):.0%}")
     return lines
 
 
@@ -374,8 +385,9 @@ def main(argv: list[str]) -> int:
     specs = cases("--quick" in argv)
     old, new = run_pipeline("old", specs, rev), run_pipeline("new", specs, rev)
     rows = []
-    print(f"{'picture':26} {'style':8}| {'previous ' + rev + ': recog  like   fid speck  fill    dE  fix  ok     s':58} | today")
-    for spec, o, n in zip(specs, old, new):
+    columns = ": recog  like   fid speck  fill    dE  fix  ok     s"
+    print(f"{'picture':26} {'style':8}| {'previous ' + rev + columns:58} | today")
+    for spec, o, n in zip(specs, old, new, strict=True):
         row = {**spec, "old": o if "error" in o else measure(o, *references(spec, o)),
                "new": n if "error" in n else measure(n, *references(spec, n))}
         rows.append(row)

@@ -137,7 +137,7 @@ def level_edits(doc: dict, count: int, seed: int):
         at = near[rng.integers(len(near))]
         step = np.eye(3, dtype=int)[rng.integers(3)] * rng.choice([-1, 1])
         beside = at + step
-        if k % 2 and all(0 <= v < s for v, s in zip(beside, colors.shape)) and not colors[tuple(beside)]:
+        if k % 2 and all(0 <= v < s for v, s in zip(beside, colors.shape, strict=True)) and not colors[tuple(beside)]:
             colors[tuple(beside)] = colors[tuple(at)]
         else:
             colors[tuple(at)] = 0
@@ -176,7 +176,7 @@ def level_case(url: str, model: Path, size: int, count: int, previous: Optional[
         start = time.perf_counter()  # before: the edited level proved from nothing, as a 2D check proves a grid
         full, goal = level_of(checked)
         hidden = {tuple(line) for line in checked["hidden"] or ()}
-        verify3d(with_clues(full, lambda line: line not in hidden), target=goal, grade=True)
+        verify3d(with_clues(full, lambda line, hidden=hidden: line not in hidden), target=goal, grade=True)
         before.append(time.perf_counter() - start)
         start = time.perf_counter()  # after: the editor's proof, its session warm from the edit before
         next(check_level({"doc": checked, "options": options, "session": "bench"}))
@@ -199,8 +199,7 @@ def level_table(url: str, model: Path, count: int, previous: Optional[str], size
     print(f"\none-cube edit of a level: time to the verdict (ms; median, p90, max; {count} edits)")
     print(f"{'level':20} {'engine':9} {'status':8} | {'before: full re-verify':23} | {'after: editor proof':23} | "
           f"{'verdict via server':23} | {'all lines, server':23}")
-    print(f"{'':39} | {'median     p90     max':>23} | {'median     p90     max':>23} | {'median     p90     max':>23} |"
-          f" {'median     p90     max':>23}")
+    print(f"{'':39} |" + " |".join([f" {'median     p90     max':>23}"] * 4))
     for size in sizes:
         for row in level_case(url, model, size, count, previous):
             print(row, flush=True)
@@ -211,7 +210,8 @@ def main() -> int:
     parser.add_argument("--edits", type=int, default=30, help="edits per 2D case (default 30)")
     parser.add_argument("--level-edits", type=int, default=30, help="one-cube edits per level (default 30)")
     bunny = ROOT.parent / "shared" / "data" / "meshes" / "bunny.ply"
-    parser.add_argument("--model", type=Path, default=bunny if bunny.is_file() else ROOT / "samples/meshes/mushroom.ply",
+    parser.add_argument("--model", type=Path,
+                        default=bunny if bunny.is_file() else ROOT / "samples/meshes/mushroom.ply",
                         help="the model of the 3D editor's levels (default: the shared bunny, else samples' mushroom)")
     parser.add_argument("--only", choices=("2d", "3d"), help="only the 2D grids, or only the 3D editor")
     parser.add_argument("--previous", metavar="REV", help="the 3D editor's rows also with this engine's studio")
@@ -245,10 +245,12 @@ def main() -> int:
                     alone_v.append(v)
                     alone_all.append(a)
                 common = max(set(statuses), key=statuses.count)
-                print(f"{name[:-4] + f' {size}x{size}':28} {common:9} | {ms(first)} | {ms(last)} | {ms(alone_v)} | {ms(alone_all)}")
+                print(f"{name[:-4] + f' {size}x{size}':28} {common:9} | {ms(first)} | {ms(last)} | {ms(alone_v)} | "
+                      f"{ms(alone_all)}")
             alone, newer = cancel_case(url, 60)
             print(f"\nnewer edit during a hard job (60x60 random grid, edit repair): the hard job alone {alone:.2f} s; "
-                  f"the newer edit's verdict {1000 * newer:.0f} ms (the spare worker takes it; the busy one is stopped)")
+                  f"the newer edit's verdict {1000 * newer:.0f} ms "
+                  "(the spare worker takes it; the busy one is stopped)")
         finally:
             for running in (server, old[0] if old else None):
                 if running is not None:

@@ -47,7 +47,9 @@ from _bench import (DATA, ROOT, STARTUP_PUZZLE, SURVEY, blind_copies, children_c
 
 ENGINE = engine_on_path()
 
-from pysat.solvers import Solver  # noqa: E402
+# Loaded, not used: no engine's time below includes python-sat's import (as before the one SAT door); the
+# enumeration baseline takes its solver from nonogen.solve.sat.new_solver like everything else.
+import pysat.solvers  # noqa: E402,F401,TID251
 
 import nonogen  # noqa: E402
 from nonogen import formats, satisfies  # noqa: E402
@@ -60,7 +62,8 @@ if not Path(nonogen.__file__).resolve().is_relative_to(ENGINE.resolve()):
 ENUM_CAP = 5_000_000  # literals in the enumeration CNF before the baseline gives up
 BASELINE_TIMEOUT = 20.0
 PREVIOUS_ENGINE = "e121663"  # the engine when issue 25 (belief-propagation phases, start-up) was filed
-SHARED_SETS = ("processes", "survey", "taai", "colour", "stress")  # read from ../shared (DATA); the others are made here
+# read from ../shared (DATA); the others are made here
+SHARED_SETS = ("processes", "survey", "taai", "colour", "stress")
 
 
 # -- one puzzle, in a worker process ----------------------------------------------------------
@@ -91,7 +94,8 @@ def run_one(task: tuple[str, int, str, float]) -> dict:
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     if method != "enum" and result.solution is not None:  # the bench's own check, outside the time (it loads numpy)
         assert satisfies(puzzle, result.solution)
-    return {"status": status, "difficulty": difficulty, "seconds": seconds, "cpu": cpu, "peak_mb": peak_mb(), "note": note}
+    return {"status": status, "difficulty": difficulty, "seconds": seconds, "cpu": cpu, "peak_mb": peak_mb(),
+            "note": note}
 
 
 def enumeration_verify(puzzle, timeout: float) -> tuple[str, str]:
@@ -113,10 +117,12 @@ def enumeration_verify(puzzle, timeout: float) -> tuple[str, str]:
             if literals > ENUM_CAP:
                 return "too big", f"gave up past {ENUM_CAP:,} literals"
         clauses.append(choices)
+    from nonogen.solve.sat import new_solver  # here: a previous engine's copy (--engine) has no such module
+
     deadline = Deadline(timeout)
     cells = list(range(1, H * W + 1))
     try:
-        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        with new_solver("box", clauses) as solver:  # CaDiCaL 1.9.5, as for nonogen's own 3D boxes
             if not solve_limited(solver, deadline):
                 return "unsolvable", f"{len(clauses):,} clauses"
             model = solver.get_model()
@@ -346,20 +352,24 @@ def bench_survey(args) -> dict:
         for method in ("line", "python", "sat", "enum"):
             baselines[method], _ = run_set("survey", normal, method, BASELINE_TIMEOUT, 1)
     print("## webpbn survey set (in-process seconds per puzzle; one puzzle at a time)\n")
-    head = f"{'puzzle':<10} {'tier':<7} {'size':>6} {'expected':<9} {'nonogen':<10} {'difficulty':<10} {'s':>8} {'MB':>6}"
+    head = (f"{'puzzle':<10} {'tier':<7} {'size':>6} {'expected':<9} {'nonogen':<10} {'difficulty':<10} "
+            f"{'s':>8} {'MB':>6}")
     if baselines:
         head += f" | {'verdict s':>9} {'python s':>9} {'sat-only s':>10} {'enum s':>10}  enum note"
     print(head)
     right = 0
     rows = []
-    for (path, _, meta), r, *base in zip(normal + extreme, ours + hard, *baselines.values()):
+    for k, ((_, _, meta), r) in enumerate(zip(normal + extreme, ours + hard, strict=True)):
+        # the baselines ran on the normal puzzles only: an extreme one's row has no baseline columns
+        base = [results[k] for results in baselines.values()] if k < len(normal) else []
         expected = meta["uniqueness"].lower()
         ok = r["status"] == expected
         right += ok and meta["tier"] != "extreme"
         size = f"{meta['width']}x{meta['height']}"
         line = (
             f"{meta['short_name']:<10} {meta['tier']:<7} {size:>6} {expected:<9} "
-            f"{r['status'] + ('' if ok else ' !'):<10} {str(r['difficulty']):<10} {r['seconds']:8.3f} {r['peak_mb']:6.0f}"
+            f"{r['status'] + ('' if ok else ' !'):<10} {str(r['difficulty']):<10} {r['seconds']:8.3f} "
+            f"{r['peak_mb']:6.0f}"
         )
         if base:
             verdict, python, sat, enum = base
@@ -367,26 +377,28 @@ def bench_survey(args) -> dict:
         print(line)
         rows.append({"puzzle": meta["short_name"], "tier": meta["tier"], **r})
     total = sum(r["seconds"] for r in ours)
-    easy = [r["seconds"] for (_, _, m), r in zip(normal, ours) if m["tier"] == "easy"]
+    easy = [r["seconds"] for (_, _, m), r in zip(normal, ours, strict=True) if m["tier"] == "easy"]
     print(f"\nright verdicts (28 non-extreme): {right}/28;  total {total:.2f} s;  slowest easy {max(easy):.3f} s;"
           f"  extreme: {', '.join(r['status'] for r in hard)} at {args.extreme_timeout:.0f} s")
     print("extreme, given the goal stored in the file (is it the only solution?): " + ", ".join(
-        f"{meta['short_name']} {r['status']} in {r['seconds']:.1f} s" for (_, _, meta), r in zip(extreme, with_goal)))
+        f"{meta['short_name']} {r['status']} in {r['seconds']:.1f} s"
+        for (_, _, meta), r in zip(extreme, with_goal, strict=True)))
     summary = {"right": right, "total_seconds": total, "rows": rows,
-               "extreme": [{"puzzle": meta["short_name"], **r} for (_, _, meta), r in zip(extreme, hard)]}
+               "extreme": [{"puzzle": meta["short_name"], **r} for (_, _, meta), r in zip(extreme, hard, strict=True)]}
     previous = previous_measure("extreme", args)
     if previous is not None:
-        for row, before in zip(summary["extreme"], previous):
+        for row, before in zip(summary["extreme"], previous, strict=True):
             row["previous"] = _decided_seconds(before)
         print("extreme, blind, the previous engine: " + ", ".join(
-            f"{meta['short_name']} {r['status']} in {r['seconds']:.1f} s" for (_, _, meta), r in zip(extreme, previous)))
+            f"{meta['short_name']} {r['status']} in {r['seconds']:.1f} s"
+            for (_, _, meta), r in zip(extreme, previous, strict=True)))
     if baselines:
         verdict_total = sum(b["seconds"] for b in baselines["line"])
         print(f"verdict without probing (line logic + SAT): total {verdict_total:.2f} s")
     for method, results in baselines.items():
         if method == "line":
             continue
-        solved = [(o, b) for o, b in zip(ours, results) if b["status"] in ("unique", "multiple")]
+        solved = [(o, b) for o, b in zip(ours, results, strict=True) if b["status"] in ("unique", "multiple")]
         base_total = sum(b["seconds"] if b["status"] in ("unique", "multiple") else BASELINE_TIMEOUT for b in results)
         print(f"baseline {method}: {len(solved)}/28 decided within {BASELINE_TIMEOUT:.0f} s, total {base_total:.1f} s "
               f"(unfinished counted at the cap) -> nonogen is {base_total / total:.1f}x faster")
@@ -460,7 +472,8 @@ def bench_startup(args) -> dict:
     ours = medians["nonogen verify"]
     ratio = max(ours / bare, walls["nonogen verify"] / bare_wall)
     print(f"\ngoal {STARTUP_GOAL:.3f} s CPU: {'met' if ours <= STARTUP_GOAL else 'missed'} ({ours:.3f} s)")
-    print(f"goal {STARTUP_GOAL_RATIO:g}x python -c pass, CPU and wall: {'met' if ratio <= STARTUP_GOAL_RATIO else 'missed'} "
+    print(f"goal {STARTUP_GOAL_RATIO:g}x python -c pass, CPU and wall: "
+          f"{'met' if ratio <= STARTUP_GOAL_RATIO else 'missed'} "
           f"({ratio:.2f}x)\n")
     return {**medians, "wall": walls}
 
@@ -502,20 +515,24 @@ def bench_bounded(args) -> dict:
             big.write_text(text)
             commands = {"nonogen": [sys.executable, "-m", "nonogen", "verify", str(big), "--json"]}
             if args.previous_root:
-                commands["previous engine"] = ["sh", "-c", f'cd "{args.previous_root}" && exec "$0" -m nonogen verify "$1" --json',
-                                               sys.executable, str(big)]
+                commands["previous engine"] = [
+                    "sh", "-c", f'cd "{args.previous_root}" && exec "$0" -m nonogen verify "$1" --json',
+                    sys.executable, str(big)]
             for label, command in commands.items():
                 timed = ["/usr/bin/time", "-f", "%e %M", *command, "--timeout", str(BOUNDED_TIMEOUT)]
                 done = subprocess.run(timed, capture_output=True, text=True, check=False)
                 wall, kb = done.stderr.strip().splitlines()[-1].split()
-                status = json.loads(done.stdout.splitlines()[0])["status"] if done.stdout.strip() else f"exit {done.returncode}"
-                results.setdefault(name, {})[label] = {"status": status, "seconds": float(wall), "peak_mb": int(kb) / 1024}
+                status = (json.loads(done.stdout.splitlines()[0])["status"] if done.stdout.strip()
+                          else f"exit {done.returncode}")
+                results.setdefault(name, {})[label] = {"status": status, "seconds": float(wall),
+                                                       "peak_mb": int(kb) / 1024}
     print(f"## bounded work: --timeout {BOUNDED_TIMEOUT:g}, whole process\n")
     for name, by_engine in results.items():
         for label, r in by_engine.items():
             print(f"{name:<30} {label:<16} {r['status']:<10} {r['seconds']:6.1f} s wall  {r['peak_mb']:7.0f} MB peak")
     worst = max(r["nonogen"]["seconds"] for r in results.values())
-    print(f"\ngoal {BOUNDED_GOAL * BOUNDED_TIMEOUT:.1f} s: {'met' if worst <= BOUNDED_GOAL * BOUNDED_TIMEOUT else 'missed'} "
+    print(f"\ngoal {BOUNDED_GOAL * BOUNDED_TIMEOUT:.1f} s: "
+          f"{'met' if worst <= BOUNDED_GOAL * BOUNDED_TIMEOUT else 'missed'} "
           f"(slowest {worst:.1f} s)\n")
     return results
 
@@ -537,13 +554,15 @@ def bench_processes(args) -> dict:
         blind = blind_copies([SURVEY / "survey-sample-non" / name for name in names], Path(folder))
         engines = {"nonogen": [sys.executable, "-m", "nonogen"]}
         if args.previous_root:
-            engines["previous engine"] = ["sh", "-c", f'cd "{args.previous_root}" && exec "$0" -m nonogen "$@"', sys.executable]
+            engines["previous engine"] = ["sh", "-c", f'cd "{args.previous_root}" && exec "$0" -m nonogen "$@"',
+                                          sys.executable]
         for label, prefix in engines.items():
             before, statuses = children_cpu(), Counter()
             for path in blind:
                 done = subprocess.run([*prefix, "verify", str(path), "--json", "--no-ambiguity", "--timeout", "60"],
                                       capture_output=True, text=True, check=False)
-                statuses[json.loads(done.stdout.splitlines()[0])["status"] if done.stdout else f"exit {done.returncode}"] += 1
+                statuses[json.loads(done.stdout.splitlines()[0])["status"] if done.stdout
+                         else f"exit {done.returncode}"] += 1
             results[label] = {"cpu_seconds": children_cpu() - before, "statuses": dict(statuses)}
     print(f"## the survey's {len(names)} puzzles, one whole process each (blind, CPU summed)\n")
     for label, r in results.items():
@@ -566,7 +585,7 @@ def bench_taai(args) -> dict:
         previous = previous_measure(name, args)
         if previous is not None:
             summary[name]["previous_cpu_seconds"] = before = sum(r["cpu"] for r in previous)
-            changed = sum(a["status"] != b["status"] for a, b in zip(results, previous))
+            changed = sum(a["status"] != b["status"] for a, b in zip(results, previous, strict=True))
             print(f"  previous engine: verdicts {dict(Counter(r['status'] for r in previous))}; CPU {before:.1f} s "
                   f"({before / cpu:.2f}x nonogen's); verdicts that differ: {changed}")
     print("(every solution found is checked against the clues; the published solutions in tests/test_formats.py)\n")
@@ -595,7 +614,8 @@ def random_file() -> Path:
 def run_random_set(args) -> tuple[list, float]:
     """The random set (its first 200 puzzles with --quick), blind, as one batch on ``--jobs`` workers."""
     tasks = file_tasks([random_file()])[::args.every]
-    return run_set("random", tasks[:200] if args.quick else tasks, "nonogen", args.timeout, args.jobs, fresh_process=False)
+    return run_set("random", tasks[:200] if args.quick else tasks, "nonogen", args.timeout, args.jobs,
+                   fresh_process=False)
 
 
 def bench_random(args) -> dict:
@@ -611,7 +631,7 @@ def bench_random(args) -> dict:
     previous = previous_measure("random", args)
     if previous is not None:
         summary["previous_cpu_seconds"] = before = sum(r["cpu"] for r in previous)
-        changed = sum(a["status"] != b["status"] for a, b in zip(results, previous))
+        changed = sum(a["status"] != b["status"] for a, b in zip(results, previous, strict=True))
         summary["verdicts_differing"] = changed
         print(f"  previous engine: verdicts {dict(Counter(r['status'] for r in previous))}; CPU {before:.1f} s "
               f"({cpu / before:.2f}x of it); verdicts that differ: {changed}")
@@ -627,18 +647,19 @@ def bench_files(name: str, paths, args) -> dict:
     results, wall = run_set(name, tasks, "nonogen", args.timeout, 1, fresh_process=name not in COLOUR_SETS)
     print(f"## {name} set ({len(results)} puzzles)\n")
     print(f"{'puzzle':<44} {'size':>8} {'status':<10} {'difficulty':<10} {'s':>8} {'MB':>6}")
-    for (path, index, _), r in zip(tasks, results):
+    for (path, index, _), r in zip(tasks, results, strict=True):
         puzzle = _puzzles(path)[index]
         label = Path(path).name + (f"#{index + 1}" if index else "")
         print(f"{label[:44]:<44} {puzzle.width}x{puzzle.height:<4} {r['status']:<10} {str(r['difficulty']):<10} "
               f"{r['seconds']:8.3f} {r['peak_mb']:6.0f}")
     total = sum(r["seconds"] for r in results)
     print(f"\n{name}: {dict(Counter(r['status'] for r in results))}; total {total:.2f} s in-process, wall {wall:.1f} s")
-    summary = {"total_seconds": total, "rows": [{"file": t[0], **r} for t, r in zip(tasks, results)]}
+    summary = {"total_seconds": total, "rows": [{"file": t[0], **r} for t, r in zip(tasks, results, strict=True)]}
     previous = previous_measure(name, args) if name in COLOUR_SETS else None
     if previous is not None:
         summary["previous_total_seconds"] = before = sum(r["seconds"] for r in previous)
-        changed = [Path(t[0]).name for t, a, b in zip(tasks, results, previous) if a["status"] != b["status"]]
+        changed = [Path(t[0]).name for t, a, b in zip(tasks, results, previous, strict=True)
+                   if a["status"] != b["status"]]
         print(f"  previous engine: {dict(Counter(r['status'] for r in previous))}; total {before:.2f} s in-process "
               f"({before / max(total, 1e-9):.2f}x nonogen's); verdicts that differ: {len(changed)} {changed[:5]}")
     print()

@@ -142,8 +142,10 @@ def _sample_puzzles() -> list[Seed]:
 
 
 def _pack_seeds(rng: random.Random) -> list[Seed]:
-    seeds = [Seed("pack", ".pack", p.read_bytes(), p.name) for p in sorted((ROOT / "samples" / "packing").glob("*.pack"))]
-    seeds.append(Seed("pack", ".pack", b"nonogen-pack 1\nboard 3x2\n\npiece A L3\n##\n#.\n\npiece B L3\n##\n#.\n", "tiny"))
+    seeds = [Seed("pack", ".pack", p.read_bytes(), p.name)
+             for p in sorted((ROOT / "samples" / "packing").glob("*.pack"))]
+    seeds.append(Seed("pack", ".pack", b"nonogen-pack 1\nboard 3x2\n\npiece A L3\n##\n#.\n\npiece B L3\n##\n#.\n",
+                      "tiny"))
     seeds.append(Seed("pack", ".pack", b"board\nAA.\nA..\n\npiece A\n##\n#.\n\npiece B\n##\n#.\nsolution\nAAB\nABB\n",
                       "tiny-solution"))
     return seeds

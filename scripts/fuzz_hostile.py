@@ -325,7 +325,7 @@ def resume_case(rng: random.Random, folder: Path) -> tuple[str, str]:
                 run.kill()
                 run.wait()
     label = f"{count} puzzles, exits {[r.returncode for r in runs]}"
-    for run, err in zip(runs, errors):
+    for run, err in zip(runs, errors, strict=True):
         if run.returncode not in (0, 2) or "Traceback" in err:
             return label, f"exit {run.returncode}: {err.strip()[-300:]}"
         if run.returncode == 2 and "another nonogen run" not in err:

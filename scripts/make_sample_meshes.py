@@ -31,7 +31,8 @@ def _at(mesh: trimesh.Trimesh, x: float = 0, y: float = 0, z: float = 0) -> trim
 
 def rocket() -> trimesh.Trimesh:
     """A rocket on three fins (z up)."""
-    parts = [_at(cylinder(radius=1.0, height=5.0, sections=24), z=3.5), _at(cone(radius=1.0, height=2.2, sections=24), z=6.0)]
+    parts = [_at(cylinder(radius=1.0, height=5.0, sections=24), z=3.5),
+             _at(cone(radius=1.0, height=2.2, sections=24), z=6.0)]
     for angle in (0, 2 * np.pi / 3, 4 * np.pi / 3):
         fin = _at(box(extents=(1.6, 0.3, 2.0)), x=1.3, z=1.6)
         fin.apply_transform(trimesh.transformations.rotation_matrix(angle, [0, 0, 1]))

@@ -63,7 +63,8 @@ def _draw(entry: dict) -> Image.Image:
     for r, row in enumerate(entry["grid"]):
         for c, ch in enumerate(row):
             if ch != ".":
-                draw.rectangle([c * cell, r * cell, (c + 1) * cell - 1, (r + 1) * cell - 1], fill=colours[".abcdefghijklmnop".index(ch)])
+                draw.rectangle([c * cell, r * cell, (c + 1) * cell - 1, (r + 1) * cell - 1],
+                               fill=colours[".abcdefghijklmnop".index(ch)])
     return img
 
 
@@ -95,8 +96,10 @@ def make(prefix: str, out: Path) -> None:
     blind = [p for p in puzzles if p.get("batch") == "blind"]
     controls = rng.sample(blind, min(CONTROLS, len(blind)))
     ids = rng.sample(range(1000, 10000), len(fresh) + len(controls))
-    round_ = [dict(e, id=f"{prefix}{i}") for e, i in zip(fresh, ids)]
-    round_ += [{"id": f"{prefix}{i}", "control": c["id"], "control_label": labels[c["id"]]} for c, i in zip(controls, ids[len(fresh):])]
+    fresh_ids, control_ids = ids[:len(fresh)], ids[len(fresh):]
+    round_ = [dict(e, id=f"{prefix}{i}") for e, i in zip(fresh, fresh_ids, strict=True)]
+    round_ += [{"id": f"{prefix}{i}", "control": c["id"], "control_label": labels[c["id"]]}
+               for c, i in zip(controls, control_ids, strict=True)]
     order = rng.sample(round_, len(round_))
     tiles = [(e["id"], _draw(e if "grid" in e else next(p for p in puzzles if p["id"] == e["control"]))) for e in order]
     _sheets(tiles, out)
@@ -118,7 +121,8 @@ def add(prefix: str, out: Path) -> None:
     new = [e for e in round_.values() if "grid" in e]
     puzzles = json.loads((SET / "puzzles.json").read_text())
     puzzles += [dict(e, pipeline="this session") for e in new]
-    (SET / "puzzles.json").write_text("[\n" + ",\n".join(json.dumps(p, separators=(",", ":")) for p in puzzles) + "\n]\n")
+    lines = ",\n".join(json.dumps(p, separators=(",", ":")) for p in puzzles)
+    (SET / "puzzles.json").write_text("[\n" + lines + "\n]\n")
     with open(SET / "labels.csv", "a", newline="") as f:
         writer = csv.writer(f)
         for e in new:

@@ -225,7 +225,8 @@ def two_tabs(source: Path) -> str:
     try:
         for tab, model in (("tab-a", "chair.off"), ("tab-b", "snowman.obj")):
             server.call("api/mesh?options=" + urllib.request.quote('{"size": 5}'),
-                        (ROOT / "samples" / "meshes" / model).read_bytes(), {"X-File-Name": model, "X-Nonogen-Tab": tab})
+                        (ROOT / "samples" / "meshes" / model).read_bytes(),
+                        {"X-File-Name": model, "X-Nonogen-Tab": tab})
         saved = server.call("api/save", {"level": True, "name": "a-level"}, {"X-Nonogen-Tab": "tab-a"})
         report = json.loads((server.folder / "a-level" / "report.json").read_text()) if "saved" in saved else {}
         model = Path(str(report.get("model", "?"))).name
@@ -258,7 +259,7 @@ def measure(source: Path, strokes: int, log: Callable[[str], None]) -> dict[str,
         for name, load in (("", 0), ("under load: ", 4)):
             with Load(load):
                 lasts, singles = strokes_and_singles(server, strokes)
-            ratio = statistics.median(last / one for last, one in zip(lasts, singles))
+            ratio = statistics.median(last / one for last, one in zip(lasts, singles, strict=True))
             row[f"{name}single edit (the stroke's last grid): verdict"] = _ms(singles)
             row[f"{name}100-cell stroke: last verdict"] = f"{_ms(lasts)}, {ratio:.1f}x single"
             log(f"  {name or 'idle: '}strokes {[round(1000 * x) for x in lasts]}, singles "
@@ -308,10 +309,11 @@ def main() -> int:
     names = list(next(iter(columns.values())))
     width = max(map(len, names))
     widths = [max(len(title), *(len(c[n]) for n in names)) for title, c in columns.items()]
-    print(f"{'':{width}} | " + " | ".join(f"{t:{w}}" for t, w in zip(columns, widths)))
+    print(f"{'':{width}} | " + " | ".join(f"{t:{w}}" for t, w in zip(columns, widths, strict=True)))
     print("-" * width + "-+-" + "-+-".join("-" * w for w in widths))
     for name in names:
-        print(f"{name:{width}} | " + " | ".join(f"{c[name]:{w}}" for c, w in zip(columns.values(), widths)))
+        print(f"{name:{width}} | "
+              + " | ".join(f"{c[name]:{w}}" for c, w in zip(columns.values(), widths, strict=True)))
     return 0
 
 

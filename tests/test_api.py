@@ -100,7 +100,8 @@ def test_make_level_returns_the_same_made_as_from_mesh():
     cells[0, :, 0] = True
     made = nonogen.make_level(cells, title="Step")
     assert made.report["status"] == "unique" and made.puzzle.meta["title"] == "Step"
-    assert made.report["clues_hidden"] + (made.report["clues_total"] - made.report["clues_hidden"]) == made.puzzle.n_lines
+    report = made.report
+    assert report["clues_hidden"] + (report["clues_total"] - report["clues_hidden"]) == made.puzzle.n_lines
 
 
 def test_dumps_beside_dump(tmp_path):
@@ -157,7 +158,8 @@ def test_cli_passes_no_positional_knobs_to_the_pipelines():
     """A title/source swap came from calling from_mesh with 12 positional arguments; only the source is positional."""
     for name in ("image.py", "mesh.py"):
         tree = ast.parse((ROOT / "nonogen" / "cli" / name).read_text())
-        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") in ("from_image", "from_mesh")]
+        calls = [n for n in ast.walk(tree)
+                 if isinstance(n, ast.Call) and getattr(n.func, "id", "") in ("from_image", "from_mesh")]
         assert calls and all(len(call.args) == 1 for call in calls), name
 
 

@@ -1,4 +1,5 @@
-"""Verifying collections: skipped files, bundle members, exit flags, outputs, stdin/stdout, resume, crashes, interrupts, Dask."""
+"""Verifying collections: skipped files, bundle members, exit flags, outputs, stdin/stdout, resume, crashes,
+interrupts, Dask."""
 from __future__ import annotations
 
 import csv
@@ -134,8 +135,8 @@ def test_a_fifo_is_skipped_not_waited_for(tmp_path, capsys):
     ("non", OK + "====\n" + BAD + "====\n" + TWO, 11),
     ("taai", "$1\n" + X_TAAI + "$2\n" + X_TAAI.replace("1\n", "x\n", 1) + "$3\n" + X_TAAI, 9),
     ("webpbn", None, None),
-    ("bracket", "GRID a\nROWS\n[2]\n[1]\nCOLUMNS\n[2]\n[1]\nGRID b\nROWS\n[2]\n[x]\nCOLUMNS\n[2]\n[1]\n"
-                "GRID c\nROWS\n[1]\n[1]\nCOLUMNS\n[1]\n[1]\n", 11),
+    ("bracket", ("GRID a\nROWS\n[2]\n[1]\nCOLUMNS\n[2]\n[1]\nGRID b\nROWS\n[2]\n[x]\nCOLUMNS\n[2]\n[1]\n"
+                 "GRID c\nROWS\n[1]\n[1]\nCOLUMNS\n[1]\n[1]\n"), 11),
 ])
 def test_one_bad_member_costs_only_itself(tmp_path, capsys, fmt, text, bad_line):
     """A bundle with one bad member lost its good members too."""
@@ -158,7 +159,8 @@ def test_one_bad_member_costs_only_itself(tmp_path, capsys, fmt, text, bad_line)
 
 def test_records_carry_format_metadata_and_a_clue_hash_shared_across_formats(tmp_path, capsys):
     source = formats.load(SAMPLES / "heart.non")
-    for fmt, name in (("non", "a/heart.non"), ("webpbn", "b/heart.xml"), ("nonogen", "c/heart.json"), ("nin", "d/h.nin")):
+    for fmt, name in (("non", "a/heart.non"), ("webpbn", "b/heart.xml"), ("nonogen", "c/heart.json"),
+                      ("nin", "d/h.nin")):
         (tmp_path / name).parent.mkdir()
         (tmp_path / name).write_text(formats.dumps(source, fmt))
     code, out, _ = run(capsys, "verify", tmp_path, "--json")
@@ -320,12 +322,14 @@ def test_dash_reads_stdin_and_writes_stdout(tmp_path, capsys, monkeypatch):
     assert code == 0 and formats.loads(out, "non").rows == (((1, 1),), ((2, 1),))
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, "convert", SAMPLES / "heart.non", "-")
-    assert code == 0 and not Path("-").exists() and formats.loads(out, "non").same_clues(formats.load(SAMPLES / "heart.non"))
+    assert code == 0 and not Path("-").exists()
+    assert formats.loads(out, "non").same_clues(formats.load(SAMPLES / "heart.non"))
     feed_stdin(monkeypatch, OK)
     code, out, _ = run(capsys, "convert", "-", "-", "--to", "nin")
     assert code == 0 and out.startswith("2 2")
     feed_stdin(monkeypatch, OK)
-    assert run(capsys, "convert", "-", "out.xml")[0] == 0 and formats.load("out.xml").same_clues(formats.loads(OK, "non"))
+    assert run(capsys, "convert", "-", "out.xml")[0] == 0
+    assert formats.load("out.xml").same_clues(formats.loads(OK, "non"))
 
 
 def test_stdin_is_checked_as_a_file_is(capsys, monkeypatch):
@@ -522,10 +526,11 @@ def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path):
     """A wrong --scheduler address ended in a traceback and 'internal error' (exit 5)."""
     pytest.importorskip("distributed")
     (tmp_path / "ok.non").write_text(OK)
-    done = subprocess.run([sys.executable, "-m", "nonogen", "verify", tmp_path / "ok.non", "--scheduler", "nowhere:port"],
-                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    argv = [sys.executable, "-m", "nonogen", "verify", tmp_path / "ok.non", "--scheduler", "nowhere:port"]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=REPO)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
-    assert done.stderr.strip().splitlines()[-1].startswith("nonogen: error: cannot reach the Dask scheduler at nowhere:port")
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("nonogen: error: cannot reach the Dask scheduler at nowhere:port")
 
 
 def test_verify_paths_takes_sources():

@@ -2,6 +2,7 @@
 contents with page numbers, answers at the back; ``--grade`` for any input. Read back with pdftotext and pdftoppm."""
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shutil
@@ -100,7 +101,8 @@ def test_grade_filter_over_a_selection_file(collection, tmp_path):
 
 
 def test_grade_filter_and_contents_for_puzzle_files(tmp_path):
-    files = [REPO / "samples" / "puzzles" / n for n in ("heart.non", "lambda.txt", "webpbn-00001.non", "webpbn-00016.non")]
+    files = [REPO / "samples" / "puzzles" / n
+             for n in ("heart.non", "lambda.txt", "webpbn-00001.non", "webpbn-00016.non")]
     pdf = tmp_path / "all.pdf"
     every = json.loads(nonogen_cli("book", *files, "-o", pdf, "--json", "--contents").stdout)
     assert every["contents_pages"] == [2] and "Contents" in page_text(pdf, 2)
@@ -130,7 +132,7 @@ def test_contents_running_over_two_pages_shift_every_page_number():
     printed = {}
     for page in book.contents_pages:
         words = texts[page]
-        printed.update({w: int(n) for w, n in zip(words, words[1:]) if w.startswith("Puzzle ")})
+        printed.update({w: int(n) for w, n in itertools.pairwise(words) if w.startswith("Puzzle ")})
     assert len(printed) == 45
     for entry in book.entries:
         line = next(t for t in printed if t.startswith(f"Puzzle {entry.number} ·"))

@@ -18,7 +18,8 @@ USUAL = "import sys; from nonogen.cli import main; sys.exit(main())"
 
 
 def torn_down(before: str = "") -> str:
-    """The program with an object whose finaliser runs only when the interpreter is torn down (``before`` runs first)."""
+    """The program with an object whose finaliser runs only when the interpreter is torn down (``before`` runs
+    first)."""
     return ("import sys\nclass Last:\n    def __del__(self):\n        print('torn down', file=sys.stderr)\n"
             f"{before}\nlast = Last()\nfrom nonogen.cli import console\nconsole()\n")
 

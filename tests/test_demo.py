@@ -41,7 +41,8 @@ def test_the_demo_writes_the_committed_outputs(tmp_path):
     missing = sorted(set(made) - set(committed))
     assert not missing, f"`make demo` writes files outputs/ does not hold: {missing[:10]}"
     changed = [name for name in made if made[name] != committed[name]]
-    assert not changed, f"`make demo` rewrites {len(changed)} committed files differently (run it and commit): {changed[:10]}"
+    assert not changed, (f"`make demo` rewrites {len(changed)} committed files differently (run it and commit): "
+                         f"{changed[:10]}")
     report = json.loads(made["images/fish-grade2/report.json"])
     assert report["status"] == "unique" and "seconds" not in report and "timings" not in report
     assert all('"seconds"' not in line for line in made["verify.jsonl"].decode().splitlines())

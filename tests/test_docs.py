@@ -29,14 +29,16 @@ GENERATED = ["gallery", "_play", "examples/out", "sg_execution_times.rst"]
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    pytest.importorskip("sphinx", reason="the docs build needs the docs tools (pip install -e '.[dev]', as make test does)")
+    pytest.importorskip("sphinx",
+                        reason="the docs build needs the docs tools (pip install -e '.[dev]', as make test does)")
     for name in GENERATED:
         path = DOCS / name
         shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
     out = tmp_path_factory.mktemp("site")
-    done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(out)],
-                          capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, f"the docs build failed (warnings are errors):\n{done.stdout[-3000:]}{done.stderr[-6000:]}"
+    argv = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(out)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, \
+        f"the docs build failed (warnings are errors):\n{done.stdout[-3000:]}{done.stderr[-6000:]}"
     return out
 
 

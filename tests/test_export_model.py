@@ -86,7 +86,8 @@ def test_a_level_with_every_clue_hidden_is_multiple_not_a_crash():
     from nonogen.formats import loads
     from nonogen.solve import verify
 
-    text = '{"format": "nonogen-3d", "version": 1, "size": [1,1,1], "clues": {"x": [[null]], "y": [[null]], "z": [[null]]}}'
+    text = ('{"format": "nonogen-3d", "version": 1, "size": [1,1,1], '
+            '"clues": {"x": [[null]], "y": [[null]], "z": [[null]]}}')
     assert verify(loads(text, "nonogen-3d")).status == "multiple"
 
 

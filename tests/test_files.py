@@ -306,7 +306,8 @@ def test_read_resume_keeps_one_record_per_file(tmp_path, capsys):
     from nonogen.cli import main
 
     (tmp_path / "a.non").write_text(OK)
-    (tmp_path / "b.non").write_text(OK.replace("2\n1\ncolumns", "1\n2\ncolumns").replace("columns\n2\n1", "columns\n1\n2"))
+    swapped = OK.replace("2\n1\ncolumns", "1\n2\ncolumns").replace("columns\n2\n1", "columns\n1\n2")
+    (tmp_path / "b.non").write_text(swapped)
     resume = tmp_path / "r.jsonl"
     assert main(["verify", str(tmp_path / "a.non"), "--resume", str(resume)]) == 0
     line = resume.read_text()

@@ -98,7 +98,7 @@ def test_taai_solutions_satisfy_their_puzzles(shared_data):
             assert satisfies(p, p.goal), p.meta
         # The solution file read as puzzles derives clues from the grids: they must be the questions.
         as_puzzles = formats.load_all(shared_data / "puzzles/taai/solution" / name)
-        assert all(a.same_clues(b) for a, b in zip(puzzles, as_puzzles))
+        assert all(a.same_clues(b) for a, b in zip(puzzles, as_puzzles, strict=True))
 
 
 def test_taai_files_round_trip_byte_for_byte(shared_data, tmp_path):
@@ -122,7 +122,7 @@ def palettes(draw, max_colors=3):
     names = draw(st.lists(st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=6),
                           min_size=n + 1, max_size=n + 1, unique=True))
     rgbs = draw(st.lists(st.integers(0, 0xFFFFFF), min_size=n + 1, max_size=n + 1))
-    return tuple(Color(nm, f"#{v:06x}", ch) for nm, v, ch in zip(names, rgbs, chars))
+    return tuple(Color(nm, f"#{v:06x}", ch) for nm, v, ch in zip(names, rgbs, chars, strict=True))
 
 
 @st.composite
@@ -210,7 +210,7 @@ def levels(draw):
     level = puzzle3d_from_cells(cells, title=draw(meta_text))
     hide = draw(st.lists(st.booleans(), min_size=3, max_size=3))
     clues = {a: [[None if h and (i + j) % 2 else c for j, c in enumerate(r)] for i, r in enumerate(level.clues[a])]
-             for a, h in zip("xyz", hide)}
+             for a, h in zip("xyz", hide, strict=True)}
     return Puzzle3D(size, clues, goal=cells if draw(st.booleans()) else None,
                     givens=[(0, 0, 0, int(cells[0, 0, 0]))], meta=level.meta)
 
@@ -305,14 +305,14 @@ BAD = [
     ("g", ": rows\n1\n1\n: columns\n1\n1 1z\n: end\n", "line 6: column 2"),  # items known from other lines
     ("g", ": rows\n1\n", "line"),
     ("bracket", "GRID a\nROWS\n[ 1 ]\n[ x ]\n", "line 4"),
-    ("webpbn", '<puzzleset><puzzle>\n<clues type="rows"><line><count color="red">1</count></line></clues>'
-               '<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>', "line 2"),
+    ("webpbn", ('<puzzleset><puzzle>\n<clues type="rows"><line><count color="red">1</count></line></clues>'
+                '<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>'), "line 2"),
     ("webpbn", "<puzzleset><puzzle>\n<clues type='rows'>\n</puzzle>", "line 3"),
-    ("webpbn", '<puzzleset><puzzle><clues type="rows"><line><count>one</count></line></clues>'
-               '<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>', "line 1"),
+    ("webpbn", ('<puzzleset><puzzle><clues type="rows"><line><count>one</count></line></clues>'
+                '<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>'), "line 1"),
     ("nonogen", '{"format": "nonogen-2d", "rows": [[1]], "cols": [[1]], "goal": ["x"]}', "goal"),
-    ("nonogen-3d", '{"format": "nonogen-3d", "size": [1, 1, 1], "clues": {"x": [["1q"]], "y": [[null]], '
-                   '"z": [[null]]}}', "clues.x"),
+    ("nonogen-3d", ('{"format": "nonogen-3d", "size": [1, 1, 1], "clues": {"x": [["1q"]], "y": [[null]], '
+                    '"z": [[null]]}}'), "clues.x"),
 ]
 
 
@@ -530,8 +530,8 @@ def test_rowscols_json_refuses_numbers_it_cannot_use(text, words):
         formats.loads(text, "rowscols")
 
 
-NG2 = '{"format": "nonogen-2d", "palette": [{"name": "white", "rgb": "#ffffff", "char": "."}, ' \
-      '{"name": "red", "rgb": "#ff0000", "char": "r"}],\n"rows": %s,\n"cols": [[[1, "red"]]]}'
+NG2 = ('{"format": "nonogen-2d", "palette": [{"name": "white", "rgb": "#ffffff", "char": "."}, '
+       '{"name": "red", "rgb": "#ff0000", "char": "r"}],\n"rows": %s,\n"cols": [[[1, "red"]]]}')
 
 
 @pytest.mark.parametrize("rows,message", [
@@ -616,9 +616,8 @@ def test_schema_describes_both_json_formats():
     s = schema()
     jsonschema.Draft202012Validator.check_schema(s)
     v = jsonschema.Draft202012Validator(s)
-    colour = puzzle_from_grid(np.array([[1, 2], [0, 1]], dtype=np.uint8),
-                              (Color("white", "#ffffff", "."), Color("red", "#ff0000", "r"), Color("blue", "#0000ff", "b")),
-                              givens=[(0, 1, 2)], title="t")
+    palette = (Color("white", "#ffffff", "."), Color("red", "#ff0000", "r"), Color("blue", "#0000ff", "b"))
+    colour = puzzle_from_grid(np.array([[1, 2], [0, 1]], dtype=np.uint8), palette, givens=[(0, 1, 2)], title="t")
     assert v.is_valid(json.loads(formats.dumps(colour, "nonogen")))
     level = json.loads(formats.dumps(Puzzle3D((1, 1, 2), {"x": [[(1, 1), None]], "y": [[(1, 1), (0, 1)]],
                                                           "z": [[(1, 1)]]}), "nonogen-3d"))
@@ -749,7 +748,8 @@ def test_picross3d_levels_are_verified_solved_converted_and_played_from_the_comm
                      "picross3d-ytakata"]) == 0
     assert formats.sniff((tmp_path / "back.txt").read_text()) == "picross3d-ytakata"
     assert cli.main(["render", str(tmp_path / "step.txt"), "-o", str(tmp_path / "step.html")]) == 0
-    assert '"size":[3,2,2]' in (tmp_path / "step.html").read_text() and '"name":"Step"' in (tmp_path / "step.html").read_text()
+    page = (tmp_path / "step.html").read_text()
+    assert '"size":[3,2,2]' in page and '"name":"Step"' in page
     capsys.readouterr()
 
 
@@ -1025,7 +1025,8 @@ def test_json_readers_refuse_a_value_of_any_wrong_type_in_one_line(fmt):
 def test_convert_says_what_it_wrote(tmp_path, capsys):
     """`convert` printed nothing, while every other writer says what it wrote; a summary said "1 puzzles"."""
     out = tmp_path / "heart.xml"
-    assert cli.main(["convert", str(Path(__file__).resolve().parents[1] / "samples" / "puzzles" / "heart.non"), str(out)]) == 0
+    heart = Path(__file__).resolve().parents[1] / "samples" / "puzzles" / "heart.non"
+    assert cli.main(["convert", str(heart), str(out)]) == 0
     assert capsys.readouterr().err.strip() == f"{out}: 1 puzzle written as webpbn"
     assert cli.main(["verify", str(out)]) == 0
     assert capsys.readouterr().err.strip().splitlines()[-1].startswith("1 puzzle: 1 unique")
@@ -1042,7 +1043,8 @@ def test_non_reports_a_bad_block_at_its_first_line_though_tokens_are_parsed_once
 
 
 def test_a_file_is_read_whole_up_to_the_limit_whatever_size_it_reports(tmp_path):
-    """read_text asks for the size the file reports (and one byte more); the limit and the refusals stay as they were."""
+    """read_text asks for the size the file reports (and one byte more); the limit and the refusals stay as they
+    were."""
     limit = formats.MAX_FILE_BYTES
     for size in (1, 4095, 4096, 4097, limit - 1, limit):
         path = tmp_path / f"f{size}.non"

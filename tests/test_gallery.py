@@ -155,7 +155,8 @@ def browser() -> Iterator[tuple["webdriver.Chrome", Path]]:
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}", "--window-size=1400,1000"):
+                "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
+                "--window-size=1400,1000"):
         options.add_argument(arg)
     options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
                                               "download.prompt_for_download": False})

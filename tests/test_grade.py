@@ -59,7 +59,8 @@ def test_score_never_falls_when_the_puzzle_grows(m, more):
 
 
 def test_score_gives_lookahead_a_whole_grade():
-    line_only = Measures(cells=400, lines=40, passes=20, line_reads=200, hard_lines=0, sweeps=0, deductions=0, depth=0, search=False)
+    line_only = Measures(cells=400, lines=40, passes=20, line_reads=200, hard_lines=0, sweeps=0, deductions=0, depth=0,
+                         search=False)
     lookahead = line_only._replace(sweeps=1, deductions=1, depth=2)
     assert score(lookahead) - score(line_only) >= 1.0 and grade_of_score(score(lookahead)) == 2
 
@@ -75,7 +76,8 @@ def test_overlap_finds_what_a_person_sees_and_never_more_than_complete_logic():
         domain = tuple((2 if row[t] else 1) if rng.random() < 0.3 else 3 for t in range(n))
         automaton = LineAutomaton(clue)
         seen, full = overlap(automaton, domain), solve_line(automaton, domain)
-        assert all(f & ~s == 0 for f, s in zip(full, seen)) and all(s & ~d == 0 for s, d in zip(seen, domain))
+        assert all(f & ~s == 0 for f, s in zip(full, seen, strict=True))
+        assert all(s & ~d == 0 for s, d in zip(seen, domain, strict=True))
         weaker += seen != full
     assert weaker > 0
 
@@ -122,9 +124,11 @@ def test_multiple_solutions_grade_five_and_unsolvable_none():
 
 
 def test_the_grade_grows_with_size_and_with_reasoning(shared_data):
-    """On the webpbn survey: a 10x5 overlap puzzle is grade 1, a 45x45 one above it, lookahead above both sizes' line logic."""
+    """On the webpbn survey: a 10x5 overlap puzzle is grade 1, a 45x45 one above it, lookahead above both sizes' line
+    logic."""
     folder = shared_data / "puzzles" / "webpbn" / "survey-sample-non"
-    grade = {name: graded(measure2d(formats.load(folder / f"webpbn-{name}.non"))) for name in ("00001", "00529", "00023", "00803")}
+    grade = {name: graded(measure2d(formats.load(folder / f"webpbn-{name}.non")))
+             for name in ("00001", "00529", "00023", "00803")}
     assert grade["00001"].grade == 1 < grade["00529"].grade  # 10x5 and 45x45, line logic alone
     assert grade["00023"].grade > grade["00001"].grade  # 11x10 with one lookahead sweep
     assert grade["00803"].score > grade["00529"].score  # 45x50 with lookahead
@@ -179,16 +183,22 @@ def test_3d_levels_are_graded_by_their_line_passes():
     assert result.status == "unique" and result.grade in (1, 2, 3)
 
 
+def _counting(calls: Counter, name: str, original):
+    """``original`` (a method), counting its calls in ``calls[name]``."""
+
+    def counted(self, *args, **kwargs):
+        calls[name] += 1
+        return original(self, *args, **kwargs)
+
+    return counted
+
+
 def test_a_graded_3d_verify_builds_one_line_index_and_runs_line_logic_once(monkeypatch):
     """verify3d built a line index and ran line logic for the difficulty, then the grade built another and ran the
     passes again; the verdict's passes now give the difficulty, the work figure and the grade."""
     calls: Counter = Counter()
     for name in ("__init__", "passes", "fixpoint"):
-        def counted(self, *args, _name=name, _original=getattr(LineIndex3D, name), **kwargs):
-            calls[_name] += 1
-            return _original(self, *args, **kwargs)
-
-        monkeypatch.setattr(LineIndex3D, name, counted)
+        monkeypatch.setattr(LineIndex3D, name, _counting(calls, name, getattr(LineIndex3D, name)))
     level = puzzle3d_from_cells(_dog())
     graded = verify(level)
     assert graded.difficulty == "line" and graded.grade in (1, 2, 3) and graded.work > 0
@@ -217,14 +227,16 @@ def test_from_image_reaches_grade_two_by_redrawing_uncertain_edges():
     """A clean drawing is line-solvable at every size; drawing a few edge cells the other way makes it grade 2."""
     from nonogen.make.picture import from_image
 
-    made = from_image("samples/images/flat-fish.png", grade=2, timeout=None)  # no time limit: the same outcome under any load
+    # no time limit: the same outcome under any load
+    made = from_image("samples/images/flat-fish.png", grade=2, timeout=None)
     assert made.report["status"] == "unique" and made.report["grade"] == 2
     assert any("cells on uncertain edges drawn the other way to reach grade 2" in w for w in made.report["warnings"])
     assert not any("halftone" in w for w in made.report["warnings"])
 
 
 def test_from_image_draws_a_colour_photo_in_black_and_white_when_colour_cannot_reach_the_grade():
-    """A photo the mode left to nonogen is drawn in colour, whose puzzles stay grade 1; black and white reaches 2, and says so."""
+    """A photo the mode left to nonogen is drawn in colour, whose puzzles stay grade 1; black and white reaches 2, and
+    says so."""
     from nonogen.make.picture import from_image
 
     # the width held: at the default 30 cells, colour would reach grade 2 at another size (60x60) first

@@ -31,7 +31,8 @@ def test_rows_of_takes_lists_arrays_and_rows_alike():
 
 
 def test_derive_clues_needs_no_numpy_and_reads_touching_colours():
-    assert derive_clues([[1, 1, 2, 0, 2]]) == (((((2, 1), (1, 2), (1, 2))),), (((1, 1),), ((1, 1),), ((1, 2),), (), ((1, 2),)))
+    assert derive_clues([[1, 1, 2, 0, 2]]) == ((((2, 1), (1, 2), (1, 2)),),
+                                               (((1, 1),), ((1, 1),), ((1, 2),), (), ((1, 2),)))
     assert derive_clues(np.array([[1, 1], [0, 1]])) == derive_clues([[1, 1], [0, 1]])
 
 
@@ -97,7 +98,8 @@ def _file(module: str) -> Path:
 
 
 def _imports(module: str) -> list[tuple[str, bool]]:
-    """``(module imported, inside a function)`` for every import in ``module``'s file but those only type checkers see."""
+    """``(module imported, inside a function)`` for every import in ``module``'s file but those only type checkers
+    see."""
     path = _file(module)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: list[tuple[str, bool]] = []
@@ -110,8 +112,8 @@ def _imports(module: str) -> list[tuple[str, bool]]:
                 found.extend((alias.name, in_function) for alias in child.names)
             elif isinstance(child, ast.ImportFrom):
                 parts = package.split(".")
-                base = ".".join(parts[: len(parts) - child.level + 1] + [child.module or ""]).strip(".") if child.level \
-                    else child.module
+                base = (".".join(parts[: len(parts) - child.level + 1] + [child.module or ""]).strip(".")
+                        if child.level else child.module)
                 for alias in child.names:  # a submodule when the name is one, else the module it comes from
                     submodule = f"{base}.{alias.name}"
                     found.append((submodule if _file(submodule).exists() else base, in_function))
@@ -129,7 +131,8 @@ def _verify_path_2d() -> set[str]:
     """
     from nonogen import formats
 
-    readers = {formats.FORMATS[name].looks_like.__module__ for name in formats.FORMATS if name not in formats.FORMATS_3D}
+    readers = {formats.FORMATS[name].looks_like.__module__
+               for name in formats.FORMATS if name not in formats.FORMATS_3D}
     todo = ["nonogen", "nonogen.cli.verify", "nonogen.batch", "nonogen.solve.verify", *readers]
     seen: set[str] = set()
     while todo:

@@ -111,7 +111,7 @@ def test_the_search_and_the_residue_solver_answer_as_a_proof_from_scratch():
             if trace.hide(ln):
                 hidden.add(ln)
                 continue
-            level = with_clues(puzzle, lambda other, ln=ln: other not in hidden and other != ln)
+            level = with_clues(puzzle, lambda other, ln=ln, hidden=hidden: other not in hidden and other != ln)
             rival = verify3d(level, target=puzzle.goal).status != "unique"
             assert hide3d._residue_rival(trace, ln, Clock(None), hide3d._Work(0)) is rival
             for reads in (3, hide3d.SEARCH_READS):

@@ -153,15 +153,17 @@ def test_colour_quantize_then_vote_keeps_real_colours_and_finds_border_backgroun
     colours = {0: (10, 60, 10, 255), 1: (230, 30, 30, 255), 2: (30, 30, 230, 255), 3: (240, 220, 30, 255)}
     rgba = rgba_from_grid(cells, colours)
     # 13 px per cell horizontally, 11 vertically, then a smooth blur band would invent colours if we downsampled first
-    img = Image.fromarray(rgba.repeat(11, axis=0).repeat(13, axis=1), "RGBA").resize((50, 31), Image.Resampling.BILINEAR)
+    img = Image.fromarray(rgba.repeat(11, axis=0).repeat(13, axis=1), "RGBA").resize((50, 31),
+                                                                                     Image.Resampling.BILINEAR)
     result = image_to_grid(img, ImageOptions(size=(4, 3), colors=3))
     assert result.info["background"] != "transparent"
     assert result.palette[0].rgb_tuple == pytest.approx((10, 60, 10), abs=12)
     rgbs = {tuple(int(v) for v in result.palette[i].rgb_tuple) for i in range(1, 4)}
     for want in [(230, 30, 30), (30, 30, 230), (240, 220, 30)]:
-        assert any(max(abs(a - b) for a, b in zip(have, want)) < 25 for have in rgbs)
+        assert any(max(abs(a - b) for a, b in zip(have, want, strict=True)) < 25 for have in rgbs)
     # Cell values follow the picture: map each palette entry back to the nearest original colour.
-    back = {i: min(range(4), key=lambda k: sum(abs(a - b) for a, b in zip(result.palette[i].rgb_tuple, colours[k][:3])))
+    back = {i: min(range(4), key=lambda k, rgb=result.palette[i].rgb_tuple: sum(
+                abs(a - b) for a, b in zip(rgb, colours[k][:3], strict=True)))
             for i in range(4)}
     assert np.array_equal(np.vectorize(back.get)(result.grid), cells)
     names = [c.name for c in result.palette]
@@ -441,7 +443,8 @@ def test_image_to_grid_makes_photos_colour_by_default_and_bw_when_asked():
     assert bw.palette == BW_PALETTE and bw.info["method"] == "subject drawing"
     assert bw.info["drawing"] in ("silhouette", "outline", "regions") and bw.info["subject"]["box"]
     whole = image_to_grid(photo, ImageOptions(width=30, mode="bw", fit="pad"))  # the whole photo: a tone cut
-    assert whole.info["method"] == "tone cut" and f"{whole.info['tone']}, {whole.info['ink']} ink" in whole.info["scores"]
+    assert whole.info["method"] == "tone cut"
+    assert f"{whole.info['tone']}, {whole.info['ink']} ink" in whole.info["scores"]
     assert speck_share(bw.grid) <= 0.2 and speck_share(whole.grid) <= 0.2 and speck_share(colour.grid) <= 0.3
 
 

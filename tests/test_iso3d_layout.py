@@ -94,7 +94,7 @@ def check_layout(puzzle: Puzzle3D, picture: Picture, cell: float) -> dict:
     faces = grids(cells, cell)
     assert sorted(len(g) for g in faces) == sorted([X * Z, X * Y, Z * Y])
     face_boxes = [bounds([rect_box(r) for r in g]) for g in faces]
-    for g, fb in zip(faces, face_boxes):  # each face is a full rectangle of cells
+    for g, fb in zip(faces, face_boxes, strict=True):  # each face is a full rectangle of cells
         assert round((fb[2] - fb[0]) * (fb[3] - fb[1])) == round(len(g) * cell * cell)
     for a, b in combinations(face_boxes, 2):
         assert not overlap(a, b), "two face grids overlap"
@@ -152,7 +152,8 @@ def test_sheet_layout_never_collides(size, title):
         assert " ".join(t.text for t in caption_lines) == caption
         assert max(t.y for t in caption_lines) < min(t.y for t in title_lines)  # the caption comes first
     if puzzle.givens:  # every given is listed: a printed level cannot say "and 3 more"
-        listed = " ".join(t.text for t in sorted(found["labels"], key=lambda t: t.y) if t.size == pytest.approx(cell * 0.4))
+        listed = " ".join(t.text for t in sorted(found["labels"], key=lambda t: t.y)
+                          if t.size == pytest.approx(cell * 0.4))
         assert listed.startswith("given cubes")
         assert all(f"({x},{y},{z})=" in listed.replace(" ", "") for x, y, z, _ in puzzle.givens)
 

@@ -37,7 +37,8 @@ def test_pack_orders_levels_by_grade_and_copies_their_files(collection, tmp_path
     written = json.loads(done.stdout)
     manifest = json.loads((tmp_path / "pack" / "manifest.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(schema("levelpack.schema.json")).validate(manifest)
-    grades = {Path(m).stem: json.loads((collection / Path(m).stem / "report.json").read_text())["grade"] for m in MESHES}
+    grades = {Path(m).stem: json.loads((collection / Path(m).stem / "report.json").read_text())["grade"]
+              for m in MESHES}
     expected = sorted(grades, key=lambda n: (grades[n], n))
     assert [level["name"] for level in manifest["levels"]] == expected == written["levels"]
     assert [level["grade"] for level in manifest["levels"]] == sorted(grades.values())
@@ -78,7 +79,7 @@ def test_grade_filter_and_selection_file(collection, tmp_path):
     made = nonogen.level_pack(collection, tmp_path / "all")
     low = min(made["grades"])
     only = nonogen.level_pack(collection, tmp_path / "low", grades=(low, low))
-    assert only["levels"] == [n for n, g in zip(made["levels"], made["grades"]) if g == low]
+    assert only["levels"] == [n for n, g in zip(made["levels"], made["grades"], strict=True) if g == low]
     assert only["left_out"] and set(only["left_out"]) | set(only["levels"]) == set(made["levels"])
     selection = tmp_path / "selection.json"
     selection.write_text(json.dumps({"collection": str(collection), "names": ["snowman", "icon-heart", "chair"]}))

@@ -11,13 +11,13 @@ import random
 
 import numpy as np
 import pytest
-from pysat.solvers import Solver
 
 from nonogen.clues3d import all_lines, line_clue_3d, puzzle3d_from_cells, with_clues
 from nonogen.make.hide3d import hide_clues
 from nonogen.solve import line3d
-from nonogen.solve.cnf3d import SOLVER_NAME, encode
+from nonogen.solve.cnf3d import encode
 from nonogen.solve.line3d import LineIndex3D, solve_line_3d
+from nonogen.solve.sat import new_solver
 from nonogen.solve.verify3d import verify3d
 
 native = pytest.mark.skipif(line3d._line3d is None, reason="C module _line3d not built")
@@ -86,7 +86,8 @@ def test_c_fixpoint_gives_the_python_cells_runs_passes_and_trace(monkeypatch, sy
             grid = lines.start_grid(givens)
             trace = (np.zeros(lines.n_cells, dtype=np.int32), np.zeros(lines.n_cells, dtype=np.int32))
             done = lines.run(grid, lines.active(), synchronous=synchronous, trace=trace)
-            results.append((done, grid.tolist(), trace[0][: done.trace_len].tolist(), trace[1][: done.trace_len].tolist()))
+            results.append((done, grid.tolist(), trace[0][: done.trace_len].tolist(),
+                            trace[1][: done.trace_len].tolist()))
         assert results[0] == results[1], seed
         outcomes.add(results[0][0].status)
     assert outcomes == {-1, 0, 1}  # contradictions, stuck and solved boxes were all met
@@ -280,7 +281,7 @@ def test_hiding_goes_on_with_line_logic_after_the_solver_hid_a_clue(monkeypatch)
 def _sat_alone(level) -> tuple[str, object]:
     """The verdict of the whole CNF, no line logic (the engine before): the status and the solution when unique."""
     enc = encode(level)
-    with Solver(name=SOLVER_NAME, bootstrap_with=enc.clauses) as solver:
+    with new_solver("box", enc.clauses) as solver:
         if not solver.solve():
             return "unsolvable", None
         first = enc.decode(solver.get_model())
@@ -296,7 +297,8 @@ def test_line_first_verdicts_are_the_sat_verdicts():
         lines, cells, givens = _box(seed)
         rng = np.random.default_rng(seed)
         hidden = {ln for ln in all_lines(cells.shape) if rng.random() < 0.4}
-        levels.append(with_clues(puzzle3d_from_cells(cells), lambda ln: ln not in hidden).replace(givens=givens))
+        levels.append(with_clues(puzzle3d_from_cells(cells), lambda ln, hidden=hidden: ln not in hidden)
+                      .replace(givens=givens))
     for seed in range(3):  # random 9^3 boxes with every clue: unique, but line logic leaves cubes open
         levels.append(puzzle3d_from_cells(np.random.default_rng(seed).random((9, 9, 9)) < 0.5))
     for seed, level in enumerate(levels):

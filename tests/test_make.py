@@ -19,7 +19,8 @@ REPO = Path(__file__).resolve().parents[1]
 FAKE_APT = """#!/bin/sh
 echo "$*" >> "{log}"
 case "$*" in
-  *install\\ -s*) printf 'Inst libfoo (1.0 Debian)\\nInst libc6 [2.36-9] (2.36-9+deb12u9 Debian)\\nInst chromium (1 Debian)\\n' ;;
+  *install\\ -s*) printf 'Inst libfoo (1.0 Debian)\\n'
+    printf 'Inst libc6 [2.36-9] (2.36-9+deb12u9 Debian)\\nInst chromium (1 Debian)\\n' ;;
   *install\\ -y*) echo "APT INSTALLING" ;;
 esac
 """

@@ -135,8 +135,8 @@ def test_mesh_command_writes_a_unique_level(tmp_path, capsys):
     assert check.status == "unique" and np.array_equal(check.solution, level.goal)
     shown = derive_clues_3d(level.goal)
     for axis in "xyz":
-        for row_have, row_full in zip(level.clues[axis], shown[axis]):
-            assert all(c is None or c == f for c, f in zip(row_have, row_full))
+        for row_have, row_full in zip(level.clues[axis], shown[axis], strict=True):
+            assert all(c is None or c == f for c, f in zip(row_have, row_full, strict=True))
 
 
 @needs_shared

@@ -31,7 +31,7 @@ def ref_orientations(cells) -> set[frozenset]:
     for g in (grid, np.fliplr(grid)):
         for k in range(4):
             rows, cols = np.nonzero(np.rot90(g, k))
-            found.add(frozenset(zip(rows.tolist(), cols.tolist())))
+            found.add(frozenset(zip(rows.tolist(), cols.tolist(), strict=True)))
     return found
 
 
@@ -137,7 +137,7 @@ def random_small_level(rng: random.Random) -> Level:
     cut = cut_board(w, h, n_pieces=n, min_size=lo, max_size=hi, rng=rng)
     blocked = frozenset(cut.pop()) if len(cut) > 2 and rng.random() < 0.4 else frozenset()
     pieces = [Piece("ABCDEFGHIJKLMNOP"[i], f"p{i}", tuple(cells)) for i, cells in enumerate(cut)]
-    placed = {p.char: cells for p, cells in zip(pieces, cut) if rng.random() < 0.3}
+    placed = {p.char: cells for p, cells in zip(pieces, cut, strict=True) if rng.random() < 0.3}
     if rng.random() < 0.4 and pieces[-1].char not in placed:  # a straight piece instead: often no tiling
         pieces[-1] = Piece(pieces[-1].char, "I", tuple((0, c) for c in range(pieces[-1].size)))
     return Level(w, h, tuple(pieces), blocked, placed)
@@ -293,7 +293,7 @@ def test_solution_png_gives_each_piece_its_own_colour():
 
     level = generate_level(11, 5, 12, seed=4, classic=True)[0]
     image = to_png(solution_picture(level, level.solution, cell=20))
-    colors = dict(zip((p.char for p in level.pieces), piece_colors(12)))
+    colors = dict(zip((p.char for p in level.pieces), piece_colors(12), strict=True))
     assert len(set(colors.values())) == 12
     for r, row in enumerate(level.solution):
         for c, ch in enumerate(row):

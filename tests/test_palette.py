@@ -28,7 +28,8 @@ def test_a_green_is_not_called_grey():
 
 def test_delta_e_is_ciede2000():
     # Sharma, Wu and Dalal's CIEDE2000 test data, pair 1: 2.0425
-    assert float(delta_e(np.array([50.0, 2.6772, -79.7751]), np.array([50.0, 0.0, -82.7485]))) == pytest.approx(2.0425, abs=1e-4)
+    pair = np.array([50.0, 2.6772, -79.7751]), np.array([50.0, 0.0, -82.7485])
+    assert float(delta_e(*pair)) == pytest.approx(2.0425, abs=1e-4)
     assert float(delta_e(to_lab((255, 255, 255)), to_lab((0, 0, 0)))) == pytest.approx(100.0, abs=0.01)
 
 
@@ -83,7 +84,7 @@ def _word(name: str) -> tuple[int, str]:
 def _read_in_order(rgbs, names) -> bool:
     """Every two names of one family read the same way round as their colours' lightness."""
     lightness = [float(to_lab(rgb)[0]) for rgb in rgbs]
-    for (la, na), (lb, nb) in itertools.combinations(zip(lightness, names), 2):
+    for (la, na), (lb, nb) in itertools.combinations(zip(lightness, names, strict=True), 2):
         (ra, fa), (rb, fb) = _word(na), _word(nb)
         if fa == fb and ra != rb and (ra < rb) != (la < lb):
             return False

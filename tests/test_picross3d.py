@@ -51,7 +51,7 @@ def brute_solutions(puzzle: Puzzle3D) -> np.ndarray:
         count = lines.sum(-1)
         groups = (lines[..., 1:] & ~lines[..., :-1]).sum(-1) + lines[..., 0]
         groups = np.clip(groups, 1, 3)
-        for (i, j), clue in np.ndenumerate(np.empty(lines.shape[1:3], dtype=object)):
+        for i, j in np.ndindex(*lines.shape[1:3]):
             want = puzzle.clues[axis][i][j]
             if want is not None:
                 ok &= (count[:, i, j] == want[0]) & (groups[:, i, j] == want[1])
@@ -75,7 +75,7 @@ def _random_case(rng: np.random.Generator, size) -> Puzzle3D:
     cells = rng.random(size) < rng.uniform(0.2, 0.8)
     puzzle = puzzle3d_from_cells(cells).replace(goal=None)
     hide = rng.random(puzzle.n_lines) < rng.uniform(0.0, 0.7)
-    flags = dict(zip(all_lines(size), hide))
+    flags = dict(zip(all_lines(size), hide, strict=True))
     puzzle = with_clues(puzzle, lambda ln: not flags[ln])
     if rng.random() < 0.2:  # sometimes an unsolvable level: change one shown clue
         shown = [ln for ln in all_lines(size) if not flags[ln]]
@@ -133,7 +133,7 @@ def test_line_solver_matches_enumeration():
         fits = [
             p
             for p in itertools.product((0, 1), repeat=L)
-            if line_clue_3d(p) == (count, groups) and all(k < 0 or k == v for k, v in zip(known, p))
+            if line_clue_3d(p) == (count, groups) and all(k < 0 or k == v for k, v in zip(known, p, strict=True))
         ]
         want = tuple(fits[0][i] if len({f[i] for f in fits}) == 1 else -1 for i in range(L))
         assert solve_line_3d(count, groups, known) == want

@@ -252,7 +252,7 @@ def test_bw_solved_by_clicks_and_a_drag(driver, open_page):
     assert list(_cells(driver)[1]) == [1] * 5
     row_clue = driver.find_element(By.CSS_SELECTOR, 'td.row-clue[data-row="1"]')
     assert "done" in row_clue.get_attribute("class")
-    for r, c in zip(*np.nonzero(grid)):
+    for r, c in zip(*np.nonzero(grid), strict=True):
         if r != 1 and (r, c) != (4, 2):
             _cell(driver, r, c).click()
     assert "Solved" in _status(driver)
@@ -270,7 +270,7 @@ def test_color_solved_with_the_picker(driver, open_page):
     _shot(driver, "2d-color-start")
     for color in (1, 2):
         driver.find_element(By.CSS_SELECTOR, f'#palette .swatch[data-color="{color}"]').click()
-        for r, c in zip(*np.nonzero(grid == color)):
+        for r, c in zip(*np.nonzero(grid == color), strict=True):
             _cell(driver, r, c).click()
     assert "Solved" in _status(driver)
     assert (_cells(driver) == np.where(grid > 0, grid.astype(int), -1)).all()
@@ -362,7 +362,7 @@ def test_a_dark_background_is_the_page_board_as_in_solution_png(driver, open_pag
         shot = _cell(driver, r, c).screenshot_as_png
         size = Image.open(io.BytesIO(shot)).size
         on_page = _pixel(shot, size[0] / 2, size[1] / 2)
-        assert max(abs(a - b) for a, b in zip(on_page, on_paper)) <= 2, (r, c, on_page, on_paper)
+        assert max(abs(a - b) for a, b in zip(on_page, on_paper, strict=True)) <= 2, (r, c, on_page, on_paper)
     _shot(driver, "2d-dark-background-revealed")
     ActionChains(driver).context_click(_cell(driver, 0, 0)).perform()  # an empty-mark on the dark board
     _until(driver, lambda d: _cells(d)[0, 0] == 0, "the cell to be marked empty")
@@ -482,7 +482,7 @@ def test_3d_is_upright_and_not_mirrored(driver, open_page):
     corner, far = (driver.execute_script(project, *c) for c in ((0, 0, 0), (2, 2, 2)))
     assert corner["x"] < far["x"] and corner["y"] < far["y"] and corner["depth"] < far["depth"]
     assert driver.execute_script("return nonogenPlay.worldPosition(0, 0, 0)") == [-1, 1, 1]
-    for x, y, z in zip(*np.nonzero(~cells)):
+    for x, y, z in zip(*np.nonzero(~cells), strict=True):
         driver.execute_script("nonogenPlay.breakCube(...arguments)", int(x), int(y), int(z))
     assert "Solved" in _status(driver)
     image = _canvas_image(driver)
@@ -543,10 +543,10 @@ def _best_line(puzzle, cells: np.ndarray) -> tuple[str, int, int]:
     full = (1 << len(puzzle.palette)) - 1
     best = None
     for kind, clues, lines in (("row", puzzle.rows, cells), ("col", puzzle.cols, cells.T)):
-        for k, (clue, line) in enumerate(zip(clues, lines)):
+        for k, (clue, line) in enumerate(zip(clues, lines, strict=True)):
             masks = solve_line(LineAutomaton(clue), [full if v < 0 else 1 << int(v) for v in line])
             assert masks is not None
-            settled = sum(1 for v, m in zip(line, masks) if v < 0 and m & (m - 1) == 0)
+            settled = sum(1 for v, m in zip(line, masks, strict=True) if v < 0 and m & (m - 1) == 0)
             if settled and (best is None or settled > best[2]):
                 best = (kind, k, settled)
     return best
@@ -571,7 +571,10 @@ def test_hint_highlights_the_line_that_line_logic_advances(driver, open_page):
     for t in hint["cells"]:
         r, c = (index, t) if kind == "row" else (t, index)
         driver.find_element(By.CSS_SELECTOR, f'#palette .swatch[data-color="{max(1, grid[r, c])}"]').click()
-        (_cell(driver, r, c).click() if grid[r, c] else ActionChains(driver).context_click(_cell(driver, r, c)).perform())
+        if grid[r, c]:
+            _cell(driver, r, c).click()
+        else:
+            ActionChains(driver).context_click(_cell(driver, r, c)).perform()
     assert _state(driver)["hint"] is None  # a change clears the old hint
     driver.find_element(By.ID, "hint").click()
     _wait(driver, lambda d: d.execute_script("return nonogenPlay.state().hint !== null"))
@@ -580,7 +583,7 @@ def test_hint_highlights_the_line_that_line_logic_advances(driver, open_page):
     assert (second["kind"], second["index"], len(second["cells"])) == want
     # a mark that breaks a clue: the hint names that line instead
     driver.find_element(By.CSS_SELECTOR, '#palette .swatch[data-color="1"]').click()
-    wrong_cell = next((r, c) for r, c in zip(*np.nonzero(grid == 0)) if _cells(driver)[r, c] == -1)
+    wrong_cell = next((r, c) for r, c in zip(*np.nonzero(grid == 0), strict=True) if _cells(driver)[r, c] == -1)
     _cell(driver, *wrong_cell).click()
     driver.find_element(By.ID, "hint").click()
     _wait(driver, lambda d: "cannot meet its clue" in d.find_element(By.ID, "status").text)
@@ -605,7 +608,7 @@ def test_page_line_solver_matches_the_engine_on_random_lines(driver, open_page):
                   rng.integers(0, colours, size=n))]
         cases.append((clue, domain))
     got = driver.execute_script("return arguments[0].map(([c, d]) => nonogenPlay.solveLine(c, d))", cases)
-    for (clue, domain), answer in zip(cases, got):
+    for (clue, domain), answer in zip(cases, got, strict=True):
         want = solve_line(LineAutomaton(tuple(map(tuple, clue))), domain)
         assert answer == (None if want is None else list(want)), (clue, domain)
     assert sum(a is None for a in got) > 10 and sum(a is not None for a in got) > 100  # both kinds met
@@ -682,7 +685,7 @@ def test_3d_undo_strike_limit_and_the_model_named_when_solved(driver, open_page)
     driver.find_element(By.ID, "reset").click()
     driver.switch_to.alert.accept()
     assert _state(driver)["strikes"] == 0
-    for x, y, z in zip(*np.nonzero(~cells)):
+    for x, y, z in zip(*np.nonzero(~cells), strict=True):
         driver.execute_script("nonogenPlay.breakCube(...arguments)", int(x), int(y), int(z))
     _wait(driver, lambda d: d.execute_script("return nonogenPlay.solved()"))
     assert "It is: Tiny chair." in _status(driver) and heading.text == "Tiny chair"

@@ -11,7 +11,6 @@ import io
 import numpy as np
 import pytest
 
-from nonogen.clues import puzzle_from_grid
 from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.export.html import page_2d, page_3d
 from nonogen.solve.line3d import line_solve3d, solve_line_3d
@@ -20,9 +19,13 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing")
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from test_play_browser import (  # noqa: E402,F401  (fixtures: the shared browser, the network check, the loader)
-    _bw_puzzle, _cell, _cells, _level_cells, _shot, _state, _status, _until, browser, driver, open_page,
-)
+import test_play_browser  # noqa: E402
+from test_play_browser import _bw_puzzle, _cell, _cells, _level_cells, _shot, _state, _status, _until  # noqa: E402
+
+# test_play_browser's fixtures (the shared browser, the network check, the page loader): pytest finds a fixture by
+# its name in this module. Bound by assignment, not imported, because every test parameter named like an import
+# reads to pyflakes as that import redefined unused (F811), the rule that finds a test shadowed by a namesake.
+browser, driver, open_page = test_play_browser.browser, test_play_browser.driver, test_play_browser.open_page
 
 ACCENT = (47, 111, 208)  # --accent in play.css: the focus ring
 FRAME = (31, 95, 200)  # the 3D cursor frame (play3d_view.js)
@@ -83,7 +86,7 @@ def test_the_solved_picture_shows_no_empty_marks(driver, open_page):
     _until(driver, lambda d: _cells(d)[2, 0] == 0 and _cells(d)[3, 0] == 0, "two empty-marks")
     dot = "return getComputedStyle(arguments[0], '::after').content"
     assert driver.execute_script(dot, _cell(driver, 2, 0)) != "none"  # the dot shows while playing
-    for r, c in zip(*np.nonzero(grid)):
+    for r, c in zip(*np.nonzero(grid), strict=True):
         if (r, c) != (4, 2):
             _cell(driver, r, c).click()
     _until(driver, lambda d: d.execute_script("return nonogenPlay.solved()"), "the grid to be solved")
@@ -164,7 +167,8 @@ def test_3d_keyboard_play_with_a_cube_cursor(driver, open_page):
             continue
         _go(driver, target)
         _press(driver, "x")
-        _until(driver, lambda d: _cube(d, *target) == "broken" or _state(d)["solved"], f"X to break {target}")
+        _until(driver, lambda d, target=target: _cube(d, *target) == "broken" or _state(d)["solved"],
+               f"X to break {target}")
     assert _state(driver)["solved"] and _state(driver)["strikes"] == 0 and "Solved" in _status(driver)
     _until(driver, lambda d: frame() == 0, "the cursor frame to leave the solved model")
     _shot(driver, "3d-keys-solved")
@@ -248,7 +252,7 @@ def test_3d_line_solver_matches_the_engine_on_random_lines(driver, open_page):
         known = [int(v) if rng.random() < 0.3 else -1 for v in truth]
         cases.append((count, groups, known))
     got = driver.execute_script("return arguments[0].map(([n, g, k]) => nonogenLine3d.solveLine3d(n, g, k))", cases)
-    for (count, groups, known), answer in zip(cases, got):
+    for (count, groups, known), answer in zip(cases, got, strict=True):
         want = solve_line_3d(count, groups, tuple(known))
         assert answer == (None if want is None else list(want)), (count, groups, known)
     assert sum(a is None for a in got) > 10 and sum(a is not None for a in got) > 100

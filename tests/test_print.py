@@ -38,8 +38,10 @@ from nonogen.render.sheet2d import sheet_picture, sheet_size
 
 REPO = Path(__file__).resolve().parents[1]
 PDFTOPPM, PDFTOTEXT = shutil.which("pdftoppm"), shutil.which("pdftotext")
-needs_pdftoppm = pytest.mark.skipif(PDFTOPPM is None, reason="pdftoppm (Debian package poppler-utils) is not installed")
-needs_pdftotext = pytest.mark.skipif(PDFTOTEXT is None, reason="pdftotext (Debian package poppler-utils) is not installed")
+needs_pdftoppm = pytest.mark.skipif(PDFTOPPM is None,
+                                    reason="pdftoppm (Debian package poppler-utils) is not installed")
+needs_pdftotext = pytest.mark.skipif(PDFTOTEXT is None,
+                                     reason="pdftotext (Debian package poppler-utils) is not installed")
 PALETTE = (Color("white", "#ffffff", "."), Color("red", "#dd2222", "r"), Color("navy", "#000080", "n"),
            Color("3", "#22aa22", "g"))
 A4_PT, LETTER_PT = (595.276, 841.89), (612.0, 792.0)
@@ -73,7 +75,8 @@ def items() -> list[BookItem]:
     """A mixed book: small and TAAI-sized B&W, colour, Picross 3D; grades out of order, one unknown."""
     puzzles = [(random_puzzle(10, 10, 1, "Ten"), 3), (colour_puzzle(), 1), (random_puzzle(25, 25, 2), None),
                (level3d(), 2), (random_puzzle(15, 12, 3, "Fifteen"), 1)]
-    return [BookItem(p, p.goal, g, {1: "easy", 2: "fair", 3: "tricky"}.get(g), f"p{i}") for i, (p, g) in enumerate(puzzles)]
+    return [BookItem(p, p.goal, g, {1: "easy", 2: "fair", 3: "tricky"}.get(g), f"p{i}")
+            for i, (p, g) in enumerate(puzzles)]
 
 
 # --- reading PDFs back -----------------------------------------------------------------------
@@ -212,6 +215,12 @@ def test_pdf_pages_have_the_paper_size_and_no_ink_outside_the_margins(book_pdf):
         assert np.asarray(image).min() < 128  # and every page has something on it
 
 
+def _iso_drawn(cells: np.ndarray, scale: float, shape: tuple) -> np.ndarray:
+    """The isometric answer drawing of ``cells`` at ``scale``, resized to a page region of ``shape``'s size."""
+    img = to_png(solution_picture(cells, cube=24), scale=scale).resize((shape[1], shape[0]))
+    return np.asarray(img, dtype=float)
+
+
 @needs_pdftoppm
 def test_answer_pages_show_each_puzzles_solution(book_pdf):
     book, path = book_pdf
@@ -226,19 +235,17 @@ def test_answer_pages_show_each_puzzles_solution(book_pdf):
             a = entry.answer
             box = tuple(round(v * k) for v in (a.x, a.y, a.x + a.width, a.y + a.height))
             region = np.asarray(image.crop(box), dtype=float)
-            def drawn(cells):
-                img = to_png(solution_picture(cells, cube=24), scale=a.scale * k).resize(image.crop(box).size)
-                return np.asarray(img, dtype=float)
             other = item.answer.copy()
             other[0, :, 0] = False
-            right, wrong = np.abs(region - drawn(item.answer)).mean(), np.abs(region - drawn(other)).mean()
+            right, wrong = (np.abs(region - _iso_drawn(cells, a.scale * k, region.shape)).mean()
+                            for cells in (item.answer, other))
             assert right < 8 and right < wrong / 2
             continue
         x0, y0, cell = entry.answer_grid
         for (r, c), value in np.ndenumerate(item.answer):
             pixel = image.getpixel((int((x0 + (c + 0.5) * cell) * k), int((y0 + (r + 0.5) * cell) * k)))
             want = item.puzzle.palette[int(value)].rgb_tuple
-            assert max(abs(p - q) for p, q in zip(pixel, want)) < 40, (entry.number, r, c, pixel, want)
+            assert max(abs(p - q) for p, q in zip(pixel, want, strict=True)) < 40, (entry.number, r, c, pixel, want)
 
 
 @needs_pdftotext

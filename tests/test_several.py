@@ -24,7 +24,7 @@ def random_grid(seed: int, size: int) -> list[list[int]]:
 
 
 def differing(a, b) -> int:
-    return sum(x != y for x, y in zip(flat(rows_of(a)), flat(rows_of(b))))
+    return sum(x != y for x, y in zip(flat(rows_of(a)), flat(rows_of(b)), strict=True))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -64,7 +64,8 @@ def test_a_unique_puzzle_keeps_its_verdict_and_difficulty(monkeypatch):
     assert shortcut.worth_searching(puzzle, session.grid, session.undecided_count())
     result = session.verify(timeout=60)
     assert (result.status, result.difficulty) == ("unique", "probe") and "shortcut" not in result.stats
-    found, exhausted, _ = session.grid.two_solutions(session.line_masks(), shortcut.BUDGET, shortcut.STEPS, Deadline(None))
+    found, exhausted, _ = session.grid.two_solutions(session.line_masks(), shortcut.BUDGET, shortcut.STEPS,
+                                                     Deadline(None))
     assert len(found) == 1 and exhausted  # the search saw the one solution and no other
     monkeypatch.setattr(shortcut, "MAX_OPEN", 0)  # the full path alone
     before = verify(puzzle, timeout=60)

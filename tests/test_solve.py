@@ -220,7 +220,8 @@ def test_every_small_grid_gets_the_verdict_of_an_exhaustive_count():
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(1, 8).flatmap(lambda n: st.lists(st.lists(st.integers(0, 2), min_size=n, max_size=n), min_size=1, max_size=8)),
+@given(st.integers(1, 8).flatmap(lambda n: st.lists(st.lists(st.integers(0, 2), min_size=n, max_size=n),
+                                                   min_size=1, max_size=8)),
        st.booleans())
 def test_estimated_clauses_bounds_the_encoding(rows, colour):
     """The memory check trusts estimated_clauses to be an upper bound of what Encoding builds."""

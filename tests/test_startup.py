@@ -150,7 +150,8 @@ def test_the_plain_reader_agrees_with_argparse(argv):
     assert vars(plain) == vars(parsed)
 
 
-@pytest.mark.parametrize("argv", [["verify", "a.non"], ["verify", "--json", "--no-ambiguity", "--timeout", "60", "a", "b"],
+@pytest.mark.parametrize("argv", [["verify", "a.non"],
+                                  ["verify", "--json", "--no-ambiguity", "--timeout", "60", "a", "b"],
                                   ["verify", "-", "--jobs", "2", "--format", "non", "--no-grade"]])
 def test_the_plain_reader_reads_the_plain_forms(argv):
     """The common command lines do take the plain path (the agreement above would hold if it took none)."""

@@ -84,7 +84,8 @@ def test_studio_api_keeps_to_its_folder(studio, tmp_path):
         status, answer = studio.api("/api/save", {"doc": DOC, "name": name, "format": "non"})
         assert status == 400 and "error" in answer, name
     assert (tmp_path / "outside.non").read_bytes() == (SAMPLES / "puzzles" / "heart.non").read_bytes()
-    assert not (tmp_path / "outside.non.tmp").exists() and sorted(p.name for p in folder.iterdir()) == ["heart.non", "link.non"]
+    assert not (tmp_path / "outside.non.tmp").exists()
+    assert sorted(p.name for p in folder.iterdir()) == ["heart.non", "link.non"]
     # a request without the run's token (another site's form, say) is refused; so is a foreign Host name
     assert studio.api("/api/save", {"doc": DOC, "name": "x.non", "format": "non"}, token=None)[0] == 403
     with pytest.raises(urllib.error.HTTPError, match="400"):
@@ -124,7 +125,8 @@ def test_studio_reimport_follows_the_options(studio):
         assert status == 200 and len(again["grid"][0]) == 20
         fills.append(again["quality"]["fill_share"])
     assert fills[0] != fills[1]
-    status, colour = studio.api("/api/import", {"picture_id": first["picture_id"], "options": {"width": 12, "colors": 3}})
+    status, colour = studio.api("/api/import",
+                                {"picture_id": first["picture_id"], "options": {"width": 12, "colors": 3}})
     assert status == 200 and len(colour["palette"]) == 4 and len(colour["grid"][0]) == 12
     status, answer = studio.api("/api/import", {"picture_id": first["picture_id"], "options": {"width": 999}})
     assert status == 400 and answer["error"] == "width 999: expected 1 to 100 cells"
@@ -168,8 +170,8 @@ def test_studio_command_refuses_a_missing_folder_and_a_taken_port(tmp_path):
 
     with open_socket() as taken:
         port = str(taken.getsockname()[1])
-        result = subprocess.run([sys.executable, "-m", "nonogen", "studio", str(tmp_path), "--port", port, "--no-browser"],
-                                capture_output=True, text=True, timeout=WAIT)
+        argv = [sys.executable, "-m", "nonogen", "studio", str(tmp_path), "--port", port, "--no-browser"]
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=WAIT)
     assert result.returncode == 2 and f"port {port}:" in result.stderr and "--port" in result.stderr
     assert "Traceback" not in result.stderr
 
@@ -420,7 +422,7 @@ def test_studio_picture_edit_suggest_save(page):
         Select(driver.find_element(By.ID, "save-format")).select_by_value(kind)
         name.send_keys(Keys.CONTROL, "a", Keys.NULL, file)
         driver.find_element(By.ID, "save-button").click()
-        _until(driver, lambda: driver.find_element(By.ID, "save-status").get_attribute("data-saved") == file)
+        _until(driver, lambda file=file: driver.find_element(By.ID, "save-status").get_attribute("data-saved") == file)
     assert (folder / "mine.pdf").read_bytes().startswith(b"%PDF") and "<html" in (folder / "mine.html").read_text()
 
 

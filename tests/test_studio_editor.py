@@ -28,7 +28,8 @@ from test_studio import SAMPLES, _cell, _shot, _until, _verdict, _width  # noqa:
 def viewport(driver, width: int = 1280, height: int = 800) -> None:
     """The page's own area at ``width`` x ``height`` (the window is larger by the browser's frame)."""
     driver.set_window_size(width, height)
-    extra = driver.execute_script("return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]")
+    extra = driver.execute_script(
+        "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]")
     driver.set_window_size(width + extra[0], height + extra[1])
 
 
@@ -143,13 +144,13 @@ def test_undo_and_redo_cover_every_kind_of_edit(editor):
             ctrl(driver, "z")
         else:
             driver.find_element(By.ID, "undo").click()
-        _until(driver, lambda: doc(driver) == states[k] and depth(driver) == k, f"undo to step {k}")
+        _until(driver, lambda k=k: doc(driver) == states[k] and depth(driver) == k, f"undo to step {k}")
     assert _width(driver) == 5 and driver.find_element(By.ID, "undo").get_property("disabled")
     assert driver.find_element(By.ID, "doc-title").get_attribute("value") == ""
     for k in range(1, len(states)):
         [lambda: ctrl(driver, "y"), lambda: ctrl(driver, "z", shift=True),
          lambda: driver.find_element(By.ID, "redo").click()][k % 3]()
-        _until(driver, lambda: doc(driver) == states[k] and depth(driver) == k, f"redo to step {k}")
+        _until(driver, lambda k=k: doc(driver) == states[k] and depth(driver) == k, f"redo to step {k}")
     assert driver.find_element(By.ID, "doc-title").get_attribute("value") == "Boat" and _width(driver) == 6
     _until(driver, lambda: checked(driver) and _verdict(driver) in ("unique", "multiple"))
     ctrl(driver, "z")
@@ -208,13 +209,14 @@ def test_new_grid_resize_and_fields_reach_the_files(editor):
     meta = {"title": "Little boat", "author": "Ada Lovelace", "license": "CC-BY-4.0"}
     for key, value in meta.items():
         set_field(driver, "doc-" + key, value)
-    _until(driver, lambda: {k: doc(driver)[k] for k in meta} == meta and checked(driver) and _verdict(driver) == "unique")
+    _until(driver, lambda: {k: doc(driver)[k] for k in meta} == meta and checked(driver)
+           and _verdict(driver) == "unique")
     saved = {}
     for kind, name in (("nonogen", "boat.json"), ("non", "boat.non"), ("webpbn", "boat.xml"), ("cnon", "boat.cnon")):
         Select(driver.find_element(By.ID, "save-format")).select_by_value(kind)
         set_field(driver, "save-name", name)
         driver.find_element(By.ID, "save-button").click()
-        _until(driver, lambda: driver.find_element(By.ID, "save-status").get_attribute("data-saved") == name)
+        _until(driver, lambda name=name: driver.find_element(By.ID, "save-status").get_attribute("data-saved") == name)
         saved[kind] = driver.find_element(By.ID, "save-status").text
     for name in ("boat.json", "boat.non", "boat.xml"):
         puzzle = formats.load(folder / name)

@@ -19,7 +19,7 @@ import pytest
 
 import nonogen
 from nonogen import formats
-from nonogen.clues3d import all_lines, clue_at, puzzle3d_from_cells, with_clues
+from nonogen.clues3d import puzzle3d_from_cells, with_clues
 from nonogen.make.hide3d import hide_clues
 from nonogen.studio.levelwork import cells_text
 from studio_server import WAIT, Studio

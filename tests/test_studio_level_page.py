@@ -95,7 +95,7 @@ def view(driver) -> Iterator[None]:
 
 def point(driver, where: tuple) -> dict:
     """Canvas point of a cube's face ``(x, y, z, face)`` or of a floor cell ``(x, z)`` (in the frame)."""
-    script = "return levelView.facePoint(...arguments)" if len(where) == 4 else "return levelView.floorPoint(...arguments)"
+    script = f"return levelView.{'facePoint' if len(where) == 4 else 'floorPoint'}(...arguments)"
     found = driver.execute_script(script, *where)
     assert found, f"{where} cannot be clicked from this view"
     return found
@@ -152,7 +152,8 @@ def test_mouse_edits_with_the_proof_after_each_and_undo(editor):
     assert verdict(driver) == "unique"
     with view(driver):  # the mouse over its top face marks where Add puts a cube, before any click
         canvas = driver.find_element(By.ID, "view")
-        ActionChains(driver).move_to_element_with_offset(canvas, *offset(driver, point(driver, (1, 3, 1, UP)))).perform()
+        top = offset(driver, point(driver, (1, 3, 1, UP)))
+        ActionChains(driver).move_to_element_with_offset(canvas, *top).perform()
         _until(driver, lambda: driver.execute_script("return levelView.state().hover") == [1, 2, 1])
     keys(driver, "e")  # Remove (the mouse stays): the cube itself is marked
     with view(driver):
@@ -255,12 +256,12 @@ def test_saves_in_every_3d_format_read_back_unique(editor):
         name.send_keys(wanted)
         driver.find_element(By.ID, "level-save-button").click()
         status = driver.find_element(By.ID, "level-save-status")
-        _until(driver, lambda: status.get_attribute("data-saved") == wanted
+        _until(driver, lambda status=status, wanted=wanted: status.get_attribute("data-saved") == wanted
                or driver.find_element(By.ID, "level-unique-confirm").is_displayed())
         if driver.find_element(By.ID, "level-unique-confirm").is_displayed():  # a game's format drops revealed cubes
             assert kind.startswith("picross3d")
             driver.find_element(By.ID, "level-fix-and-save").click()
-            _until(driver, lambda: status.get_attribute("data-saved") == wanted)
+            _until(driver, lambda status=status, wanted=wanted: status.get_attribute("data-saved") == wanted)
         assert "proved unique as saved" in status.text
     hidden = driver.execute_script("return nonogenStudio.level.doc.hidden")
     for name in ("t-level/level.json", "t.json", "t-game.json", "t.txt"):
@@ -280,8 +281,9 @@ def _on_page(driver, where: tuple) -> tuple[float, float]:
     """The page's viewport point (where a finger lands) of a face or floor cell of the frame's view."""
     with view(driver):
         at = point(driver, where)
-    left, top = driver.execute_script("const f = document.getElementById('edit3d-frame'), r = f.getBoundingClientRect();"
-                                      "return [r.left + f.clientLeft, r.top + f.clientTop]")
+    left, top = driver.execute_script(
+        "const f = document.getElementById('edit3d-frame'), r = f.getBoundingClientRect();"
+        "return [r.left + f.clientLeft, r.top + f.clientTop]")
     return left + at["x"], top + at["y"]
 
 
@@ -299,7 +301,8 @@ def test_a_finger_adds_a_cube_and_drags_a_box(editor):
         start, end = _on_page(driver, (2, 2)), _on_page(driver, (1, 1))
         _touch(driver, "touchStart", start)
         for k in range(1, 6):
-            _touch(driver, "touchMove", (start[0] + (end[0] - start[0]) * k / 5, start[1] + (end[1] - start[1]) * k / 5))
+            _touch(driver, "touchMove",
+                   (start[0] + (end[0] - start[0]) * k / 5, start[1] + (end[1] - start[1]) * k / 5))
         _touch(driver, "touchEnd")
         _until(driver, lambda: all(cube(driver, x, 2, z) == "1" for x in (1, 2) for z in (1, 2)))
         assert verdict(driver) == "unique" and cube(driver, 2, 2, 0) == "0" and cube(driver, 0, 2, 2) == "0"

@@ -56,7 +56,8 @@ def test_a_stalled_or_endless_body_ends_with_one_line_and_a_closed_connection(li
     stalled = _request(limited, b"POST /api/check HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Nonogen-Token: TOKEN\r\n"
                                 b"Content-Length: 1000\r\n\r\n", b'{"doc": ')
     answer = _answer(stalled)
-    assert answer.startswith(b"HTTP/1.1 408 ") and answer.endswith(b'{"error":"the request\'s body did not arrive within 2 s"}')
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert answer.endswith(b'{"error":"the request\'s body did not arrive within 2 s"}')
     endless = _request(limited, b"POST /api/picture HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Nonogen-Token: TOKEN\r\n"
                                 b"X-File-Name: p.png\r\nTransfer-Encoding: chunked\r\n\r\n")
     chunk = b"10000\r\n" + bytes(65536) + b"\r\n"

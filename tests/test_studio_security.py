@@ -1,4 +1,5 @@
-"""What ``nonogen studio`` refuses and survives: other users and sites, hostile names and files, bad options, other tabs.
+"""What ``nonogen studio`` refuses and survives: other users and sites, hostile names and files, bad options, other
+tabs.
 
 Each test starts a real studio (tests/studio_server.py) and breaks it the way a hostile tester did; each
 docstring says what broke. Connections, bodies and signals are tests/test_studio_limits.py.
@@ -261,7 +262,8 @@ def test_every_bad_option_is_a_one_line_400_naming_it(studio):
         ("/api/mesh?options=" + urllib.request.quote('{"size": 500}'), "size 500: expected 2 to 40 cubes"),
         ("/api/mesh?options=" + urllib.request.quote('{"hide": "most"}'), "hide 'most': expected a number"),
         ("/api/mesh?options=" + urllib.request.quote('{"hide": 3}'), "hide 3.0: expected a share between 0 and 1"),
-        ("/api/mesh?options=" + urllib.request.quote('{"sise": 5}'), "sise : expected one of size, hide, line_solvable, up, turn"),
+        ("/api/mesh?options=" + urllib.request.quote('{"sise": 5}'),
+         "sise : expected one of size, hide, line_solvable, up, turn"),
         ("/api/mesh?options=" + urllib.request.quote('[1]'), "options list: expected a JSON object"),
     ]
     for path, error in cases:
@@ -397,7 +399,8 @@ def test_two_tabs_never_see_each_others_state(studio):
     again = {"picture_id": first["picture_id"], "options": {"width": 10}}
     assert studio.api("/api/import", again, tab="tab-a")[0] == 200
     assert studio.api("/api/import", again, tab="tab-b")[0] == 400
-    assert studio.api("/api/check", {"doc": DOC}, tab="../../etc") == (400, {"error": "X-Nonogen-Tab: expected 1 to 64 letters, digits, '-' or '_'"})
+    refused = {"error": "X-Nonogen-Tab: expected 1 to 64 letters, digits, '-' or '_'"}
+    assert studio.api("/api/check", {"doc": DOC}, tab="../../etc") == (400, refused)
 
 
 def _json(value) -> str:

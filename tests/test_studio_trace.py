@@ -310,7 +310,7 @@ def test_tracing_a_photo_in_the_page(traced_page, server):
     for r, c in ((8, 6), (8, 17)):
         before = depth(driver)
         ActionChains(driver).context_click(_cell(driver, r, c)).perform()
-        _until(driver, lambda: depth(driver) == before + 1 and grid(driver)[r, c] == 0)
+        _until(driver, lambda before=before, r=r, c=c: depth(driver) == before + 1 and grid(driver)[r, c] == 0)
     start = depth(driver)
     assert not grid(driver)[disc_cells() | square_cells()].any()
 
@@ -336,7 +336,7 @@ def test_tracing_a_photo_in_the_page(traced_page, server):
     for r, c in ((14, 12), (1, 22)):
         before = depth(driver)
         _cell(driver, r, c).click()
-        _until(driver, lambda: depth(driver) == before + 1)
+        _until(driver, lambda before=before: depth(driver) == before + 1)
     marked = depth(driver)
     key(driver, "s")
     ActionChains(driver).click_and_hold(_cell(driver, 13, 11)).move_to_element(_cell(driver, 15, 13)).release() \
@@ -365,7 +365,7 @@ def test_tracing_a_photo_in_the_page(traced_page, server):
     for side in ("top", "left"):
         before = depth(driver)
         driver.find_element(By.CSS_SELECTOR, f'#resize button[data-side="{side}"][data-delta="1"]').click()
-        _until(driver, lambda: depth(driver) == before + 1)
+        _until(driver, lambda before=before: depth(driver) == before + 1)
     _until(driver, lambda: grid(driver).shape == (ROWS + 1, COLS + 1) and under_luma(driver, 9, 7) < 110)
     assert under_luma(driver, 1, 1) > 190
     key(driver, "a")

@@ -96,7 +96,7 @@ def test_jobs_gives_the_same_records(tmp_path, capsys):
     _, one, _ = run(capsys, "verify", str(tmp_path), "--json")
     _, two, _ = run(capsys, "verify", str(tmp_path), "--json", "--jobs", "2")
     strip = lambda text: sorted(  # noqa: E731 - records arrive in completion order
-        (json.dumps({k: v for k, v in json.loads(l).items() if k != "seconds"}) for l in text.splitlines()))
+        (json.dumps({k: v for k, v in json.loads(line).items() if k != "seconds"}) for line in text.splitlines()))
     assert strip(one) == strip(two)
 
 
@@ -194,7 +194,8 @@ def test_ambiguous_cells_are_all_cells_that_differ_in_some_solution(tmp_path, ca
     _, out, _ = run(capsys, "verify", str(puzzle), "--json", "--no-ambiguity")
     record = json.loads(out)
     assert record["ambiguous_complete"] is False
-    differ = sum(a != b for r1, r2 in zip(record["solution"], record["second_solution"]) for a, b in zip(r1, r2))
+    differ = sum(a != b for r1, r2 in zip(record["solution"], record["second_solution"], strict=True)
+                 for a, b in zip(r1, r2, strict=True))
     assert len(record["ambiguous_cells"]) == differ
 
 

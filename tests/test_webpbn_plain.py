@@ -114,7 +114,8 @@ def test_a_plain_document_takes_the_regular_expressions():
     assert plain is not None and '<clues type="rows"></clues>' in plain[0]
     assert plain_clues(MUTATIONS[2](document(1, 10))) is None  # a comment: the tree reads it
     for blanks in (lambda t: t.replace("\n", "\r\n"), lambda t: t.replace("</line>", "</line>\t \n  "),
-                   lambda t: t.replace("green", "dark green"), lambda t: t.replace("<puzzle ", "<title>!</title><puzzle ")):
+                   lambda t: t.replace("green", "dark green"),
+                   lambda t: t.replace("<puzzle ", "<title>!</title><puzzle ")):
         assert plain_clues(blanks(document(1, 10))) is not None  # what the mutations above compare
 
 

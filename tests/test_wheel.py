@@ -52,7 +52,8 @@ WHEEL_MUST_HOLD = [
 
 def _run(argv: list, **kwargs) -> subprocess.CompletedProcess:
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL, **kwargs)
-    assert done.returncode == 0, f"{' '.join(map(str, argv))}: exit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-4000:]}"
+    assert done.returncode == 0, \
+        f"{' '.join(map(str, argv))}: exit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-4000:]}"
     return done
 
 
@@ -60,7 +61,8 @@ def _no_compiler_env(tmp: Path) -> dict:
     """The environment with a PATH of one empty folder and no compiler variables: no C compiler can be found."""
     empty = tmp / "empty-bin"
     empty.mkdir(exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("CC", "CXX", "LDSHARED", "CPP", "VIRTUAL_ENV", "PYTHONPATH")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CC", "CXX", "LDSHARED", "CPP", "VIRTUAL_ENV", "PYTHONPATH")}
     env["PATH"] = str(empty)
     assert not any(shutil.which(c, path=env["PATH"]) for c in COMPILERS)
     return env
@@ -103,12 +105,14 @@ def test_sdist_has_what_builds_the_package(dists):
                    "nonogen/solve/encode.c", "nonogen/solve/bp.c", "nonogen/solve/_line3d.c", "nonogen/solve/line3d.c",
                    "nonogen/solve/line3d.h", *WHEEL_MUST_HOLD]:
         assert needed in names, f"{needed} is not in {dists['sdist'].name}"
-    assert not any(name.endswith((".so", ".pyc")) or name.startswith("tests/") for name in names), "built or half-shipped files"
+    assert not any(name.endswith((".so", ".pyc")) or name.startswith("tests/") for name in names), \
+        "built or half-shipped files"
 
 
 @pytest.mark.parametrize("kind", ["c", "pure"])
 def test_wheel_contents(dists, kind):
-    """The run-time files are in both wheels, the C module only in the one built with a compiler, no C source in either."""
+    """The run-time files are in both wheels, the C module only in the one built with a compiler, no C source in
+    either."""
     names = _members(dists[kind])
     missing = [name for name in WHEEL_MUST_HOLD if name not in names]
     assert not missing, f"{dists[kind].name} lacks {missing}"

@@ -17,11 +17,8 @@ import numpy as np
 from ..clues3d import LineRef, all_lines, clue_at, line_cells
 from ..model3d import Clue3D, Puzzle3D
 from .deadline import Deadline
-from .sat import SOLVERS
 
 __all__ = ["Encoder", "encode"]
-
-SOLVER_NAME = SOLVERS["box"]  # only for tests/test_line3d_native.py, until it asks sat.new_solver("box")
 
 
 def _counter(lits: Sequence[int], cap: int, next_var: int) -> tuple[list[list[int]], list[int], int]:
