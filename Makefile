@@ -129,6 +129,7 @@ bench: $(STAMP)
 	$(PY) scripts/bench_studio.py
 	$(PY) scripts/bench_scan.py
 	$(PY) scripts/bench_scan_photo.py
+	$(PY) scripts/bench_scan_real.py
 	$(PY) scripts/bench_studio_scan.py
 
 clean:
