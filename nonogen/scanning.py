@@ -178,6 +178,15 @@ def fixes_of(found: Any, puzzle: Puzzle, status: Optional[str]) -> list:
                           colour_of=lambda item: colour.get(id(item), 1))
 
 
+def _read(change: Any, own: bool) -> str:
+    """How a fix reads a number ("8 as 3" on the suspect's own line, else "row 3's 8 as 3") or a free line's whole
+    clue ("its clue as 6 1 1 4", "column 1's clue as 6 1 1 4")."""
+    whose = "its" if own else f"{change.kind} {change.line + 1}'s"
+    if change.clue is None:
+        return f"{change.was} as {change.now}" if own else f"{whose} {change.was} as {change.now}"
+    return f"{whose} clue as {' '.join(map(str, change.clue)) or '0'}"
+
+
 def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str],
              fixes: tuple = (), found: Any = None) -> list[dict]:
     """The lines whose clue was most likely misread, most likely first (see the module's note).
@@ -204,10 +213,10 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     for fix in fixes[:MOST_FIXES]:
         for change in fix.changes:
             clue = (puzzle.rows if change.kind == "row" else puzzle.cols)[change.line]
-            others = "".join(f" with {o.kind} {o.line + 1}'s {o.was} as {o.now}" for o in fix.changes if o != change)
+            others = "".join(f" with {_read(o, own=False)}" for o in fix.changes if o != change)
             add(change.kind, change.line, clue, change.confidence,
-                f"reading {change.was} as {change.now}{others} makes the puzzle {fix.status}",
-                read_as=change.now)
+                f"reading {_read(change, own=True)}{others} makes the puzzle {fix.status}",
+                read_as=list(change.clue) if change.clue is not None else change.now)
 
     for kind, i, clue, conf, length in lines:
         if min_length(clue) > length:

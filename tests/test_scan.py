@@ -82,14 +82,16 @@ def test_two_grids_on_one_page_are_two_puzzles(tmp_path):
 
 
 def test_an_unsolvable_reading_names_the_lines_whose_clues_cannot_be(tmp_path):
-    """A clue that does not fit its line, and totals that disagree: the report says which lines to check."""
+    """A clue that does not fit its line, and totals that disagree: the report says which line to check, and the
+    clue that line must have for the puzzle to have a solution (its only other cells' count)."""
     puzzle = nonogen.Puzzle(rows=[[(6, 1)], [(1, 1)], [(1, 1)], [(1, 1)], [(1, 1)]],
                             cols=[[(1, 1)]] * 5)
     nonogen.draw(puzzle, tmp_path / "bad.png")
     (found,) = nonogen.scan(tmp_path / "bad.png")
     assert found.result.status == "unsolvable"
     assert found.suspects[0]["line"] == "row 1"
-    assert "needs 6 cells but the line has 5" in found.suspects[0]["why"]
+    assert found.suspects[0]["why"] == "reading its clue as 1 makes the puzzle multiple"
+    assert found.suspects[0]["read_as"] == [1]
 
 
 def test_bad_inputs_are_one_line_input_errors(tmp_path):

@@ -111,6 +111,37 @@ def test_four_misreads_on_four_lines_are_found_together():
     assert {f"row {k + 1}" for k, _ in rows} | {f"column {k + 1}" for k, _ in cols} <= lines
 
 
+def test_a_number_lost_at_the_edge_is_found_by_leaving_its_line_free():
+    """A column's first number is not read at all (it touched the picture's edge): no other reading of any number
+    can make up for it; leaving that column free can, and the fix names it with the clue the puzzle needs."""
+    puzzle = _random(1, 30)
+    col = next(k for k, clue in enumerate(puzzle.cols) if len(clue) >= 3 and clue[0][0] >= 4)
+    found = _Found(puzzle, {})
+    found.cols = found.cols[:col] + (found.cols[col][1:],) + found.cols[col + 1:]
+    fixes, named = _fixes(found)
+    assert fixes and fixes[0].status == "unique"
+    (change,) = fixes[0].changes
+    assert (change.kind, change.line, change.position) == ("column", col, -1)
+    assert named[0]["line"] == f"column {col + 1}" and named[0]["read_as"] == [n for n, _ in puzzle.cols[col]]
+    assert named[0]["why"].startswith("reading its clue as ")
+
+
+def test_two_numbers_run_together_are_found_by_leaving_their_line_free():
+    """A row's "1 3" read as "13" (the digits close together), sure: the free row gets its two numbers back."""
+    puzzle = _random(8, 30)
+    assert nonogen.verify(puzzle).status == "unique"
+    row, position = next((k, p) for k, clue in enumerate(puzzle.rows) for p in range(len(clue) - 1)
+                         if clue[p][0] == 1 and clue[p + 1][0] <= 9)
+    joined = int(f"{puzzle.rows[row][position][0]}{puzzle.rows[row][position + 1][0]}")
+    found = _Found(puzzle, {})
+    line = found.rows[row]
+    merged = line[:position] + (Item(joined, 0.9, (0, 0, 1, 1), str(joined)),) + line[position + 2:]
+    found.rows = found.rows[:row] + (merged,) + found.rows[row + 1:]
+    fixes, named = _fixes(found)
+    assert fixes and fixes[0].status == "unique"
+    assert named[0]["line"] == f"row {row + 1}" and named[0]["read_as"] == [n for n, _ in puzzle.rows[row]]
+
+
 def test_a_misread_number_in_a_colour_puzzle_is_fixed_in_its_colour():
     puzzle = nonogen.load(ROOT / "samples" / "puzzles" / "mushroom.cnon")
     assert puzzle.is_color and nonogen.verify(puzzle).status == "unique"
@@ -133,7 +164,7 @@ def _brute_fewest(width: int, height: int, colours: int, rows, cols) -> int:
         lines = [(r, grid[k]) for k, r in enumerate(rows)] + [(c, grid[:, k]) for k, c in enumerate(cols)]
         for readings, line in lines:
             clue = tuple(line_clue(line))
-            costs = [c for reading, c in readings if tuple(reading) == clue]
+            costs = [c for reading, c in readings if reading is None or tuple(reading) == clue]
             if not costs:
                 break
             cost += min(costs)
@@ -143,14 +174,23 @@ def _brute_fewest(width: int, height: int, colours: int, rows, cols) -> int:
 
 
 def _changes(choice, rows, cols) -> int:
-    return sum(lines[k][i][1] for lines, picks in ((rows, choice[0]), (cols, choice[1])) for k, i in enumerate(picks))
+    return sum(lines[k][i][1] for lines, picks in ((rows, choice.rows), (cols, choice.cols)) for k, i in enumerate(picks))
+
+
+def _spells(choice, rows, cols) -> bool:
+    """Whether the choice's grid spells the clue of every reading chosen."""
+    grid = np.array(choice.grid)
+    return all(rows[k][i][0] is None or tuple(line_clue(grid[k])) == tuple(rows[k][i][0])
+               for k, i in enumerate(choice.rows)) and all(cols[k][i][0] is None or tuple(line_clue(grid[:, k])) ==
+                                                          tuple(cols[k][i][0]) for k, i in enumerate(choice.cols))
 
 
 @pytest.mark.parametrize("seed", range(20))
 @pytest.mark.parametrize("colours", [1, 2])
 def test_the_engine_finds_the_fewest_changes_every_grid_allows(seed, colours):
-    """Small puzzles whose lines each have a few readings (the truth, a grid's other clues, random ones): what the
-    engine returns changes as few numbers as the best of all (colours + 1) ** cells grids, and each choice holds."""
+    """Small puzzles whose lines each have a few readings (the truth, a grid's other clues, random ones, some lines
+    any clue): what the engine returns changes as few numbers as the best of all (colours + 1) ** cells grids, and
+    each choice's grid spells the readings chosen."""
     rng = np.random.default_rng(seed)
     width, height = (4, 3) if colours == 1 else (3, 3)
     grid = rng.integers(0, colours + 1, (height, width))
@@ -160,11 +200,13 @@ def test_the_engine_finds_the_fewest_changes_every_grid_allows(seed, colours):
         for truth, alt in zip(truth_lines, other_lines, strict=True):
             read = tuple(line_clue(rng.permutation(truth) if rng.random() < 0.5 else truth))
             readings = {read: 0, tuple(line_clue(truth)): 1, tuple(line_clue(alt)): 2}
-            lines.append([(clue, 0 if clue == read else cost) for clue, cost in readings.items()])
+            line = [(clue, 0 if clue == read else cost) for clue, cost in readings.items()]
+            lines.append(line + [(None, 2)] if rng.random() < 0.3 else line)
     found = fewest_changed(width, height, rows, cols, colours=colours, most=3)
     best = _brute_fewest(width, height, colours, rows, cols)
     if best <= 0:  # the reading itself has a solution, or nothing does
         assert found == []
         return
     assert found and all(_changes(choice, rows, cols) == best for choice in found)
-    assert len({tuple(r + c) for r, c in found}) == len(found)
+    assert all(_spells(choice, rows, cols) for choice in found)
+    assert len({tuple(choice.rows + choice.cols) for choice in found}) == len(found)

@@ -14,6 +14,8 @@ a proof that the line spells the clue. States no line of this length can be in a
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .deadline import Clock
 from .sat import new_solver
 
@@ -24,13 +26,21 @@ if TYPE_CHECKING:
     from .sat import Solver
 
     Clue = Sequence[tuple[int, int]]
-    Reading = tuple[Clue, int]  # a clue and how many numbers it reads otherwise
-    Choice = tuple[list[int], list[int]]  # the reading chosen for each row, and for each column
+    Reading = tuple[Optional[Clue], int]  # a clue (None: any) and how many numbers it reads otherwise
 
-__all__ = ["fewest_changed", "MOST_CHANGES"]
+__all__ = ["Chosen", "fewest_changed", "MOST_CHANGES"]
 
 MOST_CHANGES = 6
 """The most numbers read otherwise that the search asks about: past that a person reads the page again faster."""
+
+
+class Chosen(NamedTuple):
+    """One choice: the reading chosen for each row and for each column (indices), and a grid they allow (colour
+    indices, 0 the background), from which a line left free (a reading of any clue) takes its clue."""
+
+    rows: list[int]
+    cols: list[int]
+    grid: list[list[int]]
 
 
 class _Formula:
@@ -58,14 +68,21 @@ class _Formula:
         self.clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
         return lits
 
+    def grid(self, true: set[int]) -> list[list[int]]:
+        """The colour of each cell in a model whose true variables are ``true``."""
+        colours = [next(c for c, lit in enumerate(cell) if (abs(lit) in true) == (lit > 0)) for cell in self.cell_vars]
+        return [colours[r * self.width:(r + 1) * self.width] for r in range(self.height)]
+
     def line_cells(self, kind: str, k: int) -> list[list[int]]:
         if kind == "row":
             return self.cell_vars[k * self.width:(k + 1) * self.width]
         return self.cell_vars[k::self.width]
 
-    def reading(self, cells: list[list[int]], clue: Clue) -> int:
-        """A selector that, when true, makes ``cells`` spell ``clue``."""
+    def reading(self, cells: list[list[int]], clue: Optional[Clue]) -> int:
+        """A selector that, when true, makes ``cells`` spell ``clue`` (None: any clue, the line is free)."""
         selector = self.new()
+        if clue is None:
+            return selector
         pattern: list[int] = []  # each cell of the clue's order in turn: its colour, 0 for a gap it must have
         rests = {0}  # the states after which background cells may repeat
         for j, (n, colour) in enumerate(clue):
@@ -103,15 +120,15 @@ class _Formula:
 
 
 def fewest_changed(width: int, height: int, rows: Sequence[Sequence[Reading]], cols: Sequence[Sequence[Reading]],
-                   *, colours: int = 1, most: int = 8, timeout: Optional[float] = 10.0) -> list[Choice]:
+                   *, colours: int = 1, most: int = 8, timeout: Optional[float] = 10.0) -> list[Chosen]:
     """The choices of one reading a line that give the puzzle a solution with the fewest numbers read otherwise.
 
     ``rows[k]`` is row k's readings, the first as read (cost 0); each
-    other reading costs the numbers it changes. Returns up to ``most``
-    choices (each: the index of the reading chosen for every row, then every
-    column) that change the fewest numbers, at most :data:`MOST_CHANGES`;
-    an empty list when none does within the time. Each choice reads
-    differently from the others.
+    other reading costs the numbers it changes; a reading of clue None
+    leaves the line free, at its cost. Returns up to ``most`` choices that
+    change the fewest numbers, at most :data:`MOST_CHANGES`; an empty list
+    when none does within the time. Each choice reads differently from the
+    others.
     """
     formula = _Formula(width, height, colours)
     selectors: list[list[int]] = []
@@ -138,15 +155,16 @@ def fewest_changed(width: int, height: int, rows: Sequence[Sequence[Reading]], c
             if found is None:
                 return []
             if found:
-                return [(choice[:height], choice[height:]) for choice in found]
+                return [Chosen(choice[:height], choice[height:], formula.grid(true)) for choice, true in found]
     return []
 
 
 def _choices(solver: Solver, clock: Clock, selectors: list[list[int]], costs: list[list[int]],
-             assumptions: list[int], most: int) -> Optional[list[list[int]]]:
-    """Up to ``most`` choices within ``assumptions``, each blocked once found (what ``time`` allowed); None when the
-    time ran out before any, or when the clues as read need no change."""
-    found: list[list[int]] = []
+             assumptions: list[int], most: int) -> Optional[list[tuple[list[int], set[int]]]]:
+    """Up to ``most`` choices within ``assumptions`` (each with its model's true variables), each blocked once found
+    (as many as the time allowed); None when the time ran out before any, or when the clues as read need no
+    change."""
+    found: list[tuple[list[int], set[int]]] = []
     while len(found) < most:
         answer = clock.solve(solver, assumptions)
         if not answer:
@@ -156,6 +174,6 @@ def _choices(solver: Solver, clock: Clock, selectors: list[list[int]], costs: li
         changed = [-line[i] for line, line_costs, i in zip(selectors, costs, choice, strict=True) if line_costs[i]]
         if not changed:
             return None
-        found.append(choice)
+        found.append((choice, true))
         solver.add_clause(changed)
     return found

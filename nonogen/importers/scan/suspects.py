@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Protocol, Sequence
 
 from ...clues import min_length
 from .assign import Item
@@ -24,6 +24,10 @@ MOST_ITEMS = 40
 """The least sure numbers whose other readings are tried (with every number of a line whose clue cannot fit)."""
 MOST_READINGS = 24
 """Readings of one line at most (its clue as read, then one number changed, then two, least sure first)."""
+FREE = 2
+"""What leaving a line's clue free costs, in numbers read otherwise: a number lost at the page's edge, two numbers
+run together ("1 3" read as "13") or a number read wrong with no right runner-up cannot be fixed by a number's
+other readings, and a free line finds them; any fix by one number is preferred."""
 FIX_ORDER = {"unique": 0, "multiple": 1, "timeout": 2}
 
 
@@ -39,6 +43,7 @@ class Change:
     confidence: float
     sureness: float = 1.0  # the order of the search: confidence plus likeness (see _sureness)
     colour: int = 1  # the number's colour (an index into the puzzle's palette), which a change keeps
+    clue: Optional[tuple[int, ...]] = None  # a line left free (position -1): the numbers its line has in the fix
 
     @property
     def delta(self) -> int:
@@ -100,20 +105,33 @@ def _sureness(item: Item) -> float:
     return item.confidence + item.likeness
 
 
-Reading = tuple[tuple[tuple[int, int], ...], int]
-"""A clue a line may read, and how many of its numbers that reading changes."""
-Choice = tuple[list[int], list[int]]
-"""The reading chosen for each row, and for each column (indices into their readings)."""
-Choose = Callable[[int, int, list[list[Reading]], list[list[Reading]], Optional[float]], list[Choice]]
+Reading = tuple[Optional[tuple[tuple[int, int], ...]], int]
+"""A clue a line may read (None: any clue), and how many of its numbers that reading changes."""
 
 
-def _readings(line: Sequence[Item], changes: list[Change], colour_of: ColourOf) -> tuple[list[Reading], list[tuple]]:
+class Choice(Protocol):
+    """The engine's choice: the reading chosen for each row and each column, and a grid they allow (colours)."""
+
+    rows: list[int]
+    cols: list[int]
+    grid: list[list[int]]
+
+
+Choose = Callable[[int, int, list[list[Reading]], list[list[Reading]], Optional[float]], Sequence[Choice]]
+
+
+Made = list[Optional[tuple[Change, ...]]]
+"""The changes each of a line's readings makes (None: the line left free)."""
+
+
+def _readings(line: Sequence[Item], changes: list[Change], colour_of: ColourOf) -> tuple[list[Reading], Made]:
     """A line's readings (its clue as read first, when it is well formed) and the changes each makes: the clue with
     one of ``changes``, or two at different numbers, at most :data:`MOST_READINGS` in all, least sure first."""
     read = [(i.value, colour_of(i)) for i in line]
     sets: list[tuple[Change, ...]] = [()] + [(c,) for c in changes]
     sets += [pair for pair in combinations(changes, 2) if pair[0].position != pair[1].position]
-    readings, made = [], []
+    readings: list[Reading] = []
+    made: Made = []
     for chosen in sorted(sets, key=lambda cs: (len(cs), sum(c.sureness for c in cs)))[:MOST_READINGS]:
         clue = list(read)
         for c in chosen:
@@ -121,7 +139,53 @@ def _readings(line: Sequence[Item], changes: list[Change], colour_of: ColourOf) 
         if all(n >= 0 for n, _ in clue):
             readings.append((tuple((n, c) for n, c in clue if n), len(chosen)))
             made.append(chosen)
+    readings.append((None, FREE))
+    made.append(None)
     return readings, made
+
+
+def _freed(kind: str, k: int, line: Sequence[Item], cells: list[int]) -> tuple[Change, tuple[tuple[int, int], ...]]:
+    """The change of a line left free, with the clue its ``cells`` spell in the fix."""
+    from ...clues import line_clue
+
+    clue = tuple(line_clue(cells))
+    sureness = min((_sureness(i) for i in line), default=0.0)
+    confidence = min((i.confidence for i in line), default=0.0)
+    return Change(kind, k, -1, 0, 0, confidence, sureness, clue=tuple(n for n, _ in clue)), clue
+
+
+def _all_readings(rows: Lines, cols: Lines, colour_of: ColourOf) -> tuple[dict[str, list[list[Reading]]],
+                                                                          dict[str, list[Made]]]:
+    """Every line's readings, and the changes each makes, by kind ("row", "column")."""
+    by_line: dict[tuple[str, int], list[Change]] = {}
+    for change in _candidates(rows, cols, colour_of):
+        by_line.setdefault((change.kind, change.line), []).append(change)
+    lines: dict[str, list[list[Reading]]] = {"row": [], "column": []}
+    made: dict[str, list[Made]] = {"row": [], "column": []}
+    for kind, items in (("row", rows), ("column", cols)):
+        for k, line in enumerate(items):
+            readings, changes = _readings(line, by_line.get((kind, k), []), colour_of)
+            lines[kind].append(readings)
+            made[kind].append(changes)
+    return lines, made
+
+
+def _fix_of(found: Choice, lines: dict[str, list[list[Reading]]], made: dict[str, list[Made]],
+            items: dict[str, Lines]) -> tuple[list[Change], dict[str, Clues]]:
+    """The changes of the engine's choice, and the clues of every line after them (a free line's from the grid)."""
+    changes: list[Change] = []
+    clues: dict[str, Clues] = {"row": [], "column": []}
+    for kind, choice in (("row", found.rows), ("column", found.cols)):
+        for k, i in enumerate(choice):
+            clue, chosen = lines[kind][k][i][0], made[kind][k][i]
+            if clue is None or chosen is None:
+                cells = found.grid[k] if kind == "row" else [r[k] for r in found.grid]
+                change, clue = _freed(kind, k, items[kind][k], cells)
+                changes.append(change)
+            else:
+                changes += chosen
+            clues[kind].append(list(clue))
+    return changes, clues
 
 
 def fewest_changes(rows: Lines, cols: Lines, choose: Choose, solvable: Callable[[Clues, Clues], Optional[str]],
@@ -136,22 +200,11 @@ def fewest_changes(rows: Lines, cols: Lines, choose: Choose, solvable: Callable[
     colour (default: all black).
     """
     start = time.monotonic()
-    by_line: dict[tuple[str, int], list[Change]] = {}
-    for change in _candidates(rows, cols, colour_of):
-        by_line.setdefault((change.kind, change.line), []).append(change)
-    lines: dict[str, list[list[Reading]]] = {"row": [], "column": []}
-    made: dict[str, list[list[tuple]]] = {"row": [], "column": []}
-    for kind, items in (("row", rows), ("column", cols)):
-        for k, line in enumerate(items):
-            readings, changes = _readings(line, by_line.get((kind, k), []), colour_of)
-            lines[kind].append(readings)
-            made[kind].append(changes)
+    lines, made = _all_readings(rows, cols, colour_of)
     fixes = []
-    for row_choice, col_choice in choose(len(cols), len(rows), lines["row"], lines["column"], seconds):
-        chosen = tuple(c for kind, choice in (("row", row_choice), ("column", col_choice))
-                       for k, i in enumerate(choice) for c in made[kind][k][i])
-        status = solvable([list(lines["row"][k][i][0]) for k, i in enumerate(row_choice)],
-                          [list(lines["column"][k][i][0]) for k, i in enumerate(col_choice)])
+    for found in choose(len(cols), len(rows), lines["row"], lines["column"], seconds):
+        changes, clues = _fix_of(found, lines, made, {"row": rows, "column": cols})
+        status = solvable(clues["row"], clues["column"])
         if status is not None and time.monotonic() - start < 2 * seconds:
-            fixes.append(Fix(chosen, status))
+            fixes.append(Fix(tuple(changes), status))
     return sorted(fixes, key=lambda f: (FIX_ORDER.get(f.status, 3), sum(c.sureness for c in f.changes)))
