@@ -3,8 +3,8 @@
 A scanned puzzle whose numbers were misread has no solution. Each line has its reading and a few other readings
 (a number's runner-up digits), each costing the numbers it changes. One SAT formula holds them all: every reading
 is an automaton over the line's cells, switched on by its own selector, exactly one selector a line, and a counter
-over the changed numbers. Asking for at most 1, then 2, ... changes finds the fewest exactly, however many lines
-they are spread over, where trying sets of changes one by one could afford two.
+over the changed numbers. Any solution first, then one with fewer changes, until none is left: the fewest, however
+many lines they are spread over (trying sets of changes one by one could afford two), proved when the time allows.
 
 The automaton of a clue is the order its cells must come in: each block's cells in its colour, a background cell
 between two blocks of the same colour, any number of background cells before, between and after. A state is how
@@ -14,7 +14,7 @@ a proof that the line spells the clue. States no line of this length can be in a
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from .deadline import Clock
 from .sat import new_solver
@@ -30,8 +30,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Chosen", "fewest_changed", "MOST_CHANGES"]
 
-MOST_CHANGES = 6
+MOST_CHANGES = 12
 """The most numbers read otherwise that the search asks about: past that a person reads the page again faster."""
+AMO_PAIRS = 12
+"""A line's states after a cell are told apart in pairs (at most one holds) when there are this few; more would
+cost more clauses than the propagation they buy, and the onward and backward clauses keep one state anyway."""
 
 
 class Chosen(NamedTuple):
@@ -43,6 +46,24 @@ class Chosen(NamedTuple):
     grid: list[list[int]]
 
 
+def _order(clue: Clue) -> tuple[list[int], set[int]]:
+    """The order a line's cells must come in for ``clue``: each cell's colour (0 a gap it must have between two
+    blocks of one colour), and the states after which background cells may repeat (the start, after each gap, and
+    after a block followed by one of another colour or by nothing). One way through for every line: a machine
+    with no choice (a background cell after a block that needs its gap takes the gap)."""
+    pattern: list[int] = []
+    rests = {0}
+    for j, (n, colour) in enumerate(clue):
+        if j and clue[j - 1][1] == colour:
+            pattern.append(0)
+            rests.add(len(pattern))
+        elif j:
+            rests.add(len(pattern))
+        pattern += [colour] * n
+    rests.add(len(pattern))
+    return pattern, rests
+
+
 class _Formula:
     """Variables and clauses: each cell's colour, each reading's selector and automaton."""
 
@@ -51,8 +72,6 @@ class _Formula:
         self.top = 0
         self.clauses: list[list[int]] = []
         self.cell_vars = [self._cell() for _ in range(width * height)]
-        self.true = self.new()
-        self.clauses.append([self.true])
 
     def new(self) -> int:
         self.top += 1
@@ -83,40 +102,46 @@ class _Formula:
         selector = self.new()
         if clue is None:
             return selector
-        pattern: list[int] = []  # each cell of the clue's order in turn: its colour, 0 for a gap it must have
-        rests = {0}  # the states after which background cells may repeat
-        for j, (n, colour) in enumerate(clue):
-            if j and clue[j - 1][1] == colour:
-                pattern.append(0)
-                rests.add(len(pattern))
-            pattern += [colour] * n
-            rests.add(len(pattern))
+        pattern, rests = _order(clue)
         length, end = len(cells), len(pattern)
-        held = {0: self.true}  # the states the line may be in after the cells so far
+        held = {0: selector}  # the states the line may be in after the cells so far (none unless selected)
         for t in range(1, length + 1):
             now = {}
-            for p in range(max(0, end - (length - t)), min(t, end) + 1):
-                state = self._state(cells[t - 1], p, pattern, rests, held)
+            for q in range(max(0, end - (length - t)), min(t, end) + 1):
+                state = self._state(cells[t - 1], q, pattern, rests, held)
                 if state:
-                    now[p] = state
+                    now[q] = state
+            self._onward(cells[t - 1], held, now, pattern, rests)
+            self.clauses.append([-selector, *now.values()])
+            if len(now) <= AMO_PAIRS:
+                states = list(now.values())
+                self.clauses += [[-a, -b] for i, a in enumerate(states) for b in states[i + 1:]]
             held = now
         self.clauses.append([-selector, held[end]] if end in held else [-selector])
         return selector
 
-    def _state(self, cell: list[int], p: int, pattern: list[int], rests: set[int], held: dict[int, int]) -> int:
-        """The variable "the line has passed ``p`` cells of its order" after ``cell``, or 0 when nothing leads to it:
-        it needs the cell in a colour that leads to ``p`` and a state that colour leads from."""
+    def _state(self, cell: list[int], q: int, pattern: list[int], rests: set[int], held: dict[int, int]) -> int:
+        """The variable "the line has passed ``q`` cells of its order" after ``cell``, or 0 when nothing leads to it:
+        it needs the cell in a colour that leads to ``q`` from a state that held before it."""
         came: dict[int, list[int]] = {}  # this cell's colour -> the states before it that it leads on from
-        if p and p - 1 in held:
-            came.setdefault(pattern[p - 1], []).append(held[p - 1])
-        if p in rests and p in held:
-            came.setdefault(0, []).append(held[p])
+        if q and q - 1 in held:
+            came.setdefault(pattern[q - 1], []).append(held[q - 1])
+        if q in rests and q in held:
+            came.setdefault(0, []).append(held[q])
         if not came:
             return 0
         x = self.new()
         self.clauses.append([-x] + [cell[colour] for colour in came])
         self.clauses += [[-x, -cell[colour]] + before for colour, before in came.items()]
         return x
+
+    def _onward(self, cell: list[int], held: dict[int, int], now: dict[int, int], pattern: list[int],
+                rests: set[int]) -> None:
+        """Where each state before ``cell`` goes on each colour of it (nowhere: that colour is ruled out there)."""
+        for p, x in held.items():
+            for colour, lit in enumerate(cell):
+                q = p + 1 if p < len(pattern) and pattern[p] == colour else p if colour == 0 and p in rests else -1
+                self.clauses.append([-x, -lit, now[q]] if q in now else [-x, -lit])
 
 
 def fewest_changed(width: int, height: int, rows: Sequence[Sequence[Reading]], cols: Sequence[Sequence[Reading]],
@@ -147,16 +172,47 @@ def fewest_changed(width: int, height: int, rows: Sequence[Sequence[Reading]], c
     from pysat.card import ITotalizer  # python-sat's counter; the solver comes through nonogen.solve.sat
 
     counter = ITotalizer(lits=costs, ubound=MOST_CHANGES, top_id=formula.top)
+
+    def at_most(bound: int) -> list[int]:
+        return [-counter.rhs[bound]] if bound < len(counter.rhs) else []
+
     clock = Clock(timeout)
     with new_solver("grid", formula.clauses + counter.cnf.clauses) as solver:
-        for bound in range(1, min(MOST_CHANGES, len(costs)) + 1):
-            at_most = [-counter.rhs[bound]] if bound < len(counter.rhs) else []
-            found = _choices(solver, clock, selectors, costs_of, at_most, most)
-            if found is None:
-                return []
-            if found:
-                return [Chosen(choice[:height], choice[height:], formula.grid(true)) for choice, true in found]
-    return []
+        best = _fewest(solver, clock, selectors, costs_of, at_most)
+        if best is None:
+            return []
+        choice, true, bound = best
+        solver.add_clause(_block(selectors, costs_of, choice))
+        found = [(choice, true)] + (_choices(solver, clock, selectors, costs_of, at_most(bound), most - 1) or [])
+    return [Chosen(choice[:height], choice[height:], formula.grid(true)) for choice, true in found]
+
+
+def _fewest(solver: Solver, clock: Clock, selectors: list[list[int]], costs: list[list[int]],
+            at_most: Callable[[int], list[int]]) -> Optional[tuple[list[int], set[int], int]]:
+    """A choice with the fewest changes the time allows to prove, its model's true variables and its changes; None
+    when no choice of at most :data:`MOST_CHANGES` changes gives a solution, or the clues as read need none.
+
+    Descending: any solution first, then one with fewer changes than the best so far, until none is left or the time
+    runs out. Proving that no choice of k changes exists is the hard question (on a 37x25 page under load it took
+    10 s for k = 2); a solution is found in a fraction of that, so the time left goes to the choices themselves.
+    """
+    best = None
+    bound = MOST_CHANGES
+    while bound > 0:
+        if not clock.solve(solver, at_most(bound)):
+            break
+        true = {lit for lit in solver.get_model() or () if lit > 0}
+        choice = [next(i for i, s in enumerate(line) if s in true) for line in selectors]
+        changes = sum(line_costs[i] for line_costs, i in zip(costs, choice, strict=True))
+        if changes == 0:
+            return None
+        best, bound = (choice, true, changes), changes - 1
+    return best
+
+
+def _block(selectors: list[list[int]], costs: list[list[int]], choice: list[int]) -> list[int]:
+    """The clause that no later choice makes the same changes."""
+    return [-line[i] for line, line_costs, i in zip(selectors, costs, choice, strict=True) if line_costs[i]]
 
 
 def _choices(solver: Solver, clock: Clock, selectors: list[list[int]], costs: list[list[int]],
@@ -171,7 +227,7 @@ def _choices(solver: Solver, clock: Clock, selectors: list[list[int]], costs: li
             return found if found or answer is False else None
         true = {lit for lit in solver.get_model() or () if lit > 0}
         choice = [next(i for i, s in enumerate(line) if s in true) for line in selectors]
-        changed = [-line[i] for line, line_costs, i in zip(selectors, costs, choice, strict=True) if line_costs[i]]
+        changed = _block(selectors, costs, choice)
         if not changed:
             return None
         found.append((choice, true))
