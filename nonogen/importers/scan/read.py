@@ -51,29 +51,42 @@ def read_page(page: Page) -> list[Found]:
 
     A picture whose grids do not read soundly (:func:`.photoread.sound`: no grid, a clue that cannot be, totals
     that differ) may be a photo: it is read again redrawn flat (:mod:`.photo`, :mod:`.photoread`), and the better
-    reading is kept: the one with more grids that read soundly, or more cells in its grids (a magazine's thick
-    lines every five cells may cut one grid into blocks read upright: fewer cells); the upright one when they are as
+    reading is kept: the one with more grids that read soundly, or more grids; the upright one when they are as
     good (a sheet with a stained digit keeps its reading, where the misread clue shows, rather than a redrawn one
-    that misreads it more plausibly).
+    that misreads it more plausibly). Upright grids that touch are pieces of one (a magazine's thick lines every
+    five cells cut its lattice into blocks): then the redrawn reading is kept when it reads as many grids soundly.
     """
     found = read_upright(page)
     if page.words is None and not (found and all(photoread.sound(f.rows, f.cols) for f in found)):
         again = photoread.read_photo(page)
-        if _score(again)[:2] > _score(found)[:2]:  # more grids that read soundly, or more cells: not a closer miss
+        better, good = _score(again), _score(found)
+        if better[:2] > good[:2] or (_pieces(found) and better[0] >= good[0]):  # not a closer miss
             return again
     return found
 
 
 def _score(found: list[Found]) -> tuple[int, int, int]:
-    """How good a page's reading looks: grids that read soundly, the cells of all its grids, and how far from
-    sound the rest are (the cells by which rows and columns differ, the clues that cannot fit; fewer is better)."""
+    """How good a page's reading looks: grids that read soundly, grids, and how far from sound the rest are (the
+    cells by which rows and columns differ, the clues that cannot fit; fewer is better)."""
     off = 0
     for f in found:
         lines = [(items, len(f.cols)) for items in f.rows] + [(items, len(f.rows)) for items in f.cols]
         off += sum(sum(i.value for i in items) + len(items) - 1 > length for items, length in lines)
         off += abs(sum(i.value for line in f.rows for i in line) - sum(i.value for line in f.cols for i in line))
-    cells = sum(f.grid.width * f.grid.height for f in found)
-    return sum(photoread.sound(f.rows, f.cols) for f in found), cells, -off
+    return sum(photoread.sound(f.rows, f.cols) for f in found), len(found), -off
+
+
+def _pieces(found: list[Found]) -> bool:
+    """Whether two of the grids found touch, side by side or one over the other: pieces of one grid."""
+    for k, a in enumerate(found):
+        for b in found[k + 1:]:
+            (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.grid.box, b.grid.box
+            near = max(a.grid.pitch, b.grid.pitch)
+            across = min(ax1, bx1) - max(ax0, bx0) > near and min(abs(ay1 - by0), abs(by1 - ay0)) <= near
+            down = min(ay1, by1) - max(ay0, by0) > near and min(abs(ax1 - bx0), abs(bx1 - ax0)) <= near
+            if across or down:
+                return True
+    return False
 
 
 def read_upright(page: Page) -> list[Found]:
