@@ -56,11 +56,11 @@ def test_clue_cells_inside_the_lattice_are_cut_off_but_a_stain_is_not():
         _digit(page, 30 + PITCH, 30 + r * PITCH)
     for c in range(2, 10):
         _digit(page, 30 + c * PITCH, 30 + PITCH)
-    cut = without_clue_cells(page, grid)
+    cut = without_clue_cells(page, grid, checked=True)
     assert cut is not None and (cut.width, cut.height) == (8, 8) and cut.xs[0] == grid.xs[2]
     stained = _lattice(10)
     _digit(stained, 30 + 4 * PITCH, 30 + 6 * PITCH)
-    assert without_clue_cells(stained, grid) == grid
+    assert without_clue_cells(stained, grid, checked=True) == grid
 
 
 def _crossings(cells: int, at: int) -> np.ndarray:

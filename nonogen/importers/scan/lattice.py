@@ -251,11 +251,12 @@ def _marks(gray: np.ndarray, grid: Grid) -> np.ndarray:
     return marks
 
 
-def without_clue_cells(gray: np.ndarray, grid: Grid) -> "Grid | None":
+def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -> "Grid | None":
     """The grid less its leading rows and columns of clue cells: web pages often draw clues in the table's own
     cells, so the lattice runs on over them. An unsolved grid's cells are empty: the grid is the largest block of
-    empty cells at the bottom right of the lattice, when the cells next to it hold most lines' clues
-    (:data:`CLUE_LINE`). None when nothing is left."""
+    empty cells at the bottom right of the lattice; ``checked`` (a photo, where a stain marks a cell): only when the
+    cells next to it hold most lines' clues (:data:`CLUE_LINE`; a colour sheet's boxes, filled, do not show as
+    numbers in every line). None when nothing is left."""
     marks = _marks(gray, grid)
     if not marks.any():
         return grid
@@ -267,9 +268,9 @@ def without_clue_cells(gray: np.ndarray, grid: Grid) -> "Grid | None":
         if area > best[0]:
             best = (area, top, left)
     _, top, left = best
-    if left and marks[top:, left - 1].mean() < CLUE_LINE:
+    if checked and left and marks[top:, left - 1].mean() < CLUE_LINE:
         left = 0  # no column of clues beside the block: a mark in the grid (a stain, a speck), not clue cells
-    if top and marks[top - 1, left:].mean() < CLUE_LINE:
+    if checked and top and marks[top - 1, left:].mean() < CLUE_LINE:
         top = 0
     if grid.width - left < MIN_CELLS or grid.height - top < MIN_CELLS:
         return None

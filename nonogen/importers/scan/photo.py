@@ -285,7 +285,7 @@ def _without_clue_cells(flat: Flat) -> Flat:
     grid's own lattice, so the frame found holds them (:func:`.lattice.without_clue_cells`)."""
     from dataclasses import replace
 
-    grid = without_clue_cells(flat.gray, flat.grid)
+    grid = without_clue_cells(flat.gray, flat.grid, checked=True)
     return flat if grid is None or grid == flat.grid else replace(flat, grid=grid)
 
 
