@@ -4,7 +4,8 @@ Other programs draw clues as dark digits on light paper, light digits on a
 dark theme, coloured digits, or digits in coloured boxes. The readers
 (:mod:`.lattice`, :mod:`.glyphs`) want dark ink on light paper, so a page is
 first turned into its *contrast*: how far each pixel is from the paper's
-colour (the median of the page's outer frame), the strongest channel
+colour (the median of the page's outer frame, or its most common colour when
+that covers far more), the strongest channel
 counting, so a yellow digit on white is as dark as a black one and a light
 digit on a dark page is dark too. A page of black on white stays as it was.
 
@@ -51,11 +52,22 @@ def _colours(gray: np.ndarray, rgb: Optional[np.ndarray]) -> np.ndarray:
 
 
 def paper_colour(image: np.ndarray) -> np.ndarray:
-    """The paper's colour (one value per channel): the median of the outer frame, where nothing is drawn."""
+    """The paper's colour (one value per channel): the median of the outer frame, where nothing is drawn; or the
+    picture's most common colour when that covers at least twice as much of it. A screenshot cut at the grid's
+    frame has a black line for its edge and the cells' colour everywhere inside; a page with a dark frame around
+    cream cells and clue bands writes its digits on the cream."""
     f = min(FRAME, max(1, min(image.shape[:2]) // 10))
     frame = np.concatenate([image[:f].reshape(-1, image.shape[2]), image[-f:].reshape(-1, image.shape[2]),
                             image[:, :f].reshape(-1, image.shape[2]), image[:, -f:].reshape(-1, image.shape[2])])
-    return np.median(frame, axis=0)
+    edge = np.median(frame, axis=0)
+    pixels = image.reshape(-1, image.shape[2])[::max(1, image.shape[0] * image.shape[1] // 200_000)]
+    bins, counts = np.unique(pixels // 16, axis=0, return_counts=True)
+    common = np.median(pixels[(pixels // 16 == bins[np.argmax(counts)]).all(axis=1)], axis=0)
+
+    def share(colour: np.ndarray) -> float:
+        return float((np.abs(pixels - colour).max(axis=1) <= NOT_PAPER).mean())
+
+    return common if share(common) >= 2 * share(edge) else edge
 
 
 def contrast_gray(gray: np.ndarray, rgb: Optional[np.ndarray]) -> np.ndarray:

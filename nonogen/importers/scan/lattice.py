@@ -22,6 +22,10 @@ __all__ = ["Grid", "find_grids", "line_ink", "line_masks", "paper_and_ink", "wit
 MIN_CELLS = 2
 MIN_PITCH = 5
 """Fewest pixels per cell a grid can be read at: smaller clues are not legible."""
+CLUE_LINE = 0.5
+"""Clue cells are cut off a lattice only when the row (column) of them next to the puzzle holds a number beside at
+least this share of its columns (rows): every line's clue ends there. A few marks are a stain or a speck in the
+grid, and the grid stays whole."""
 RIDGE = 11
 """Widest stroke, in pixels, taken for a line: a page at 300 dpi draws a 2 pt frame 8 pixels wide."""
 
@@ -247,10 +251,12 @@ def _marks(gray: np.ndarray, grid: Grid) -> np.ndarray:
     return marks
 
 
-def without_clue_cells(gray: np.ndarray, grid: Grid) -> "Grid | None":
+def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -> "Grid | None":
     """The grid less its leading rows and columns of clue cells: web pages often draw clues in the table's own
     cells, so the lattice runs on over them. An unsolved grid's cells are empty: the grid is the largest block of
-    empty cells at the bottom right of the lattice. None when nothing is left."""
+    empty cells at the bottom right of the lattice; ``checked`` (a photo, where a stain marks a cell): only when the
+    cells next to it hold most lines' clues (:data:`CLUE_LINE`; a colour sheet's boxes, filled, do not show as
+    numbers in every line). None when nothing is left."""
     marks = _marks(gray, grid)
     if not marks.any():
         return grid
@@ -262,6 +268,10 @@ def without_clue_cells(gray: np.ndarray, grid: Grid) -> "Grid | None":
         if area > best[0]:
             best = (area, top, left)
     _, top, left = best
+    if checked and left and marks[top:, left - 1].mean() < CLUE_LINE:
+        left = 0  # no column of clues beside the block: a mark in the grid (a stain, a speck), not clue cells
+    if checked and top and marks[top - 1, left:].mean() < CLUE_LINE:
+        top = 0
     if grid.width - left < MIN_CELLS or grid.height - top < MIN_CELLS:
         return None
     return Grid(grid.xs[left:], grid.ys[top:])

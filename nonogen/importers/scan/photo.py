@@ -26,7 +26,8 @@ from typing import Optional
 
 import numpy as np
 
-from .lattice import MIN_CELLS, MIN_PITCH
+from .edges import extended
+from .lattice import MIN_CELLS, MIN_PITCH, without_clue_cells
 from .rectify import Flat, redraw
 
 __all__ = ["Flat", "flatten", "flat_grids", "MAX_CELLS"]
@@ -34,6 +35,10 @@ __all__ = ["Flat", "flatten", "flat_grids", "MAX_CELLS"]
 MAX_CELLS = 120
 """Most cells a photo's grid may have each way (more: it is no puzzle, or a misread lattice)."""
 SHRINK = 4
+STROKE = 25
+"""Widest dark stroke, in pixels, taken for a line: a magazine's thick outer frame is 14 pixels wide in a phone's
+photo (at 11 it was lost, and the grid's border fitted to the first line inside it); a printed shadow, wider, is
+not."""
 """The paper's brightness is estimated on a copy this many times smaller (fast, and ink vanishes in its maximum)."""
 
 
@@ -54,7 +59,7 @@ def _strokes(flat: np.ndarray) -> np.ndarray:
     what is left of the light do not count."""
     import cv2
 
-    closed = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, np.ones((11, 11), np.uint8))
+    closed = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, np.ones((STROKE, STROKE), np.uint8))
     depth = closed - flat
     return (depth > max(25.0, 0.25 * float(np.percentile(depth, 99.9)))).astype(np.uint8)
 
@@ -275,6 +280,15 @@ def _lattice(flat: np.ndarray, corners: np.ndarray) -> Optional[np.ndarray]:
     return back.reshape(crossings.shape)
 
 
+def _without_clue_cells(flat: Flat) -> Flat:
+    """The flat grid less the clue cells inside its frame: a magazine draws its clue numbers in boxes of the
+    grid's own lattice, so the frame found holds them (:func:`.lattice.without_clue_cells`)."""
+    from dataclasses import replace
+
+    grid = without_clue_cells(flat.gray, flat.grid, checked=True)
+    return flat if grid is None or grid == flat.grid else replace(flat, grid=grid)
+
+
 def flat_grids(gray: np.ndarray) -> list[Flat]:
     """Every grid of the photo ``gray`` (0 ink .. 255 paper), each redrawn flat with its clue margins."""
     import cv2
@@ -292,6 +306,6 @@ def flat_grids(gray: np.ndarray) -> list[Flat]:
             continue
         crossings = _lattice(flat, corners)
         if crossings is not None:
-            out.append(redraw(flat, crossings))
+            out.append(_without_clue_cells(redraw(flat, extended(flat, crossings))))
             found.append(corners)
     return out

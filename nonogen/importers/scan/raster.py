@@ -37,6 +37,17 @@ def _text_like(word: list[Glyph], pitch: float) -> bool:
     return len(word) > 3 or width > 2 * pitch or (len(word) == 3 and width > 1.2 * pitch)
 
 
+def _walled(ink: Ink, x: float, top: int, bottom: float) -> bool:
+    """Whether a drawn line runs down column ``x`` from ``top`` to ``bottom``: the grid's left line carried on up
+    through the column clues to the frame, as a magazine draws it, walls off its top-left corner (a picture there is
+    no clue), and its right line walls off what lies past the frame (a printed shadow's grain)."""
+    c, lo, hi = int(round(x)), max(0, top), int(bottom)
+    strip = ink.gray[lo:hi, max(0, c - 2):c + 3]
+    if strip.size == 0 or hi - lo < 2:
+        return False
+    return float(np.mean(strip.min(axis=1) < (ink.paper + ink.dark) / 2)) >= 0.9
+
+
 def raster_items(ink: Ink, grid: Grid) -> list[Item]:
     """Every number left of and above ``grid``, read from its glyphs, with its confidence."""
     x0, y0, x1, y1 = grid.box
@@ -48,6 +59,8 @@ def raster_items(ink: Ink, grid: Grid) -> list[Item]:
     left = [g for g in near if g.x1 <= x0 + slack and y0 < g.cy < y1]
     above = [g for g in near if g.y1 <= y0 + slack and x0 - 3 * pitch < g.cx < x1 + 0.5 * pitch
              and g.y0 >= y0 - 60 * pitch]
+    above = [g for g in above if not (g.cx < x0 - 0.5 * pitch and _walled(ink, x0, g.y0, y0)  # a corner's picture
+                                      or g.cx > x1 and _walled(ink, x1, g.y0, y0))]  # the frame's shadow
     words: list[list[Glyph]] = []
     headings: list[bool] = []  # of the words above the grid, which are pieces of a word too wide for a clue
     bands = [[g for g in left if grid.ys[r] <= g.cy < grid.ys[r + 1]] for r in range(grid.height)]

@@ -53,12 +53,14 @@ def read_page(page: Page) -> list[Found]:
     that differ) may be a photo: it is read again redrawn flat (:mod:`.photo`, :mod:`.photoread`), and the better
     reading is kept: the one with more grids that read soundly, or more grids; the upright one when they are as
     good (a sheet with a stained digit keeps its reading, where the misread clue shows, rather than a redrawn one
-    that misreads it more plausibly).
+    that misreads it more plausibly). Upright grids that touch are pieces of one (a magazine's thick lines every
+    five cells cut its lattice into blocks): then the redrawn reading is kept when it reads as many grids soundly.
     """
     found = read_upright(page)
     if page.words is None and not (found and all(photoread.sound(f.rows, f.cols) for f in found)):
         again = photoread.read_photo(page)
-        if _score(again)[:2] > _score(found)[:2]:  # more grids that read soundly, or more grids: not a closer miss
+        better, good = _score(again), _score(found)
+        if better[:2] > good[:2] or (_pieces(found) and better[0] >= good[0]):  # not a closer miss
             return again
     return found
 
@@ -72,6 +74,19 @@ def _score(found: list[Found]) -> tuple[int, int, int]:
         off += sum(sum(i.value for i in items) + len(items) - 1 > length for items, length in lines)
         off += abs(sum(i.value for line in f.rows for i in line) - sum(i.value for line in f.cols for i in line))
     return sum(photoread.sound(f.rows, f.cols) for f in found), len(found), -off
+
+
+def _pieces(found: list[Found]) -> bool:
+    """Whether two of the grids found touch, side by side or one over the other: pieces of one grid."""
+    for k, a in enumerate(found):
+        for b in found[k + 1:]:
+            (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.grid.box, b.grid.box
+            near = max(a.grid.pitch, b.grid.pitch)
+            across = min(ax1, bx1) - max(ax0, bx0) > near and min(abs(ay1 - by0), abs(by1 - ay0)) <= near
+            down = min(ay1, by1) - max(ay0, by0) > near and min(abs(ax1 - bx0), abs(bx1 - ax0)) <= near
+            if across or down:
+                return True
+    return False
 
 
 def read_upright(page: Page) -> list[Found]:

@@ -1,0 +1,90 @@
+"""Layouts of other publishers' puzzles, read in parts: the paper's colour of a picture cut at its frame, a
+magazine's clue cells cut off its lattice (not a stain's), and a photo's lattice carried out to a frame that runs
+into a printed shadow."""
+from __future__ import annotations
+
+import numpy as np
+
+from nonogen.importers.scan.colour import contrast_gray, paper_colour
+from nonogen.importers.scan.edges import extended
+from nonogen.importers.scan.lattice import Grid, find_grids, without_clue_cells
+
+PITCH = 20
+
+
+def _lattice(cells: int, at: int = 30, paper: int = 255, line: int = 120) -> np.ndarray:
+    """A page with a square lattice of ``cells`` cells from ``at``: thin lines on paper."""
+    side = 2 * at + cells * PITCH
+    page = np.full((side, side), paper, np.uint8)
+    for k in range(cells + 1):
+        page[at + k * PITCH, at:at + cells * PITCH + 1] = line
+        page[at:at + cells * PITCH + 1, at + k * PITCH] = line
+    return page
+
+
+def _digit(page: np.ndarray, x: int, y: int) -> None:
+    """A mark like a digit in the cell whose top-left corner is (x, y): a dark bar and a cap."""
+    page[y + 5:y + 15, x + 9:x + 12] = 0
+    page[y + 5:y + 7, x + 7:x + 13] = 0
+
+
+def test_a_picture_cut_at_its_black_frame_has_the_cells_grey_for_paper():
+    """A screenshot cut at the grid's frame: the edge is black, the cells grey everywhere inside. The paper is the
+    grey, so the lines and digits are dark on it, and the grid is found (with the edge's black, no grid was)."""
+    page = _lattice(8, at=2, paper=204, line=153)
+    page[:3], page[-3:], page[:, :3], page[:, -3:] = 0, 0, 0, 0
+    assert paper_colour(page[..., None].astype(np.int16))[0] == 204
+    contrast = contrast_gray(page, None)
+    assert contrast[10, 10] == 255 and contrast[2 + PITCH, 10] < 255 - 40
+    (grid,) = find_grids(contrast)
+    assert (grid.width, grid.height) == (8, 8)
+
+
+def test_a_page_with_a_paper_edge_keeps_its_edge_for_paper():
+    """A white page with a grey grid on most of it: the edge's white covers enough to stay the paper."""
+    page = np.full((100, 100), 255, np.uint8)
+    page[15:85, 15:85] = 136
+    assert paper_colour(page[..., None].astype(np.int16))[0] == 255
+
+
+def test_clue_cells_inside_the_lattice_are_cut_off_but_a_stain_is_not():
+    """A magazine's clue boxes are cells of the lattice: numbers in the last clue column beside every row and the
+    last clue row above every column. One mark inside the grid is a stain: the grid stays whole."""
+    page = _lattice(10)
+    grid = Grid(tuple(30.0 + PITCH * k for k in range(11)), tuple(30.0 + PITCH * k for k in range(11)))
+    for r in range(2, 10):
+        _digit(page, 30 + PITCH, 30 + r * PITCH)
+    for c in range(2, 10):
+        _digit(page, 30 + c * PITCH, 30 + PITCH)
+    cut = without_clue_cells(page, grid, checked=True)
+    assert cut is not None and (cut.width, cut.height) == (8, 8) and cut.xs[0] == grid.xs[2]
+    stained = _lattice(10)
+    _digit(stained, 30 + 4 * PITCH, 30 + 6 * PITCH)
+    assert without_clue_cells(stained, grid, checked=True) == grid
+
+
+def _crossings(cells: int, at: int) -> np.ndarray:
+    ys, xs = np.mgrid[0:cells + 1, 0:cells + 1].astype(np.float64)
+    return np.stack([at + xs * PITCH, at + ys * PITCH], axis=-1)
+
+
+def test_a_frame_run_into_a_shadow_gives_the_lattice_its_last_column():
+    """The frame's right line merged with a printed shadow: one wide dark band, found as no line. The lattice found
+    ends a cell short; the band is dark all along one cell further out, so the column is added (once: the shadow
+    past it is dark too, but its middle is no paper)."""
+    page = _lattice(10).astype(np.float32)
+    page[30:231, 229:260] = 110  # the frame's right line and the shadow beyond it
+    found = _crossings(10, 30)[:, :10]  # the last column of crossings lost
+    out = extended(page, found)
+    assert out.shape == (11, 11, 2)
+    assert np.allclose(out[:, -1, 0], 230)
+
+
+def test_clue_digits_past_the_grid_are_no_line():
+    """A nonogen sheet: clue digits one cell outside the grid on every side read no line there."""
+    page = _lattice(10, at=60).astype(np.float32)
+    for k in range(10):
+        _digit(page, 60 - PITCH, 60 + k * PITCH)
+        _digit(page, 60 + k * PITCH, 60 - PITCH)
+    found = _crossings(10, 60)
+    assert extended(page, found).shape == found.shape
