@@ -174,7 +174,8 @@ def _brute_fewest(width: int, height: int, colours: int, rows, cols) -> int:
 
 
 def _changes(choice, rows, cols) -> int:
-    return sum(lines[k][i][1] for lines, picks in ((rows, choice.rows), (cols, choice.cols)) for k, i in enumerate(picks))
+    picked = [(rows, choice.rows), (cols, choice.cols)]
+    return sum(lines[k][i][1] for lines, picks in picked for k, i in enumerate(picks))
 
 
 def _spells(choice, rows, cols) -> bool:
