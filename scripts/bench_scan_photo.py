@@ -164,13 +164,13 @@ def main() -> None:
         previous.read(puzzles[0], warm)
     table: dict[tuple[str, str], list[tuple[bool, float]]] = {}
     flags: dict[str, list[bool]] = {}
-    before: dict[str, list[tuple[bool, float]]] = {}
+    before: dict[str, list[tuple[bool, float, str]]] = {}
     for kind in kinds:
         for k, puzzle in enumerate(puzzles):
             path = draw(puzzle, kind, folder, k)
             ok, seconds, why, flagged = exact(puzzle, path)
             if previous is not None:
-                before.setdefault(kind, []).append(previous.read(puzzle, path))
+                before.setdefault(kind, []).append((*previous.read(puzzle, path), band(puzzle)))
             table.setdefault((kind, band(puzzle)), []).append((ok, seconds))
             table.setdefault((kind, "all"), []).append((ok, seconds))
             if not ok:
@@ -192,12 +192,16 @@ def main() -> None:
     if previous is not None:
         previous.close()
         print(f"\nthe previous reader ({args.previous}) on the same pages, asked right after each:")
-        print("| kind | exact | s/page (mean, max) |")
-        print("|---|---|---|")
+        print(f"| kind | {' | '.join(f'{lo}-{hi}' for lo, hi in BANDS)} | all | s/page (mean, max) |")
+        print("|---|" + "---|" * (len(BANDS) + 2))
         for kind, runs in before.items():
-            times = [s for _, s in runs]
-            print(f"| {kind} | {100 * sum(ok for ok, _ in runs) / len(runs):.0f} % of {len(runs)} | "
-                  f"{np.mean(times):.2f}, {max(times):.2f} |")
+            cells = []
+            for name in [f"{lo}-{hi}" for lo, hi in BANDS]:
+                mine = [ok for ok, _, b in runs if b == name]
+                cells.append(f"{100 * sum(mine) / len(mine):.0f} %" if mine else "—")
+            times = [s for _, s, _ in runs]
+            print(f"| {kind} | {' | '.join(cells)} | {100 * sum(ok for ok, _, _ in runs) / len(runs):.0f} % of "
+                  f"{len(runs)} | {np.mean(times):.2f}, {max(times):.2f} |")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from .lattice import Grid
 
-__all__ = ["Item", "clue_items", "text_lines", "MAX_GAP", "DIGIT_LIKENESS", "HEIGHT_SPREAD", "BLURRED_SPREAD"]
+__all__ = ["Item", "clue_items", "text_lines", "MAX_GAP", "DIGIT_LIKENESS", "HEIGHT_SPREAD", "BLURRED_SPREAD",
+           "CENTRED", "TRACK"]
 
 MAX_GAP = 2.5
 """Widest gap, in cells, between two numbers of one clue (or the first number and the grid)."""
@@ -25,6 +26,14 @@ HEIGHT_SPREAD, BLURRED_SPREAD = 0.25, 0.4
 """How much the heights of a text line's digits may differ (a fraction of their height) before the line is a
 heading: capitals stand a third taller than small letters; a photo's blur fades a thin stroke's ends, so a
 photo's digits differ by up to a third (its headings' letters are told by their likeness)."""
+CENTRED = 0.3
+"""How far, in cells, a photo's column clue may sit from its column's centre before its text line is a heading: a
+column's clue numbers are centred over it (after the redraw all of the bench's hard photos' were within 0.2 cell),
+while a title's words fall anywhere; its blurred letters may read as digits ("Puzzle 18" as "75 18"). A sheet's
+lines need no such test (its letters do not look like digits) and other programs may set clues off centre."""
+TRACK = 0.4
+"""How far, in cells, the next number of a photo's row clue may sit above or below the last (rows are a cell
+apart)."""
 DIGIT_LIKENESS = 0.8
 """A line of glyphs above the grid whose mean likeness to digits is under this is text (a title), not clues:
 digits of nonogen's sheets score 0.9 and more, the letters of "Heart" 0.64 to 0.73."""
@@ -79,7 +88,25 @@ def _row_clue(items: list[Item], left: float, pitch: float) -> list[Item]:
     return out[::-1]
 
 
-def _heading(line: list[Item], grid: Grid, pitch: float, spread: float = HEIGHT_SPREAD) -> bool:
+def _tracked_row(band: list[Item], left: list[Item], edge: float, pitch: float) -> list[Item]:
+    """The numbers of one row read outward from the grid's left edge ``edge``, each the nearest to the left of the
+    last within :data:`TRACK` cells of its height: a photo's row bows past the grid, where no line shows where it
+    goes (a page curling into the spine drops its far clues into the next row's band). The first is the band's
+    nearest the grid (there the redraw is true)."""
+    near = [i for i in band if edge - i.box[2] <= MAX_GAP * pitch]
+    item = max(near, key=lambda i: i.box[2]) if near else None
+    out: list[Item] = []
+    while item is not None and item.value >= 0:
+        out.append(item)
+        last = item
+        nxt = [i for i in left if i is not last and i.box[2] <= last.box[0] + 0.1 * pitch
+               and last.box[0] - i.box[2] <= MAX_GAP * pitch and abs(i.cy - last.cy) <= TRACK * pitch]
+        item = max(nxt, key=lambda i: (i.box[2], -abs(i.cy - last.cy))) if nxt else None
+    return out[::-1]
+
+
+def _heading(line: list[Item], grid: Grid, pitch: float, spread: float = HEIGHT_SPREAD,
+             centred: float = 1.0) -> bool:
     """Whether a text line above the grid is a heading rather than a line of column clues."""
     xs = grid.xs
     if float(np.mean([i.likeness for i in line])) < DIGIT_LIKENESS:
@@ -98,29 +125,35 @@ def _heading(line: list[Item], grid: Grid, pitch: float, spread: float = HEIGHT_
         c = int(np.clip(np.searchsorted(xs, item.cx) - 1, 0, len(xs) - 2))
         if item.box[0] < xs[c] - 0.2 * pitch or item.box[2] > xs[c + 1] + 0.2 * pitch:
             return True
+        if abs(item.cx - (xs[c] + xs[c + 1]) / 2) > centred * pitch:
+            return True
     return False
 
 
 def clue_items(items: list[Item], grid: Grid, *,
-               spread: float = HEIGHT_SPREAD) -> tuple[list[list[Item]], list[list[Item]]]:
+               spread: float = HEIGHT_SPREAD, centred: float = 1.0,
+               tracked: bool = False) -> tuple[list[list[Item]], list[list[Item]]]:
     """The items of each row clue (left to right) and each column clue (top to bottom); ``spread``: how much the
     heights of a line's digits may differ, as a fraction of their height, before it is a heading (a photo's blur
-    needs more: :data:`BLURRED_SPREAD`)."""
+    needs more: :data:`BLURRED_SPREAD`); ``centred``: how far a column clue may sit from its column's centre, in
+    cells (a photo's: :data:`CENTRED`); ``tracked``: a row's clue followed outward number by number, not taken from
+    its band (a photo's, see :func:`_tracked_row`)."""
     x0, y0, x1, y1 = grid.box
     pitch = grid.pitch
     slack = 0.25 * pitch
     rows: list[list[Item]] = []
     left = [i for i in items if i.box[2] <= x0 + slack and y0 < i.cy < y1]
+    wide = [i for i in items if i.box[2] <= x0 + slack and y0 - 0.5 * pitch < i.cy < y1 + 0.5 * pitch]
     for r in range(grid.height):
         band = [i for i in left if grid.ys[r] <= i.cy < grid.ys[r + 1]]
-        rows.append(_row_clue(band, x0, pitch))
+        rows.append(_tracked_row(band, wide, x0, pitch) if tracked else _row_clue(band, x0, pitch))
     above = [i for i in items if i.box[3] <= y0 + slack and x0 - 3 * pitch < i.cx < x1 + 0.5 * pitch]
     height = float(np.median([i.h for i in above])) if above else pitch
     kept: list[Item] = []
     edge = y0
     for line in reversed(text_lines(above, height)):
         bottom = max(i.box[3] for i in line)
-        if edge - bottom > MAX_GAP * pitch or _heading(line, grid, pitch, spread):
+        if edge - bottom > MAX_GAP * pitch or _heading(line, grid, pitch, spread, centred):
             break
         kept.extend(line)
         edge = min(i.box[1] for i in line)

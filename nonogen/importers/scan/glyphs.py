@@ -92,11 +92,14 @@ class Ink:
     glyphs: tuple[Glyph, ...]
 
 
-def page_ink(gray: np.ndarray, pitch: float) -> Ink:
+def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True) -> Ink:
     """The glyphs of ``gray`` once strokes longer than 0.9 of a cell of ``pitch`` (grid lines, the sides of clue
     cells drawn as table cells) are taken out.
 
     Shorter strokes stay: the "1" of a large render is a straight stroke too, but no digit is as high as its cell.
+    A stroke is dark, or (``ridges``) a faint line darker than both its sides (grey lines on grey cells); a photo's
+    page is read without ridges: its paper's grain and JPEG blocks make faint ridges too, which joined a column's
+    stacked digits into a "stroke" and cut a "2" through its middle.
     """
     import cv2
 
@@ -104,7 +107,9 @@ def page_ink(gray: np.ndarray, pitch: float) -> Ink:
 
     paper, dark = paper_and_ink(gray)
     mask = (gray < paper - INK_LEVEL * (paper - dark)).astype(np.uint8)
-    lines = (gray < paper - (paper - dark) / 3).astype(np.uint8) | line_ink(gray)
+    lines = (gray < paper - (paper - dark) / 3).astype(np.uint8)
+    if ridges:
+        lines |= line_ink(gray)
     horizontal, vertical = line_masks(lines, max(12, round(0.9 * pitch)))
     mask[cv2.dilate(horizontal | vertical, np.ones((3, 3), np.uint8)) > 0] = 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)

@@ -1,0 +1,121 @@
+"""How a photo's redrawn page is read: its digits against prototypes of its own blur, a blob smeared into the paper
+cut back to its digit, a faint ridge of the paper's grain no grid line, a title's digits no clues, a bowing row's
+far numbers still its own.
+
+Each test builds the picture or the numbers it needs (no photo simulator): what it checks is one step's rule.
+"""
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from nonogen.importers.scan.assign import CENTRED, Item, clue_items
+from nonogen.importers.scan.digits import FONT_FILES, MATCHED_BLURS, blurred_at, glyph_features
+from nonogen.importers.scan.glyphs import page_ink
+from nonogen.importers.scan.lattice import Grid
+from nonogen.importers.scan.photoread import cored, matched
+
+PITCH = 32.0
+
+
+def _font(size: int):
+    for name in FONT_FILES:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)
+
+
+def _digit(text: str, size: int, blur: float) -> np.ndarray:
+    """``text`` drawn black on white, blurred by ``blur`` pixels, as ink (0 paper .. 1 ink) cropped to its box."""
+    img = Image.new("L", (size * 4, size * 3), 255)
+    ImageDraw.Draw(img).text((size, size // 2), text, fill=0, font=_font(size))
+    ink = 1.0 - np.asarray(img.filter(ImageFilter.GaussianBlur(blur)), np.float32) / 255.0
+    ys, xs = np.nonzero(ink > 0.3)
+    return ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def test_a_page_is_read_with_the_prototypes_of_its_own_blur():
+    """Digits blurred as a photo blurs them vote for the prototypes of that blur, not the sharpest nor the blurriest:
+    those look most like them (and a blurred "3" looks like a blurrier "8")."""
+    for blur in (1.1, 1.7):  # sigma for a 16-pixel font, as the prototypes' blurs
+        size = 24
+        features = np.asarray([glyph_features(_digit(d, size, blur * size / 16)) for d in "0123456789"])
+        chosen = matched([(features, np.zeros(len(features), np.int64), np.zeros(len(features)))])
+        assert chosen[0] is blurred_at(blur)[0], blur
+        assert chosen[0] is not blurred_at(MATCHED_BLURS[0])[0] and chosen[0] is not blurred_at(MATCHED_BLURS[-1])[0]
+
+
+def _sheet(digits: list[tuple[str, int, int]], size: int = 18) -> np.ndarray:
+    img = Image.new("L", (400, 300), 250)
+    draw = ImageDraw.Draw(img)
+    for text, x, y in digits:
+        draw.text((x, y), text, fill=20, font=_font(size))
+    return np.asarray(img.filter(ImageFilter.GaussianBlur(0.8)), np.uint8).copy()
+
+
+def _glyph_at(ink, x: int, y: int):
+    return [g for g in ink.glyphs if g.x0 <= x < g.x1 and g.y0 <= y < g.y1]
+
+
+def test_a_faint_ridge_through_stacked_digits_is_no_line_in_a_photo():
+    """A faint straight ridge (the paper's grain, JPEG blocks) running down a column of clue digits: a sheet's reader
+    takes it for a grey line and cuts the digits along it; a photo's reads it as paper, the "2" whole."""
+    gray = _sheet([("1", 100, 40), ("1", 100, 72), ("2", 97, 104), ("1", 100, 136)])
+    ys, xs = np.nonzero(gray[100:130, 90:120] < 120)
+    middle = 90 + int(np.median(xs))
+    gray[20:170, middle] = np.minimum(gray[20:170, middle], 215)  # a ridge a pixel wide, barely darker than paper
+    two = (middle, 100 + int(np.median(ys)))
+    sheet_pieces = [g for g in page_ink(gray, PITCH).glyphs if 95 <= g.cx <= 115 and 100 <= g.cy <= 130]
+    photo_pieces = [g for g in page_ink(gray, PITCH, ridges=False).glyphs if 95 <= g.cx <= 115 and 100 <= g.cy <= 130]
+    assert len(sheet_pieces) > 1  # what the photo's reader avoids
+    assert len(photo_pieces) == 1 and _glyph_at(page_ink(gray, PITCH, ridges=False), *two)
+
+
+def test_a_digit_smeared_into_the_paper_is_cut_back_to_its_core():
+    """A "4" joined by a faint smear twice its height is one blob too tall for a digit; cut at half the ink's depth,
+    the "4" is a glyph of a digit's height again and the smear is gone."""
+    gray = _sheet([(d, 40 + 30 * k, 60) for k, d in enumerate("1234567")] + [("4", 160, 120)])
+    yy, xx = np.mgrid[0:gray.shape[0], 0:gray.shape[1]]
+    smear = (abs(xx - 150 - 0.5 * (yy - 95)) < 4) & (yy >= 95) & (yy < 128)  # slanting: no straight stroke
+    gray[smear] = np.minimum(gray[smear], 175)  # ink, but not half way to it
+    ink = page_ink(gray, PITCH, ridges=False)
+    heights = [g.h for g in ink.glyphs if g.y0 >= 50 and g.y1 <= 90]
+    (smeared,) = [g for g in ink.glyphs if g.x0 <= 163 < g.x1 and g.y0 <= 130 < g.y1]
+    assert smeared.h > 1.5 * np.median(heights)
+    cut = cored(ink, PITCH)
+    (four,) = [g for g in cut.glyphs if g.x0 <= 165 < g.x1 and g.y0 <= 130 < g.y1]
+    assert abs(four.h - np.median(heights)) <= 2 and four.y0 >= 120
+    assert not [g for g in cut.glyphs if g.y0 < 120 and g.x1 > 145 and g.x0 < 175 and g.y1 > 95]
+
+
+def _item(value: int, cx: float, cy: float, likeness: float = 0.95) -> Item:
+    return Item(value, 1.0, (cx - 5, cy - 8, cx + 5, cy + 8), str(value), likeness)
+
+
+GRID = Grid(tuple(200.0 + PITCH * k for k in range(6)), tuple(200.0 + PITCH * k for k in range(6)))
+
+
+def test_a_title_off_its_columns_centres_is_no_clue_in_a_photo():
+    """Over the column clues, a title whose blurred letters read as digits ("Puzzle 18" as "75 18"): the clues sit
+    at their columns' centres, the title's words anywhere. A photo's reader stops at it; a sheet's has no such
+    rule (its letters do not read as digits)."""
+    centres = [216.0 + PITCH * k for k in range(5)]
+    clues = [_item(2, x, 180.0) for x in centres] + [_item(1, x, 148.0) for x in centres]
+    title = [_item(75, 216.0 + PITCH + 0.42 * PITCH, 110.0), _item(18, 216.0 + 3 * PITCH + 0.4 * PITCH, 110.0)]
+    _, cols = clue_items(clues + title, GRID, centred=CENTRED)
+    assert [[i.value for i in c] for c in cols] == [[1, 2]] * 5
+    _, cols = clue_items(clues + title, GRID)
+    assert [i.value for i in cols[1]] == [75, 1, 2]  # without the rule the title's "75" joins a clue
+
+
+def test_a_bowing_row_keeps_its_far_numbers_when_tracked():
+    """A row's clue drops a third of a cell a number as it runs out from the grid (a page curling into the spine):
+    its far numbers cross into the next row's band. Tracked number by number they stay in their row."""
+    row = [_item(v, 200.0 - PITCH * (k + 0.5), 216.0 + PITCH + 0.3 * PITCH * k) for k, v in enumerate((1, 3, 2))]
+    below = [_item(v, 200.0 - PITCH * (k + 0.5), 216.0 + 2 * PITCH + 0.3 * PITCH * k) for k, v in enumerate((4, 5))]
+    rows, _ = clue_items(row + below, GRID, tracked=True)
+    assert [i.value for i in rows[1]] == [2, 3, 1] and [i.value for i in rows[2]] == [5, 4]
+    rows, _ = clue_items(row + below, GRID)
+    assert [i.value for i in rows[1]] != [2, 3, 1]  # by bands, the far "2" falls into row 3
