@@ -6,6 +6,7 @@ The photos are made by ``scripts/photo_sim.py`` (the bench's photo kinds) from n
 from __future__ import annotations
 
 import importlib.util
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -76,3 +77,21 @@ def test_a_damaged_digit_gets_its_clue_named(tmp_path):
     Image.fromarray(page).save(tmp_path / "damaged.png")
     (scanned,) = nonogen.scan(tmp_path / "damaged.png")
     assert f"row {row + 1}" in [s["line"] for s in scanned.suspects]
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="photos are made from the PDF sheet drawn by pdftoppm")
+def test_a_border_whose_sides_fit_badly_gives_no_grid_from_it_never_a_crash(tmp_path):
+    """Page 4 of the photo bench's seed 7 (hard): one net of strokes fits a border with a corner at infinity (its
+    sides' lines parallel); that net is passed over and the page still reads as one grid."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from bench_scan import random_puzzle
+        from bench_scan_photo import draw
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    rng = np.random.default_rng(7)
+    puzzle = [random_puzzle(rng, k) for k in range(5)][4]
+    found = nonogen.scan(draw(puzzle, "photo-hard", tmp_path, 4), verify=False)
+    assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]

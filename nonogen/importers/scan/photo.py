@@ -301,11 +301,12 @@ def flat_grids(gray: np.ndarray) -> list[Flat]:
         if any(cv2.pointPolygonTest(q.astype(np.float32), (float(middle[0]), float(middle[1])), False) >= 0
                for q in found):
             continue  # a piece of a grid already found (a faint line cut its net in two)
-        corners = _outer(points)
-        if corners is None:
-            continue
+        with np.errstate(all="ignore"):  # a degenerate fit's corner is NaN or infinite, passed over below
+            corners = _outer(points)
+        if corners is None or not np.isfinite(corners).all():
+            continue  # no border fits (its sides' lines are parallel or degenerate)
         crossings = _lattice(flat, corners)
-        if crossings is not None:
+        if crossings is not None and np.isfinite(crossings).all():
             out.append(_without_clue_cells(redraw(flat, extended(flat, crossings))))
             found.append(corners)
     return out
