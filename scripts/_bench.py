@@ -66,9 +66,10 @@ def engine_copy(rev: str) -> Path:
     folder = ROOT / "build" / "engines" / sha.stdout.strip()[:12]
     if (folder / ".built").exists():
         return folder
-    partial = folder.with_name(folder.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
+    import tempfile
+
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=folder.name + ".partial-", dir=folder.parent))  # one per run: two benches
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha.stdout.strip()], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout, check=True)
     for command in _compile_commands(partial):
@@ -76,7 +77,12 @@ def engine_copy(rev: str) -> Path:
         if build.returncode != 0:
             raise RuntimeError(f"the C modules of {rev} did not build: {build.stderr.strip()[-500:]}")
     (partial / ".built").touch()
-    partial.rename(folder)
+    try:
+        partial.rename(folder)
+    except OSError:  # another run built the same commit first: keep its copy
+        shutil.rmtree(partial, ignore_errors=True)
+        if not (folder / ".built").exists():
+            raise
     return folder
 
 

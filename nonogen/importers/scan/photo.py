@@ -303,8 +303,8 @@ def flat_grids(gray: np.ndarray) -> list[Flat]:
             continue  # a piece of a grid already found (a faint line cut its net in two)
         with np.errstate(all="ignore"):  # a degenerate fit's corner is NaN or infinite, passed over below
             corners = _outer(points)
-        if corners is None or not np.isfinite(corners).all():
-            continue  # no border fits (its sides' lines are parallel or degenerate)
+        if corners is None or not np.isfinite(corners).all() or np.abs(corners).max() > 4 * max(flat.shape):
+            continue  # no border fits: two sides' lines (nearly) parallel put a corner far off the photo
         crossings = _lattice(flat, corners)
         if crossings is not None and np.isfinite(crossings).all():
             out.append(_without_clue_cells(redraw(flat, extended(flat, crossings))))
