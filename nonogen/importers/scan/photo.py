@@ -35,11 +35,13 @@ __all__ = ["Flat", "flatten", "flat_grids", "MAX_CELLS"]
 MAX_CELLS = 120
 """Most cells a photo's grid may have each way (more: it is no puzzle, or a misread lattice)."""
 SHRINK = 4
-STROKE = 25
-"""Widest dark stroke, in pixels, taken for a line: a magazine's thick outer frame is 14 pixels wide in a phone's
-photo (at 11 it was lost, and the grid's border fitted to the first line inside it); a printed shadow, wider, is
-not."""
 """The paper's brightness is estimated on a copy this many times smaller (fast, and ink vanishes in its maximum)."""
+STROKES = (11, 25)
+"""Widest dark stroke, in pixels, taken for a line, first and second try. A magazine's thick outer frame is 14
+pixels wide in a phone's photo (at 11 it is lost, and the border fits the first line inside it); but at 25 the edge
+of a shadow across a page counts as a stroke too and joins the grid's net (a 24x12 grid read as 38x55), so a page
+is looked at with 25 only when its grids read with 11 do not read soundly (:func:`.read.read_page` keeps the
+better reading)."""
 
 
 def flatten(gray: np.ndarray) -> np.ndarray:
@@ -54,12 +56,12 @@ def flatten(gray: np.ndarray) -> np.ndarray:
     return np.clip(gray.astype(np.float32) / np.maximum(paper, 1.0) * 255.0, 0, 255)
 
 
-def _strokes(flat: np.ndarray) -> np.ndarray:
-    """Dark strokes (uint8 0/1): pixels well darker than the paper just around them (a black-hat), so texture and
-    what is left of the light do not count."""
+def _strokes(flat: np.ndarray, stroke: int) -> np.ndarray:
+    """Dark strokes up to ``stroke`` pixels wide (uint8 0/1): pixels well darker than the paper just around them
+    (a black-hat), so texture and what is left of the light do not count."""
     import cv2
 
-    closed = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, np.ones((STROKE, STROKE), np.uint8))
+    closed = cv2.morphologyEx(flat, cv2.MORPH_CLOSE, np.ones((stroke, stroke), np.uint8))
     depth = closed - flat
     return (depth > max(25.0, 0.25 * float(np.percentile(depth, 99.9)))).astype(np.uint8)
 
@@ -289,14 +291,15 @@ def _without_clue_cells(flat: Flat) -> Flat:
     return flat if grid is None or grid == flat.grid else replace(flat, grid=grid)
 
 
-def flat_grids(gray: np.ndarray) -> list[Flat]:
-    """Every grid of the photo ``gray`` (0 ink .. 255 paper), each redrawn flat with its clue margins."""
+def flat_grids(gray: np.ndarray, stroke: int = STROKES[0]) -> list[Flat]:
+    """Every grid of the photo ``gray`` (0 ink .. 255 paper), each redrawn flat with its clue margins; its lines are
+    strokes up to ``stroke`` pixels wide."""
     import cv2
 
     flat = flatten(gray)
     out: list[Flat] = []
     found: list[np.ndarray] = []  # the borders of the grids found, largest first
-    for points in _nets(_strokes(flat)):
+    for points in _nets(_strokes(flat, stroke)):
         middle = points.mean(axis=0)
         if any(cv2.pointPolygonTest(q.astype(np.float32), (float(middle[0]), float(middle[1])), False) >= 0
                for q in found):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import photoread
+from . import photo, photoread
 from .assign import Item, clue_items
 from .colour import Box, contrast_gray, item_colours, unboxed
 from .glyphs import Ink, page_ink
@@ -57,12 +57,19 @@ def read_page(page: Page) -> list[Found]:
     five cells cut its lattice into blocks): then the redrawn reading is kept when it reads as many grids soundly.
     """
     found = read_upright(page)
-    if page.words is None and not (found and all(photoread.sound(f.rows, f.cols) for f in found)):
+    if page.words is None and not _all_sound(found):
         again = photoread.read_photo(page)
+        if not _all_sound(again):  # a thick frame missed? look again with wider strokes, keep it if it reads better
+            wider = photoread.read_photo(page, photo.STROKES[1])
+            again = wider if _score(wider)[:2] > _score(again)[:2] else again
         better, good = _score(again), _score(found)
         if better[:2] > good[:2] or (_pieces(found) and better[0] >= good[0]):  # not a closer miss
             return again
     return found
+
+
+def _all_sound(found: list[Found]) -> bool:
+    return bool(found) and all(photoread.sound(f.rows, f.cols) for f in found)
 
 
 def _score(found: list[Found]) -> tuple[int, int, int]:
