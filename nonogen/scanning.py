@@ -24,7 +24,6 @@ from typing import Any, Optional, Sequence, Union
 from .clues import min_length
 from .errors import InputError
 from .model import Puzzle
-from .palette import BW_PALETTE
 
 __all__ = ["Scan", "scan", "scan_files", "save_scans", "scan_record", "UNSURE"]
 
@@ -99,15 +98,21 @@ def _clue(items: tuple, colour: dict) -> tuple[list[tuple[int, int]], bool]:
     return [(i.value, colour.get(id(i), 1)) for i in items if i.value > 0], good
 
 
+def _colours(found: Any) -> tuple[tuple, dict[int, int]]:
+    """The palette of a found grid's numbers and each number's (by ``id``) colour index
+    (:func:`~nonogen.importers.scan.colour.colour_palette`)."""
+    from .importers.scan.colour import colour_palette
+
+    return colour_palette([i for line in found.rows + found.cols for i in line if i.value > 0])
+
+
 def puzzle_of(found: Any) -> tuple[Puzzle, list[float], list[float]]:
     """The puzzle a found grid's numbers spell, and each row's and column's confidence (a malformed clue: 0).
 
     Numbers read with colours (a page in colour) make a colour puzzle of the distinct colours found
     (:func:`~nonogen.importers.scan.colour.colour_palette`); black alone stays black and white.
     """
-    from .importers.scan.colour import colour_palette
-
-    palette, colour = colour_palette([i for line in found.rows + found.cols for i in line if i.value > 0])
+    palette, colour = _colours(found)
     rows: list[list[tuple[int, int]]] = []
     cols: list[list[tuple[int, int]]] = []
     row_conf: list[float] = []
@@ -124,13 +129,13 @@ def _shown(clue: tuple) -> list[int]:
     return [n for n, _ in clue] or [0]
 
 
-def _solvable(rows: list[list[tuple[int, int]]], cols: list[list[tuple[int, int]]], palette: Optional[tuple] = None,
+def _solvable(rows: list[list[tuple[int, int]]], cols: list[list[tuple[int, int]]], palette: tuple,
               timeout: float = FIX_TIMEOUT) -> Optional[str]:
     """The verdict on clues a fix proposes (None: no solution): line logic's contradiction first, it is quick."""
     from .errors import PuzzleError
     from .solve import line_solve, verify
 
-    puzzle = Puzzle(rows=rows, cols=cols, palette=palette or BW_PALETTE)
+    puzzle = Puzzle(rows=rows, cols=cols, palette=palette)
     try:
         _, solved = line_solve(puzzle)
     except PuzzleError:
@@ -165,11 +170,10 @@ def fixes_of(found: Any, puzzle: Puzzle, status: Optional[str]) -> list:
     tries other numbers, each keeping its colour)."""
     if found.source != "pixels" or not traced(puzzle, status):
         return []
-    from .importers.scan.colour import colour_palette
     from .importers.scan.suspects import fewest_changes
     from .solve.readings import fewest_changed
 
-    _, colour = colour_palette([i for line in found.rows + found.cols for i in line if i.value > 0])
+    _, colour = _colours(found)
 
     def choose(width: int, height: int, rows: list, cols: list, seconds: Optional[float]) -> list:
         return fewest_changed(width, height, rows, cols, colours=puzzle.n_colors, timeout=seconds)

@@ -14,14 +14,14 @@ a proof that the line spells the clue. States no line of this length can be in a
 """
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from .deadline import Clock
 from .sat import new_solver
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:
-    from typing import Optional, Sequence
+    from typing import Callable, Optional, Sequence
 
     from .sat import Solver
 
@@ -64,6 +64,11 @@ def _order(clue: Clue) -> tuple[list[int], set[int]]:
     return pattern, rests
 
 
+def _at_most_one(lits: list[int]) -> list[list[int]]:
+    """Clauses that no two of ``lits`` hold together (pairwise: each list here is short)."""
+    return [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+
+
 class _Formula:
     """Variables and clauses: each cell's colour, each reading's selector and automaton."""
 
@@ -84,7 +89,7 @@ class _Formula:
             return [-v, v]
         lits = [self.new() for _ in range(self.colours + 1)]
         self.clauses.append(lits)
-        self.clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+        self.clauses += _at_most_one(lits)
         return lits
 
     def grid(self, true: set[int]) -> list[list[int]]:
@@ -114,8 +119,7 @@ class _Formula:
             self._onward(cells[t - 1], held, now, pattern, rests)
             self.clauses.append([-selector, *now.values()])
             if len(now) <= AMO_PAIRS:
-                states = list(now.values())
-                self.clauses += [[-a, -b] for i, a in enumerate(states) for b in states[i + 1:]]
+                self.clauses += _at_most_one(list(now.values()))
             held = now
         self.clauses.append([-selector, held[end]] if end in held else [-selector])
         return selector
@@ -162,7 +166,7 @@ def fewest_changed(width: int, height: int, rows: Sequence[Sequence[Reading]], c
             cells = formula.line_cells(kind, k)
             chosen = [formula.reading(cells, clue) for clue, _ in readings]
             formula.clauses.append(chosen)
-            formula.clauses += [[-a, -b] for i, a in enumerate(chosen) for b in chosen[i + 1:]]
+            formula.clauses += _at_most_one(chosen)
             selectors.append(chosen)
     costs_of = [[cost for _, cost in readings] for readings in list(rows) + list(cols)]
     costs = [s for line, line_costs in zip(selectors, costs_of, strict=True)
@@ -183,7 +187,7 @@ def fewest_changed(width: int, height: int, rows: Sequence[Sequence[Reading]], c
             return []
         choice, true, bound = best
         solver.add_clause(_block(selectors, costs_of, choice))
-        found = [(choice, true)] + (_choices(solver, clock, selectors, costs_of, at_most(bound), most - 1) or [])
+        found = [(choice, true)] + _choices(solver, clock, selectors, costs_of, at_most(bound), most - 1)
     return [Chosen(choice[:height], choice[height:], formula.grid(true)) for choice, true in found]
 
 
@@ -193,21 +197,26 @@ def _fewest(solver: Solver, clock: Clock, selectors: list[list[int]], costs: lis
     when no choice of at most :data:`MOST_CHANGES` changes gives a solution, or the clues as read need none.
 
     Descending: any solution first, then one with fewer changes than the best so far, until none is left or the time
-    runs out. Proving that no choice of k changes exists is the hard question (on a 37x25 page under load it took
-    10 s for k = 2); a solution is found in a fraction of that, so the time left goes to the choices themselves.
+    runs out. Proving that no choice of k changes exists is the hard question (asked first, for k = 2, it took the
+    whole 10 s on a 37x25 page with the first, one-way encoding); a solution is found in a fraction of that.
     """
     best = None
     bound = MOST_CHANGES
     while bound > 0:
         if not clock.solve(solver, at_most(bound)):
             break
-        true = {lit for lit in solver.get_model() or () if lit > 0}
-        choice = [next(i for i, s in enumerate(line) if s in true) for line in selectors]
+        choice, true = _model_choice(solver, selectors)
         changes = sum(line_costs[i] for line_costs, i in zip(costs, choice, strict=True))
         if changes == 0:
             return None
         best, bound = (choice, true, changes), changes - 1
     return best
+
+
+def _model_choice(solver: Solver, selectors: list[list[int]]) -> tuple[list[int], set[int]]:
+    """The reading the solver's model chose for each line, and the model's true variables."""
+    true = {lit for lit in solver.get_model() or () if lit > 0}
+    return [next(i for i, s in enumerate(line) if s in true) for line in selectors], true
 
 
 def _block(selectors: list[list[int]], costs: list[list[int]], choice: list[int]) -> list[int]:
@@ -216,20 +225,15 @@ def _block(selectors: list[list[int]], costs: list[list[int]], choice: list[int]
 
 
 def _choices(solver: Solver, clock: Clock, selectors: list[list[int]], costs: list[list[int]],
-             assumptions: list[int], most: int) -> Optional[list[tuple[list[int], set[int]]]]:
-    """Up to ``most`` choices within ``assumptions`` (each with its model's true variables), each blocked once found
-    (as many as the time allowed); None when the time ran out before any, or when the clues as read need no
-    change."""
+             assumptions: list[int], most: int) -> list[tuple[list[int], set[int]]]:
+    """Up to ``most`` more choices within ``assumptions`` (each with its model's true variables), each blocked once
+    found, as many as the time allows; none that changes nothing (the clues as read)."""
     found: list[tuple[list[int], set[int]]] = []
-    while len(found) < most:
-        answer = clock.solve(solver, assumptions)
-        if not answer:
-            return found if found or answer is False else None
-        true = {lit for lit in solver.get_model() or () if lit > 0}
-        choice = [next(i for i, s in enumerate(line) if s in true) for line in selectors]
+    while len(found) < most and clock.solve(solver, assumptions):
+        choice, true = _model_choice(solver, selectors)
         changed = _block(selectors, costs, choice)
         if not changed:
-            return None
+            break
         found.append((choice, true))
         solver.add_clause(changed)
     return found

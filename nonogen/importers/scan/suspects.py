@@ -61,16 +61,12 @@ class Fix:
 
 Lines = Sequence[Sequence[Item]]
 Clues = list[list[tuple[int, int]]]
-"""Each line's numbers as read, each with its colour: ``(value, colour)``, value 0 or -1 included."""
+"""Each line's numbers with their colours: ``(value, colour)``."""
 ColourOf = Callable[[Item], int]
 
 
 def _black(item: Item) -> int:
     return 1
-
-
-def _clues(lines: Lines, colour_of: ColourOf) -> Clues:
-    return [[(i.value, colour_of(i)) for i in items] for items in lines]
 
 
 def _fits(clue: list[tuple[int, int]], length: int) -> bool:
@@ -83,7 +79,7 @@ def _candidates(rows: Lines, cols: Lines, colour_of: ColourOf) -> list[Change]:
     items = []
     for kind, lines, length in (("row", rows, width), ("column", cols, height)):
         for k, line in enumerate(lines):
-            broken = not _fits(_clues([line], colour_of)[0], length)
+            broken = not _fits([(i.value, colour_of(i)) for i in line], length)
             for p, item in enumerate(line):
                 if item.alternatives:
                     items.append((0.0 if broken else _sureness(item), kind, k, p, item, broken))
@@ -120,8 +116,8 @@ class Choice(Protocol):
 Choose = Callable[[int, int, list[list[Reading]], list[list[Reading]], Optional[float]], Sequence[Choice]]
 
 
-Made = list[Optional[tuple[Change, ...]]]
-"""The changes each of a line's readings makes (None: the line left free)."""
+Made = list[tuple[Change, ...]]
+"""The changes each of a line's readings makes (a free line's are made from the engine's grid: none here)."""
 
 
 def _readings(line: Sequence[Item], changes: list[Change], colour_of: ColourOf) -> tuple[list[Reading], Made]:
@@ -140,7 +136,7 @@ def _readings(line: Sequence[Item], changes: list[Change], colour_of: ColourOf) 
             readings.append((tuple((n, c) for n, c in clue if n), len(chosen)))
             made.append(chosen)
     readings.append((None, FREE))
-    made.append(None)
+    made.append(())
     return readings, made
 
 
@@ -177,13 +173,13 @@ def _fix_of(found: Choice, lines: dict[str, list[list[Reading]]], made: dict[str
     clues: dict[str, Clues] = {"row": [], "column": []}
     for kind, choice in (("row", found.rows), ("column", found.cols)):
         for k, i in enumerate(choice):
-            clue, chosen = lines[kind][k][i][0], made[kind][k][i]
-            if clue is None or chosen is None:
+            clue = lines[kind][k][i][0]
+            if clue is None:
                 cells = found.grid[k] if kind == "row" else [r[k] for r in found.grid]
                 change, clue = _freed(kind, k, items[kind][k], cells)
                 changes.append(change)
             else:
-                changes += chosen
+                changes += made[kind][k][i]
             clues[kind].append(list(clue))
     return changes, clues
 
@@ -203,8 +199,10 @@ def fewest_changes(rows: Lines, cols: Lines, choose: Choose, solvable: Callable[
     lines, made = _all_readings(rows, cols, colour_of)
     fixes = []
     for found in choose(len(cols), len(rows), lines["row"], lines["column"], seconds):
+        if time.monotonic() - start >= 2 * seconds:
+            break
         changes, clues = _fix_of(found, lines, made, {"row": rows, "column": cols})
         status = solvable(clues["row"], clues["column"])
-        if status is not None and time.monotonic() - start < 2 * seconds:
+        if status is not None:
             fixes.append(Fix(tuple(changes), status))
     return sorted(fixes, key=lambda f: (FIX_ORDER.get(f.status, 3), sum(c.sureness for c in f.changes)))
