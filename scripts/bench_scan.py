@@ -208,6 +208,27 @@ def previous(rev: str, kinds: list[str], args: argparse.Namespace) -> None:
     print("\nthis reader:", flush=True)
 
 
+def first_page(args: argparse.Namespace) -> tuple[np.random.Generator, list[nonogen.Puzzle], Path, Path]:
+    """The run's seeded generator and puzzles, the folder their pages go to (``--keep`` or a new one), and the first
+    puzzle's page, already read once: the digit prototypes load on the first scan, kept out of every timing."""
+    rng = np.random.default_rng(args.seed)
+    puzzles = [random_puzzle(rng, k) for k in range(args.puzzles)]
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-scan-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    warm = draw(puzzles[0], "png-1x", folder, 0)
+    nonogen.scan(warm, verify=False)
+    return rng, puzzles, folder, warm
+
+
+def band_cells(table: dict, kind: str) -> list[str]:
+    """A kind's row of the table: % of its pages read exactly in each size band and in all, with their counts."""
+    cells = []
+    for name in [f"{lo}-{hi}" for lo, hi in BANDS] + ["all"]:
+        runs = table.get((kind, name), [])
+        cells.append(f"{100 * sum(ok for ok, _ in runs) / len(runs):.0f} % of {len(runs)}" if runs else "—")
+    return cells
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--puzzles", type=int, default=40)
@@ -223,13 +244,7 @@ def main() -> None:
         previous(args.previous, [k for k in kinds if k in PREVIOUS_KINDS], args)
     if "pdf-raster" in kinds and shutil.which("pdftoppm") is None:
         kinds.remove("pdf-raster")
-    rng = np.random.default_rng(args.seed)
-    puzzles = [random_puzzle(rng, k) for k in range(args.puzzles)]
-    nonogen.scan  # noqa: B018 - the digit prototypes load on the first scan; keep that out of the first timing
-    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-scan-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    warm = draw(puzzles[0], "png-1x", folder, 0)
-    nonogen.scan(warm, verify=False)
+    rng, puzzles, folder, _ = first_page(args)
     colour = [colour_puzzle(p, rng) for p in puzzles]
     table: dict[tuple[str, str], list[tuple[bool, float]]] = {}
     with ExitStack() as stack:
@@ -244,10 +259,7 @@ def main() -> None:
     print(f"| kind | {' | '.join(f'{lo}-{hi}' for lo, hi in BANDS)} | all | s/page (mean, max) |")
     print("|---|" + "---|" * (len(BANDS) + 2))
     for kind in kinds:
-        cells = []
-        for name in [f"{lo}-{hi}" for lo, hi in BANDS] + ["all"]:
-            runs = table.get((kind, name), [])
-            cells.append(f"{100 * sum(ok for ok, _ in runs) / len(runs):.0f} % of {len(runs)}" if runs else "—")
+        cells = band_cells(table, kind)
         times = [s for _, s in table[(kind, "all")]]
         print(f"| {kind} | {' | '.join(cells)} | {np.mean(times):.2f}, {max(times):.2f} |")
     if not args.keep:

@@ -22,7 +22,6 @@ import argparse
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,7 +35,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import photo_sim  # noqa: E402
 
 import nonogen  # noqa: E402
-from bench_scan import BANDS, band, random_puzzle  # noqa: E402  (the same puzzles as the sheets' bench)
+from bench_scan import BANDS, band, band_cells, first_page  # noqa: E402  (the same puzzles as the sheets' bench)
 from bench_scan import draw as sheet  # noqa: E402
 KINDS = ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster", "photo-mild", "photo-hard")
 VERIFY_SECONDS = 10.0
@@ -152,13 +151,7 @@ def main() -> None:
     kinds = args.kinds.split(",")
     if shutil.which("pdftoppm") is None:
         kinds = [k for k in kinds if k != "pdf-raster" and not k.startswith("photo-")]
-    rng = np.random.default_rng(args.seed)
-    puzzles = [random_puzzle(rng, k) for k in range(args.puzzles)]
-    nonogen.scan  # noqa: B018 - the digit prototypes load on the first scan; keep that out of the first timing
-    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-scan-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    warm = draw(puzzles[0], "png-1x", folder, 0)
-    nonogen.scan(warm, verify=False)
+    _, puzzles, folder, warm = first_page(args)
     previous = None if args.previous == "none" else Previous(args.previous)
     if previous is not None:
         previous.read(puzzles[0], warm)
@@ -181,10 +174,7 @@ def main() -> None:
     print(f"| kind | {' | '.join(f'{lo}-{hi}' for lo, hi in BANDS)} | all | flagged | s/page (mean, max) |")
     print("|---|" + "---|" * (len(BANDS) + 3))
     for kind in kinds:
-        cells = []
-        for name in [f"{lo}-{hi}" for lo, hi in BANDS] + ["all"]:
-            runs = table.get((kind, name), [])
-            cells.append(f"{100 * sum(ok for ok, _ in runs) / len(runs):.0f} % of {len(runs)}" if runs else "—")
+        cells = band_cells(table, kind)
         missed = flags.get(kind, [])
         cells.append(f"{sum(missed)} of {len(missed)}" if missed else "—")
         times = [s for _, s in table[(kind, "all")]]
