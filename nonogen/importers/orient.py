@@ -227,6 +227,12 @@ def outlines(cells: np.ndarray) -> tuple[int, int]:
     return int(np.count_nonzero(cells.any(axis=2))), int(np.count_nonzero(cells.any(axis=0)))
 
 
+def _change(ratio: float) -> str:
+    """A ratio to as modelled as a signed whole percentage: a change that rounds to nothing is "+0", never "-0" (the
+    sign of a sum's last bit differs between machines, and the report is compared across them)."""
+    return f"{round(100 * (ratio - 1), 0) + 0.0:+.0f}"  # + 0.0: -0.0 becomes 0.0; a degenerate model's NaN stays
+
+
 def choose_turn(normals: np.ndarray, areas: np.ndarray,
                 outline: Optional[tuple[int, int]] = None) -> tuple[int, str, dict[int, float]]:
     """The quarter turn that shows the default camera the model's long side and its detail, and why.
@@ -251,13 +257,13 @@ def choose_turn(normals: np.ndarray, areas: np.ndarray,
         larger = 100 * (side / front - 1)
         return best, (f"turn {best}: its outline from the side is {larger:.0f} % larger than from the front, so its "
                       f"long side faces the view; of the two turns that show it, this one faces "
-                      f"{100 * (tri / tri0 - 1):+.0f} % of the model's triangles (its detail) and "
-                      f"{100 * (area / area0 - 1):+.0f} % of its surface, against as modelled"), score
+                      f"{_change(tri / tri0)} % of the model's triangles (its detail) and "
+                      f"{_change(area / area0)} % of its surface, against as modelled"), score
     best = max(TURNS, key=lambda turn: (round(score[turn], 9), -turn))
     if score[best] >= 1 + KEEP_MARGIN:
         area, tri = counts[best]
-        return best, (f"turn {best}: its default view faces {100 * (tri / tri0 - 1):+.0f} % of the model's triangles "
-                      f"(its detail) and {100 * (area / area0 - 1):+.0f} % of its surface, against as modelled"), score
+        return best, (f"turn {best}: its default view faces {_change(tri / tri0)} % of the model's triangles "
+                      f"(its detail) and {_change(area / area0)} % of its surface, against as modelled"), score
     other = max(TURNS[1:], key=lambda turn: (round(score[turn], 9), -turn))
     return 0, (f"turn 0: as modelled; no quarter turn shows {100 * KEEP_MARGIN:.0f} % more of it "
-               f"(the best, turn {other}: {100 * (score[other] - 1):+.0f} %)"), score
+               f"(the best, turn {other}: {_change(score[other])} %)"), score

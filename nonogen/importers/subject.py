@@ -109,8 +109,9 @@ def _saliency(rgb: np.ndarray) -> np.ndarray:
     border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(0)
-    # OpenCV takes None for the labels it is not given; its stubs do not say so
-    _, _, centres = cv2.kmeans(border, 6, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    # OpenCV takes None for the labels it is not given; the stubs of 4.x do not say so, those of 5.x do
+    _, _, centres = cv2.kmeans(border, 6, None, criteria, 3,  # type: ignore[call-overload, unused-ignore]
+                               cv2.KMEANS_PP_CENTERS)
     distance = np.min(np.linalg.norm(lab[:, :, None, :] - centres[None, None], axis=3), axis=2)
     yy, xx = np.mgrid[0:h, 0:w]
     centre = np.exp(-(((yy - h / 2) / (0.6 * h)) ** 2 + ((xx - w / 2) / (0.6 * w)) ** 2))
