@@ -42,6 +42,12 @@ pixels wide in a phone's photo (at 11 it is lost, and the border fits the first 
 of a shadow across a page counts as a stroke too and joins the grid's net (a 24x12 grid read as 38x55), so a page
 is looked at with 25 only when its grids read with 11 do not read soundly (:func:`.read.read_page` keeps the
 better reading)."""
+OFF_LINE = 0.12
+"""Share of a cell by which a line's position in one band may stray from the straight line through its two
+neighbouring bands' (a page's bend moves it less; a digit's edge, taken for it, more)."""
+BAND = 120
+"""Width in pixels of the bands across a grid in which its lines are found: narrow enough that a line bends little
+within one (a page curling into the spine), wide enough that a line is a clear peak over a band's digits."""
 
 
 def flatten(gray: np.ndarray) -> np.ndarray:
@@ -66,22 +72,47 @@ def _strokes(flat: np.ndarray, stroke: int) -> np.ndarray:
     return (depth > max(25.0, 0.25 * float(np.percentile(depth, 99.9)))).astype(np.uint8)
 
 
-def _nets(strokes: np.ndarray) -> list[np.ndarray]:
-    """The pixels (N x 2, x y) of each connected net of strokes big enough to be a grid, largest first."""
+def _nets(strokes: np.ndarray, stroke: int) -> list[np.ndarray]:
+    """The pixels (N x 2, x y) of each net of strokes big enough to be a grid, largest first.
+
+    Nets whose boxes come within two strokes' width of each other are one: a magazine's lines every five cells
+    are thicker than a stroke, so its lattice falls apart into blocks of five by five cells, each a net of its
+    own, side by side."""
     import cv2
 
     h, w = strokes.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     least = max(MIN_PITCH * MIN_CELLS * 2, min(h, w) // 12)
+    big = [k for k in range(1, count) if stats[k, 2] >= least and stats[k, 3] >= least
+           and stats[k, 4] < 0.5 * stats[k, 2] * stats[k, 3]]
+    group = {k: k for k in big}
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            k = group[k]
+        return k
+
+    near = 2 * stroke
+    for i, a in enumerate(big):
+        ax, ay, aw, ah = stats[a, :4]
+        for b in big[i + 1:]:
+            bx, by, bw, bh = stats[b, :4]
+            if bx <= ax + aw + near and ax <= bx + bw + near and by <= ay + ah + near and ay <= by + bh + near:
+                group[root(b)] = root(a)
+    members: dict[int, list[int]] = {}
+    for k in big:
+        members.setdefault(root(k), []).append(k)
     found = []
-    for label in range(1, count):
-        x, y, bw, bh, area = stats[label]
-        if bw >= least and bh >= least and area < 0.5 * bw * bh:
-            found.append((bw * bh, label, x, y, bw, bh))
+    for ks in members.values():
+        x0 = min(stats[k, 0] for k in ks)
+        y0 = min(stats[k, 1] for k in ks)
+        x1 = max(stats[k, 0] + stats[k, 2] for k in ks)
+        y1 = max(stats[k, 1] + stats[k, 3] for k in ks)
+        found.append(((x1 - x0) * (y1 - y0), ks, x0, y0, x1, y1))
     out = []
-    for _, label, x, y, bw, bh in sorted(found, reverse=True)[:6]:
-        ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == label)
-        out.append(np.stack([xs + x, ys + y], axis=1).astype(np.float64))
+    for _, ks, x0, y0, x1, y1 in sorted(found, key=lambda f: -f[0])[:6]:
+        ys, xs = np.nonzero(np.isin(labels[y0:y1, x0:x1], ks))
+        out.append(np.stack([xs + x0, ys + y0], axis=1).astype(np.float64))
     return out
 
 
@@ -186,74 +217,169 @@ def _indexed(peaks: list[tuple[float, float]], pitch: float) -> list[tuple[int, 
     return [(k, p) for k, p, _ in out]
 
 
-def _bands(frame: np.ndarray, span: tuple[int, int], across: tuple[int, int]) -> Optional[list[np.ndarray]]:
+def _shift(known: dict[int, float], lines: list[tuple[int, float]], pitch: float) -> Optional[int]:
+    """By how many lines a band's numbering (``lines``, from its first peak) is behind its neighbour's (``known``,
+    line number to position): the shift that puts most of its peaks within a fifth of a cell of the neighbour's
+    same lines; None when no shift does (the band miscounts, or sees another lattice)."""
+    best, best_hits = None, 0
+    for s in range(-4, 5):
+        common = [(known[k + s], p) for k, p in lines if k + s in known]
+        hits = sum(abs(a - b) <= 0.2 * pitch for a, b in common)
+        if len(common) >= 3 and hits >= 0.8 * len(common) and hits > best_hits:
+            best, best_hits = s, hits
+    return best
+
+
+def _bands(frame: np.ndarray, span: tuple[int, int],
+           across: tuple[int, int]) -> Optional[tuple[np.ndarray, np.ndarray]]:
     """The lines crossing ``frame`` across its rows within ``span``, found in bands of columns within ``across``:
-    for each line index, (band centre, position) samples; None when the bands disagree on the count."""
+    the bands' centres, and each line's position in each band (lines x bands, NaN where a band did not see it);
+    None when too few bands agree.
+
+    Each band numbers its lines from its first; a neighbouring band's numbering is matched to it by the shift
+    that lines most of them up (:func:`_shift`), so a band that does not see an outer line (a bent page's edge
+    leaves the frame; a thick frame merges with a shadow) still counts the others right, and the lines are
+    followed across the page as far as it bends."""
     lo, hi = span
     a0, a1 = across
-    bands = int(np.clip(round((a1 - a0) / 120), 3, 10))
+    bands = int(np.clip(round((a1 - a0) / BAND), 3, 40))
     edges = np.linspace(a0, a1, bands + 1)
     darkness = 255.0 - frame
     found = []
     for b0, b1 in zip(edges, edges[1:], strict=False):
         profile = darkness[lo:hi, int(b0):int(b1)].mean(axis=1)
-        found.append(((b0 + b1) / 2, [(lo + p, s) for p, s in _peaks(profile)]))
-    gaps = np.concatenate([np.diff([q for q, _ in p]) for _, p in found if len(p) > 1] or [np.zeros(0)])
+        found.append([(lo + p, s) for p, s in _peaks(profile)])
+    gaps = np.concatenate([np.diff([q for q, _ in p]) for p in found if len(p) > 1] or [np.zeros(0)])
     gaps = gaps[gaps >= MIN_PITCH]
     if not len(gaps):
         return None
     pitch = float(np.median(gaps))
-    numbered = [(centre, _indexed(p, pitch)) for centre, p in found]
-    counts = [n[-1][0] for _, n in numbered if n]
-    if not counts:
+    numbered = [_indexed(p, pitch) for p in found]
+    middle = bands // 2
+    at: list[Optional[dict[int, float]]] = [None] * bands
+    at[middle] = dict(numbered[middle])
+    for order in (range(middle + 1, bands), range(middle - 1, -1, -1)):
+        known = at[middle]
+        for b in order:
+            s = _shift(known, numbered[b], pitch) if numbered[b] and known else None
+            if s is not None:
+                at[b] = known = {k + s: p for k, p in numbered[b]}
+    seen = [a for a in at if a is not None]
+    if len(seen) < 0.5 * bands:
         return None
-    values, votes = np.unique(counts, return_counts=True)
-    cells = int(values[np.argmax(votes)])
-    if not MIN_CELLS <= cells <= MAX_CELLS or votes.max() < 0.5 * bands:
+    counts: dict[int, int] = {}
+    for a in seen:
+        for k in a:
+            counts[k] = counts.get(k, 0) + 1
+    kept = [k for k, n in counts.items() if n >= max(2, 0.25 * len(seen))]
+    if not kept:
         return None
-    lines: list[list[tuple[float, float]]] = [[] for _ in range(cells + 1)]
-    for centre, n in numbered:
-        if n and n[-1][0] == cells:
-            for k, p in n:
-                lines[k].append((centre, p))
-    return [np.asarray(samples, np.float64).reshape(-1, 2) for samples in lines]
+    first, last = min(kept), max(kept)
+    if not MIN_CELLS <= last - first <= MAX_CELLS:
+        return None
+    used = [b for b in range(bands) if at[b] is not None]
+    positions = np.full((last - first + 1, len(used)), np.nan)
+    for column, b in enumerate(used):
+        for k, p in at[b].items():  # type: ignore[union-attr]
+            if first <= k <= last:
+                positions[k - first, column] = p
+    return ((edges[:-1] + edges[1:]) / 2)[used], positions
 
 
-def _curves(samples: list[np.ndarray]) -> Optional[list[np.ndarray]]:
-    """A polynomial (position over the band centre) for each line; a line seen in no band is set between its
-    neighbours."""
-    fits: list[Optional[np.ndarray]] = []
-    for s in samples:
-        if len(s) == 0:
-            fits.append(None)
-        else:
-            fits.append(np.polyfit(s[:, 0], s[:, 1], min(2, len(s) - 1)))
-    known = [k for k, f in enumerate(fits) if f is not None]
-    if len(known) < 2 or known[0] != 0 or known[-1] != len(fits) - 1:
-        return None
-    out = []
-    for k, f in enumerate(fits):
-        if f is None:
-            a = max(i for i in known if i < k)
-            b = min(i for i in known if i > k)
-            fa, fb = np.pad(fits[a], (3 - len(fits[a]), 0)), np.pad(fits[b], (3 - len(fits[b]), 0))  # type: ignore[arg-type]
-            f = fa + (fb - fa) * (k - a) / (b - a)
-        out.append(np.pad(f, (3 - len(f), 0)))
+def _smooth(positions: np.ndarray) -> np.ndarray:
+    """``positions`` (lines x bands) less the samples off their line's run across the bands (a digit's edge taken
+    for the line in a band of clues): one at a time, the one furthest from the straight line through its two
+    neighbours, while that is over :data:`OFF_LINE` of a cell."""
+    out = positions.copy()
+    if out.shape[1] < 3:
+        return out
+    pitch = float(np.nanmedian(np.diff(out, axis=0))) if len(out) > 1 else 0.0
+    for _ in range(out.size):
+        inner = np.abs(out[:, 1:-1] - (out[:, :-2] + out[:, 2:]) / 2)
+        ends = np.abs(np.stack([out[:, 0] - 2 * out[:, 1] + out[:, 2], out[:, -1] - 2 * out[:, -2] + out[:, -3]], 1))
+        off = np.concatenate([ends[:, :1], inner, ends[:, 1:]], axis=1)
+        if np.isnan(off).all() or np.nanmax(off) <= OFF_LINE * pitch:
+            break
+        k, b = (int(i) for i in np.unravel_index(np.nanargmax(off), off.shape))
+        # the sample, or a neighbour it is measured against: the one furthest from its own neighbours
+        near = [j for j in (b - 1, b, b + 1) if 0 <= j < out.shape[1]]
+        out[k, max(near, key=lambda j: _kink(out[k], j))] = np.nan
     return out
 
 
-def _crossings(rows: list[np.ndarray], cols: list[np.ndarray]) -> np.ndarray:
-    """Where each row line (y over x) meets each column line (x over y): (rows, cols, 2) x y."""
-    out = np.zeros((len(rows), len(cols), 2))
-    for k, r in enumerate(rows):
-        for j, c in enumerate(cols):
-            x = float(np.polyval(c, 0.0))
-            y = float(np.polyval(r, x))
-            for _ in range(4):
-                x = float(np.polyval(c, y))
-                y = float(np.polyval(r, x))
-            out[k, j] = (x, y)
+def _kink(line: np.ndarray, j: int) -> float:
+    """How far ``line``'s sample ``j`` is from the straight line through its two neighbours (at an end, the two
+    next inward); 0 when one of them is missing."""
+    near = (j - 1, j + 1) if 0 < j < len(line) - 1 else (1, 2) if j == 0 else (j - 1, j - 2)
+    a, b = line[near[0]], line[near[1]]
+    if np.isnan(a) or np.isnan(b) or np.isnan(line[j]):
+        return 0.0
+    return float(abs(line[j] - (a + b) / 2)) if 0 < j < len(line) - 1 else float(abs(line[j] - 2 * a + b))
+
+
+def _filled(positions: np.ndarray) -> Optional[np.ndarray]:
+    """Every line's position in every band (lines x bands): where a band did not see a line, the next line's there
+    moved by how far apart the two are where both are seen (lines run alike across the page); a line seen nowhere
+    is set evenly between its neighbours. None when the two outer lines are seen nowhere."""
+    out = positions.copy()
+    if np.isnan(out[0]).all() or np.isnan(out[-1]).all():
+        return None
+    for _ in range(len(out)):
+        missing = np.isnan(out)
+        if not missing.any():
+            return out
+        for k in np.nonzero(missing.any(axis=1) & ~missing.all(axis=1))[0]:
+            for n in (k - 1, k + 1):
+                if 0 <= n < len(out):
+                    both = ~np.isnan(out[k]) & ~np.isnan(out[n])
+                    if both.any():
+                        gap = np.isnan(out[k]) & ~np.isnan(out[n])
+                        out[k, gap] = out[n, gap] + float(np.median(out[k, both] - out[n, both]))
+        for k in np.nonzero(np.isnan(out).all(axis=1))[0]:
+            a = max(i for i in range(k) if not np.isnan(out[i]).all())
+            b = min(i for i in range(k + 1, len(out)) if not np.isnan(out[i]).all())
+            out[k] = out[a] + (out[b] - out[a]) * (k - a) / (b - a)
+    return None if np.isnan(out).any() else _fitted(out)
+
+
+def _fitted(lines: np.ndarray) -> np.ndarray:
+    """Each line (lines x bands) as a cubic over the bands where one fits it within :data:`OFF_LINE` of a cell
+    (a sheet's warp and gentle bend: the fit averages the bands' noise out); a line bent more sharply (a page
+    curling into the spine) keeps its samples, taken straight between them."""
+    if lines.shape[1] < 6 or len(lines) < 2:
+        return lines
+    pitch = float(np.median(np.diff(lines, axis=0)))
+    t = np.linspace(-1, 1, lines.shape[1])
+    out = lines.copy()
+    for k, line in enumerate(lines):
+        smooth = np.polyval(np.polyfit(t, line, 3), t)
+        if np.abs(smooth - line).max() <= OFF_LINE * abs(pitch):
+            out[k] = smooth
     return out
+
+
+def _along(centres: np.ndarray, values: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """``values`` (…, bands) at the band ``centres`` read at ``at`` (…) between them, straight on past the ends."""
+    i = np.clip(np.searchsorted(centres, at) - 1, 0, len(centres) - 2)
+    t = (at - centres[i]) / (centres[i + 1] - centres[i])
+    lo = np.take_along_axis(values, i[..., None], -1)[..., 0]
+    hi = np.take_along_axis(values, (i + 1)[..., None], -1)[..., 0]
+    return lo + (hi - lo) * t
+
+
+def _crossings(rows: tuple[np.ndarray, np.ndarray], cols: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Where each row line meets each column line: (rows, cols, 2) x y. A row line is its y at the column bands'
+    centres (x), a column line its x at the row bands' centres (y); between them, straight."""
+    (xc, ys), (yc, xs) = rows, cols
+    shape = (len(ys), len(xs))
+    row_of = np.broadcast_to(ys[:, None, :], shape + ys.shape[1:])
+    col_of = np.broadcast_to(xs[None, :, :], shape + xs.shape[1:])
+    x = np.broadcast_to(xs[None, :, len(yc) // 2], shape).copy()
+    y = _along(xc, row_of, x)
+    for _ in range(5):
+        x = _along(yc, col_of, y)
+        y = _along(xc, row_of, x)
+    return np.stack([x, y], axis=-1)
 
 
 def _lattice(flat: np.ndarray, corners: np.ndarray) -> Optional[np.ndarray]:
@@ -274,10 +400,10 @@ def _lattice(flat: np.ndarray, corners: np.ndarray) -> Optional[np.ndarray]:
     cols = _bands(frame.T, (pad - reach, int(pad + width + reach)), (pad, int(pad + height)))
     if rows is None or cols is None:
         return None
-    row_curves, col_curves = _curves(rows), _curves(cols)
-    if row_curves is None or col_curves is None:
+    row_lines, col_lines = _filled(_smooth(rows[1])), _filled(_smooth(cols[1]))
+    if row_lines is None or col_lines is None:
         return None
-    crossings = _crossings(row_curves, col_curves)
+    crossings = _crossings((rows[0], row_lines), (cols[0], col_lines))
     back = cv2.perspectiveTransform(crossings.reshape(-1, 1, 2), np.linalg.inv(to_frame))
     return back.reshape(crossings.shape)
 
@@ -299,7 +425,7 @@ def flat_grids(gray: np.ndarray, stroke: int = STROKES[0]) -> list[Flat]:
     flat = flatten(gray)
     out: list[Flat] = []
     found: list[np.ndarray] = []  # the borders of the grids found, largest first
-    for points in _nets(_strokes(flat, stroke)):
+    for points in _nets(_strokes(flat, stroke), stroke):
         middle = points.mean(axis=0)
         if any(cv2.pointPolygonTest(q.astype(np.float32), (float(middle[0]), float(middle[1])), False) >= 0
                for q in found):
