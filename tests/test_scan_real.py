@@ -100,3 +100,18 @@ def test_a_magazine_grid_cut_into_blocks_by_thick_lines_is_found_with_thin_strok
     path = next(p for p, _, _ in PICTURES if p.stem == "nonojure-nono4")
     grids = photo.flat_grids(read_pages(path)[0].gray, photo.STROKES[0])
     assert [(f.grid.width, f.grid.height) for f in grids] == [(15, 15)]
+
+
+@pytest.mark.parametrize("band", [80, 120, 160])
+def test_a_magazine_grid_is_found_at_its_size_whatever_the_bands_width(monkeypatch, band):
+    """nonojure's nono5: a 30x30 grid with its clue boxes in the lattice and thick lines every five cells. Its lines
+    are found in bands across it; with bands of 120 pixels its thick lines' peaks wandered by two pixels from band
+    to band, a line carried on past the bands from its last two swung a tenth of a cell over the clue cells, and
+    they were no longer cut off (34x30). Now the size is the same for bands of 80 to 160 pixels."""
+    from nonogen.importers.scan import bands, photo
+    from nonogen.importers.scan.pages import read_pages
+
+    monkeypatch.setattr(bands, "BAND", band)
+    path = next(p for p, _, _ in PICTURES if p.stem == "nonojure-nono5")
+    (flat,) = photo.flat_grids(read_pages(path)[0].gray)
+    assert (flat.grid.width, flat.grid.height) == (30, 30)

@@ -34,7 +34,7 @@ def _darkest(flat: np.ndarray, ends: np.ndarray, step: np.ndarray) -> np.ndarray
         offsets = np.linspace(-ACROSS, ACROSS, 7)[:, None, None] * s
         points.append((a + (b - a) * t)[None] + offsets)
     grid = np.concatenate(points, axis=1).astype(np.float32)
-    values = cv2.remap(flat.astype(np.float32), grid[..., 0], grid[..., 1], cv2.INTER_LINEAR,
+    values = cv2.remap(np.asarray(flat, np.float32), grid[..., 0], grid[..., 1], cv2.INTER_LINEAR,
                        borderMode=cv2.BORDER_CONSTANT, borderValue=255.0).min(axis=0)
     h, w = flat.shape
     centre = grid[len(grid) // 2]

@@ -111,9 +111,12 @@ def redraw(flat: np.ndarray, crossings: np.ndarray) -> Flat:
     step = 4
     gy, gx = np.mgrid[0:height + step:step, 0:width + step:step].astype(np.float64)
     seen = mapping(gx.ravel() / pitch - left, gy.ravel() / pitch - top).reshape(gx.shape + (2,)).astype(np.float32)
-    full = cv2.resize(seen, (gx.shape[1] * step, gx.shape[0] * step), interpolation=cv2.INTER_LINEAR)
-    canvas = cv2.remap(flat, full[:height, :width, 0], full[:height, :width, 1], cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_CONSTANT, borderValue=255)
+    # the map between its samples, every ``step`` pixels: a resize would put sample k at pixel step * k + 1.5 (it
+    # aligns pixel centres), and drew the page a pixel and a half right of and below the grid it declares
+    scaling = np.array([[step, 0, 0], [0, step, 0]], np.float32)
+    full = cv2.warpAffine(seen, scaling, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    canvas = cv2.remap(flat, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                       borderValue=255)
     xs = tuple(float((left + j) * pitch) for j in range(cols + 1))
     ys = tuple(float((top + k) * pitch) for k in range(rows + 1))
     return Flat(np.clip(canvas, 0, 255).astype(np.uint8), Grid(xs, ys), photo_pitch)
