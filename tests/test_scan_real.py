@@ -75,3 +75,43 @@ def test_the_cli_with_json_gives_a_line_per_grid_or_a_one_line_error_per_picture
     assert all(line.startswith("nonogen: error: ") for line in errors), errors
     failed = {line.removeprefix("nonogen: error: ").split(": ", 1)[0] for line in errors}
     assert read | failed == set(paths) and not read & failed
+
+
+def test_a_curled_magazine_page_with_a_shadowed_frame_is_read_at_its_size():
+    """nonojure's nono8: a 45x45 grid with its clue boxes in the lattice, its page curling at the left and top (the
+    rows bend by a cell across it), its top frame running off the photo and its bottom frame merged with a printed
+    shadow. Its lines are followed band by band across the bend, the two outer lines found past the border, and
+    the clue cells cut off despite a speck in the grid: it reads at its true size (it read 51x50)."""
+    from nonogen.importers.scan import photo
+    from nonogen.importers.scan.pages import read_pages
+
+    path = next(p for p, _, _ in PICTURES if p.stem == "nonojure-nono8")
+    (flat,) = photo.flat_grids(read_pages(path)[0].gray)
+    assert (flat.grid.width, flat.grid.height) == (45, 45)
+
+
+def test_a_magazine_grid_cut_into_blocks_by_thick_lines_is_found_with_thin_strokes():
+    """nonojure's nono4: its lines every five cells and its frame are thicker than a thin stroke, so the lattice's
+    thin strokes fall into blocks of five by five cells; the blocks side by side are one net, and the grid is found
+    at once at its size, without a second look with wide strokes (which doubled the time)."""
+    from nonogen.importers.scan import photo
+    from nonogen.importers.scan.pages import read_pages
+
+    path = next(p for p, _, _ in PICTURES if p.stem == "nonojure-nono4")
+    grids = photo.flat_grids(read_pages(path)[0].gray, photo.STROKES[0])
+    assert [(f.grid.width, f.grid.height) for f in grids] == [(15, 15)]
+
+
+@pytest.mark.parametrize("band", [80, 120, 160])
+def test_a_magazine_grid_is_found_at_its_size_whatever_the_bands_width(monkeypatch, band):
+    """nonojure's nono5: a 30x30 grid with its clue boxes in the lattice and thick lines every five cells. Its lines
+    are found in bands across it; with bands of 120 pixels its thick lines' peaks wandered by two pixels from band
+    to band, a line carried on past the bands from its last two swung a tenth of a cell over the clue cells, and
+    they were no longer cut off (34x30). Now the size is the same for bands of 80 to 160 pixels."""
+    from nonogen.importers.scan import bands, photo
+    from nonogen.importers.scan.pages import read_pages
+
+    monkeypatch.setattr(bands, "BAND", band)
+    path = next(p for p, _, _ in PICTURES if p.stem == "nonojure-nono5")
+    (flat,) = photo.flat_grids(read_pages(path)[0].gray)
+    assert (flat.grid.width, flat.grid.height) == (30, 30)

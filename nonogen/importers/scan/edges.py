@@ -6,7 +6,7 @@ printed drop shadow is one wide dark band, no stroke, and the border is then fit
 the outermost row or column of cells is lost. Here each side of the lattice is tried one cell further out: where
 the photo is as dark as a drawn line along nearly all of that side, the line is there (the frame's inner edge).
 A row of clue digits a cell outside the grid is no line: digits leave gaps, and they sit between where lines would
-be.
+be. A side that runs off the photo (a page photographed to its edge) is judged on the part the photo shows.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ MOST = 1
 
 def _darkest(flat: np.ndarray, ends: np.ndarray, step: np.ndarray) -> np.ndarray:
     """Along the polyline ``ends`` (N x 2, x y), every pixel: the darkest value within ``step`` (the offset to the
-    next line, x y) times :data:`ACROSS` either side."""
+    next line, x y) times :data:`ACROSS` either side; NaN where the line is off the photo."""
     import cv2
 
     points = []
@@ -34,10 +34,19 @@ def _darkest(flat: np.ndarray, ends: np.ndarray, step: np.ndarray) -> np.ndarray
         offsets = np.linspace(-ACROSS, ACROSS, 7)[:, None, None] * s
         points.append((a + (b - a) * t)[None] + offsets)
     grid = np.concatenate(points, axis=1).astype(np.float32)
-    values = cv2.remap(flat.astype(np.float32), grid[..., 0], grid[..., 1], cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_CONSTANT, borderValue=255.0)
-    inner = slice(int(0.05 * values.shape[1]), max(int(0.95 * values.shape[1]), 1))
-    return values.min(axis=0)[inner]
+    values = cv2.remap(np.asarray(flat, np.float32), grid[..., 0], grid[..., 1], cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_CONSTANT, borderValue=255.0).min(axis=0)
+    h, w = flat.shape
+    centre = grid[len(grid) // 2]
+    values[(centre[:, 0] < 0) | (centre[:, 0] > w - 1) | (centre[:, 1] < 0) | (centre[:, 1] > h - 1)] = np.nan
+    inner = slice(int(0.05 * len(values)), max(int(0.95 * len(values)), 1))
+    return values[inner]
+
+
+def _share(values: np.ndarray, level: float) -> float:
+    """The share of ``values`` the photo shows that are under ``level``; 0 when it shows under half of them."""
+    shown = values[~np.isnan(values)]
+    return float(np.mean(shown < level)) if len(shown) >= 0.5 * max(len(values), 1) else 0.0
 
 
 def _is_line(flat: np.ndarray, last: np.ndarray, before: np.ndarray) -> bool:
@@ -47,11 +56,13 @@ def _is_line(flat: np.ndarray, last: np.ndarray, before: np.ndarray) -> bool:
     beyond = _darkest(flat, last + step, step)
     if not len(drawn) or not len(beyond):
         return False
-    level = (float(np.median(drawn)) + 255.0) / 2
-    if float(np.mean(drawn < level)) < ALONG:
+    if np.isnan(drawn).all():
+        return False
+    level = (float(np.nanmedian(drawn)) + 255.0) / 2
+    if _share(drawn, level) < ALONG:
         return False
     between = _darkest(flat, last + step / 2, step)  # the cells' middle: paper, or digits with gaps between
-    return float(np.mean(beyond < level)) >= ALONG and float(np.mean(between < level)) < 0.5
+    return _share(beyond, level) >= ALONG and _share(between, level) < 0.5
 
 
 def extended(flat: np.ndarray, crossings: np.ndarray) -> np.ndarray:

@@ -26,6 +26,8 @@ CLUE_LINE = 0.5
 """Clue cells are cut off a lattice only when the row (column) of them next to the puzzle holds a number beside at
 least this share of its columns (rows): every line's clue ends there. A few marks are a stain or a speck in the
 grid, and the grid stays whole."""
+STRAYS = 0.005
+"""Share of a photo's grid's cells that may hold a mark that is no clue (a speck, the paper's grain)."""
 RIDGE = 11
 """Widest stroke, in pixels, taken for a line: a page at 300 dpi draws a 2 pt frame 8 pixels wide."""
 
@@ -251,23 +253,51 @@ def _marks(gray: np.ndarray, grid: Grid) -> np.ndarray:
     return marks
 
 
+def _empty_block(marks: np.ndarray) -> tuple[int, int]:
+    """The top and left of the largest block of cells without a mark at the bottom right of ``marks``."""
+    height, width = marks.shape
+    best = (0, 0, 0)
+    for top in range(height):
+        below = marks[top:].any(axis=0)
+        left = int(np.nonzero(below)[0].max()) + 1 if below.any() else 0
+        area = (height - top) * (width - left)
+        if area > best[0]:
+            best = (area, top, left)
+    return best[1], best[2]
+
+
+def _stray_block(marks: np.ndarray) -> tuple[int, int]:
+    """The top and left of the largest block at the bottom right of a photo's ``marks`` that holds a few marks at
+    most (:data:`STRAYS`), none but one in its first row and column: a speck or the paper's grain marks a cell deep
+    in a photo's grid, and one such mark made the grid its clue cells' width narrower."""
+    height, width = marks.shape
+    counts = np.zeros((height + 1, width + 1), np.int64)  # marks at and below-right of each cell
+    counts[:-1, :-1] = marks[::-1, ::-1].cumsum(0).cumsum(1)[::-1, ::-1]
+    best = (0, 0, 0)
+    for top in range(height):
+        for left in range(width):
+            area = (height - top) * (width - left)
+            if area <= best[0]:
+                break
+            inside = counts[top, left]
+            edge = inside - counts[top + 1, left + 1]
+            if inside <= max(2, area * STRAYS) and edge <= 1:
+                best = (area, top, left)
+                break
+    return best[1], best[2]
+
+
 def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -> "Grid | None":
     """The grid less its leading rows and columns of clue cells: web pages often draw clues in the table's own
     cells, so the lattice runs on over them. An unsolved grid's cells are empty: the grid is the largest block of
-    empty cells at the bottom right of the lattice; ``checked`` (a photo, where a stain marks a cell): only when the
-    cells next to it hold most lines' clues (:data:`CLUE_LINE`; a colour sheet's boxes, filled, do not show as
-    numbers in every line). None when nothing is left."""
+    empty cells at the bottom right of the lattice; ``checked`` (a photo, where a stain marks a cell): with a few
+    marks in it allowed (:func:`_stray_block`), and only when the cells next to it hold most lines' clues
+    (:data:`CLUE_LINE`; a colour sheet's boxes, filled, do not show as numbers in every line). None when nothing is
+    left."""
     marks = _marks(gray, grid)
     if not marks.any():
         return grid
-    best = (0, 0, 0)
-    for top in range(grid.height):
-        below = marks[top:].any(axis=0)
-        left = int(np.nonzero(below)[0].max()) + 1 if below.any() else 0
-        area = (grid.height - top) * (grid.width - left)
-        if area > best[0]:
-            best = (area, top, left)
-    _, top, left = best
+    top, left = _stray_block(marks) if checked else _empty_block(marks)
     if checked and left and marks[top:, left - 1].mean() < CLUE_LINE:
         left = 0  # no column of clues beside the block: a mark in the grid (a stain, a speck), not clue cells
     if checked and top and marks[top - 1, left:].mean() < CLUE_LINE:

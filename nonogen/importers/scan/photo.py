@@ -12,7 +12,7 @@ it a little (roll), and a book's page curls into the spine (its lines bow). The 
 3. There the lines are nearly straight: in bands across the grid, the profile of darkness shows each line as a
    peak (thin grey lines too: they are found by averaging, not by a threshold). Counted in each band, tracked
    with the local spacing (a bent page's cells narrow towards the spine), they give every line's position band
-   by band, and every crossing of the grid.
+   by band, and every crossing of the grid (:mod:`.bands`).
 4. :mod:`.rectify`: a smooth map from the grid's cells to the photo's pixels is fitted to the crossings and
    carried out past the grid over the clue margins, and the page is drawn anew through it: the grid upright,
    square and evenly spaced (at least 32 pixels a cell: a photo's small digits read better drawn larger), the
@@ -26,22 +26,22 @@ from typing import Optional
 
 import numpy as np
 
+from .bands import MAX_CELLS, frame_crossings
 from .edges import extended
 from .lattice import MIN_CELLS, MIN_PITCH, without_clue_cells
 from .rectify import Flat, redraw
 
 __all__ = ["Flat", "flatten", "flat_grids", "MAX_CELLS"]
 
-MAX_CELLS = 120
-"""Most cells a photo's grid may have each way (more: it is no puzzle, or a misread lattice)."""
 SHRINK = 4
 """The paper's brightness is estimated on a copy this many times smaller (fast, and ink vanishes in its maximum)."""
-STROKES = (11, 25)
-"""Widest dark stroke, in pixels, taken for a line, first and second try. A magazine's thick outer frame is 14
-pixels wide in a phone's photo (at 11 it is lost, and the border fits the first line inside it); but at 25 the edge
-of a shadow across a page counts as a stroke too and joins the grid's net (a 24x12 grid read as 38x55), so a page
-is looked at with 25 only when its grids read with 11 do not read soundly (:func:`.read.read_page` keeps the
-better reading)."""
+STROKES = (11,)
+"""Widest dark stroke, in pixels, taken for a line. A magazine's thick outer frame is 14 pixels wide in a phone's
+photo, but its lines every five cells are thick too: at 11 its lattice falls into blocks of five by five cells,
+joined again into one net (:func:`_nets`), and the frame is found beyond the first line inside it
+(:func:`.edges.extended`). A second look with strokes up to 25 pixels (a shadow's edge joined the grid's net there:
+a 24x12 grid read as 38x55) read no page better once blocks were joined: not on the real pictures nor on the
+bench's photos, seeds 3 and 5; it doubled the time of a page that does not read soundly."""
 
 
 def flatten(gray: np.ndarray) -> np.ndarray:
@@ -66,22 +66,47 @@ def _strokes(flat: np.ndarray, stroke: int) -> np.ndarray:
     return (depth > max(25.0, 0.25 * float(np.percentile(depth, 99.9)))).astype(np.uint8)
 
 
-def _nets(strokes: np.ndarray) -> list[np.ndarray]:
-    """The pixels (N x 2, x y) of each connected net of strokes big enough to be a grid, largest first."""
+def _nets(strokes: np.ndarray, stroke: int) -> list[np.ndarray]:
+    """The pixels (N x 2, x y) of each net of strokes big enough to be a grid, largest first.
+
+    Nets whose boxes come within two strokes' width of each other are one: a magazine's lines every five cells
+    are thicker than a stroke, so its lattice falls apart into blocks of five by five cells, each a net of its
+    own, side by side."""
     import cv2
 
     h, w = strokes.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     least = max(MIN_PITCH * MIN_CELLS * 2, min(h, w) // 12)
+    big = [k for k in range(1, count) if stats[k, 2] >= least and stats[k, 3] >= least
+           and stats[k, 4] < 0.5 * stats[k, 2] * stats[k, 3]]
+    group = {k: k for k in big}
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            k = group[k]
+        return k
+
+    near = 2 * stroke
+    for i, a in enumerate(big):
+        ax, ay, aw, ah = stats[a, :4]
+        for b in big[i + 1:]:
+            bx, by, bw, bh = stats[b, :4]
+            if bx <= ax + aw + near and ax <= bx + bw + near and by <= ay + ah + near and ay <= by + bh + near:
+                group[root(b)] = root(a)
+    members: dict[int, list[int]] = {}
+    for k in big:
+        members.setdefault(root(k), []).append(k)
     found = []
-    for label in range(1, count):
-        x, y, bw, bh, area = stats[label]
-        if bw >= least and bh >= least and area < 0.5 * bw * bh:
-            found.append((bw * bh, label, x, y, bw, bh))
+    for ks in members.values():
+        x0 = min(stats[k, 0] for k in ks)
+        y0 = min(stats[k, 1] for k in ks)
+        x1 = max(stats[k, 0] + stats[k, 2] for k in ks)
+        y1 = max(stats[k, 1] + stats[k, 3] for k in ks)
+        found.append(((x1 - x0) * (y1 - y0), ks, x0, y0, x1, y1))
     out = []
-    for _, label, x, y, bw, bh in sorted(found, reverse=True)[:6]:
-        ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == label)
-        out.append(np.stack([xs + x, ys + y], axis=1).astype(np.float64))
+    for _, ks, x0, y0, x1, y1 in sorted(found, key=lambda f: -f[0])[:6]:
+        ys, xs = np.nonzero(np.isin(labels[y0:y1, x0:x1], ks))
+        out.append(np.stack([xs + x0, ys + y0], axis=1).astype(np.float64))
     return out
 
 
@@ -102,6 +127,12 @@ def _robust_line(t: np.ndarray, v: np.ndarray, start: np.ndarray) -> Optional[np
     return coef
 
 
+def _outermost(net: np.ndarray, first: bool) -> np.ndarray:
+    """For each column of the mask ``net``, the row of its first (``first``) or last pixel; NaN where it has none."""
+    rows = net.argmax(axis=0) if first else net.shape[0] - 1 - net[::-1].argmax(axis=0)
+    return np.where(net.any(axis=0), rows.astype(np.float64), np.nan)
+
+
 def _outer(points: np.ndarray) -> Optional[np.ndarray]:
     """The net's four corners (top-left, top-right, bottom-right, bottom-left) where its fitted sides meet.
 
@@ -110,10 +141,12 @@ def _outer(points: np.ndarray) -> Optional[np.ndarray]:
     """
     x, y = points[:, 0].astype(int), points[:, 1].astype(int)
     rough = [points[np.argmin(x + y)], points[np.argmax(x - y)], points[np.argmax(x + y)], points[np.argmin(x - y)]]
+    net = np.zeros((y.max() + 1, x.max() + 1), bool)
+    net[y, x] = True
     sides = []
     for a, b, horizontal, first in ((0, 1, True, True), (3, 2, True, False), (0, 3, False, True),
                                     (1, 2, False, False)):
-        along, across = (x, y) if horizontal else (y, x)
+        along = x if horizontal else y
         k = 0 if horizontal else 1
         lo, hi = sorted((rough[a][k], rough[b][k]))
         cut = 0.1 * (hi - lo)
@@ -121,8 +154,8 @@ def _outer(points: np.ndarray) -> Optional[np.ndarray]:
         if inside.sum() < 8:
             return None
         base = int(lo + cut)
-        edge = np.full(int(hi - cut) - base + 1, np.inf if first else -np.inf)
-        (np.minimum if first else np.maximum).at(edge, along[inside] - base, across[inside])
+        edge = _outermost(net if horizontal else net.T, first)[base:int(hi - cut) + 1]
+        edge[:max(0, int(np.ceil(lo + cut)) - base)] = np.nan
         t = np.nonzero(np.isfinite(edge))[0]
         ends = np.array([rough[a][k], rough[b][k]])
         if ends[1] == ends[0]:
@@ -143,119 +176,6 @@ def _outer(points: np.ndarray) -> Optional[np.ndarray]:
     return np.asarray(corners, np.float64)
 
 
-def _peaks(profile: np.ndarray) -> list[tuple[float, float]]:
-    """Positions of the dark lines in a profile of darkness: peaks that stand out from their surroundings (thin grey
-    lines stand out less than thick ones, so the bar is a tenth of the clearest, or the noise's), centred; with
-    how far each stands out."""
-    from scipy.signal import find_peaks
-
-    steps = np.abs(np.diff(profile))
-    noise = float(np.median(steps)) + 0.5
-    _, found = find_peaks(profile, prominence=0.0)
-    if not len(found["prominences"]):
-        return []
-    need = max(4 * noise, 0.1 * float(np.max(found["prominences"])))
-    at, kept = find_peaks(profile, prominence=need, distance=MIN_PITCH - 1)
-    out = []
-    for i, strength in zip(at, kept["prominences"], strict=True):
-        lo, hi = max(0, i - 2), min(len(profile), i + 3)
-        weights = np.clip(profile[lo:hi] - profile[lo:hi].min(), 0, None) + 1e-9
-        out.append((float(np.average(np.arange(lo, hi), weights=weights)), float(strength)))
-    return out
-
-
-def _indexed(peaks: list[tuple[float, float]], pitch: float) -> list[tuple[int, float]]:
-    """Each peak (position, strength) numbered by the lines since the first, the spacing tracked as it goes (a
-    missing line is skipped; of two peaks closer than a line's spacing the stronger is kept: the other is a
-    digit's edge or a speck)."""
-    out: list[tuple[int, float, float]] = []
-    local = pitch
-    for p, strength in peaks:
-        if not out:
-            out.append((0, p, strength))
-            continue
-        gap = p - out[-1][1]
-        if gap < 0.6 * local:
-            if strength > out[-1][2]:
-                out[-1] = (out[-1][0], p, strength)
-            continue
-        steps = max(1, round(gap / local))
-        out.append((out[-1][0] + steps, p, strength))
-        if steps == 1:
-            local = 0.7 * local + 0.3 * gap
-    return [(k, p) for k, p, _ in out]
-
-
-def _bands(frame: np.ndarray, span: tuple[int, int], across: tuple[int, int]) -> Optional[list[np.ndarray]]:
-    """The lines crossing ``frame`` across its rows within ``span``, found in bands of columns within ``across``:
-    for each line index, (band centre, position) samples; None when the bands disagree on the count."""
-    lo, hi = span
-    a0, a1 = across
-    bands = int(np.clip(round((a1 - a0) / 120), 3, 10))
-    edges = np.linspace(a0, a1, bands + 1)
-    darkness = 255.0 - frame
-    found = []
-    for b0, b1 in zip(edges, edges[1:], strict=False):
-        profile = darkness[lo:hi, int(b0):int(b1)].mean(axis=1)
-        found.append(((b0 + b1) / 2, [(lo + p, s) for p, s in _peaks(profile)]))
-    gaps = np.concatenate([np.diff([q for q, _ in p]) for _, p in found if len(p) > 1] or [np.zeros(0)])
-    gaps = gaps[gaps >= MIN_PITCH]
-    if not len(gaps):
-        return None
-    pitch = float(np.median(gaps))
-    numbered = [(centre, _indexed(p, pitch)) for centre, p in found]
-    counts = [n[-1][0] for _, n in numbered if n]
-    if not counts:
-        return None
-    values, votes = np.unique(counts, return_counts=True)
-    cells = int(values[np.argmax(votes)])
-    if not MIN_CELLS <= cells <= MAX_CELLS or votes.max() < 0.5 * bands:
-        return None
-    lines: list[list[tuple[float, float]]] = [[] for _ in range(cells + 1)]
-    for centre, n in numbered:
-        if n and n[-1][0] == cells:
-            for k, p in n:
-                lines[k].append((centre, p))
-    return [np.asarray(samples, np.float64).reshape(-1, 2) for samples in lines]
-
-
-def _curves(samples: list[np.ndarray]) -> Optional[list[np.ndarray]]:
-    """A polynomial (position over the band centre) for each line; a line seen in no band is set between its
-    neighbours."""
-    fits: list[Optional[np.ndarray]] = []
-    for s in samples:
-        if len(s) == 0:
-            fits.append(None)
-        else:
-            fits.append(np.polyfit(s[:, 0], s[:, 1], min(2, len(s) - 1)))
-    known = [k for k, f in enumerate(fits) if f is not None]
-    if len(known) < 2 or known[0] != 0 or known[-1] != len(fits) - 1:
-        return None
-    out = []
-    for k, f in enumerate(fits):
-        if f is None:
-            a = max(i for i in known if i < k)
-            b = min(i for i in known if i > k)
-            fa, fb = np.pad(fits[a], (3 - len(fits[a]), 0)), np.pad(fits[b], (3 - len(fits[b]), 0))  # type: ignore[arg-type]
-            f = fa + (fb - fa) * (k - a) / (b - a)
-        out.append(np.pad(f, (3 - len(f), 0)))
-    return out
-
-
-def _crossings(rows: list[np.ndarray], cols: list[np.ndarray]) -> np.ndarray:
-    """Where each row line (y over x) meets each column line (x over y): (rows, cols, 2) x y."""
-    out = np.zeros((len(rows), len(cols), 2))
-    for k, r in enumerate(rows):
-        for j, c in enumerate(cols):
-            x = float(np.polyval(c, 0.0))
-            y = float(np.polyval(r, x))
-            for _ in range(4):
-                x = float(np.polyval(c, y))
-                y = float(np.polyval(r, x))
-            out[k, j] = (x, y)
-    return out
-
-
 def _lattice(flat: np.ndarray, corners: np.ndarray) -> Optional[np.ndarray]:
     """Every crossing of the grid whose border has these corners, in the photo's pixels: (rows+1, cols+1, 2)."""
     import cv2
@@ -269,15 +189,9 @@ def _lattice(flat: np.ndarray, corners: np.ndarray) -> Optional[np.ndarray]:
     to_frame = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
     size = (int(width + 2 * pad), int(height + 2 * pad))
     frame = cv2.warpPerspective(flat, to_frame, size, flags=cv2.INTER_LINEAR, borderValue=255)
-    reach = pad - 4
-    rows = _bands(frame, (pad - reach, int(pad + height + reach)), (pad, int(pad + width)))
-    cols = _bands(frame.T, (pad - reach, int(pad + width + reach)), (pad, int(pad + height)))
-    if rows is None or cols is None:
+    crossings = frame_crossings(frame, pad, (width, height))
+    if crossings is None:
         return None
-    row_curves, col_curves = _curves(rows), _curves(cols)
-    if row_curves is None or col_curves is None:
-        return None
-    crossings = _crossings(row_curves, col_curves)
     back = cv2.perspectiveTransform(crossings.reshape(-1, 1, 2), np.linalg.inv(to_frame))
     return back.reshape(crossings.shape)
 
@@ -299,7 +213,7 @@ def flat_grids(gray: np.ndarray, stroke: int = STROKES[0]) -> list[Flat]:
     flat = flatten(gray)
     out: list[Flat] = []
     found: list[np.ndarray] = []  # the borders of the grids found, largest first
-    for points in _nets(_strokes(flat, stroke)):
+    for points in _nets(_strokes(flat, stroke), stroke):
         middle = points.mean(axis=0)
         if any(cv2.pointPolygonTest(q.astype(np.float32), (float(middle[0]), float(middle[1])), False) >= 0
                for q in found):

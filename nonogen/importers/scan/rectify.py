@@ -1,9 +1,10 @@
 """A photo's grid redrawn flat: a smooth map from the grid's cells to the photo's pixels, fitted to the grid's
 crossings and carried out past the grid over the clue margins, through which the page is drawn anew upright.
 
-The map is a homography fitted to every crossing (perspective) and a cubic correction of what it leaves (a page
-bent towards a book's spine); past the grid, over the clues, where no line is drawn, the correction goes on
-straight from the grid's edge.
+The map is a homography fitted to every crossing (perspective), a cubic correction of what it leaves (a page
+bent towards a book's spine), and what the cubic leaves in turn, taken straight between the crossings (a page
+curling sharply); past the grid, over the clues, where no line is drawn, the correction goes on straight from the
+grid's edge.
 """
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ import numpy as np
 from .lattice import Grid
 
 __all__ = ["Flat", "redraw"]
+
+SHARP = 0.1
+"""Share of a cell the cubic must miss a crossing by before what it leaves is followed between the crossings: less
+is the crossings' own noise, which the cubic smooths out."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,9 @@ class _Map:
         rest = seen - self._projected(ideal[:, 0], ideal[:, 1])
         terms = _terms(ideal[:, 0] / self.scale[0], ideal[:, 1] / self.scale[1])
         self.correction = np.linalg.lstsq(terms, rest, rcond=None)[0]
+        leftover = (rest - terms @ self.correction).reshape(rows, cols, 2)
+        pitch = float(np.median(np.linalg.norm(np.diff(crossings, axis=1), axis=2))) if cols > 1 else 0.0
+        self.leftover = leftover if np.abs(leftover).max() > SHARP * pitch else np.zeros_like(leftover)
 
     def _projected(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         h = self.homography
@@ -61,7 +69,17 @@ class _Map:
         step = 1e-3
         along = (_terms(ca + step, cb) - _terms(ca - step, cb)) @ self.correction / (2 * step)
         down = (_terms(ca, cb + step) - _terms(ca, cb - step)) @ self.correction / (2 * step)
-        return self._projected(u, v) + edge + along * (a - ca)[..., None] + down * (b - cb)[..., None]
+        return (self._projected(u, v) + edge + along * (a - ca)[..., None] + down * (b - cb)[..., None]
+                + self._between(ca * self.scale[0], cb * self.scale[1]))
+
+    def _between(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """What the cubic leaves at the crossings, straight between them (a page curls into the spine more
+        sharply than a cubic bends: the lines drawn near it ran through the cells); past the grid, the edge's."""
+        from scipy.ndimage import map_coordinates
+
+        at = np.stack([v.ravel(), u.ravel()])
+        out = [map_coordinates(self.leftover[..., k], at, order=1, mode="nearest") for k in (0, 1)]
+        return np.stack(out, axis=-1).reshape(u.shape + (2,))
 
 
 def _margin(mapping: _Map, shape: tuple[int, int], cells: int, towards: tuple[int, int], most: int) -> int:
@@ -93,9 +111,12 @@ def redraw(flat: np.ndarray, crossings: np.ndarray) -> Flat:
     step = 4
     gy, gx = np.mgrid[0:height + step:step, 0:width + step:step].astype(np.float64)
     seen = mapping(gx.ravel() / pitch - left, gy.ravel() / pitch - top).reshape(gx.shape + (2,)).astype(np.float32)
-    full = cv2.resize(seen, (gx.shape[1] * step, gx.shape[0] * step), interpolation=cv2.INTER_LINEAR)
-    canvas = cv2.remap(flat, full[:height, :width, 0], full[:height, :width, 1], cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_CONSTANT, borderValue=255)
+    # the map between its samples, every ``step`` pixels: a resize would put sample k at pixel step * k + 1.5 (it
+    # aligns pixel centres), and drew the page a pixel and a half right of and below the grid it declares
+    scaling = np.array([[step, 0, 0], [0, step, 0]], np.float32)
+    full = cv2.warpAffine(seen, scaling, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    canvas = cv2.remap(flat, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                       borderValue=255)
     xs = tuple(float((left + j) * pitch) for j in range(cols + 1))
     ys = tuple(float((top + k) * pitch) for k in range(rows + 1))
     return Flat(np.clip(canvas, 0, 255).astype(np.uint8), Grid(xs, ys), photo_pitch)

@@ -1,0 +1,279 @@
+"""A photo's grid's lines followed band by band across it, once its border is drawn upright (a frame: the photo
+warped so the grid's four corners make a rectangle, its sides ``pad`` pixels in).
+
+In the frame the lines are nearly straight: in bands across the grid, the profile of darkness shows each line as a
+peak (thin grey lines too: they are found by averaging, not by a threshold), centred on its width. Each band
+numbers its lines from its first, the spacing tracked as it goes (a bent page's cells narrow towards the spine);
+a neighbouring band's numbering is matched to it, so a band that misses an outer line still counts the others
+right. A line's sample off its run across the bands is dropped, a line a band missed is set beside its neighbour,
+and the lines are carried on to the frame's sides along their outer bands' run; where row and column lines meet
+are the grid's crossings.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from .lattice import MIN_CELLS, MIN_PITCH
+
+__all__ = ["MAX_CELLS", "frame_crossings"]
+
+MAX_CELLS = 120
+"""Most cells a photo's grid may have each way (more: it is no puzzle, or a misread lattice)."""
+
+OFF_LINE = 0.12
+"""Share of a cell by which a line's position in one band may stray from the straight line through its two
+neighbouring bands' (a page's bend moves it less; a digit's edge, taken for it, more)."""
+OUTER_BANDS = 4
+"""Outer bands whose positions of a line carry it on to the frame's side (:func:`_reaching`)."""
+WIDEST = 16
+"""Widest a line's peak may be at half its height, in pixels, to be centred on its width (a magazine's frame is 14
+pixels wide); a wider peak is a line merged with a digit's stroke beside it."""
+BAND = 120
+"""Width in pixels of the bands across a grid in which its lines are found: narrow enough that a line bends little
+within one (a page curling into the spine), wide enough that a line is a clear peak over a band's digits."""
+
+
+def _peaks(profile: np.ndarray) -> list[tuple[float, float]]:
+    """Positions of the dark lines in a profile of darkness: peaks that stand out from their surroundings (thin grey
+    lines stand out less than thick ones, so the bar is a tenth of the clearest, or the noise's), centred (the
+    middle of the peak's width: a thick line's flat top put its highest pixel anywhere across it, and the line
+    two pixels astray from band to band); with how far each stands out."""
+    from scipy.signal import find_peaks
+
+    steps = np.abs(np.diff(profile))
+    noise = float(np.median(steps)) + 0.5
+    _, found = find_peaks(profile, prominence=0.0)
+    if not len(found["prominences"]):
+        return []
+    need = max(4 * noise, 0.1 * float(np.max(found["prominences"])))
+    at, kept = find_peaks(profile, prominence=need, distance=MIN_PITCH - 1, width=0)
+    out = []
+    for i, strength, left, right in zip(at, kept["prominences"], kept["left_ips"], kept["right_ips"], strict=True):
+        if right - left <= WIDEST:  # the middle of its width at half its height: a thick line's top is flat
+            out.append(((float(left) + float(right)) / 2, float(strength)))
+            continue
+        lo, hi = max(0, i - 2), min(len(profile), i + 3)  # merged with a digit's stroke: around its top
+        weights = np.clip(profile[lo:hi] - profile[lo:hi].min(), 0, None) + 1e-9
+        out.append((float(np.average(np.arange(lo, hi), weights=weights)), float(strength)))
+    return out
+
+
+def _indexed(peaks: list[tuple[float, float]], pitch: float) -> list[tuple[int, float]]:
+    """Each peak (position, strength) numbered by the lines since the first, the spacing tracked as it goes (a
+    missing line is skipped; of two peaks closer than a line's spacing the stronger is kept: the other is a
+    digit's edge or a speck)."""
+    out: list[tuple[int, float, float]] = []
+    local = pitch
+    for p, strength in peaks:
+        if not out:
+            out.append((0, p, strength))
+            continue
+        gap = p - out[-1][1]
+        if gap < 0.6 * local:
+            if strength > out[-1][2]:
+                out[-1] = (out[-1][0], p, strength)
+            continue
+        steps = max(1, round(gap / local))
+        out.append((out[-1][0] + steps, p, strength))
+        if steps == 1:
+            local = 0.7 * local + 0.3 * gap
+    return [(k, p) for k, p, _ in out]
+
+
+def _shift(known: dict[int, float], lines: list[tuple[int, float]], pitch: float) -> Optional[int]:
+    """By how many lines a band's numbering (``lines``, from its first peak) is behind its neighbour's (``known``,
+    line number to position): the shift that puts most of its peaks within a fifth of a cell of the neighbour's
+    same lines; None when no shift does (the band miscounts, or sees another lattice)."""
+    best, best_hits = None, 0
+    for s in range(-4, 5):
+        common = [(known[k + s], p) for k, p in lines if k + s in known]
+        hits = sum(abs(a - b) <= 0.2 * pitch for a, b in common)
+        if len(common) >= 3 and hits >= 0.8 * len(common) and hits > best_hits:
+            best, best_hits = s, hits
+    return best
+
+
+def _bands(frame: np.ndarray, span: tuple[int, int],
+           across: tuple[int, int]) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """The lines crossing ``frame`` across its rows within ``span``, found in bands of columns within ``across``:
+    the bands' centres, and each line's position in each band (lines x bands, NaN where a band did not see it);
+    None when too few bands agree.
+
+    Each band numbers its lines from its first; a neighbouring band's numbering is matched to it by the shift
+    that lines most of them up (:func:`_shift`), so a band that does not see an outer line (a bent page's edge
+    leaves the frame; a thick frame merges with a shadow) still counts the others right, and the lines are
+    followed across the page as far as it bends."""
+    lo, hi = span
+    a0, a1 = across
+    bands = int(np.clip(round((a1 - a0) / BAND), 3, 40))
+    edges = np.linspace(a0, a1, bands + 1)
+    darkness = 255.0 - frame
+    found = []
+    for b0, b1 in zip(edges, edges[1:], strict=False):
+        profile = darkness[lo:hi, int(b0):int(b1)].mean(axis=1)
+        found.append([(lo + p, s) for p, s in _peaks(profile)])
+    gaps = np.concatenate([np.diff([q for q, _ in p]) for p in found if len(p) > 1] or [np.zeros(0)])
+    gaps = gaps[gaps >= MIN_PITCH]
+    if not len(gaps):
+        return None
+    pitch = float(np.median(gaps))
+    numbered = [_indexed(p, pitch) for p in found]
+    middle = bands // 2
+    at: list[Optional[dict[int, float]]] = [None] * bands
+    at[middle] = dict(numbered[middle])
+    for order in (range(middle + 1, bands), range(middle - 1, -1, -1)):
+        known = at[middle]
+        for b in order:
+            s = _shift(known, numbered[b], pitch) if numbered[b] and known else None
+            if s is not None:
+                at[b] = known = {k + s: p for k, p in numbered[b]}
+    seen = [a for a in at if a is not None]
+    if len(seen) < 0.5 * bands:
+        return None
+    counts: dict[int, int] = {}
+    for a in seen:
+        for k in a:
+            counts[k] = counts.get(k, 0) + 1
+    kept = [k for k, n in counts.items() if n >= max(2, 0.25 * len(seen))]
+    if not kept:
+        return None
+    first, last = min(kept), max(kept)
+    if not MIN_CELLS <= last - first <= MAX_CELLS:
+        return None
+    used = [b for b in range(bands) if at[b] is not None]
+    positions = np.full((last - first + 1, len(used)), np.nan)
+    for column, b in enumerate(used):
+        for k, p in at[b].items():  # type: ignore[union-attr]
+            if first <= k <= last:
+                positions[k - first, column] = p
+    return ((edges[:-1] + edges[1:]) / 2)[used], positions
+
+
+def _smooth(positions: np.ndarray) -> np.ndarray:
+    """``positions`` (lines x bands) less the samples off their line's run across the bands (a digit's edge taken
+    for the line in a band of clues): one at a time, the one furthest from the straight line through its two
+    neighbours, while that is over :data:`OFF_LINE` of a cell."""
+    out = positions.copy()
+    if out.shape[1] < 3:
+        return out
+    pitch = float(np.nanmedian(np.diff(out, axis=0))) if len(out) > 1 else 0.0
+    for _ in range(out.size):
+        inner = np.abs(out[:, 1:-1] - (out[:, :-2] + out[:, 2:]) / 2)
+        ends = np.abs(np.stack([out[:, 0] - 2 * out[:, 1] + out[:, 2], out[:, -1] - 2 * out[:, -2] + out[:, -3]], 1))
+        off = np.concatenate([ends[:, :1], inner, ends[:, 1:]], axis=1)
+        if np.isnan(off).all() or np.nanmax(off) <= OFF_LINE * pitch:
+            break
+        k, b = (int(i) for i in np.unravel_index(np.nanargmax(off), off.shape))
+        # the sample, or a neighbour it is measured against: the one furthest from its own neighbours
+        near = [j for j in (b - 1, b, b + 1) if 0 <= j < out.shape[1]]
+        out[k, max(near, key=lambda j: _kink(out[k], j))] = np.nan
+    return out
+
+
+def _kink(line: np.ndarray, j: int) -> float:
+    """How far ``line``'s sample ``j`` is from the straight line through its two neighbours (at an end, the two
+    next inward); 0 when one of them is missing."""
+    near = (j - 1, j + 1) if 0 < j < len(line) - 1 else (1, 2) if j == 0 else (j - 1, j - 2)
+    a, b = line[near[0]], line[near[1]]
+    if np.isnan(a) or np.isnan(b) or np.isnan(line[j]):
+        return 0.0
+    return float(abs(line[j] - (a + b) / 2)) if 0 < j < len(line) - 1 else float(abs(line[j] - 2 * a + b))
+
+
+def _filled(positions: np.ndarray) -> Optional[np.ndarray]:
+    """Every line's position in every band (lines x bands): where a band did not see a line, the next line's there
+    moved by how far apart the two are where both are seen (lines run alike across the page); a line seen nowhere
+    is set evenly between its neighbours. None when the two outer lines are seen nowhere."""
+    out = positions.copy()
+    if np.isnan(out[0]).all() or np.isnan(out[-1]).all():
+        return None
+    for _ in range(len(out)):
+        missing = np.isnan(out)
+        if not missing.any():
+            return out
+        for k in np.nonzero(missing.any(axis=1) & ~missing.all(axis=1))[0]:
+            for n in (k - 1, k + 1):
+                if 0 <= n < len(out):
+                    both = ~np.isnan(out[k]) & ~np.isnan(out[n])
+                    if both.any():
+                        gap = np.isnan(out[k]) & ~np.isnan(out[n])
+                        out[k, gap] = out[n, gap] + float(np.median(out[k, both] - out[n, both]))
+        for k in np.nonzero(np.isnan(out).all(axis=1))[0]:
+            a = max(i for i in range(k) if not np.isnan(out[i]).all())
+            b = min(i for i in range(k + 1, len(out)) if not np.isnan(out[i]).all())
+            out[k] = out[a] + (out[b] - out[a]) * (k - a) / (b - a)
+    return None if np.isnan(out).any() else _fitted(out)
+
+
+def _fitted(lines: np.ndarray) -> np.ndarray:
+    """Each line (lines x bands) as a cubic over the bands where one fits it within :data:`OFF_LINE` of a cell
+    (a sheet's warp and gentle bend: the fit averages the bands' noise out); a line bent more sharply (a page
+    curling into the spine) keeps its samples, taken straight between them."""
+    if lines.shape[1] < 6 or len(lines) < 2:
+        return lines
+    pitch = float(np.median(np.diff(lines, axis=0)))
+    t = np.linspace(-1, 1, lines.shape[1])
+    out = lines.copy()
+    for k, line in enumerate(lines):
+        smooth = np.polyval(np.polyfit(t, line, 3), t)
+        if np.abs(smooth - line).max() <= OFF_LINE * abs(pitch):
+            out[k] = smooth
+    return out
+
+
+def _along(centres: np.ndarray, values: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """``values`` (…, bands) at the band ``centres`` read at ``at`` (…) between them, straight on past the ends."""
+    i = np.clip(np.searchsorted(centres, at) - 1, 0, len(centres) - 2)
+    t = (at - centres[i]) / (centres[i + 1] - centres[i])
+    lo = np.take_along_axis(values, i[..., None], -1)[..., 0]
+    hi = np.take_along_axis(values, (i + 1)[..., None], -1)[..., 0]
+    return lo + (hi - lo) * t
+
+
+def _reaching(centres: np.ndarray, lines: np.ndarray, ends: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The band ``centres`` and each line's positions there (lines x bands) carried on to ``ends`` (the frame's
+    two sides) where the bands stop short of them, along the straight line through the :data:`OUTER_BANDS` outer
+    bands' positions: taken through the last two alone, a pixel's jitter between them swung a line by a tenth of a
+    cell at the frame's side (nono5's thick lines, over the clue cells where no band agreed)."""
+    k = min(OUTER_BANDS, len(centres))
+    cs, vs = [centres], [lines]
+    for end, near in ((ends[0], slice(0, k)), (ends[1], slice(len(centres) - k, None))):
+        if np.abs(centres - end).min() > 1.0:
+            slope, at = np.polyfit(centres[near], lines[:, near].T, 1)
+            beside = 0 if end < centres[0] else len(cs)
+            cs.insert(beside, np.array([end]))
+            vs.insert(beside, (slope * end + at)[:, None])
+    return np.concatenate(cs), np.concatenate(vs, axis=1)
+
+
+def _crossings(rows: tuple[np.ndarray, np.ndarray], cols: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Where each row line meets each column line: (rows, cols, 2) x y. A row line is its y at the column bands'
+    centres (x), a column line its x at the row bands' centres (y); between them, straight."""
+    (xc, ys), (yc, xs) = rows, cols
+    shape = (len(ys), len(xs))
+    row_of = np.broadcast_to(ys[:, None, :], shape + ys.shape[1:])
+    col_of = np.broadcast_to(xs[None, :, :], shape + xs.shape[1:])
+    x = np.broadcast_to(xs[None, :, len(yc) // 2], shape).copy()
+    y = _along(xc, row_of, x)
+    for _ in range(5):
+        x = _along(yc, col_of, y)
+        y = _along(xc, row_of, x)
+    return np.stack([x, y], axis=-1)
+
+
+def frame_crossings(frame: np.ndarray, pad: int, size: tuple[float, float]) -> Optional[np.ndarray]:
+    """Every crossing of the grid drawn upright in ``frame`` (its border ``pad`` pixels in, ``size`` wide and high):
+    (rows+1, cols+1, 2) x y; None when its lines are not found."""
+    width, height = size
+    reach = pad - 4
+    rows = _bands(frame, (pad - reach, int(pad + height + reach)), (pad, int(pad + width)))
+    cols = _bands(frame.T, (pad - reach, int(pad + width + reach)), (pad, int(pad + height)))
+    if rows is None or cols is None:
+        return None
+    row_lines, col_lines = _filled(_smooth(rows[1])), _filled(_smooth(cols[1]))
+    if row_lines is None or col_lines is None:
+        return None
+    ends = (0.0, float(frame.shape[1])), (0.0, float(frame.shape[0]))
+    return _crossings(_reaching(rows[0], row_lines, ends[0]), _reaching(cols[0], col_lines, ends[1]))
