@@ -66,3 +66,20 @@ def test_a_border_whose_sides_fit_badly_gives_no_grid_from_it_never_a_crash(tmp_
     found = nonogen.scan(photo, verify=False)
     if (seed, k) == (7, 4):
         assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
+
+
+def test_a_speck_in_the_top_line_of_column_clues_does_not_end_them(tmp_path):
+    """Page 2 of seed 5: a speck of the paper beside the top line of column clues (a third of a digit's height, read
+    as a "7" and then as no number) made that line a heading, and columns 1, 12 and 26 lost their first number."""
+    puzzle, photo = _bench_page(5, 2, tmp_path)
+    found = nonogen.scan(photo, verify=False)
+    assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
+    assert [found[0].puzzle.cols[c] for c in (0, 11, 25)] == [puzzle.cols[c] for c in (0, 11, 25)]
+
+
+def test_wide_strokes_nearer_to_sound_on_another_grid_do_not_read_better(tmp_path):
+    """Page 19 of seed 5: wide strokes join a shadow's edge to the grid's net and read its 37x9 grid as 53x38, whose
+    totals happen to differ less; neither reads soundly, so the narrow strokes' reading stays."""
+    puzzle, photo = _bench_page(5, 19, tmp_path)
+    found = nonogen.scan(photo, verify=False)
+    assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
