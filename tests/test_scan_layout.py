@@ -49,13 +49,16 @@ def test_a_page_with_a_paper_edge_keeps_its_edge_for_paper():
 
 def test_clue_cells_inside_the_lattice_are_cut_off_but_a_stain_is_not():
     """A magazine's clue boxes are cells of the lattice: numbers in the last clue column beside every row and the
-    last clue row above every column. One mark inside the grid is a stain: the grid stays whole."""
+    last clue row above every column, and in the one before beside half of them (a clue of one number alone is
+    rare). One mark inside the grid is a stain: the grid stays whole."""
     page = _lattice(10)
     grid = Grid(tuple(30.0 + PITCH * k for k in range(11)), tuple(30.0 + PITCH * k for k in range(11)))
-    for r in range(2, 10):
-        _digit(page, 30 + PITCH, 30 + r * PITCH)
-    for c in range(2, 10):
-        _digit(page, 30 + c * PITCH, 30 + PITCH)
+    for k in range(2, 10):
+        _digit(page, 30 + PITCH, 30 + k * PITCH)
+        _digit(page, 30 + k * PITCH, 30 + PITCH)
+        if k % 2:
+            _digit(page, 30, 30 + k * PITCH)
+            _digit(page, 30 + k * PITCH, 30)
     cut = without_clue_cells(page, grid, checked=True)
     assert cut is not None and (cut.width, cut.height) == (8, 8) and cut.xs[0] == grid.xs[2]
     stained = _lattice(10)

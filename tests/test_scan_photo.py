@@ -6,7 +6,6 @@ The photos are made by ``scripts/photo_sim.py`` (the bench's photo kinds) from n
 from __future__ import annotations
 
 import importlib.util
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -78,23 +77,3 @@ def test_a_damaged_digit_gets_its_clue_named(tmp_path):
     (scanned,) = nonogen.scan(tmp_path / "damaged.png")
     assert f"row {row + 1}" in [s["line"] for s in scanned.suspects]
 
-
-@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="photos are made from the PDF sheet drawn by pdftoppm")
-@pytest.mark.parametrize("seed, k", [(7, 4), (11, 11)])
-def test_a_border_whose_sides_fit_badly_gives_no_grid_from_it_never_a_crash(tmp_path, seed, k):
-    """Hard photos of the photo bench (page 4 of seed 7, page 11 of seed 11) where a net of strokes fits a border
-    with a corner at infinity or far off the photo (two sides' lines nearly parallel): that net is passed over,
-    never a traceback; the first page still reads as its one grid."""
-    import sys
-
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        from bench_scan import random_puzzle
-        from bench_scan_photo import draw
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    rng = np.random.default_rng(seed)
-    puzzle = [random_puzzle(rng, n) for n in range(k + 1)][k]
-    found = nonogen.scan(draw(puzzle, "photo-hard", tmp_path, k), verify=False)
-    if (seed, k) == (7, 4):
-        assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]

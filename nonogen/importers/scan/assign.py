@@ -18,7 +18,7 @@ import numpy as np
 from .lattice import Grid
 
 __all__ = ["Item", "clue_items", "text_lines", "MAX_GAP", "DIGIT_LIKENESS", "HEIGHT_SPREAD", "BLURRED_SPREAD",
-           "CENTRED", "TRACK"]
+           "CENTRED", "SPECK", "TRACK"]
 
 MAX_GAP = 2.5
 """Widest gap, in cells, between two numbers of one clue (or the first number and the grid)."""
@@ -31,6 +31,10 @@ CENTRED = 0.3
 column's clue numbers are centred over it (after the redraw all of the bench's hard photos' were within 0.2 cell),
 while a title's words fall anywhere; its blurred letters may read as digits ("Puzzle 18" as "75 18"). A sheet's
 lines need no such test (its letters do not look like digits) and other programs may set clues off centre."""
+SPECK = 0.45
+"""Something above the grid that is no number and lower than this share of the text's height is a speck (a photo's
+paper grain, a JPEG block read as a "7"): passed over, where a letter of a title ends the column clues (a speck in
+the top line of seed 5's hard page 2 dropped that whole line)."""
 TRACK = 0.4
 """How far, in cells, the next number of a photo's row clue may sit above or below the last (rows are a cell
 apart)."""
@@ -149,6 +153,7 @@ def clue_items(items: list[Item], grid: Grid, *,
         rows.append(_tracked_row(band, wide, x0, pitch) if tracked else _row_clue(band, x0, pitch))
     above = [i for i in items if i.box[3] <= y0 + slack and x0 - 3 * pitch < i.cx < x1 + 0.5 * pitch]
     height = float(np.median([i.h for i in above])) if above else pitch
+    above = [i for i in above if i.value >= 0 or i.h >= SPECK * height]
     kept: list[Item] = []
     edge = y0
     for line in reversed(text_lines(above, height)):

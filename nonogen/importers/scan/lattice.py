@@ -25,7 +25,9 @@ MIN_PITCH = 5
 CLUE_LINE = 0.5
 """Clue cells are cut off a lattice only when the row (column) of them next to the puzzle holds a number beside at
 least this share of its columns (rows): every line's clue ends there. A few marks are a stain or a speck in the
-grid, and the grid stays whole."""
+grid, and the grid stays whole. On a photo the line beyond it must hold numbers in half as many (clues of one
+number alone are rare): a bent page's block line redrawn a little off its place marks every cell of one column, and
+the bench's hard page 3 of seed 3 (38x21) was cut to 7x20."""
 STRAYS = 0.005
 """Share of a photo's grid's cells that may hold a mark that is no clue (a speck, the paper's grain)."""
 RIDGE = 11
@@ -287,6 +289,13 @@ def _stray_block(marks: np.ndarray) -> tuple[int, int]:
     return best[1], best[2]
 
 
+def _clue_block(marks: np.ndarray) -> bool:
+    """Whether cells cut off a photo's lattice (``marks``: lines of cells, the last next to the puzzle) are clue
+    cells: the line next to the puzzle holds most lines' clues, the one before it half as many (a single line of
+    cells is no block; see :data:`CLUE_LINE`)."""
+    return len(marks) >= 2 and marks[-1].mean() >= CLUE_LINE and marks[-2].mean() >= CLUE_LINE / 2
+
+
 def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -> "Grid | None":
     """The grid less its leading rows and columns of clue cells: web pages often draw clues in the table's own
     cells, so the lattice runs on over them. An unsolved grid's cells are empty: the grid is the largest block of
@@ -298,9 +307,9 @@ def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -
     if not marks.any():
         return grid
     top, left = _stray_block(marks) if checked else _empty_block(marks)
-    if checked and left and marks[top:, left - 1].mean() < CLUE_LINE:
+    if checked and left and not _clue_block(marks[top:, :left].T):
         left = 0  # no column of clues beside the block: a mark in the grid (a stain, a speck), not clue cells
-    if checked and top and marks[top - 1, left:].mean() < CLUE_LINE:
+    if checked and top and not _clue_block(marks[:top, left:]):
         top = 0
     if grid.width - left < MIN_CELLS or grid.height - top < MIN_CELLS:
         return None

@@ -48,14 +48,25 @@ def _walled(ink: Ink, x: float, top: int, bottom: float) -> bool:
     return float(np.mean(strip.min(axis=1) < (ink.paper + ink.dark) / 2)) >= 0.9
 
 
+def _lettered(line: list[Glyph], crumbs: list[Glyph], height: float) -> bool:
+    """Whether a text line above the grid holds, between its glyphs, the flat crumbs a blurred word leaves: a
+    photo's title ("Puzzle 15") keeps its tall letters ("P" read as a "6") while its small ones fade to the bars of
+    their strokes, too low to be glyphs; clue numbers have nothing but paper between them (a speck is no wider than
+    it is high)."""
+    x0, x1 = min(g.x0 for g in line), max(g.x1 for g in line)
+    y0, y1 = min(g.y0 for g in line), max(g.y1 for g in line)
+    return any(x0 < c.cx < x1 and y0 < c.cy < y1 and c.w >= max(0.5 * height, 2 * c.h) for c in crumbs)
+
+
 def raster_items(ink: Ink, grid: Grid) -> list[Item]:
     """Every number left of and above ``grid``, read from its glyphs, with its confidence."""
     x0, y0, x1, y1 = grid.box
     pitch = grid.pitch
     slack = 0.25 * pitch
+    low = max(3, 0.2 * pitch)
     near = [g for g in ink.glyphs
-            if max(3, 0.2 * pitch) <= g.h <= 1.5 * pitch and g.w <= 4 * pitch
-            and not (x0 < g.cx < x1 and y0 < g.cy < y1)]
+            if low <= g.h <= 1.5 * pitch and g.w <= 4 * pitch and not (x0 < g.cx < x1 and y0 < g.cy < y1)]
+    crumbs = [g for g in ink.glyphs if g.h < low and g.y1 <= y0 and x0 - 3 * pitch < g.cx < x1 + 0.5 * pitch]
     left = [g for g in near if g.x1 <= x0 + slack and y0 < g.cy < y1]
     above = [g for g in near if g.y1 <= y0 + slack and x0 - 3 * pitch < g.cx < x1 + 0.5 * pitch
              and g.y0 >= y0 - 60 * pitch]
@@ -74,8 +85,9 @@ def raster_items(ink: Ink, grid: Grid) -> list[Item]:
         height = float(np.median([g.h for g in above]))
         for line in text_lines(above, height):
             line_height = float(np.median([g.h for g in line]))
+            lettered = _lettered(line, crumbs, line_height)
             for word in words_of(line, line_height, lambda x: int(np.searchsorted(grid.xs, x))):
-                wide = _text_like(word, pitch)
+                wide = lettered or _text_like(word, pitch)
                 parts = _split_at_columns(word, grid.xs)
                 words.extend(parts)
                 headings.extend([wide] * len(parts))
