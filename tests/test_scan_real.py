@@ -98,7 +98,7 @@ def test_a_magazine_grid_cut_into_blocks_by_thick_lines_is_found_with_thin_strok
     from nonogen.importers.scan.pages import read_pages
 
     path = next(p for p, _, _ in PICTURES if p.stem == "nonojure-nono4")
-    grids = photo.flat_grids(read_pages(path)[0].gray, photo.STROKES[0])
+    grids = photo.flat_grids(read_pages(path)[0].gray, photo.STROKE)
     assert [(f.grid.width, f.grid.height) for f in grids] == [(15, 15)]
 
 

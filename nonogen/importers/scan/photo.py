@@ -35,7 +35,7 @@ __all__ = ["Flat", "flatten", "flat_grids", "MAX_CELLS"]
 
 SHRINK = 4
 """The paper's brightness is estimated on a copy this many times smaller (fast, and ink vanishes in its maximum)."""
-STROKES = (11,)
+STROKE = 11
 """Widest dark stroke, in pixels, taken for a line. A magazine's thick outer frame is 14 pixels wide in a phone's
 photo, but its lines every five cells are thick too: at 11 its lattice falls into blocks of five by five cells,
 joined again into one net (:func:`_nets`), and the frame is found beyond the first line inside it
@@ -205,7 +205,7 @@ def _without_clue_cells(flat: Flat) -> Flat:
     return flat if grid is None or grid == flat.grid else replace(flat, grid=grid)
 
 
-def flat_grids(gray: np.ndarray, stroke: int = STROKES[0]) -> list[Flat]:
+def flat_grids(gray: np.ndarray, stroke: int = STROKE) -> list[Flat]:
     """Every grid of the photo ``gray`` (0 ink .. 255 paper), each redrawn flat with its clue margins; its lines are
     strokes up to ``stroke`` pixels wide."""
     import cv2

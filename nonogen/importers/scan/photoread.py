@@ -24,7 +24,7 @@ from .assign import Item
 from .digits import MATCHED_BLURS, SIDE, blurred_at, classify_ranked, reading
 from .glyphs import Glyph, Ink, page_ink
 from .pages import Page
-from .photo import STROKES, Flat, flat_grids
+from .photo import STROKE, Flat, flat_grids
 
 __all__ = ["read_photo", "read_flats", "sound", "matched", "cored", "THIN_CONFIDENCE"]
 
@@ -258,7 +258,7 @@ def _with(bank: tuple[np.ndarray, np.ndarray],
     return bank if more is None else (np.concatenate([bank[0], more[0]]), np.concatenate([bank[1], more[1]]))
 
 
-def read_photo(page: Page, stroke: int = STROKES[0]) -> list:
+def read_photo(page: Page, stroke: int = STROKE) -> list:
     """The puzzles of a photographed page: each grid redrawn flat (:func:`flat_grids`, lines up to ``stroke``
     pixels wide) and read as a clean sheet."""
     return read_flats(flat_grids(page.gray, stroke), page.number)
