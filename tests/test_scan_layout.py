@@ -66,6 +66,18 @@ def test_clue_cells_inside_the_lattice_are_cut_off_but_a_stain_is_not():
     assert without_clue_cells(stained, grid, checked=True) == grid
 
 
+def test_marks_low_in_a_photo_grids_corner_cut_off_no_clue_columns():
+    """A page curling at the bottom right puts its bent lines in the cells there: marks in a block that would make the
+    last rows' left cells look like clue columns; with the whole height checked they are not, and the grid stays
+    whole (it was cut to its two last columns)."""
+    page = _lattice(10)
+    grid = Grid(tuple(30.0 + PITCH * k for k in range(11)), tuple(30.0 + PITCH * k for k in range(11)))
+    for r in (6, 8, 9):
+        for c in (6, 7, 8, 9):
+            _digit(page, 30 + c * PITCH, 30 + r * PITCH)
+    assert without_clue_cells(page, grid, checked=True) == grid
+
+
 def _crossings(cells: int, at: int) -> np.ndarray:
     ys, xs = np.mgrid[0:cells + 1, 0:cells + 1].astype(np.float64)
     return np.stack([at + xs * PITCH, at + ys * PITCH], axis=-1)

@@ -307,10 +307,13 @@ def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -
     if not marks.any():
         return grid
     top, left = _stray_block(marks) if checked else _empty_block(marks)
-    if checked and left and not _clue_block(marks[top:, :left].T):
-        left = 0  # no column of clues beside the block: a mark in the grid (a stain, a speck), not clue cells
-    if checked and top and not _clue_block(marks[:top, left:]):
-        top = 0
+    while checked:  # no clues beside the block: marks in the grid (a stain, a speck, a curl), not clue cells
+        kept = (top if top and _clue_block(marks[:top, left:]) else 0,
+                left if left and _clue_block(marks[top:, :left].T) else 0)
+        if kept == (top, left):
+            break
+        top, left = kept  # a side dropped: the other is checked again along the whole of it (a block of marks
+        # low on the right made its last rows' left cells look like clue columns, and 25x17 was read as 2x17)
     if grid.width - left < MIN_CELLS or grid.height - top < MIN_CELLS:
         return None
     return Grid(grid.xs[left:], grid.ys[top:])
