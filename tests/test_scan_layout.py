@@ -103,3 +103,24 @@ def test_clue_digits_past_the_grid_are_no_line():
         _digit(page, 60 + k * PITCH, 60 - PITCH)
     found = _crossings(10, 60)
     assert extended(page, found).shape == found.shape
+
+
+def test_digits_far_apart_next_to_numbers_far_wider_apart_are_one_number():
+    """The page's own digit gap when numbers are set as text far apart (Pattern at 24 px cells: digits 2 to 4 px
+    apart, a "21" 4 px, numbers 16 px apart, glyphs 14 px high): the split between the two groups is past the widest
+    a digit gap may be, and is capped there rather than refused (refused, "21" was read as "2 1"); and a word wider
+    than a cell whose gaps are all digit gaps is not cut (a bold "21" is 26 px beside cells of 24)."""
+    from nonogen.importers.scan.glyphs import DIGIT_GAP, WIDE_DIGIT_GAP, Glyph, digit_gap
+    from nonogen.importers.scan.raster import _split_wide
+
+    def line(*xs: tuple[int, int]) -> list[Glyph]:
+        return [Glyph(x0, 0, x1, 14, k) for k, (x0, x1) in enumerate(xs)]
+
+    lines = [line((76, 87), (103, 114), (131, 143), (160, 171), (174, 185)),  # 1 2 9 11
+             line((104, 115), (131, 143), (159, 170), (174, 185)),  # 1 3 21
+             line((104, 115), (117, 128), (145, 157), (173, 185))]  # 12 4 8
+    assert 4 / 14 > DIGIT_GAP
+    assert digit_gap(lines) == WIDE_DIGIT_GAP
+    twenty_one, slot_apart = line((159, 170), (174, 185)), line((0, 6), (13, 19))  # 26 px; 2 numbers 7 px apart
+    assert _split_wide(twenty_one, 1.05 * 24, WIDE_DIGIT_GAP * 14) == [twenty_one]  # wider than a cell, one number
+    assert len(_split_wide(slot_apart, 1.05 * 18, DIGIT_GAP * 9)) == 2  # joined as one clue slot's, too wide for it

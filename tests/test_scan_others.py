@@ -69,6 +69,33 @@ def test_a_screenshot_of_tathams_pattern_reads_back_exactly(tmp_path, tile):
     assert found.result.status in ("unique", "multiple")
 
 
+WIDE_NUMBERS = ((0, (1, 3, 21)), (0, (20, 4)), (1, (24, 2)), (0, (2, 22, 1)), (1, (23, 3)), (1, (26,)), (0, (25, 1)),
+                (0, (1, 2, 21)))
+"""Rows of a 28x8 puzzle (each: where its first block starts, its blocks) whose clues hold numbers in the twenties
+(a bold "2" is wide at its foot) and no column more clues than Pattern's window shows (3 for 8 rows)."""
+
+
+def _wide_numbers_puzzle() -> nonogen.Puzzle:
+    grid = np.zeros((len(WIDE_NUMBERS), 28), np.uint8)
+    for r, (x, blocks) in enumerate(WIDE_NUMBERS):
+        for n in blocks:
+            grid[r, x:x + n] = 1
+            x += n + 1
+    return puzzle_from_grid(grid)
+
+
+@pytest.mark.skipif(not HAS_PATTERN, reason="needs Simon Tatham's Pattern and Xvfb (apt install sgt-puzzles xvfb)")
+@pytest.mark.parametrize("tile", [20, 24, 28])
+def test_pattern_s_two_digit_numbers_wider_than_a_cell_stay_whole(tmp_path, tile):
+    """Pattern sets a row's clues as text, not in cells: at 24 px cells a bold "21" is 26 px wide and its digits
+    4 px apart (0.29 of their height), and was read "2 1" (bench seed 1, page 2)."""
+    puzzle = _wide_numbers_puzzle()
+    with scan_styles.xvfb() as display:
+        page = scan_styles.pattern_screenshot(puzzle, tmp_path / "pattern.png", display, tile)
+    (found,) = nonogen.scan(page, verify=False)
+    _same_numbers(found, puzzle)
+
+
 @pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Chromium")
 @pytest.mark.parametrize("style", ["boxes", "tight", "dark"])
 def test_a_web_page_in_chromium_reads_back_exactly(tmp_path, style):

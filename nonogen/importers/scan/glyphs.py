@@ -121,7 +121,11 @@ def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True) -> Ink:
 def digit_gap(lines: list[list[Glyph]]) -> float:
     """The widest gap, in digit heights, between two digits of one number on this page: :data:`DIGIT_GAP`, or
     more when the gaps between neighbouring glyphs fall in two clear groups, the narrow one under
-    :data:`WIDE_DIGIT_GAP` (clues set as text, not in cells: wide letter spacing, a space between numbers)."""
+    :data:`WIDE_DIGIT_GAP` (clues set as text, not in cells: wide letter spacing, a space between numbers).
+
+    The split between the groups is capped at :data:`WIDE_DIGIT_GAP`, not refused past it: a wide space between
+    numbers is no reason to doubt the narrow group (Simon Tatham's Pattern at 24 px cells: digits 2 to 4 px apart,
+    a "21" the widest at 0.29 of its height, numbers 16 px apart; refused, "21" read as "2 1")."""
     gaps: list[float] = []
     for line in lines:
         ordered = sorted(line, key=lambda g: g.x0)
@@ -133,8 +137,8 @@ def digit_gap(lines: list[list[Glyph]]) -> float:
     ratios = ordered_gaps[1:] / np.maximum(ordered_gaps[:-1], 1e-3)
     k = int(np.argmax(ratios))
     split = float(np.sqrt(ordered_gaps[k] * ordered_gaps[k + 1]))
-    if ratios[k] >= 1.8 and ordered_gaps[k] < WIDE_DIGIT_GAP and split <= WIDE_DIGIT_GAP:
-        return max(DIGIT_GAP, split)
+    if ratios[k] >= 1.8 and ordered_gaps[k] < WIDE_DIGIT_GAP:
+        return max(DIGIT_GAP, min(split, WIDE_DIGIT_GAP))
     return DIGIT_GAP
 
 

@@ -10,14 +10,17 @@ from .lattice import Grid
 __all__ = ["raster_items"]
 
 
-def _split_wide(word: list[Glyph], most: float) -> list[list[Glyph]]:
-    """A word wider than one clue slot may be two numbers whose gap was small: cut it at its widest gap."""
+def _split_wide(word: list[Glyph], most: float, digit_apart: float) -> list[list[Glyph]]:
+    """A word wider than one clue slot may be two numbers whose gap was small: cut it at its widest gap, when that
+    is wider than ``digit_apart`` (the page's widest gap within a number). A word whose gaps are all the page's
+    digit gaps is one number, however wide: clues set as text are not held to a cell (Simon Tatham's Pattern draws
+    a bold "21" 26 pixels wide beside cells of 24)."""
     width = max(g.x1 for g in word) - min(g.x0 for g in word)
-    if width <= most or len(word) < 2:
-        return [word]
     gaps = [b.x0 - a.x1 for a, b in zip(word, word[1:], strict=False)]
+    if width <= most or not gaps or max(gaps) <= digit_apart:
+        return [word]
     cut = int(np.argmax(gaps)) + 1
-    return _split_wide(word[:cut], most) + _split_wide(word[cut:], most)
+    return _split_wide(word[:cut], most, digit_apart) + _split_wide(word[cut:], most, digit_apart)
 
 
 def _split_at_columns(word: list[Glyph], xs: tuple[float, ...]) -> list[list[Glyph]]:
@@ -80,7 +83,7 @@ def raster_items(ink: Ink, grid: Grid) -> list[Item]:
         if band:
             height = float(np.median([g.h for g in band]))
             for word in words_of(band, height, lambda x: int((x0 - x) // pitch), within):
-                words.extend(_split_wide(word, 1.05 * pitch))
+                words.extend(_split_wide(word, 1.05 * pitch, within * height))
     if above:
         height = float(np.median([g.h for g in above]))
         for line in text_lines(above, height):
