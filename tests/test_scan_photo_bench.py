@@ -39,9 +39,9 @@ def test_a_block_line_redrawn_off_its_place_cuts_no_clue_cells(tmp_path, seed, k
     assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
 
 
-def test_wide_strokes_that_find_a_small_grid_more_do_not_read_better(tmp_path):
-    """Page 18 of seed 13: read again with wide strokes, a 5x3 grid joins the 29x24 one; more grids, nearer to
-    sound neither, is no better reading."""
+def test_a_shadows_edge_makes_no_small_grid_beside_the_puzzle(tmp_path):
+    """Page 18 of seed 13: with strokes up to 25 pixels (a second look, since gone) a shadow's edge made a 5x3 grid
+    beside the 29x24 one; with one stroke width the page reads as its one grid."""
     puzzle, photo = _bench_page(13, 18, tmp_path)
     found = nonogen.scan(photo, verify=False)
     assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
@@ -77,9 +77,9 @@ def test_a_speck_in_the_top_line_of_column_clues_does_not_end_them(tmp_path):
     assert [found[0].puzzle.cols[c] for c in (0, 11, 25)] == [puzzle.cols[c] for c in (0, 11, 25)]
 
 
-def test_wide_strokes_nearer_to_sound_on_another_grid_do_not_read_better(tmp_path):
-    """Page 19 of seed 5: wide strokes join a shadow's edge to the grid's net and read its 37x9 grid as 53x38, whose
-    totals happen to differ less; neither reads soundly, so the narrow strokes' reading stays."""
+def test_a_shadows_edge_joins_no_grid_to_make_it_larger(tmp_path):
+    """Page 19 of seed 5: with strokes up to 25 pixels (a second look, since gone) a shadow's edge joined the grid's
+    net and its 37x9 grid read as 53x38; with one stroke width it reads at its size."""
     puzzle, photo = _bench_page(5, 19, tmp_path)
     found = nonogen.scan(photo, verify=False)
     assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]

@@ -26,12 +26,12 @@ from typing import Optional
 
 import numpy as np
 
-from .bands import MAX_CELLS, frame_crossings
+from .bands import frame_crossings
 from .edges import extended
 from .lattice import MIN_CELLS, MIN_PITCH, without_clue_cells
 from .rectify import Flat, redraw
 
-__all__ = ["Flat", "flatten", "flat_grids", "MAX_CELLS"]
+__all__ = ["Flat", "flatten", "flat_grids"]
 
 SHRINK = 4
 """The paper's brightness is estimated on a copy this many times smaller (fast, and ink vanishes in its maximum)."""
@@ -73,36 +73,27 @@ def _nets(strokes: np.ndarray, stroke: int) -> list[np.ndarray]:
     are thicker than a stroke, so its lattice falls apart into blocks of five by five cells, each a net of its
     own, side by side."""
     import cv2
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
 
     h, w = strokes.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     least = max(MIN_PITCH * MIN_CELLS * 2, min(h, w) // 12)
-    big = [k for k in range(1, count) if stats[k, 2] >= least and stats[k, 3] >= least
-           and stats[k, 4] < 0.5 * stats[k, 2] * stats[k, 3]]
-    group = {k: k for k in big}
-
-    def root(k: int) -> int:
-        while group[k] != k:
-            k = group[k]
-        return k
-
+    big = np.array([k for k in range(1, count) if stats[k, 2] >= least and stats[k, 3] >= least
+                    and stats[k, 4] < 0.5 * stats[k, 2] * stats[k, 3]], np.int64)
+    if not len(big):
+        return []
+    left, top = stats[big, 0].astype(np.int64), stats[big, 1].astype(np.int64)
+    right, bottom = left + stats[big, 2], top + stats[big, 3]
     near = 2 * stroke
-    for i, a in enumerate(big):
-        ax, ay, aw, ah = stats[a, :4]
-        for b in big[i + 1:]:
-            bx, by, bw, bh = stats[b, :4]
-            if bx <= ax + aw + near and ax <= bx + bw + near and by <= ay + ah + near and ay <= by + bh + near:
-                group[root(b)] = root(a)
-    members: dict[int, list[int]] = {}
-    for k in big:
-        members.setdefault(root(k), []).append(k)
+    touching = ((left[:, None] <= right[None] + near) & (left[None] <= right[:, None] + near)
+                & (top[:, None] <= bottom[None] + near) & (top[None] <= bottom[:, None] + near))
+    _, joined = connected_components(csr_matrix(touching), directed=False)
     found = []
-    for ks in members.values():
-        x0 = min(stats[k, 0] for k in ks)
-        y0 = min(stats[k, 1] for k in ks)
-        x1 = max(stats[k, 0] + stats[k, 2] for k in ks)
-        y1 = max(stats[k, 1] + stats[k, 3] for k in ks)
-        found.append(((x1 - x0) * (y1 - y0), ks, x0, y0, x1, y1))
+    for net in range(int(joined.max()) + 1):
+        mine = joined == net
+        x0, y0, x1, y1 = int(left[mine].min()), int(top[mine].min()), int(right[mine].max()), int(bottom[mine].max())
+        found.append(((x1 - x0) * (y1 - y0), big[mine], x0, y0, x1, y1))
     out = []
     for _, ks, x0, y0, x1, y1 in sorted(found, key=lambda f: -f[0])[:6]:
         ys, xs = np.nonzero(np.isin(labels[y0:y1, x0:x1], ks))
