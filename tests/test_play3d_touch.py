@@ -24,7 +24,8 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from test_play_browser import (  # noqa: E402
-    CHROMEDRIVER, CHROMIUM, INSTALL_HINT, _level_cells, _requested_urls, _shot, _state, _status, _until, reload,
+    CHROMEDRIVER, CHROMIUM, INSTALL_HINT, _level_cells, _requested_urls, _shot, _state, _status, _until, forget_storage,
+    reload,
 )
 
 PHONE = {"width": 412, "height": 915, "pixelRatio": 2, "touch": True}
@@ -74,8 +75,8 @@ def open_level(phone, tmp_path):
     def go(name: str, cells: np.ndarray, level=None):
         path = tmp_path / f"{name}.html"
         path.write_text(page_3d(level or puzzle3d_from_cells(cells), cells), encoding="utf-8")
+        forget_storage(phone)
         phone.get(path.as_uri())
-        phone.execute_script("localStorage.clear()")
         reload(phone)
         assert phone.execute_script("return innerWidth") == PHONE["width"]
         _show_stage(phone)

@@ -168,12 +168,22 @@ def open_page(driver, tmp_path):
     def go(name: str, text: str):
         path = tmp_path / f"{name}.html"
         path.write_text(text, encoding="utf-8")
+        forget_storage(driver)
         driver.get(path.as_uri())
-        driver.execute_script("localStorage.clear()")
         reload(driver)
         return path
 
     return go
+
+
+def forget_storage(driver) -> None:
+    """Clear what every file: page stored, in the browser itself, with no page of them open.
+
+    A page's own ``localStorage.clear()`` travels to the browser in the background, like its writes: under
+    load it could arrive after the next page's first writes and wipe them (a fresh copy of a page then never
+    read what the page had stored, once in a clean-clone run). The browser's own clear is done when it returns."""
+    driver.get("about:blank")
+    driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": "file://", "storageTypes": "local_storage"})
 
 
 STORED = "return JSON.stringify(Object.entries(localStorage).sort())"

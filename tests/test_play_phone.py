@@ -25,7 +25,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from test_play_browser import (  # noqa: E402
-    ARTIFACTS, CHROMEDRIVER, CHROMIUM, INSTALL_HINT, _requested_urls, _until, reload,
+    ARTIFACTS, CHROMEDRIVER, CHROMIUM, INSTALL_HINT, _requested_urls, _until, forget_storage, reload,
 )
 
 PHONES = {"412": (412, 915), "360": (360, 740)}
@@ -108,12 +108,13 @@ def _open(driver, tmp_path: Path, name: str, text: str, keep: bool = False) -> N
     between the finger's two events; :func:`_long_press` turns it on for its own press only."""
     path = tmp_path / f"{name}.html"
     path.write_text(text, encoding="utf-8")
+    settings = {"nonogen-assists-2d": json.dumps({"version": 1, "longpress": False})}
+    if keep:
+        settings = driver.execute_script(
+            "return Object.fromEntries(Object.entries(localStorage).filter(([k]) => !k.startsWith('nonogen-2d-')))")
+    forget_storage(driver)
     driver.get(path.as_uri())
-    driver.execute_script(
-        "for (const k of Object.keys(localStorage)) if (!arguments[0] || k.startsWith('nonogen-2d-')) "
-        "localStorage.removeItem(k);"
-        "if (!arguments[0]) localStorage.setItem('nonogen-assists-2d', JSON.stringify({version: 1, longpress: false}))",
-        keep)
+    driver.execute_script("for (const [k, v] of Object.entries(arguments[0])) localStorage.setItem(k, v)", settings)
     reload(driver)
 
 

@@ -203,8 +203,14 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser() -> Iterator["webdriver.Chrome"]:
+    """A browser with a profile of its own for each test: nothing kept from the test before.
+
+    The tests once shared one browser and cleared its storage between them; under load the clearing page's
+    ``clear()`` could reach the browser after the next page's first write, and wiped it (the Continue test
+    waited 120 s, twice in some thirty clean-clone runs, for a started puzzle the index never saw). A new
+    profile has nothing to clear."""
     missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
     if missing:
         pytest.skip(f"{' and '.join(missing)} missing (apt-get install chromium chromium-driver)")
@@ -257,33 +263,17 @@ def _requested(driver) -> list[str]:
     return urls
 
 
-CLEAN = ("return localStorage.length === 0 && sessionStorage.length === 0"
-         " && Array.from(document.querySelectorAll('select')).every(s => s.value === '')"
-         " && !document.querySelector('li.tile[hidden]')")
-
-
 def _fresh_index(driver, index: str) -> None:
-    """Open the index with no progress kept and no filter on: a clean start for each test.
-
-    A page's storage reaches the next document only eventually (Chrome sends it to the browser in the
-    background): under load, the index opened right after ``sessionStorage.clear()`` still read the filter the
-    test before had chosen, and the ring's tile was hidden ("element not interactable"). So the storage is
-    cleared and the index opened afresh, as often as it takes, until a new document reads it clean."""
-    def clean(d) -> bool:
-        _open(d, index)
-        if d.execute_script(CLEAN):
-            return True
-        d.execute_script("localStorage.clear(); sessionStorage.clear()")
-        d.get("about:blank")
-        return False
-
-    _until(driver, clean, "the index with nothing kept and no filter on")
+    """Open the index of a browser that has kept nothing: no progress, no filter on."""
+    _open(driver, index)
+    assert driver.execute_script("return localStorage.length === 0 && sessionStorage.length === 0"
+                                 " && !document.querySelector('li.tile[hidden]')")
 
 
 def _seen_from_a_new_tab(driver, index: str, condition, what: str) -> None:
     """Wait, with the page that wrote its progress still open, until the index opened afresh in another tab sees
-    it: a page left at once may take its last storage write with it (the Continue test waited 120 s, once, for
-    a started puzzle the index never saw)."""
+    it: a page's storage writes reach other documents only eventually, and a page left at once might take its
+    last one with it."""
     page = driver.current_window_handle
     driver.switch_to.new_window("tab")
     try:
