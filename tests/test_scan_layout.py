@@ -124,3 +124,21 @@ def test_digits_far_apart_next_to_numbers_far_wider_apart_are_one_number():
     twenty_one, slot_apart = line((159, 170), (174, 185)), line((0, 6), (13, 19))  # 26 px; 2 numbers 7 px apart
     assert _split_wide(twenty_one, 1.05 * 24, WIDE_DIGIT_GAP * 14) == [twenty_one]  # wider than a cell, one number
     assert len(_split_wide(slot_apart, 1.05 * 18, DIGIT_GAP * 9)) == 2  # joined as one clue slot's, too wide for it
+
+
+def test_a_zero_beside_other_numbers_is_read_as_its_other_reading_and_a_lone_zero_stays():
+    """A zero is a clue only alone in its line: beside other numbers it is the round blob of a blurred "12" whose
+    digits touch, and takes its other reading (the blob cut in two), less sure; alone, or with no other reading,
+    it stays as read."""
+    from nonogen.importers.scan.assign import REREAD_ZERO, Item, clue_items
+
+    grid = Grid(tuple(100.0 + PITCH * k for k in range(4)), tuple(100.0 + PITCH * k for k in range(4)))
+
+    def left(value: int, x: float, row: int, alternatives: tuple[int, ...] = ()) -> Item:
+        y = 100.0 + PITCH * row
+        return Item(value, 1.0, (x, y + 4, x + 8, y + 16), str(value), alternatives=alternatives)
+
+    items = [left(0, 60, 0, (12, 8)), left(2, 80, 0), left(0, 80, 1, (11,)), left(0, 60, 2), left(3, 80, 2)]
+    rows, _ = clue_items(items, grid)
+    assert [[i.value for i in row] for row in rows] == [[12, 2], [0], [0, 3]]
+    assert rows[0][0].confidence == REREAD_ZERO and rows[0][0].alternatives == (8,)

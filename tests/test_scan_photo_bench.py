@@ -83,3 +83,14 @@ def test_a_shadows_edge_joins_no_grid_to_make_it_larger(tmp_path):
     puzzle, photo = _bench_page(5, 19, tmp_path)
     found = nonogen.scan(photo, verify=False)
     assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
+
+
+@pytest.mark.parametrize("seed, k, kind, line", [(3, 17, "rows", 17), (3, 1, "cols", 2)])
+def test_a_blurred_two_digit_number_whose_digits_touch_is_not_lost(tmp_path, seed, k, kind, line):
+    """Page 17 of seed 3, row 18 "1 11 1 1 1", and page 1, column 3 "12 2": the blurred digits of "11" and "12"
+    touch in one round blob that reads as a sure "0"; a zero beside other numbers is read as its blob cut in two,
+    where it was dropped from the clue."""
+    puzzle, photo = _bench_page(seed, k, tmp_path)
+    found = nonogen.scan(photo, verify=False)
+    assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
+    assert getattr(found[0].puzzle, kind)[line] == getattr(puzzle, kind)[line]

@@ -10,7 +10,7 @@ wider than a column or astride a column's edge, is a heading (a title, "Puzzle
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import numpy as np
@@ -18,7 +18,7 @@ import numpy as np
 from .lattice import Grid
 
 __all__ = ["Item", "clue_items", "text_lines", "MAX_GAP", "DIGIT_LIKENESS", "HEIGHT_SPREAD", "BLURRED_SPREAD",
-           "CENTRED", "SPECK", "TRACK"]
+           "CENTRED", "SPECK", "TRACK", "REREAD_ZERO"]
 
 MAX_GAP = 2.5
 """Widest gap, in cells, between two numbers of one clue (or the first number and the grid)."""
@@ -38,6 +38,9 @@ the top line of seed 5's hard page 2 dropped that whole line)."""
 TRACK = 0.4
 """How far, in cells, the next number of a photo's row clue may sit above or below the last (rows are a cell
 apart)."""
+REREAD_ZERO = 0.6
+"""Confidence in a number read as 0 beside other numbers and so read as its other reading (a zero is a clue only
+alone; see :func:`_no_zero_among`): made by that rule, not by its digits, so a puzzle that shows a misread names it."""
 DIGIT_LIKENESS = 0.8
 """A line of glyphs above the grid whose mean likeness to digits is under this is text (a title), not clues:
 digits of nonogen's sheets score 0.9 and more, the letters of "Heart" 0.64 to 0.73."""
@@ -166,4 +169,15 @@ def clue_items(items: list[Item], grid: Grid, *,
     for item in kept:
         c = int(np.clip(np.searchsorted(grid.xs, item.cx) - 1, 0, grid.width - 1))
         cols[c].append(item)
-    return rows, [sorted(col, key=lambda i: (i.cy, i.cx)) for col in cols]
+    return ([_no_zero_among(row) for row in rows],
+            [_no_zero_among(sorted(col, key=lambda i: (i.cy, i.cx))) for col in cols])
+
+
+def _no_zero_among(line: list[Item]) -> list[Item]:
+    """The line's items with a 0 beside other numbers read as its first other reading: a zero stands only alone,
+    and a blurred "11" or "12" whose digits touch reads as a sure "0" (its other reading is then the blob cut in
+    two, :func:`.glyphs.read_words`); dropped, the number was lost from its clue."""
+    if sum(i.value >= 0 for i in line) < 2:
+        return line
+    return [replace(i, value=i.alternatives[0], text=str(i.alternatives[0]), confidence=min(i.confidence, REREAD_ZERO),
+                    alternatives=i.alternatives[1:]) if i.value == 0 and i.alternatives else i for i in line]

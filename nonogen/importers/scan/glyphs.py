@@ -9,7 +9,7 @@ where its ink is thinnest.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -208,19 +208,20 @@ def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
     flat = [level for ways in options for way in ways for _, level in way]
     feats = np.asarray([glyph_features(level) for level in flat], np.float32) if flat else np.zeros((0, 1))
     digits, confidence, likeness, second = classify_ranked(feats)
-    chosen: list[tuple[list[Glyph], np.ndarray, np.ndarray, np.ndarray, list]] = []
+    chosen: list[tuple[list[Glyph], np.ndarray, np.ndarray, np.ndarray, list, list[str]]] = []
     i = 0
     for ways in options:
-        best = None
+        best, texts = None, []
         for way in ways:
             n = len(way)
             score = float(likeness[i:i + n].min()) if n else -1.0
+            texts.append("".join(str(int(d)) for d in digits[i:i + n]))
             if best is None or score > best[0] + 0.02:
                 best = (score, [g for g, _ in way], digits[i:i + n], confidence[i:i + n], likeness[i:i + n],
-                        list(second[i:i + n]))
+                        list(second[i:i + n]), texts[-1])
             i += n
         assert best is not None
-        chosen.append(best[1:])
+        chosen.append((*best[1:6], [t for t in texts if t and t != best[6]]))
     out, k = [], 0
     for word in words:
         parts = chosen[k:k + len(word)]
@@ -228,15 +229,28 @@ def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
         out.append(_word([g for p in parts for g in p[0]], np.concatenate([p[1] for p in parts]) if parts else [],
                          np.concatenate([p[2] for p in parts]) if parts else np.zeros(0),
                          np.concatenate([p[3] for p in parts]) if parts else np.zeros(0),
-                         [d for p in parts for d in p[4]]))
+                         [d for p in parts for d in p[4]], _cut_otherwise(parts)))
     return out
 
 
-def _word(glyphs: list[Glyph], digits, confidence: np.ndarray, likeness: np.ndarray, second: list) -> Word:
+def _cut_otherwise(parts: list) -> list[str]:
+    """The word's text with one of its blobs read as cut another way (``parts``: each blob's chosen digits and its
+    other cuts' texts)."""
+    texts = ["".join(str(int(d)) for d in p[1]) for p in parts]
+    return ["".join(texts[:j]) + other + "".join(texts[j + 1:]) for j, p in enumerate(parts) for other in p[5]]
+
+
+def _word(glyphs: list[Glyph], digits, confidence: np.ndarray, likeness: np.ndarray, second: list,
+          cut_otherwise: Sequence[str] = ()) -> Word:
     """A number read from its digits, with its least confidence and likeness, and its other readings: one digit
-    changed to that digit's second or third choice, the least sure digit first."""
+    changed to that digit's second or third choice, the least sure digit first; then its blobs cut another way.
+
+    A number read as 0 has its other cuts first: a zero stands only alone in its line, and a blurred "11" or "12"
+    whose digits touch is one round blob that reads as a "0" as sure as any (six of the seven misread pages of the
+    bench's hard photos, seed 3); :func:`.assign.clue_items` reads such a zero otherwise when the line has more."""
     text = "".join(str(int(d)) for d in digits)
-    others = [text[:k] + str(int(d)) + text[k + 1:] for k in np.argsort(confidence, kind="stable") for d in second[k]]
+    changed = [text[:k] + str(int(d)) + text[k + 1:] for k in np.argsort(confidence, kind="stable") for d in second[k]]
+    others = [*cut_otherwise, *changed] if text == "0" else [*changed, *cut_otherwise]
     alternatives = tuple(dict.fromkeys(int(o) for o in others if o and o[0] != "0"))
     return Word(tuple(glyphs), int(text) if text else -1, float(confidence.min()) if len(confidence) else 0.0, text,
                 float(likeness.min()) if len(likeness) else 0.0, alternatives)
