@@ -9,7 +9,7 @@ where its ink is thinnest.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -215,7 +215,7 @@ def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
         for way in ways:
             n = len(way)
             score = float(likeness[i:i + n].min()) if n else -1.0
-            texts.append("".join(str(int(d)) for d in digits[i:i + n]))
+            texts.append(_spelled(digits[i:i + n]))
             if best is None or score > best[0] + 0.02:
                 best = (score, [g for g, _ in way], digits[i:i + n], confidence[i:i + n], likeness[i:i + n],
                         list(second[i:i + n]), texts[-1])
@@ -233,10 +233,15 @@ def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
     return out
 
 
+def _spelled(digits: Iterable[int]) -> str:
+    """The digits as the text they spell."""
+    return "".join(str(int(d)) for d in digits)
+
+
 def _cut_otherwise(parts: list) -> list[str]:
     """The word's text with one of its blobs read as cut another way (``parts``: each blob's chosen digits and its
     other cuts' texts)."""
-    texts = ["".join(str(int(d)) for d in p[1]) for p in parts]
+    texts = [_spelled(p[1]) for p in parts]
     return ["".join(texts[:j]) + other + "".join(texts[j + 1:]) for j, p in enumerate(parts) for other in p[5]]
 
 
@@ -248,7 +253,7 @@ def _word(glyphs: list[Glyph], digits, confidence: np.ndarray, likeness: np.ndar
     A number read as 0 has its other cuts first: a zero stands only alone in its line, and a blurred "11" or "12"
     whose digits touch is one round blob that reads as a "0" as sure as any (six of the seven misread pages of the
     bench's hard photos, seed 3); :func:`.assign.clue_items` reads such a zero otherwise when the line has more."""
-    text = "".join(str(int(d)) for d in digits)
+    text = _spelled(digits)
     changed = [text[:k] + str(int(d)) + text[k + 1:] for k in np.argsort(confidence, kind="stable") for d in second[k]]
     others = [*cut_otherwise, *changed] if text == "0" else [*changed, *cut_otherwise]
     alternatives = tuple(dict.fromkeys(int(o) for o in others if o and o[0] != "0"))
