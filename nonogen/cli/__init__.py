@@ -15,7 +15,8 @@ from .. import __version__
 from ..errors import (BlankPictureError, CollectionExistsError, EmptyModelError, NonogenError, OptionError,
                       OutputExistsError, SolverTimeout, UnknownFormatError)
 from ..signals import alone, on_main_thread, signal
-from .common import (COMMANDS, EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED, sized,
+from .common import (COMMANDS, EXIT_CODES, EXIT_HANGUP, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_TERMINATED,
+                     Terminated, forget_stops, raise_dropped_stop, sized, stop,
                      summary as summary)  # summary: also for the command modules that still ask this package
 from .plain_verify import verify_args
 
@@ -55,20 +56,8 @@ def build_parser(argv: Optional[Sequence[str]] = None) -> argparse.ArgumentParse
     return parser
 
 
-class Terminated(BaseException):
-    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C, so workers are stopped and finished lines are kept."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise Terminated(signum)
-
-
-_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-"""Signals that end a run the way Ctrl-C does: SIGHUP comes when the terminal closes."""
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""Signals that end a run: Ctrl-C, and SIGTERM and SIGHUP as Ctrl-C does (SIGHUP comes when the terminal closes)."""
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -93,23 +82,27 @@ def run(args: Args) -> int:
     """Run the command ``args`` holds; returns the process exit code.
 
     SIGTERM and SIGHUP are turned into an exception for the length of the
-    command so that they unwind like Ctrl-C. An OS error (disk full, no
+    command so that they unwind like Ctrl-C (a signal the process was started
+    to ignore, as under ``nohup``, stays ignored). An OS error (disk full, no
     permission, a folder where a file should be) is the input's problem: one
     line naming the path, exit 2. Any other unexpected exception is a bug and
     exits with its own code after a traceback, never with a verdict's code.
     """
     main_thread = on_main_thread()
-    previous = {sig: signal.signal(sig, _terminate) for sig in _STOP_SIGNALS} if main_thread else {}
+    previous = {sig: signal.signal(sig, stop) for sig in _STOP_SIGNALS
+                if signal.getsignal(sig) != signal.SIG_IGN} if main_thread else {}  # nohup's, a background job's
     try:
-        return int(args.run(args) or 0)
+        code = int(args.run(args) or 0)
+        raise_dropped_stop()  # a stop Python dropped on the way: the user still asked for it
+        return code
     except NonogenError as exc:
         print(f"nonogen: error: {message(exc)}{hint(exc, args)}", file=sys.stderr)
         return EXIT_CODES["timeout"] if isinstance(exc, SolverTimeout) else EXIT_CODES["error"]
     except KeyboardInterrupt:
         print("nonogen: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except Terminated as stop:
-        hangup = stop.signum == signal.SIGHUP
+    except Terminated as ended:
+        hangup = ended.signum == signal.SIGHUP
         print("nonogen: hung up" if hangup else "nonogen: terminated", file=sys.stderr)
         return EXIT_HANGUP if hangup else EXIT_TERMINATED
     except BrokenPipeError:
@@ -127,6 +120,7 @@ def run(args: Args) -> int:
         print("nonogen: internal error (a bug in nonogen; please report it with the lines above)", file=sys.stderr)
         return EXIT_INTERNAL
     finally:
+        forget_stops()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 

@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every st
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
     from pathlib import Path
-    from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
+    from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, TypeVar
 
     T = TypeVar("T")
 
@@ -156,6 +156,41 @@ def progress(items: Iterable[T], total: int, label: str = "", stream=None) -> It
     bar.clear()
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C, so workers are stopped and finished lines are kept."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+_raised: list[int] = []
+"""Stop signals whose exception :func:`stop` raised and :func:`~nonogen.cli.run` has not caught yet."""
+
+
+def stop(signum: int, frame: object = None) -> NoReturn:
+    """The handler of Ctrl-C, SIGTERM and SIGHUP while a command runs: raise its exception, noting it first.
+
+    Python prints and drops an exception raised where it cannot propagate: in a weakref callback
+    (the one that ends every import), in a ``__del__``. A SIGTERM landing there was lost, and a
+    batch told to stop went on to verify all its puzzles and write its CSV. The note lets the
+    next record (:func:`signals_held`) and the end of the command raise it again.
+    """
+    _raised.append(signum)
+    raise KeyboardInterrupt if signum == signal.SIGINT else Terminated(signum)
+
+
+def raise_dropped_stop() -> None:
+    """Raise again a stop signal whose exception Python dropped (see :func:`stop`)."""
+    if _raised:
+        stop(_raised[0])
+
+
+def forget_stops() -> None:
+    """The command's runner caught the stop: nothing is left to raise again."""
+    _raised.clear()
+
+
 @contextmanager
 def signals_held() -> Iterator[None]:
     """Ctrl-C, SIGTERM and SIGHUP wait until the block is done, then act as usual.
@@ -168,6 +203,7 @@ def signals_held() -> Iterator[None]:
     themselves wait: each signal that arrives is noted, and the first one is
     passed to the handler it was meant for when the block ends.
     """
+    raise_dropped_stop()
     if not on_main_thread():
         yield
         return
