@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -295,6 +297,32 @@ def test_interrupt_at_stops_a_block_that_never_ends():
                 pass
     with interrupt_at(5):
         assert sum(range(10)) == 45  # ended in time: nothing is raised afterwards
+
+
+class _BusyWhenFreed:
+    """Freed, it works until a signal's exception ends it (or ``bound`` seconds pass): a ``__del__``, where Python
+    drops that exception."""
+
+    def __init__(self, bound):
+        self.bound = bound
+
+    def __del__(self):
+        end = time.monotonic() + self.bound
+        while time.monotonic() < end:
+            pass
+
+
+def test_interrupt_at_stops_the_block_even_when_the_first_signal_was_dropped(monkeypatch):
+    """The limit passes while a ``__del__`` runs: its OutOfTime is dropped there, and the block must still end."""
+    from nonogen.solve.deadline import OutOfTime, interrupt_at
+
+    monkeypatch.setattr(sys, "unraisablehook", lambda raised: None)
+    with pytest.raises(OutOfTime):
+        with interrupt_at(0.2):
+            _BusyWhenFreed(bound=20)  # freed at once; the limit passes inside it
+            later = time.monotonic() + 20
+            while time.monotonic() < later:  # with one signal only, this ran to its end and nothing was raised
+                pass
 
 
 def test_one_file_or_a_few_small_ones_are_verified_here_anything_more_in_a_worker(tmp_path):

@@ -65,12 +65,20 @@ def interrupt_at(seconds: Optional[float]) -> Iterator[None]:
         raise OutOfTime()
 
     previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, max(float(seconds), 0.001))
+    signal.setitimer(signal.ITIMER_REAL, max(float(seconds), 0.001), AGAIN_EVERY)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:  # a last signal may land just before the timer stops: the handler still goes back
+            signal.signal(signal.SIGALRM, previous)
+
+
+AGAIN_EVERY = 0.05
+"""Seconds between the timer's signals once :func:`interrupt_at`'s limit has passed. Python drops an exception
+raised where it cannot propagate (a ``__del__``, the weakref callback that ends an import): with one signal, a
+limit that passed there was lost and the work ran on unbounded."""
 
 
 class Deadline:
