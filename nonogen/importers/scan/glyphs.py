@@ -9,7 +9,7 @@ where its ink is thinnest.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -208,29 +208,44 @@ def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
     flat = [level for ways in options for way in ways for _, level in way]
     feats = np.asarray([glyph_features(level) for level in flat], np.float32) if flat else np.zeros((0, 1))
     digits, confidence, likeness, second = classify_ranked(feats)
-    chosen: list[tuple[list[Glyph], np.ndarray, np.ndarray, np.ndarray, list, list[str]]] = []
+    chosen: list[_BlobRead] = []
     i = 0
     for ways in options:
-        best, texts = None, []
+        best: Optional[tuple[float, _BlobRead]] = None
+        texts = []
         for way in ways:
             n = len(way)
             score = float(likeness[i:i + n].min()) if n else -1.0
             texts.append(_spelled(digits[i:i + n]))
             if best is None or score > best[0] + 0.02:
-                best = (score, [g for g, _ in way], digits[i:i + n], confidence[i:i + n], likeness[i:i + n],
-                        list(second[i:i + n]), texts[-1])
+                best = (score, _BlobRead([g for g, _ in way], digits[i:i + n], confidence[i:i + n],
+                                         likeness[i:i + n], list(second[i:i + n]), []))
             i += n
         assert best is not None
-        chosen.append((*best[1:6], [t for t in texts if t and t != best[6]]))
+        read = best[1]
+        read.other_cuts.extend(t for t in texts if t and t != _spelled(read.digits))
+        chosen.append(read)
     out, k = [], 0
     for word in words:
         parts = chosen[k:k + len(word)]
         k += len(word)
-        out.append(_word([g for p in parts for g in p[0]], np.concatenate([p[1] for p in parts]) if parts else [],
-                         np.concatenate([p[2] for p in parts]) if parts else np.zeros(0),
-                         np.concatenate([p[3] for p in parts]) if parts else np.zeros(0),
-                         [d for p in parts for d in p[4]], _cut_otherwise(parts)))
+        out.append(_word([g for p in parts for g in p.glyphs],
+                         np.concatenate([p.digits for p in parts]) if parts else [],
+                         np.concatenate([p.confidence for p in parts]) if parts else np.zeros(0),
+                         np.concatenate([p.likeness for p in parts]) if parts else np.zeros(0),
+                         [d for p in parts for d in p.second], _cut_otherwise(parts)))
     return out
+
+
+class _BlobRead(NamedTuple):
+    """One blob of ink read the way that looked most like digits (as one digit, or cut into two or three)."""
+
+    glyphs: list[Glyph]
+    digits: np.ndarray
+    confidence: np.ndarray
+    likeness: np.ndarray
+    second: list  # each digit's next choices
+    other_cuts: list[str]  # the texts the blob's other cuts spell
 
 
 def _spelled(digits: Iterable[int]) -> str:
@@ -238,11 +253,10 @@ def _spelled(digits: Iterable[int]) -> str:
     return "".join(str(int(d)) for d in digits)
 
 
-def _cut_otherwise(parts: list) -> list[str]:
-    """The word's text with one of its blobs read as cut another way (``parts``: each blob's chosen digits and its
-    other cuts' texts)."""
-    texts = [_spelled(p[1]) for p in parts]
-    return ["".join(texts[:j]) + other + "".join(texts[j + 1:]) for j, p in enumerate(parts) for other in p[5]]
+def _cut_otherwise(parts: list[_BlobRead]) -> list[str]:
+    """The word's text with one of its blobs read as cut another way."""
+    texts = [_spelled(p.digits) for p in parts]
+    return ["".join(texts[:j]) + other + "".join(texts[j + 1:]) for j, p in enumerate(parts) for other in p.other_cuts]
 
 
 def _word(glyphs: list[Glyph], digits, confidence: np.ndarray, likeness: np.ndarray, second: list,
