@@ -21,6 +21,20 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     # then saw it run to the end. A handled signal is reset to the default in a child, an ignored one is not.
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
+
+
+@pytest.fixture
+def hangup_heard():
+    """SIGHUP at its default action for the test, and for the processes it starts, even in a suite started under
+    ``nohup`` (SIGHUP ignored): nonogen keeps a signal it was started to ignore ignored, as a program under nohup
+    must, so the tests of what a hang-up does need it heard."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, before)
+
+
 ROOT = Path(__file__).resolve().parents[1]
 """The repository's top folder."""
 SHARED_DATA = Path(os.environ.get("NONOGEN_SHARED") or ROOT.parent / "shared") / "data"

@@ -253,7 +253,7 @@ def test_os_errors_name_the_path_and_exit_2(tmp_path):
         assert done.stderr.strip().splitlines()[-1].startswith(f"nonogen: error: {path}"), (argv, done.stderr)
 
 
-def test_sighup_stops_a_batch_like_sigterm_and_kill_leaves_no_temp_file(tmp_path):
+def test_sighup_stops_a_batch_like_sigterm_and_kill_leaves_no_temp_file(tmp_path, hangup_heard):
     """SIGHUP (the terminal closed) killed the run with a temp file left; so did SIGKILL."""
     sys.path.insert(0, str(REPO / "tests"))
     from test_batch import random_puzzles, wait_for_lines

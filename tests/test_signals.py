@@ -78,7 +78,7 @@ def _a_command_whose_stop_is_dropped(signum, reached, then=lambda: 0):
 
 
 @pytest.mark.parametrize("sig,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 129)])
-def test_a_stop_python_dropped_still_ends_the_command(sig, code, monkeypatch):
+def test_a_stop_python_dropped_still_ends_the_command(sig, code, monkeypatch, hangup_heard):
     """The suite saw a batch told to stop with SIGTERM verify all its puzzles and exit 1: the exception had been
     raised in an import's weakref callback and dropped. The command's code is now the signal's."""
     reached, dropped = [], []
