@@ -92,11 +92,15 @@ browser-deps:
 	fi
 
 # The house rules ruff can check and the types (pyproject.toml's [tool.ruff] and [tool.mypy]) before the suite:
-# a second or two (mypy's first run, with an empty .mypy_cache, about ten).
+# a second or two (mypy's first run, with an empty .mypy_cache, about ten). The suite runs in TEST_WORKERS
+# processes, a file's tests in one of them (its module fixtures are made once); then the tests marked `alone`, which
+# need a process with no thread but its main one (an xdist worker has its own), in a plain pytest.
+TEST_WORKERS ?= 2
 test: $(STAMP) browser-deps
 	$(PY) -m ruff check nonogen scripts tests
 	$(PY) -m mypy nonogen
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not alone"
+	$(PY) -m pytest -m alone
 
 # The documentation site (docs/, Sphinx + MyST + sphinx-gallery) into docs/_build/html, warnings as errors.
 # Built from scratch every time: the gallery's examples run again, so every picture is today's output.

@@ -264,6 +264,7 @@ def _sleep_for(seconds: float) -> float:
     return seconds
 
 
+@pytest.mark.alone  # forks its workers, or counts the threads
 def test_the_pool_stops_a_task_that_ignores_its_deadline():
     pool = LocalPool(1, limit=0.5)
     fail = lambda task, message, status: (status, task)  # noqa: E731

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from test_startup import SMALL, _imported
 
 REPO = Path(__file__).resolve().parents[1]
@@ -31,6 +33,7 @@ def test_big_tasks_and_big_results_at_once_do_not_wait_for_each_other():
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
+@pytest.mark.alone  # forks its workers, or counts the threads
 def test_a_worker_that_exits_or_is_killed_costs_its_task_only():
     """The pool hears of a worker's death through its sentinel: the task gets the exit code or the signal in words."""
     from nonogen.executors import LocalPool

@@ -192,6 +192,7 @@ def test_a_collection_inside_its_source_folder_does_not_take_its_own_pictures(tm
     assert code == 0 and out == "" and "nothing to make" in err
 
 
+@pytest.mark.alone  # forks its workers, or counts the threads
 def test_a_worker_that_dies_costs_its_source_only(tmp_path, monkeypatch):
     """The local pool's crash isolation: a source that kills its worker is a 'crash' record, the rest are made.
 

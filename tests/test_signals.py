@@ -23,6 +23,7 @@ def test_the_main_thread_is_told_from_the_others():
     assert on_main_thread() and answers == [False]
 
 
+@pytest.mark.alone  # forks its workers, or counts the threads
 def test_a_running_thread_is_counted():
     release = threading.Event()
     worker = threading.Thread(target=release.wait)
