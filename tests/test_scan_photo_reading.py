@@ -10,7 +10,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from nonogen.importers.scan.assign import CENTRED, Item, clue_items
-from nonogen.importers.scan.digits import FONT_FILES, MATCHED_BLURS, blurred_at, glyph_features
+from nonogen.importers.scan.digits import (FONT_FILES, MATCHED_BLURS, blurred_at, classify, font_paths, glyph_features,
+                                           model_scores, reading)
 from nonogen.importers.scan.glyphs import page_ink
 from nonogen.importers.scan.lattice import Grid
 from nonogen.importers.scan.photoread import cored, matched
@@ -27,10 +28,10 @@ def _font(size: int):
     return ImageFont.load_default(size=size)
 
 
-def _digit(text: str, size: int, blur: float) -> np.ndarray:
+def _digit(text: str, size: int, blur: float, font=None) -> np.ndarray:
     """``text`` drawn black on white, blurred by ``blur`` pixels, as ink (0 paper .. 1 ink) cropped to its box."""
     img = Image.new("L", (size * 4, size * 3), 255)
-    ImageDraw.Draw(img).text((size, size // 2), text, fill=0, font=_font(size))
+    ImageDraw.Draw(img).text((size, size // 2), text, fill=0, font=font or _font(size))
     ink = 1.0 - np.asarray(img.filter(ImageFilter.GaussianBlur(blur)), np.float32) / 255.0
     ys, xs = np.nonzero(ink > 0.3)
     return ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
@@ -45,6 +46,37 @@ def test_a_page_is_read_with_the_prototypes_of_its_own_blur():
         chosen = matched([(features, np.zeros(len(features), np.int64), np.zeros(len(features)))])
         assert chosen[0] is blurred_at(blur)[0], blur
         assert chosen[0] is not blurred_at(MATCHED_BLURS[0])[0] and chosen[0] is not blurred_at(MATCHED_BLURS[-1])[0]
+
+
+def test_the_digit_model_knows_every_fonts_clean_digits():
+    """The model is taught mostly on degraded digits; the clean ones of every font the prototypes are drawn in, at a
+    sheet's sizes, it reads every one."""
+    fonts = [ImageFont.truetype(path, size) for path in font_paths() for size in (14, 20, 28)]
+    fonts += [ImageFont.load_default(size=size) for size in (14, 20, 28)]
+    for font in fonts:
+        features = np.asarray([glyph_features(_digit(d, font.size, 0, font)) for d in "0123456789"])
+        assert list(model_scores(features).argmax(axis=1)) == list(range(10)), font.getname()
+
+
+def test_a_glyph_among_its_pages_prototypes_does_not_vouch_for_itself():
+    """A photo's page is read against its own surest digits too; a blob that became one of them (a "16" whose digits
+    touch, read as one "8") met itself there at likeness 1 and stayed an "8" however the others read it."""
+    three = glyph_features(_digit("3", 24, 1.6))[None]
+    bank = blurred_at(1.7)
+    with reading(page=(np.concatenate([bank[0], three]), np.concatenate([bank[1], [8]])), fonts=False):
+        digit, _, likeness = classify(three)
+    assert digit[0] == 3 and likeness[0] < 0.999
+
+
+def test_the_model_is_weighed_in_only_when_asked():
+    """A clean sheet's reading is the prototypes' alone (all of them read exactly); a photo's asks for the model."""
+    features = np.asarray([glyph_features(_digit(d, 12, 1.2)) for d in "0123456789"])
+    with reading(page=blurred_at(1.7), fonts=False):
+        alone = classify(features)
+    with reading(page=blurred_at(1.7), fonts=False, model=True):
+        weighed = classify(features)
+    assert not np.array_equal(alone[1], weighed[1])  # the model moves the leads, so the confidences
+    assert np.array_equal(alone[2], weighed[2])  # the likeness stays the prototypes'
 
 
 def _sheet(digits: list[tuple[str, int, int]], size: int = 18) -> np.ndarray:
@@ -119,3 +151,28 @@ def test_a_bowing_row_keeps_its_far_numbers_when_tracked():
     assert [i.value for i in rows[1]] == [2, 3, 1] and [i.value for i in rows[2]] == [5, 4]
     rows, _ = clue_items(row + below, GRID)
     assert [i.value for i in rows[1]] != [2, 3, 1]  # by bands, the far "2" falls into row 3
+
+
+def test_the_training_script_makes_a_model_the_reader_loads(tmp_path, monkeypatch):
+    """scripts/train_digits.py, on a few digits: the file it writes has the reader's version and shapes, and the
+    reader reads with it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from nonogen.importers.scan import digits
+
+    out = tmp_path / "model.npz"
+    script = Path(__file__).resolve().parents[1] / "scripts" / "train_digits.py"
+    done = subprocess.run([sys.executable, str(script), "--samples", "300", "--epochs", "1", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    with np.load(out) as model:
+        assert int(model["version"]) == digits.MODEL_VERSION and model["w1"].shape == (400, 256)
+        assert "300 digits" in str(model["about"])
+    monkeypatch.setattr(digits, "MODEL_FILE", out)
+    digits._model.cache_clear()
+    try:
+        assert model_scores(np.asarray([glyph_features(_digit("5", 20, 0))])).shape == (1, 10)
+    finally:
+        digits._model.cache_clear()

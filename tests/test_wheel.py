@@ -46,6 +46,7 @@ WHEEL_MUST_HOLD = [
     "nonogen/studio/static/studio.js",
     "nonogen/studio/static/studio.css",
     "nonogen/formats/schema/nonogen.schema.json",
+    "nonogen/importers/scan/digit_model.npz",
 ]
 """Files an installed nonogen reads at run time, besides its modules."""
 
