@@ -177,13 +177,47 @@ def open_page(driver, tmp_path):
 
 
 def forget_storage(driver) -> None:
-    """Clear what every file: page stored, in the browser itself, with no page of them open.
+    """Clear what every file: page stored, in the browser itself, and wait until a fresh page sees it cleared.
 
     A page's own ``localStorage.clear()`` travels to the browser in the background, like its writes: under
     load it could arrive after the next page's first writes and wipe them (a fresh copy of a page then never
-    read what the page had stored, once in a clean-clone run). The browser's own clear is done when it returns."""
+    read what the page had stored, once in a clean-clone run). The browser's own clear (CDP) returns before the
+    storage has taken it in, too: with two suites at once a phone test's settings, written after it, were wiped
+    the same way. So a marker is stored first and seen by a fresh page (what was written before it is in), then
+    the clear is asked for, and it is done when a fresh page no longer sees the marker."""
+    blank = _blank_page()
+    driver.get(blank)
+    driver.execute_script("localStorage.setItem('nonogen-test-marker', '1')")
+    _fresh_page_reads(driver, blank, "1")
     driver.get("about:blank")
     driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": "file://", "storageTypes": "local_storage"})
+    _fresh_page_reads(driver, blank, None)
+    driver.get("about:blank")
+
+
+def _blank_page() -> str:
+    """The URL of an empty file: page (made once a session), to read and write file: storage from."""
+    global _BLANK
+    if _BLANK is None:
+        path = Path(tempfile.mkdtemp(prefix="nonogen-blank-")) / "blank.html"
+        path.write_text("<!doctype html><title>blank</title>", encoding="utf-8")
+        _BLANK = path.as_uri()
+    return _BLANK
+
+
+_BLANK: "str | None" = None
+
+
+def _fresh_page_reads(driver, page: str, marker) -> None:
+    """Wait until ``page``, loaded afresh in a new tab, reads ``marker`` (None: no marker) from file: storage."""
+    old = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    try:
+        _until(driver, lambda d: d.get(page) or d.execute_script(
+            "return localStorage.getItem('nonogen-test-marker')") == marker, f"file: storage to read {marker}")
+    finally:
+        driver.close()
+        driver.switch_to.window(old)
 
 
 STORED = "return JSON.stringify(Object.entries(localStorage).sort())"
