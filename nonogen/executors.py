@@ -371,9 +371,12 @@ class DaskExecutor:
                 return Client(self.scheduler, timeout="20s"), None
             except (OSError, ValueError, TypeError) as exc:  # unreachable, refused, or not an address
                 raise InputError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
+        # The local cluster's own logs stay quiet up to CRITICAL: what a run must say comes back per task (its
+        # error or timeout). At ERROR, a worker whose heartbeat met the scheduler already closing (a loaded
+        # machine, at the end of a run) printed a traceback under the command's output.
         with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
             cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0", silence_logs=logging.ERROR)
+                                   dashboard_address=":0", silence_logs=logging.CRITICAL)
             return Client(cluster), cluster
 
     def _chunk(self) -> int:
