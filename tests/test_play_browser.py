@@ -7,6 +7,7 @@ nothing but ``file:``, ``data:`` and ``blob:`` URLs. Screenshots go to ``tests/a
 """
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -195,17 +196,12 @@ def forget_storage(driver) -> None:
     driver.get("about:blank")
 
 
+@functools.lru_cache(maxsize=1)
 def _blank_page() -> str:
     """The URL of an empty file: page (made once a session), to read and write file: storage from."""
-    global _BLANK
-    if _BLANK is None:
-        path = Path(tempfile.mkdtemp(prefix="nonogen-blank-")) / "blank.html"
-        path.write_text("<!doctype html><title>blank</title>", encoding="utf-8")
-        _BLANK = path.as_uri()
-    return _BLANK
-
-
-_BLANK: "str | None" = None
+    path = Path(tempfile.mkdtemp(prefix="nonogen-blank-")) / "blank.html"
+    path.write_text("<!doctype html><title>blank</title>", encoding="utf-8")
+    return path.as_uri()
 
 
 def _fresh_page_reads(driver, page: str, marker) -> None:

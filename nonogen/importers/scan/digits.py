@@ -279,9 +279,12 @@ def reading(page: Optional[tuple[np.ndarray, np.ndarray]] = None, seen: Optional
     """Within: :func:`classify` compares with ``page`` prototypes too (vectors, digits: a photo's own surest digits,
     in its font and its blur), or with them alone (not ``fonts``), weighs in the digit model (``model``, see
     :data:`MODEL_WEIGHT`), and appends what it reads to ``seen`` (features, digits, lead over the runner-up)."""
-    tokens = _PAGE.set(page), _SEEN.set(seen), _FONTS.set(fonts), _MODEL.set(model)
+    page_token, seen_token, fonts_token, model_token = _PAGE.set(page), _SEEN.set(seen), _FONTS.set(fonts), \
+        _MODEL.set(model)
     try:
         yield
     finally:
-        for var, token in zip((_PAGE, _SEEN, _FONTS, _MODEL), tokens, strict=True):
-            var.reset(token)  # type: ignore[attr-defined]
+        _PAGE.reset(page_token)
+        _SEEN.reset(seen_token)
+        _FONTS.reset(fonts_token)
+        _MODEL.reset(model_token)
