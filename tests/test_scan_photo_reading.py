@@ -105,6 +105,24 @@ def test_a_faint_ridge_through_stacked_digits_is_no_line_in_a_photo():
     assert len(photo_pieces) == 1 and _glyph_at(page_ink(gray, PITCH, ridges=False), *two)
 
 
+def test_digits_standing_on_a_printed_shadow_stay_whole_in_a_photo():
+    """A magazine prints a dark shadow under its frame, and its bottom row's digits stand on it: their upright
+    strokes run on into the shadow as strokes longer than a cell. Read as a sheet they are cut away (the digits
+    fall to pieces); a photo's reader stops strokes at a dark band, so each digit is one glyph of its height."""
+    digits = [(d, 40 + 30 * k, 100) for k, d in enumerate("36458")]
+    gray = _sheet(digits)
+    rows = np.nonzero((gray[90:140, 40:190] < 120).any(axis=1))[0]
+    bottom = 90 + int(rows.max())
+    gray[bottom - 1:bottom + 30, 20:260] = 25  # the shadow: a band a cell long and thicker than a third of a cell
+    height = int(rows.max() - rows.min()) + 1
+
+    def whole(ink) -> int:
+        return sum(1 for g in ink.glyphs if g.y1 <= bottom + 2 and g.h >= height - 4 and 40 <= g.x0 < 190)
+
+    assert whole(page_ink(gray, PITCH, ridges=False)) < 5  # what the shadow did
+    assert whole(page_ink(gray, PITCH, ridges=False, blocks=True)) == 5
+
+
 def test_a_digit_smeared_into_the_paper_is_cut_back_to_its_core():
     """A "4" joined by a faint smear twice its height is one blob too tall for a digit; cut at half the ink's depth,
     the "4" is a glyph of a digit's height again and the smear is gone."""

@@ -92,7 +92,7 @@ class Ink:
     glyphs: tuple[Glyph, ...]
 
 
-def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True) -> Ink:
+def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True, blocks: bool = False) -> Ink:
     """The glyphs of ``gray`` once strokes longer than 0.9 of a cell of ``pitch`` (grid lines, the sides of clue
     cells drawn as table cells) are taken out.
 
@@ -100,6 +100,11 @@ def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True) -> Ink:
     A stroke is dark, or (``ridges``) a faint line darker than both its sides (grey lines on grey cells); a photo's
     page is read without ridges: its paper's grain and JPEG blocks make faint ridges too, which joined a column's
     stacked digits into a "stroke" and cut a "2" through its middle.
+
+    With ``blocks``, a dark band (a magazine's printed shadow along its frame: at least a third of a cell thick
+    and a cell long) stops the strokes across it: a digit standing on a band is no stroke's end. Without it, the
+    bottom row's digits of a magazine photo stood on the shadow, their upright strokes ran on into it as strokes
+    longer than a cell and were taken out: "3 6 4 5 8" read as "8 51 13 2 51 111".
     """
     import cv2
 
@@ -110,7 +115,15 @@ def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True) -> Ink:
     lines = (gray < paper - (paper - dark) / 3).astype(np.uint8)
     if ridges:
         lines |= line_ink(gray)
-    horizontal, vertical = line_masks(lines, max(12, round(0.9 * pitch)))
+    length = max(12, round(0.9 * pitch))
+    if blocks:
+        thick = max(5, round(pitch / 3))
+        lying = cv2.morphologyEx(lines, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, thick)))
+        standing = cv2.morphologyEx(lines, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (thick, length)))
+        horizontal = line_masks(np.where(standing > 0, 0, lines).astype(np.uint8), length)[0] | lying
+        vertical = line_masks(np.where(lying > 0, 0, lines).astype(np.uint8), length)[1] | standing
+    else:
+        horizontal, vertical = line_masks(lines, length)
     mask[cv2.dilate(horizontal | vertical, np.ones((3, 3), np.uint8)) > 0] = 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     glyphs = tuple(Glyph(int(x), int(y), int(x + w), int(y + h), label)

@@ -189,11 +189,12 @@ def _lattice(flat: np.ndarray, corners: np.ndarray) -> Optional[np.ndarray]:
 
 def _without_clue_cells(flat: Flat) -> Flat:
     """The flat grid less the clue cells inside its frame: a magazine draws its clue numbers in boxes of the
-    grid's own lattice, so the frame found holds them (:func:`.lattice.without_clue_cells`)."""
+    grid's own lattice, so the frame found holds them (:func:`.lattice.without_clue_cells`). The frame is kept:
+    nothing outside it is a clue there."""
     from dataclasses import replace
 
     grid = without_clue_cells(flat.gray, flat.grid, checked=True)
-    return flat if grid is None or grid == flat.grid else replace(flat, grid=grid)
+    return flat if grid is None or grid == flat.grid else replace(flat, grid=grid, frame=flat.grid.box)
 
 
 def flat_grids(gray: np.ndarray, stroke: int = STROKE) -> list[Flat]:

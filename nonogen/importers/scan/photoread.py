@@ -81,6 +81,14 @@ def _joined(ink: Ink) -> Ink:
     return Ink(ink.gray, ink.paper, ink.dark, labels, kept)
 
 
+def _inside(ink: Ink, box: tuple[float, float, float, float]) -> Ink:
+    """The ink less the glyphs whose middle is outside ``box``: beyond a magazine's frame is the photo's background
+    (a tablecloth's pattern beside the page was read as a number left of a row's clue)."""
+    x0, y0, x1, y1 = box
+    kept = tuple(g for g in ink.glyphs if x0 <= g.cx <= x1 and y0 <= g.cy <= y1)
+    return ink if len(kept) == len(ink.glyphs) else Ink(ink.gray, ink.paper, ink.dark, ink.labels, kept)
+
+
 def cored(ink: Ink, pitch: float) -> Ink:
     """The ink with a blob far taller than the page's glyphs cut down to its dark cores: a digit joined by a faint
     smear (the paper's grain in a shadow, a JPEG block) is no digit-sized blob, and a clue line holding it read as a
@@ -238,7 +246,9 @@ def read_flats(flats: list[Flat], number: int = 1) -> list:
 
     found = []
     for flat in flats:
-        ink = _joined(cored(page_ink(flat.gray, flat.grid.pitch, ridges=False), flat.grid.pitch))
+        ink = _joined(cored(page_ink(flat.gray, flat.grid.pitch, ridges=False, blocks=True), flat.grid.pitch))
+        if flat.frame is not None:
+            ink = _inside(ink, flat.frame)
         seen: list = []  # every glyph's features, and every way of cutting a blob's (the first reading is not kept)
         with reading(page=blurred_at(MATCHED_BLURS[len(MATCHED_BLURS) // 2]), fonts=False, seen=seen):
             raster_items(ink, flat.grid)

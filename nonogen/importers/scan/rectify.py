@@ -9,6 +9,7 @@ grid's edge.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -28,6 +29,9 @@ class Flat:
     gray: np.ndarray
     grid: Grid
     photo_pitch: float  # the grid's mean cell side in the photo, pixels
+    frame: Optional[tuple[float, float, float, float]] = None
+    """Left, top, right, bottom of the lattice found, when it holds the clue cells too (a magazine's layout):
+    nothing outside it is a clue."""
 
 
 def _terms(u: np.ndarray, v: np.ndarray) -> np.ndarray:
