@@ -25,6 +25,7 @@ from nonogen.importers.image import (
     pixel_art_scale,
 )
 from nonogen.importers.cells import peel_outline, thicken_outline
+from nonogen.importers.frame import border_background
 from nonogen.importers.cleanup import clean, majority
 from nonogen.importers.quality import measure, speck_share
 from nonogen.colorspace import min_palette_distance
@@ -182,6 +183,28 @@ def test_background_override_and_transparent_border():
     as_blue = image_to_grid(img, ImageOptions(colors=2, background="#0000c8"))
     assert as_blue.palette[0].rgb == "#0000c8"
     assert np.array_equal(as_blue.grid == 0, cells == 2)  # blue cells became background, transparent ones a colour
+
+
+def test_a_subject_drawn_edge_to_edge_on_transparency_is_not_taken_for_a_photo():
+    """A horseshoe magnet drawn to the canvas's edges covers most of its border, but a third of the picture is
+    transparent: that is the background, and the horseshoe is drawn black (it was drawn inverted, as a black photo
+    with white shapes). A photo whose corners alone are rounded off stays a photo with its own border colour."""
+    size = 60
+    yy, xx = np.mgrid[0:size, 0:size]
+    corners = (xx + yy < 20) | (size - 1 - xx + yy < 20)  # the arch's shoulders: the rest reaches every edge
+    slot = (abs(xx - 29.5) < 8) & (yy > 20)
+    rgba = np.zeros((size, size, 4), np.uint8)
+    rgba[~corners & ~slot] = (0, 0, 0, 255)
+    result = image_to_grid(Image.fromarray(rgba, "RGBA"), ImageOptions(size=(20, 20)))
+    assert result.info["background"] == "transparent"
+    black = [c.rgb for c in result.palette].index("#000000")
+    assert black != 0 and result.grid[15, 2] == black and result.grid[15, 10] == 0  # a leg inked, the gap paper
+    photo = np.dstack([np.full((size, size), 90, np.uint8), (xx * 4).astype(np.uint8), (yy * 4).astype(np.uint8),
+                       np.full((size, size), 255, np.uint8)])
+    for rows in (slice(0, 3), slice(-3, None)):
+        for cols in (slice(0, 3), slice(-3, None)):
+            photo[rows, cols, 3] = 0  # clipped corners
+    assert border_background(photo) is not None
 
 
 # --- the command and its files --------------------------------------------------------------------

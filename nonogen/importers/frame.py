@@ -190,10 +190,19 @@ def border_pixels(rgba: np.ndarray) -> np.ndarray:
     return np.concatenate([rgba[0], rgba[-1], rgba[1:-1, 0], rgba[1:-1, -1]])
 
 
+TRANSPARENT_SHARE = 0.1
+"""Share of a picture's pixels that, transparent and reaching its border, make transparency its background even
+when its subject covers most of the border: a horseshoe magnet drawn edge to edge on a transparent canvas was
+taken for a black photo and drawn inverted. A photo with rounded or clipped corners is transparent only there."""
+
+
 def border_background(rgba: np.ndarray) -> Optional[tuple[int, int, int]]:
-    """``None`` if most border pixels are transparent, else the most frequent opaque border colour."""
+    """``None`` (transparency) if most border pixels are transparent, or some are and transparency covers
+    :data:`TRANSPARENT_SHARE` of the picture; else the most frequent opaque border colour."""
     border = border_pixels(rgba)
-    if np.count_nonzero(border[:, 3] < 128) * 2 > len(border):
+    clear = np.count_nonzero(border[:, 3] < 128)
+    clear_share = np.count_nonzero(rgba[..., 3] < 128) / rgba[..., 3].size
+    if clear * 2 > len(border) or (clear and clear_share >= TRANSPARENT_SHARE):
         return None
     opaque = border[border[:, 3] >= 128, :3]
     values, counts = np.unique(opaque, axis=0, return_counts=True)
