@@ -81,6 +81,23 @@ def _joined(ink: Ink) -> Ink:
     return Ink(ink.gray, ink.paper, ink.dark, labels, kept)
 
 
+SPECK = 0.25
+"""A blob under this share of the page's digit height both ways is a speck of the paper's grain or a line's end,
+not a digit nor a piece of one."""
+
+
+def _without_specks(ink: Ink, pitch: float) -> Ink:
+    """The ink less its specks (:data:`SPECK`), before broken digits are joined (:func:`_joined`): two 1x3-pixel
+    ends of a clue box's line beside a "4", one over the other, were joined and read as a "1" of the same number
+    ("41" for a 4). A digit's height is taken as :func:`cored` takes it."""
+    sizes = [g.h for g in ink.glyphs if 0.3 * pitch <= g.h <= pitch]
+    if not sizes:
+        return ink
+    least = SPECK * float(np.median(sizes))
+    kept = tuple(g for g in ink.glyphs if g.h >= least or g.w >= least)
+    return ink if len(kept) == len(ink.glyphs) else Ink(ink.gray, ink.paper, ink.dark, ink.labels, kept)
+
+
 def _inside(ink: Ink, box: tuple[float, float, float, float]) -> Ink:
     """The ink less the glyphs whose middle is outside ``box``: beyond a magazine's frame is the photo's background
     (a tablecloth's pattern beside the page was read as a number left of a row's clue)."""
@@ -246,7 +263,8 @@ def read_flats(flats: list[Flat], number: int = 1) -> list:
 
     found = []
     for flat in flats:
-        ink = _joined(cored(page_ink(flat.gray, flat.grid.pitch, ridges=False, blocks=True), flat.grid.pitch))
+        ink = cored(page_ink(flat.gray, flat.grid.pitch, ridges=False, blocks=True), flat.grid.pitch)
+        ink = _joined(_without_specks(ink, flat.grid.pitch))
         if flat.frame is not None:
             ink = _inside(ink, flat.frame)
         seen: list = []  # every glyph's features, and every way of cutting a blob's (the first reading is not kept)
