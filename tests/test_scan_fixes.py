@@ -4,6 +4,7 @@ one misread, two that cancel in the totals, four on four lines, and colour puzzl
 colour."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from pathlib import Path
 
@@ -13,7 +14,8 @@ import pytest
 import nonogen
 from nonogen.clues import line_clue, puzzle_from_grid
 from nonogen.importers.scan.assign import Item
-from nonogen.scanning import fixes_of, puzzle_of, suspects
+from nonogen.importers.scan.lattice import Grid
+from nonogen.scanning import fixes_of, puzzle_of, short_of_the_grid, suspects
 from nonogen.solve.readings import fewest_changed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +34,8 @@ class _Found:
         """``planted[(kind, line, position)] = (read, sure, others)``; every other number is read sure, alone."""
         self.rows = self._items(puzzle, "row", puzzle.rows, planted)
         self.cols = self._items(puzzle, "column", puzzle.cols, planted)
+        self.grid = Grid(tuple(10.0 + 10 * k for k in range(puzzle.width + 1)),
+                         tuple(10.0 + 10 * k for k in range(puzzle.height + 1)))  # every clue ends beside it
 
     @staticmethod
     def _items(puzzle: nonogen.Puzzle, kind: str, clues, planted: dict) -> tuple:
@@ -211,3 +215,33 @@ def test_the_engine_finds_the_fewest_changes_every_grid_allows(seed, colours):
     assert found and all(_changes(choice, rows, cols) == best for choice in found)
     assert all(_spells(choice, rows, cols) for choice in found)
     assert len({tuple(choice.rows + choice.cols) for choice in found}) == len(found)
+
+
+def test_a_clue_ending_short_of_the_grid_is_named_for_its_lost_number():
+    """Clues are set against the grid, so a column whose last number stands a digit's height higher than its
+    neighbours' has lost the number nearest the grid (a bench photo's column 25 lost its last 1, and the totals
+    only told that some number was lost). A bent page's margin drifts smoothly and is not taken for it."""
+    puzzle = _random(3, 8)
+    found = _Found(puzzle, {})
+    x0, y0 = found.grid.xs[0], found.grid.ys[0]
+
+    def laid(lines, kind: str, lost: int) -> tuple:
+        out = []
+        for k, items in enumerate(lines):
+            drift = 0.8 * k  # the redrawn margin drifts across the page
+            end = (x0 if kind == "row" else y0) - 3 - drift - (20 if k == lost else 0)
+            boxes = [(end - 12 * (len(items) - p), y0 + 10 * k + 2, end - 12 * (len(items) - p - 1), y0 + 10 * k + 18)
+                     if kind == "row" else
+                     (x0 + 10 * k + 2, end - 16 * (len(items) - p), x0 + 10 * k + 9, end - 16 * (len(items) - p - 1))
+                     for p in range(len(items))]
+            out.append(tuple(dataclasses.replace(i, box=b) for i, b in zip(items, boxes, strict=True)))
+        return tuple(out)
+
+    found.rows = laid(found.rows, "row", -1)
+    found.cols = laid(found.cols, "column", 2)
+    assert short_of_the_grid(found) == {("column", 2)}
+    read, row_conf, col_conf = puzzle_of(found)
+    named = suspects(read, row_conf, col_conf, nonogen.verify(read).status, (), found)
+    assert named[0]["line"] == "column 3" and "short of the grid" in named[0]["why"]
+    found.cols = laid(found.cols, "column", -1)
+    assert short_of_the_grid(found) == set()
