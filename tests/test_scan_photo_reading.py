@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from nonogen.importers.scan.assign import CENTRED, Item, clue_items
+from nonogen.importers.scan.assign import CENTRED, STRAYS, Item, clue_items
 from nonogen.importers.scan.digits import (FONT_FILES, MATCHED_BLURS, blurred_at, classify, font_paths, glyph_features,
                                            model_scores, reading)
 from nonogen.importers.scan.glyphs import page_ink
@@ -158,6 +158,23 @@ def test_a_title_off_its_columns_centres_is_no_clue_in_a_photo():
     assert [[i.value for i in c] for c in cols] == [[1, 2]] * 5
     _, cols = clue_items(clues + title, GRID)
     assert [i.value for i in cols[1]] == [75, 1, 2]  # without the rule the title's "75" joins a clue
+
+
+def test_a_smudge_among_a_photos_column_clues_is_dropped_not_taken_for_a_heading():
+    """A shadow's smudge read as a number off its column's centre, in a line of column clues: a sheet's reader
+    takes the line for a heading and loses every clue above it; a photo's drops the smudge and reads on, while a
+    title (its words off the columns' centres) still stops it."""
+    centres = [216.0 + PITCH * k for k in range(5)]
+    lines = [[_item(3, x, 180.0) for x in centres], [_item(2, x, 148.0) for x in centres],
+             [_item(1, x, 116.0) for x in centres]]
+    smudge = _item(448, 216.0 + 2 * PITCH + 0.45 * PITCH, 148.0)
+    _, cols = clue_items([i for line in lines for i in line] + [smudge], GRID, centred=CENTRED, strays=STRAYS)
+    assert [[i.value for i in c] for c in cols] == [[1, 2, 3]] * 5
+    _, cols = clue_items([i for line in lines for i in line] + [smudge], GRID, centred=CENTRED)
+    assert [[i.value for i in c] for c in cols] == [[3]] * 5  # the smudge's line a heading, the 1s and 2s lost
+    title = [_item(75, 216.0 + PITCH + 0.42 * PITCH, 84.0), _item(18, 216.0 + 3 * PITCH + 0.4 * PITCH, 84.0)]
+    _, cols = clue_items([i for line in lines for i in line] + title, GRID, centred=CENTRED, strays=STRAYS)
+    assert [[i.value for i in c] for c in cols] == [[1, 2, 3]] * 5
 
 
 def test_a_bowing_row_keeps_its_far_numbers_when_tracked():

@@ -41,6 +41,10 @@ apart)."""
 REREAD_ZERO = 0.6
 """Confidence in a number read as 0 beside other numbers and so read as its other reading (a zero is a clue only
 alone; see :func:`_no_zero_among`): made by that rule, not by its digits, so a puzzle that shows a misread names it."""
+STRAYS = 0.2
+"""Share of a photo's line of column clues that may be no column's number (a shadow's smudge read as "448" among
+twenty clue numbers) and be dropped, before the line is taken for a heading: taken so, every clue above it was lost
+(a 21x30 page lost the top of eight columns). A title's words fall off the columns nearly all."""
 DIGIT_LIKENESS = 0.8
 """A line of glyphs above the grid whose mean likeness to digits is under this is text (a title), not clues:
 digits of nonogen's sheets score 0.9 and more, the letters of "Heart" 0.64 to 0.73."""
@@ -112,10 +116,23 @@ def _tracked_row(band: list[Item], left: list[Item], edge: float, pitch: float) 
     return out[::-1]
 
 
+def _misplaced(item: Item, xs: tuple[float, ...], pitch: float, centred: float) -> bool:
+    """Whether a number above the grid is no column's clue number: unread, wider than a cell, across a column's
+    edge, off its column's centre by more than ``centred`` cells, or beyond the grid."""
+    if item.value < 0 or item.box[2] - item.box[0] > 1.2 * pitch:
+        return True
+    if item.cx < xs[0] - 0.5 * pitch or item.cx > xs[-1] + 0.5 * pitch:
+        return True
+    c = int(np.clip(np.searchsorted(xs, item.cx) - 1, 0, len(xs) - 2))
+    if item.box[0] < xs[c] - 0.2 * pitch or item.box[2] > xs[c + 1] + 0.2 * pitch:
+        return True
+    return abs(item.cx - (xs[c] + xs[c + 1]) / 2) > centred * pitch
+
+
 def _heading(line: list[Item], grid: Grid, pitch: float, spread: float = HEIGHT_SPREAD,
-             centred: float = 1.0) -> bool:
-    """Whether a text line above the grid is a heading rather than a line of column clues."""
-    xs = grid.xs
+             centred: float = 1.0, strays: float = 0.0) -> bool:
+    """Whether a text line above the grid is a heading rather than a line of column clues: its glyphs look little
+    like digits, mix heights, or more than ``strays`` of its numbers are :func:`_misplaced`."""
     if float(np.mean([i.likeness for i in line])) < DIGIT_LIKENESS:
         return True
     # digits of one font are one height, text mixes capitals and small letters (a third shorter); but a photo's blur
@@ -124,27 +141,18 @@ def _heading(line: list[Item], grid: Grid, pitch: float, spread: float = HEIGHT_
     low, high = np.percentile(heights, [10, 90])
     if high - low > max(1.5, spread * float(np.median(heights))):
         return True
-    for item in line:
-        if item.value < 0 or item.box[2] - item.box[0] > 1.2 * pitch:
-            return True
-        if item.cx < xs[0] - 0.5 * pitch or item.cx > xs[-1] + 0.5 * pitch:
-            return True
-        c = int(np.clip(np.searchsorted(xs, item.cx) - 1, 0, len(xs) - 2))
-        if item.box[0] < xs[c] - 0.2 * pitch or item.box[2] > xs[c + 1] + 0.2 * pitch:
-            return True
-        if abs(item.cx - (xs[c] + xs[c + 1]) / 2) > centred * pitch:
-            return True
-    return False
+    return sum(_misplaced(i, grid.xs, pitch, centred) for i in line) > strays * len(line)
 
 
 def clue_items(items: list[Item], grid: Grid, *,
-               spread: float = HEIGHT_SPREAD, centred: float = 1.0,
+               spread: float = HEIGHT_SPREAD, centred: float = 1.0, strays: float = 0.0,
                tracked: bool = False) -> tuple[list[list[Item]], list[list[Item]]]:
     """The items of each row clue (left to right) and each column clue (top to bottom); ``spread``: how much the
     heights of a line's digits may differ, as a fraction of their height, before it is a heading (a photo's blur
     needs more: :data:`BLURRED_SPREAD`); ``centred``: how far a column clue may sit from its column's centre, in
-    cells (a photo's: :data:`CENTRED`); ``tracked``: a row's clue followed outward number by number, not taken from
-    its band (a photo's, see :func:`_tracked_row`)."""
+    cells (a photo's: :data:`CENTRED`); ``strays``: the share of a line of column clues that may be
+    :func:`_misplaced` and dropped before the line is a heading (a photo's: :data:`STRAYS`); ``tracked``: a row's
+    clue followed outward number by number, not taken from its band (a photo's, see :func:`_tracked_row`)."""
     x0, y0, x1, y1 = grid.box
     pitch = grid.pitch
     slack = 0.25 * pitch
@@ -161,9 +169,9 @@ def clue_items(items: list[Item], grid: Grid, *,
     edge = y0
     for line in reversed(text_lines(above, height)):
         bottom = max(i.box[3] for i in line)
-        if edge - bottom > MAX_GAP * pitch or _heading(line, grid, pitch, spread, centred):
+        if edge - bottom > MAX_GAP * pitch or _heading(line, grid, pitch, spread, centred, strays):
             break
-        kept.extend(line)
+        kept.extend(i for i in line if not (strays and _misplaced(i, grid.xs, pitch, centred)))
         edge = min(i.box[1] for i in line)
     cols: list[list[Item]] = [[] for _ in range(grid.width)]
     for item in kept:

@@ -257,7 +257,7 @@ def read_photo(page: Page, stroke: int = STROKE) -> list:
 
 def read_flats(flats: list[Flat], number: int = 1) -> list:
     """The puzzles of grids redrawn flat (page ``number``), each read as a clean sheet."""
-    from .assign import BLURRED_SPREAD, CENTRED, clue_items
+    from .assign import BLURRED_SPREAD, CENTRED, STRAYS, clue_items
     from .raster import raster_items
     from .read import Found
 
@@ -274,7 +274,7 @@ def read_flats(flats: list[Flat], number: int = 1) -> list:
         with reading(page=_with(bank, _page_digits(_reread(seen, bank))), fonts=False, model=True):
             items = raster_items(ink, flat.grid)
         rows, cols = clue_items(_measured(_plausible(items)), flat.grid, spread=BLURRED_SPREAD,
-                                centred=CENTRED, tracked=True)
+                                centred=CENTRED, strays=STRAYS, tracked=True)
         if any(rows) or any(cols):
             found.append(Found(number, flat.grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), "pixels"))
     return found
