@@ -81,19 +81,26 @@ def _joined(ink: Ink) -> Ink:
     return Ink(ink.gray, ink.paper, ink.dark, labels, kept)
 
 
-SPECK = 0.25
+SPECK_SIDE = 0.25
 """A blob under this share of the page's digit height both ways is a speck of the paper's grain or a line's end,
 not a digit nor a piece of one."""
 
 
-def _without_specks(ink: Ink, pitch: float) -> Ink:
-    """The ink less its specks (:data:`SPECK`), before broken digits are joined (:func:`_joined`): two 1x3-pixel
-    ends of a clue box's line beside a "4", one over the other, were joined and read as a "1" of the same number
-    ("41" for a 4). A digit's height is taken as :func:`cored` takes it."""
+def _digit_height(ink: Ink, pitch: float) -> Optional[float]:
+    """A digit's height on the page: the median of the blobs from a third of a cell of ``pitch`` to a cell high
+    (the paper's grain makes many smaller ones); None when there are none."""
     sizes = [g.h for g in ink.glyphs if 0.3 * pitch <= g.h <= pitch]
-    if not sizes:
+    return float(np.median(sizes)) if sizes else None
+
+
+def _without_specks(ink: Ink, pitch: float) -> Ink:
+    """The ink less its specks (:data:`SPECK_SIDE`), before broken digits are joined (:func:`_joined`): two
+    1x3-pixel ends of a clue box's line beside a "4", one over the other, were joined and read as a "1" of the same
+    number ("41" for a 4)."""
+    height = _digit_height(ink, pitch)
+    if height is None:
         return ink
-    least = SPECK * float(np.median(sizes))
+    least = SPECK_SIDE * height
     kept = tuple(g for g in ink.glyphs if g.h >= least or g.w >= least)
     return ink if len(kept) == len(ink.glyphs) else Ink(ink.gray, ink.paper, ink.dark, ink.labels, kept)
 
@@ -110,14 +117,12 @@ def cored(ink: Ink, pitch: float) -> Ink:
     """The ink with a blob far taller than the page's glyphs cut down to its dark cores: a digit joined by a faint
     smear (the paper's grain in a shadow, a JPEG block) is no digit-sized blob, and a clue line holding it read as a
     heading, so every clue above it was lost. Its pixels darker than half way to the ink are its cores; those of a
-    digit's height are glyphs again, the rest is paper. A digit's height: the median of the blobs from a third of a
-    cell of ``pitch`` to a cell high (the paper's grain makes many smaller ones)."""
+    digit's height are glyphs again, the rest is paper (a digit's height: :func:`_digit_height`)."""
     import cv2
 
-    sizes = [g.h for g in ink.glyphs if 0.3 * pitch <= g.h <= pitch]
-    if not sizes:
+    height = _digit_height(ink, pitch)
+    if height is None:
         return ink
-    height = float(np.median(sizes))
     labels = ink.labels.copy()
     glyphs, fresh = [], int(labels.max()) + 1
     strict = ink.gray < ink.paper - CORE_LEVEL * (ink.paper - ink.dark)
