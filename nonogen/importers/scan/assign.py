@@ -129,10 +129,10 @@ def _misplaced(item: Item, xs: tuple[float, ...], pitch: float, centred: float) 
     return abs(item.cx - (xs[c] + xs[c + 1]) / 2) > centred * pitch
 
 
-def _heading(line: list[Item], grid: Grid, pitch: float, spread: float = HEIGHT_SPREAD,
-             centred: float = 1.0, strays: float = 0.0) -> bool:
+def _heading(line: list[Item], misplaced: list[bool], spread: float = HEIGHT_SPREAD, strays: float = 0.0) -> bool:
     """Whether a text line above the grid is a heading rather than a line of column clues: its glyphs look little
-    like digits, mix heights, or more than ``strays`` of its numbers are :func:`_misplaced`."""
+    like digits, mix heights, or more than ``strays`` of its numbers are ``misplaced`` (:func:`_misplaced`, each
+    number's)."""
     if float(np.mean([i.likeness for i in line])) < DIGIT_LIKENESS:
         return True
     # digits of one font are one height, text mixes capitals and small letters (a third shorter); but a photo's blur
@@ -141,7 +141,7 @@ def _heading(line: list[Item], grid: Grid, pitch: float, spread: float = HEIGHT_
     low, high = np.percentile(heights, [10, 90])
     if high - low > max(1.5, spread * float(np.median(heights))):
         return True
-    return sum(_misplaced(i, grid.xs, pitch, centred) for i in line) > strays * len(line)
+    return sum(misplaced) > strays * len(line)
 
 
 def clue_items(items: list[Item], grid: Grid, *,
@@ -169,9 +169,10 @@ def clue_items(items: list[Item], grid: Grid, *,
     edge = y0
     for line in reversed(text_lines(above, height)):
         bottom = max(i.box[3] for i in line)
-        if edge - bottom > MAX_GAP * pitch or _heading(line, grid, pitch, spread, centred, strays):
+        misplaced = [_misplaced(i, grid.xs, pitch, centred) for i in line]
+        if edge - bottom > MAX_GAP * pitch or _heading(line, misplaced, spread, strays):
             break
-        kept.extend(i for i in line if not (strays and _misplaced(i, grid.xs, pitch, centred)))
+        kept.extend(i for i, off in zip(line, misplaced, strict=True) if not off)  # a line kept: its strays only
         edge = min(i.box[1] for i in line)
     cols: list[list[Item]] = [[] for _ in range(grid.width)]
     for item in kept:

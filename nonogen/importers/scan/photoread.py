@@ -19,6 +19,7 @@ photo's blur, its paper and its bend.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional
 
 import numpy as np
@@ -101,16 +102,14 @@ def _without_specks(ink: Ink, pitch: float) -> Ink:
     if height is None:
         return ink
     least = SPECK_SIDE * height
-    kept = tuple(g for g in ink.glyphs if g.h >= least or g.w >= least)
-    return ink if len(kept) == len(ink.glyphs) else Ink(ink.gray, ink.paper, ink.dark, ink.labels, kept)
+    return replace(ink, glyphs=tuple(g for g in ink.glyphs if g.h >= least or g.w >= least))
 
 
 def _inside(ink: Ink, box: tuple[float, float, float, float]) -> Ink:
     """The ink less the glyphs whose middle is outside ``box``: beyond a magazine's frame is the photo's background
     (a tablecloth's pattern beside the page was read as a number left of a row's clue)."""
     x0, y0, x1, y1 = box
-    kept = tuple(g for g in ink.glyphs if x0 <= g.cx <= x1 and y0 <= g.cy <= y1)
-    return ink if len(kept) == len(ink.glyphs) else Ink(ink.gray, ink.paper, ink.dark, ink.labels, kept)
+    return replace(ink, glyphs=tuple(g for g in ink.glyphs if x0 <= g.cx <= x1 and y0 <= g.cy <= y1))
 
 
 def cored(ink: Ink, pitch: float) -> Ink:
@@ -150,8 +149,6 @@ def _measured(items: list) -> list:
     """The items with their confidence measured against the page's own: a photo's blurred digits all look more
     alike than a sheet's, so a lead that is small on a clean sheet is usual here. A reading as sure as the page's
     tenth-least sure scores 0.5 (on the bench's hard photos every misread digit ranked in the page's lowest 7 %)."""
-    from dataclasses import replace
-
     sure = [i.confidence for i in items if i.value >= 0]
     if not sure:
         return items
@@ -166,8 +163,6 @@ def _plausible(items: list) -> list:
     far taller or shorter than the digits around it, or a "1" far thinner than the page's ones. A photo's margin
     may hold the page's edge (a thin dark line) and the table's grain beyond it, within a clue's reach of the last
     number. Around it, not the page's: a bent page's redrawn margin may still shrink its digits a third far out."""
-    from dataclasses import replace
-
     digits = [i for i in items if i.value >= 0]
     tall = [i for i in digits if i.text.strip("1")]  # a blurred one is shorter than the other digits
     if len(tall) < 5:
