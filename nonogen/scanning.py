@@ -10,7 +10,8 @@ puzzle solvable are found (:mod:`nonogen.importers.scan.suspects` offers
 each line its readings, :mod:`nonogen.solve.readings` chooses one a line,
 all lines at once) and their lines named first, with what they would read. A clue read with low
 confidence is a suspect too; so is every line whose clue cannot fit its
-length, and when the totals differ, the least sure lines.
+length, and when the totals differ, the least sure lines. At most eight are named, unless the reading shows a
+misread that no fix explains: then every doubtful line is, however many.
 """
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ __all__ = ["Scan", "scan", "scan_files", "save_scans", "scan_record", "UNSURE"]
 
 UNSURE = 0.5
 """A clue read with less confidence than this is named as a suspect, whatever the verdict."""
+DOUBTFUL = 0.8
+"""When the reading shows a misread that no fix explains, every clue read with less confidence than this is named,
+however many: a page blurred or bent on one side misreads many lines, and naming eight left most of them out."""
 EMPTY_CONFIDENCE = 0.8
 """Confidence in a line with nothing read beside it (taken as empty: some programs print no 0)."""
 MOST_SUSPECTS = 8
@@ -216,6 +220,14 @@ def short_of_the_grid(found: Any) -> set[tuple[str, int]]:
     return out
 
 
+def _columns_under(box: tuple, xs: Sequence[float]) -> range:
+    """The columns a box over the grid reaches into (by more than a sixth of a cell)."""
+    margin = (xs[-1] - xs[0]) / (len(xs) - 1) / 6
+    first = next((c for c in range(len(xs) - 1) if xs[c + 1] - margin > box[0]), len(xs) - 1)
+    last = next((c for c in reversed(range(len(xs) - 1)) if xs[c] + margin < box[2]), -1)
+    return range(first, last + 1)
+
+
 def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str],
              fixes: tuple = (), found: Any = None) -> list[dict]:
     """The lines whose clue was most likely misread, most likely first (see the module's note).
@@ -254,8 +266,14 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     for kind, i, clue, conf, _ in lines:
         if (kind, i) in short:
             add(kind, i, clue, conf, "its clue ends short of the grid: the number nearest the grid may be lost")
+    if found is not None and traced(puzzle, status):
+        for item in getattr(found, "dropped", ()):
+            for c in _columns_under(item.box, found.grid.xs):
+                add("column", c, puzzle.cols[c], col_conf[c],
+                    f"a smudge over its clue (read as {item.text}) was dropped: a number may be lost under it")
+    unexplained = traced(puzzle, status) and not any(fix.status == "unique" for fix in fixes)
     for kind, i, clue, conf, _ in lines:
-        if conf < UNSURE:
+        if conf < (DOUBTFUL if unexplained else UNSURE):
             add(kind, i, clue, conf, "read with low confidence" if conf > 0 else "not a well-formed clue")
     in_rows = sum(n for clue in puzzle.rows for n, _ in clue)
     in_cols = sum(n for clue in puzzle.cols for n, _ in clue)
@@ -264,9 +282,10 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
                else "the puzzle has no solution: one of the least sure clues is likely misread")
         for kind, i, clue, conf, _ in sorted(lines, key=lambda line: (line[3], sureness[line[0], line[1]]))[:3]:
             add(kind, i, clue, conf, why)
-    plain = ("the clue needs", "its clue ends short")  # what the page shows, not a guess
-    return sorted(named.values(), key=lambda s: ("read_as" not in s, not s["why"].startswith(plain),
-                                                 s["confidence"] if "read_as" not in s else 0))[:MOST_SUSPECTS]
+    plain = ("the clue needs", "its clue ends short", "a smudge over")  # what the page shows, not a guess
+    ordered = sorted(named.values(), key=lambda s: ("read_as" not in s, not s["why"].startswith(plain),
+                                                    s["confidence"] if "read_as" not in s else 0))
+    return ordered if unexplained else ordered[:MOST_SUSPECTS]
 
 
 def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float] = 60.0, strategy: str = "full",

@@ -15,7 +15,7 @@ import nonogen
 from nonogen.clues import line_clue, puzzle_from_grid
 from nonogen.importers.scan.assign import Item
 from nonogen.importers.scan.lattice import Grid
-from nonogen.scanning import fixes_of, puzzle_of, short_of_the_grid, suspects
+from nonogen.scanning import DOUBTFUL, MOST_SUSPECTS, UNSURE, fixes_of, puzzle_of, short_of_the_grid, suspects
 from nonogen.solve.readings import fewest_changed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -245,3 +245,22 @@ def test_a_clue_ending_short_of_the_grid_is_named_for_its_lost_number():
     assert named[0]["line"] == "column 3" and "short of the grid" in named[0]["why"]
     found.cols = laid(found.cols, "column", -1)
     assert short_of_the_grid(found) == set()
+
+
+def test_a_misread_no_fix_explains_names_every_doubtful_line():
+    """A page blurred on one side misreads many lines, some read fairly sure (0.6 to 0.8). When no fix explains
+    the misread, every line under DOUBTFUL is named, more than the usual eight; when the reading is whole, only
+    the lines under UNSURE are, and never more than eight."""
+    puzzle = _random(5, 12)
+    rows = [list(clue) for clue in puzzle.rows]
+    rows[0][0] = (rows[0][0][0] + 1, rows[0][0][1])  # the rows now hold a cell more than the columns
+    misread = nonogen.Puzzle(rows=rows, cols=puzzle.cols)
+    assert DOUBTFUL > 0.6 > UNSURE
+    row_conf, col_conf = [0.6] * 6 + [1.0] * 6, [0.6] * 6 + [1.0] * 6
+    named = suspects(misread, row_conf, col_conf, nonogen.verify(misread).status)
+    assert {s["line"] for s in named} >= {f"{kind} {k}" for kind in ("row", "column") for k in range(1, 7)}
+    assert len(named) > MOST_SUSPECTS
+    named = suspects(puzzle, row_conf, col_conf, nonogen.verify(puzzle).status)
+    assert named == []
+    named = suspects(puzzle, [0.3] * 12, [0.3] * 12, nonogen.verify(puzzle).status)
+    assert len(named) == MOST_SUSPECTS

@@ -177,6 +177,19 @@ def test_a_smudge_among_a_photos_column_clues_is_dropped_not_taken_for_a_heading
     assert [[i.value for i in c] for c in cols] == [[1, 2, 3]] * 5
 
 
+def test_a_lone_fragment_between_a_photos_column_clue_lines_does_not_end_them():
+    """Half of a blurred digit, set a little above its line by the page's bend and off its column's centre, makes a
+    text line of its own: taken for a heading, the lines above it were lost (31 columns lost seven numbers each). A
+    photo's reader passes over it; a sheet's, with no strays allowed, stops there."""
+    centres = [216.0 + PITCH * k for k in range(5)]
+    lines = [_item(v, x, y) for v, y in ((3, 180.0), (2, 148.0), (1, 116.0)) for x in centres]
+    fragment = _item(4, 216.0 + PITCH + 0.45 * PITCH, 138.0)
+    _, cols = clue_items(lines + [fragment], GRID, centred=CENTRED, strays=STRAYS)
+    assert [[i.value for i in c] for c in cols] == [[1, 2, 3]] * 5
+    _, cols = clue_items(lines + [fragment], GRID, centred=CENTRED)
+    assert [[i.value for i in c] for c in cols] == [[2, 3]] * 5
+
+
 def test_a_bowing_row_keeps_its_far_numbers_when_tracked():
     """A row's clue drops a third of a cell a number as it runs out from the grid (a page curling into the spine):
     its far numbers cross into the next row's band. Tracked number by number they stay in their row."""

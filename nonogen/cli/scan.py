@@ -14,7 +14,7 @@ import argparse
 import sys
 
 from ..errors import NonogenError
-from ..scanning import save_scans, scan, scan_files, scan_record
+from ..scanning import MOST_SUSPECTS, save_scans, scan, scan_files, scan_record
 from . import summary
 from .common import EXIT_CODES, EXIT_HELP, combine, exit_flag, positive_float, print_json
 
@@ -66,9 +66,12 @@ def run_scan(args: argparse.Namespace) -> int:
             print_json(record)
             continue
         print(_line(record))
-        for suspect in record["suspects"]:
+        for suspect in record["suspects"][:MOST_SUSPECTS]:
             print(f"  check {suspect['line']} {suspect['clue']} (confidence {suspect['confidence']:.2f}): "
                   f"{suspect['why']}")
+        rest = [suspect["line"] for suspect in record["suspects"][MOST_SUSPECTS:]]
+        if rest:
+            print(f"  and {len(rest)} more lines to check, least sure first: {', '.join(rest)}")
     if not found and code == 0:
         print("nonogen: error: no pictures or PDFs to scan", file=sys.stderr)
         code = EXIT_CODES["error"]

@@ -41,6 +41,10 @@ apart)."""
 REREAD_ZERO = 0.6
 """Confidence in a number read as 0 beside other numbers and so read as its other reading (a zero is a clue only
 alone; see :func:`_no_zero_among`): made by that rule, not by its digits, so a puzzle that shows a misread names it."""
+LONE = 2
+"""Numbers, none in its column's place, that a photo's text line among its column clues may hold and be passed over
+(a digit's broken half, a smudge, set a little apart from its line by the page's bend) rather than end the column
+clues: taken for a heading, it lost the top seven numbers of 31 columns on a hard photo."""
 STRAYS = 0.2
 """Share of a photo's line of column clues that may be no column's number (a shadow's smudge read as "448" among
 twenty clue numbers) and be dropped, before the line is taken for a heading: taken so, every clue above it was lost
@@ -146,13 +150,15 @@ def _heading(line: list[Item], misplaced: list[bool], spread: float = HEIGHT_SPR
 
 def clue_items(items: list[Item], grid: Grid, *,
                spread: float = HEIGHT_SPREAD, centred: float = 1.0, strays: float = 0.0,
-               tracked: bool = False) -> tuple[list[list[Item]], list[list[Item]]]:
+               tracked: bool = False,
+               dropped: Optional[list[Item]] = None) -> tuple[list[list[Item]], list[list[Item]]]:
     """The items of each row clue (left to right) and each column clue (top to bottom); ``spread``: how much the
     heights of a line's digits may differ, as a fraction of their height, before it is a heading (a photo's blur
     needs more: :data:`BLURRED_SPREAD`); ``centred``: how far a column clue may sit from its column's centre, in
     cells (a photo's: :data:`CENTRED`); ``strays``: the share of a line of column clues that may be
     :func:`_misplaced` and dropped before the line is a heading (a photo's: :data:`STRAYS`); ``tracked``: a row's
-    clue followed outward number by number, not taken from its band (a photo's, see :func:`_tracked_row`)."""
+    clue followed outward number by number, not taken from its band (a photo's, see :func:`_tracked_row`);
+    ``dropped`` (a list) is given the strays dropped from lines of column clues: a clue number may be under one."""
     x0, y0, x1, y1 = grid.box
     pitch = grid.pitch
     slack = 0.25 * pitch
@@ -170,9 +176,14 @@ def clue_items(items: list[Item], grid: Grid, *,
     for line in reversed(text_lines(above, height)):
         bottom = max(i.box[3] for i in line)
         misplaced = [_misplaced(i, grid.xs, pitch, centred) for i in line]
+        if strays and len(line) <= LONE and all(misplaced) and edge - bottom <= pitch and \
+                all(x0 < i.cx < x1 for i in line):
+            continue  # a fragment or a smudge over the columns between two lines of a photo's clues: not their end
         if edge - bottom > MAX_GAP * pitch or _heading(line, misplaced, spread, strays):
             break
         kept.extend(i for i, off in zip(line, misplaced, strict=True) if not off)  # a line kept: its strays only
+        if dropped is not None:
+            dropped.extend(i for i, off in zip(line, misplaced, strict=True) if off)
         edge = min(i.box[1] for i in line)
     cols: list[list[Item]] = [[] for _ in range(grid.width)]
     for item in kept:

@@ -273,8 +273,10 @@ def read_flats(flats: list[Flat], number: int = 1) -> list:
         bank = matched(seen)
         with reading(page=_with(bank, _page_digits(_reread(seen, bank))), fonts=False, model=True):
             items = raster_items(ink, flat.grid)
+        dropped: list = []
         rows, cols = clue_items(_measured(_plausible(items)), flat.grid, spread=BLURRED_SPREAD,
-                                centred=CENTRED, strays=STRAYS, tracked=True)
+                                centred=CENTRED, strays=STRAYS, tracked=True, dropped=dropped)
         if any(rows) or any(cols):
-            found.append(Found(number, flat.grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), "pixels"))
+            found.append(Found(number, flat.grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), "pixels",
+                               tuple(dropped)))
     return found

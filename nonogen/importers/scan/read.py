@@ -39,6 +39,7 @@ class Found:
     rows: tuple[tuple[Item, ...], ...]
     cols: tuple[tuple[Item, ...], ...]
     source: str  # "text" (a PDF's text layer) or "pixels"
+    dropped: tuple[Item, ...] = ()  # what a photo's column clues held that fits no column (a smudge, a stray)
 
 
 def _coloured(items: list[Item], boxes: list[Box], page: Page, contrast: np.ndarray) -> list[Item]:
