@@ -264,3 +264,21 @@ def test_a_misread_no_fix_explains_names_every_doubtful_line():
     assert named == []
     named = suspects(puzzle, [0.3] * 12, [0.3] * 12, nonogen.verify(puzzle).status)
     assert len(named) == MOST_SUSPECTS
+
+
+def test_a_smudge_dropped_from_over_a_column_names_it_when_the_reading_is_misread():
+    """A smudge over a column's clue is dropped as no column's number (read as "63", half over column 3, half over
+    column 4); a clue number under it may be lost with it. When the totals show a lost number, both columns are
+    named; when the puzzle reads whole, neither is."""
+    puzzle = _random(7, 8)
+    found = _Found(puzzle, {})
+    xs = found.grid.xs
+    found.dropped = (Item(63, 0.13, (xs[2] + 4, 0, xs[3] + 6, 8), "63", 0.9),)
+    read, row_conf, col_conf = puzzle_of(found)
+    named = suspects(read, row_conf, col_conf, nonogen.verify(read).status, (), found)
+    assert not any("smudge" in s["why"] for s in named)
+    found.cols = tuple(line[1:] if k == 2 else line for k, line in enumerate(found.cols))
+    read, row_conf, col_conf = puzzle_of(found)
+    named = suspects(read, row_conf, col_conf, nonogen.verify(read).status, (), found)
+    assert {s["line"] for s in named if "smudge" in s["why"]} == {"column 3", "column 4"}
+    assert named[0]["line"] in ("column 3", "column 4")

@@ -14,7 +14,7 @@ from nonogen.importers.scan.digits import (FONT_FILES, MATCHED_BLURS, blurred_at
                                            model_scores, reading)
 from nonogen.importers.scan.glyphs import page_ink
 from nonogen.importers.scan.lattice import Grid
-from nonogen.importers.scan.photoread import cored, matched
+from nonogen.importers.scan.photoread import _narrow, cored, matched
 
 PITCH = 32.0
 
@@ -180,7 +180,8 @@ def test_a_smudge_among_a_photos_column_clues_is_dropped_not_taken_for_a_heading
 def test_a_lone_fragment_between_a_photos_column_clue_lines_does_not_end_them():
     """Half of a blurred digit, set a little above its line by the page's bend and off its column's centre, makes a
     text line of its own: taken for a heading, the lines above it were lost (31 columns lost seven numbers each). A
-    photo's reader passes over it; a sheet's, with no strays allowed, stops there."""
+    photo's reader passes over it, and over a digit's broken top just above a line; a sheet's, with no strays
+    allowed, stops there."""
     centres = [216.0 + PITCH * k for k in range(5)]
     lines = [_item(v, x, y) for v, y in ((3, 180.0), (2, 148.0), (1, 116.0)) for x in centres]
     fragment = _item(4, 216.0 + PITCH + 0.45 * PITCH, 138.0)
@@ -188,6 +189,27 @@ def test_a_lone_fragment_between_a_photos_column_clue_lines_does_not_end_them():
     assert [[i.value for i in c] for c in cols] == [[1, 2, 3]] * 5
     _, cols = clue_items(lines + [fragment], GRID, centred=CENTRED)
     assert [[i.value for i in c] for c in cols] == [[2, 3]] * 5
+    broken_top = _item(56, 216.0 + 2 * PITCH, 130.0, likeness=0.6)  # in its column, but like no digit
+    dropped: list = []
+    _, cols = clue_items(lines + [broken_top], GRID, centred=CENTRED, strays=STRAYS, dropped=dropped)
+    assert [[i.value for i in c] for c in cols] == [[1, 2, 3]] * 5 and dropped == [broken_top]
+    title = _item(56, 216.0 + 2 * PITCH, 84.0, likeness=0.6)  # a cell above the clues: their end
+    beyond = [_item(9, x, 52.0) for x in centres]
+    _, cols = clue_items(lines + [title] + beyond, GRID, centred=CENTRED, strays=STRAYS)
+    assert [[i.value for i in c] for c in cols] == [[1, 2, 3]] * 5
+
+
+def test_a_number_as_narrow_as_one_digit_is_unsure_with_its_digits_as_other_readings():
+    """A blurred "1" as wide as a "3" was cut in two and read as a sure "11"; a real "11" is two ones wide. The
+    narrow one is made unsure, "1" its first other reading; the wide one keeps its reading."""
+    def item(value: int, x: float, width: float) -> Item:
+        return Item(value, 1.0, (x, 100.0, x + width, 120.0), str(value), 0.95, alternatives=(31, 41))
+
+    digits = [item(3, 10.0 + 40 * k, 16.0) for k in range(4)] + [item(1, 200.0 + 40 * k, 13.0) for k in range(4)]
+    cut, real = item(11, 400.0, 14.0), item(11, 440.0, 24.0)
+    out = _narrow(digits + [cut, real])
+    assert out[:-2] == digits and out[-1] == real
+    assert out[-2].confidence < 0.5 and out[-2].alternatives == (1, 31, 41) and out[-2].value == 11
 
 
 def test_a_bowing_row_keeps_its_far_numbers_when_tracked():

@@ -42,9 +42,12 @@ REREAD_ZERO = 0.6
 """Confidence in a number read as 0 beside other numbers and so read as its other reading (a zero is a clue only
 alone; see :func:`_no_zero_among`): made by that rule, not by its digits, so a puzzle that shows a misread names it."""
 LONE = 2
-"""Numbers, none in its column's place, that a photo's text line among its column clues may hold and be passed over
-(a digit's broken half, a smudge, set a little apart from its line by the page's bend) rather than end the column
-clues: taken for a heading, it lost the top seven numbers of 31 columns on a hard photo."""
+"""Numbers that a photo's text line among its column clues may hold and be passed over as a fragment
+(:func:`_passed_over`: a digit's broken half, a smudge) rather than end the column clues: taken for a heading, one
+lost the top seven numbers of 31 columns on a hard photo."""
+FRAGMENT = 0.6
+"""How close, in cells, a fragment that looks like no digit sits above the line of clues below it (the next line
+of clues sits a cell above)."""
 STRAYS = 0.2
 """Share of a photo's line of column clues that may be no column's number (a shadow's smudge read as "448" among
 twenty clue numbers) and be dropped, before the line is taken for a heading: taken so, every clue above it was lost
@@ -148,6 +151,21 @@ def _heading(line: list[Item], misplaced: list[bool], spread: float = HEIGHT_SPR
     return sum(misplaced) > strays * len(line)
 
 
+def _passed_over(line: list[Item], misplaced: list[bool], grid: Grid, edge: float, below: Optional[float],
+                 spread: float) -> bool:
+    """Whether a photo's text line among its column clues is a fragment, not their end: at most :data:`LONE` numbers
+    over the columns, either none in its column's place and no farther than a cell above the clues below, or
+    looking like no line of digits (:func:`_heading`) with its centre within :data:`FRAGMENT` of a cell of the line
+    below's: a digit's broken top or a smudge, set apart from its line by the page's bend."""
+    x0, _, x1, _ = grid.box
+    if len(line) > LONE or not all(x0 < i.cx < x1 for i in line):
+        return False
+    if all(misplaced) and edge - max(i.box[3] for i in line) <= grid.pitch:
+        return True
+    close = below is not None and below - float(np.mean([i.cy for i in line])) < FRAGMENT * grid.pitch
+    return close and _heading(line, misplaced, spread)
+
+
 def clue_items(items: list[Item], grid: Grid, *,
                spread: float = HEIGHT_SPREAD, centred: float = 1.0, strays: float = 0.0,
                tracked: bool = False,
@@ -172,18 +190,20 @@ def clue_items(items: list[Item], grid: Grid, *,
     height = float(np.median([i.h for i in above])) if above else pitch
     above = [i for i in above if i.value >= 0 or i.h >= SPECK * height]
     kept: list[Item] = []
-    edge = y0
+    edge, below = y0, None
     for line in reversed(text_lines(above, height)):
         bottom = max(i.box[3] for i in line)
         misplaced = [_misplaced(i, grid.xs, pitch, centred) for i in line]
-        if strays and len(line) <= LONE and all(misplaced) and edge - bottom <= pitch and \
-                all(x0 < i.cx < x1 for i in line):
-            continue  # a fragment or a smudge over the columns between two lines of a photo's clues: not their end
+        if strays and _passed_over(line, misplaced, grid, edge, below, spread):
+            if dropped is not None:
+                dropped.extend(line)
+            continue
         if edge - bottom > MAX_GAP * pitch or _heading(line, misplaced, spread, strays):
             break
         kept.extend(i for i, off in zip(line, misplaced, strict=True) if not off)  # a line kept: its strays only
         if dropped is not None:
             dropped.extend(i for i, off in zip(line, misplaced, strict=True) if off)
+        below = float(np.mean([i.cy for i in line]))
         edge = min(i.box[1] for i in line)
     cols: list[list[Item]] = [[] for _ in range(grid.width)]
     for item in kept:
