@@ -11,7 +11,7 @@ each line its readings, :mod:`nonogen.solve.readings` chooses one a line,
 all lines at once) and their lines named first, with what they would read. A clue read with low
 confidence is a suspect too; so is every line whose clue cannot fit its
 length, and when the totals differ, the least sure lines. At most eight are named, unless the reading shows a
-misread that no fix explains: then every doubtful line is, however many.
+misread and no fix is found: then every doubtful line is, however many.
 """
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ __all__ = ["Scan", "scan", "scan_files", "save_scans", "scan_record", "UNSURE"]
 UNSURE = 0.5
 """A clue read with less confidence than this is named as a suspect, whatever the verdict."""
 DOUBTFUL = 0.8
-"""When the reading shows a misread that no fix explains, every clue read with less confidence than this is named,
-however many: a page blurred or bent on one side misreads many lines, and naming eight left most of them out."""
+"""When the reading shows a misread and the fix search finds no fix, every clue read with less confidence than this
+is named, however many: a page blurred or bent on one side misreads many lines, and naming eight left most of them
+out."""
 EMPTY_CONFIDENCE = 0.8
 """Confidence in a line with nothing read beside it (taken as empty: some programs print no 0)."""
 MOST_SUSPECTS = 8
@@ -271,7 +272,7 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
             for c in _columns_under(item.box, found.grid.xs):
                 add("column", c, puzzle.cols[c], col_conf[c],
                     f"a smudge over its clue (read as {item.text}) was dropped: a number may be lost under it")
-    unexplained = traced(puzzle, status) and not any(fix.status == "unique" for fix in fixes)
+    unexplained = traced(puzzle, status) and not fixes  # a fix leaving several solutions explains it too
     for kind, i, clue, conf, _ in lines:
         if conf < (DOUBTFUL if unexplained else UNSURE):
             add(kind, i, clue, conf, "read with low confidence" if conf > 0 else "not a well-formed clue")

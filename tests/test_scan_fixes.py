@@ -247,9 +247,9 @@ def test_a_clue_ending_short_of_the_grid_is_named_for_its_lost_number():
     assert short_of_the_grid(found) == set()
 
 
-def test_a_misread_no_fix_explains_names_every_doubtful_line():
-    """A page blurred on one side misreads many lines, some read fairly sure (0.6 to 0.8). When no fix explains
-    the misread, every line under DOUBTFUL is named, more than the usual eight; when the reading is whole, only
+def test_a_misread_the_fix_search_cannot_fix_names_every_doubtful_line():
+    """A page blurred on one side misreads many lines, some read fairly sure (0.6 to 0.8). When the fix search
+    finds no fix, every line under DOUBTFUL is named, more than the usual eight; when the reading is whole, only
     the lines under UNSURE are, and never more than eight."""
     puzzle = _random(5, 12)
     rows = [list(clue) for clue in puzzle.rows]
