@@ -267,12 +267,13 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     for kind, i, clue, conf, _ in lines:
         if (kind, i) in short:
             add(kind, i, clue, conf, "its clue ends short of the grid: the number nearest the grid may be lost")
-    if found is not None and traced(puzzle, status):
-        for item in getattr(found, "dropped", ()):
+    misread = traced(puzzle, status)
+    if found is not None and misread:
+        for item in found.dropped:
             for c in _columns_under(item.box, found.grid.xs):
                 add("column", c, puzzle.cols[c], col_conf[c],
                     f"a smudge over its clue (read as {item.text}) was dropped: a number may be lost under it")
-    unexplained = traced(puzzle, status) and not fixes  # a fix leaving several solutions explains it too
+    unexplained = misread and not fixes  # a fix leaving several solutions explains it too
     for kind, i, clue, conf, _ in lines:
         if conf < (DOUBTFUL if unexplained else UNSURE):
             add(kind, i, clue, conf, "read with low confidence" if conf > 0 else "not a well-formed clue")

@@ -29,6 +29,7 @@ class _Found:
     """What the reader hands scanning: the numbers of each line, read from pixels."""
 
     source = "pixels"
+    dropped: tuple = ()  # nothing dropped from over the columns
 
     def __init__(self, puzzle: nonogen.Puzzle, planted: dict):
         """``planted[(kind, line, position)] = (read, sure, others)``; every other number is read sure, alone."""

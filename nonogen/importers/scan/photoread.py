@@ -185,6 +185,7 @@ NARROW = 1.3
 for one digit cut in two: a blurred "1" read as a sure "11" was 1.1 wide, a blotted "2" read as "991" 1.0; on the
 bench's hard photos every two-digit clue read right was at least 1.75 wide."""
 NARROW_CONFIDENCE = 0.3
+"""Confidence in a number too narrow for its digits (under :data:`~nonogen.scanning.UNSURE`: it is named)."""
 
 
 def _narrow(items: list) -> list:
