@@ -57,6 +57,15 @@ def test_a_blurred_title_right_above_the_clues_is_no_clue(tmp_path):
     assert found[0].puzzle.cols[11] == puzzle.cols[11]
 
 
+def test_a_speck_of_grain_among_a_line_of_column_clues_is_no_title(tmp_path):
+    """Page 15 of seed 53: one flat speck of grain among the 32 numbers of the line above the grid, like a faded
+    small letter, made that line a title, and every column clue was lost. A title reaches over few columns."""
+    puzzle, photo = _bench_page(53, 15, tmp_path)
+    found = nonogen.scan(photo, verify=False)
+    assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
+    assert found[0].puzzle.cols[:20] == puzzle.cols[:20]
+
+
 @pytest.mark.parametrize("seed, k", [(7, 4), (11, 11)])
 def test_a_border_whose_sides_fit_badly_gives_no_grid_from_it_never_a_crash(tmp_path, seed, k):
     """Hard photos of the photo bench (page 4 of seed 7, page 11 of seed 11) where a net of strokes fits a border

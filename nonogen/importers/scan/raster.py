@@ -51,6 +51,12 @@ def _walled(ink: Ink, x: float, top: int, bottom: float) -> bool:
     return float(np.mean(strip.min(axis=1) < (ink.paper + ink.dark) / 2)) >= 0.9
 
 
+TITLE_COLUMNS = 0.5
+"""Share of the grid's columns a text line above it may reach over and still be taken for a title by its crumbs
+(:func:`_lettered`): a line of clue numbers over 32 columns with one speck of grain among them was taken for one,
+and every column clue was lost."""
+
+
 def _lettered(line: list[Glyph], crumbs: list[Glyph], height: float) -> bool:
     """Whether a text line above the grid holds, between its glyphs, the flat crumbs a blurred word leaves: a
     photo's title ("Puzzle 15") keeps its tall letters ("P" read as a "6") while its small ones fade to the bars of
@@ -88,7 +94,8 @@ def raster_items(ink: Ink, grid: Grid) -> list[Item]:
         height = float(np.median([g.h for g in above]))
         for line in text_lines(above, height):
             line_height = float(np.median([g.h for g in line]))
-            lettered = _lettered(line, crumbs, line_height)
+            columns = {int(np.searchsorted(grid.xs, g.cx)) for g in line}
+            lettered = _lettered(line, crumbs, line_height) and len(columns) < TITLE_COLUMNS * grid.width
             for word in words_of(line, line_height, lambda x: int(np.searchsorted(grid.xs, x))):
                 wide = lettered or _text_like(word, pitch)
                 parts = _split_at_columns(word, grid.xs)
