@@ -221,9 +221,9 @@ def short_of_the_grid(found: Any) -> set[tuple[str, int]]:
     return out
 
 
-def _columns_under(box: tuple, xs: Sequence[float]) -> range:
-    """The columns a box over the grid reaches into (by more than a sixth of a cell)."""
-    margin = (xs[-1] - xs[0]) / (len(xs) - 1) / 6
+def _columns_under(box: tuple, grid: Any) -> range:
+    """The columns a box over the ``grid`` reaches into (by more than a sixth of a cell)."""
+    xs, margin = grid.xs, grid.pitch / 6
     first = next((c for c in range(len(xs) - 1) if xs[c + 1] - margin > box[0]), len(xs) - 1)
     last = next((c for c in reversed(range(len(xs) - 1)) if xs[c] + margin < box[2]), -1)
     return range(first, last + 1)
@@ -270,7 +270,7 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     misread = traced(puzzle, status)
     if found is not None and misread:
         for item in found.dropped:
-            for c in _columns_under(item.box, found.grid.xs):
+            for c in _columns_under(item.box, found.grid):
                 add("column", c, puzzle.cols[c], col_conf[c],
                     f"a smudge over its clue (read as {item.text}) was dropped: a number may be lost under it")
     unexplained = misread and not fixes  # a fix leaving several solutions explains it too

@@ -57,14 +57,16 @@ TITLE_COLUMNS = 0.5
 and every column clue was lost."""
 
 
-def _lettered(line: list[Glyph], crumbs: list[Glyph], height: float) -> bool:
+def _lettered(line: list[Glyph], crumbs: list[Glyph], height: float, grid: Grid) -> bool:
     """Whether a text line above the grid holds, between its glyphs, the flat crumbs a blurred word leaves: a
     photo's title ("Puzzle 15") keeps its tall letters ("P" read as a "6") while its small ones fade to the bars of
     their strokes, too low to be glyphs; clue numbers have nothing but paper between them (a speck is no wider than
-    it is high)."""
+    it is high). A line over :data:`TITLE_COLUMNS` of the grid's columns or more is clues, crumbs or not."""
     x0, x1 = min(g.x0 for g in line), max(g.x1 for g in line)
     y0, y1 = min(g.y0 for g in line), max(g.y1 for g in line)
-    return any(x0 < c.cx < x1 and y0 < c.cy < y1 and c.w >= max(0.5 * height, 2 * c.h) for c in crumbs)
+    if not any(x0 < c.cx < x1 and y0 < c.cy < y1 and c.w >= max(0.5 * height, 2 * c.h) for c in crumbs):
+        return False
+    return len({int(np.searchsorted(grid.xs, g.cx)) for g in line}) < TITLE_COLUMNS * grid.width
 
 
 def raster_items(ink: Ink, grid: Grid) -> list[Item]:
@@ -94,8 +96,7 @@ def raster_items(ink: Ink, grid: Grid) -> list[Item]:
         height = float(np.median([g.h for g in above]))
         for line in text_lines(above, height):
             line_height = float(np.median([g.h for g in line]))
-            columns = {int(np.searchsorted(grid.xs, g.cx)) for g in line}
-            lettered = _lettered(line, crumbs, line_height) and len(columns) < TITLE_COLUMNS * grid.width
+            lettered = _lettered(line, crumbs, line_height, grid)
             for word in words_of(line, line_height, lambda x: int(np.searchsorted(grid.xs, x))):
                 wide = lettered or _text_like(word, pitch)
                 parts = _split_at_columns(word, grid.xs)
