@@ -61,3 +61,30 @@ def test_a_batch_with_workers_loads_no_multiprocessing(tmp_path):
     assert "nonogen.forked" in modules
     loaded = {m.split(".")[0] for m in modules} & {"multiprocessing", "socket", "tempfile", "shutil", "pickle"}
     assert not loaded
+
+
+FORKSERVER_UNDER_LONG_TMPDIR = """
+import os, tempfile
+from nonogen.executors import worker_context
+
+ctx = worker_context(fork=False)
+process = ctx.Process(target=os.getpid)
+process.start()
+process.join()
+from multiprocessing import process as mp
+print(process.exitcode, mp.current_process()._config["tempdir"])
+"""
+
+
+def test_workers_start_when_the_temporary_folder_is_a_long_path(tmp_path):
+    """The studio's workers come from a forkserver whose socket lives under TMPDIR; under pytest's
+    /tmp/pytest-of-root/pytest-100/popen-gw1/test_..._leav0/tmp the path passed the kernel's 108 bytes and no
+    worker started ("the engine could not start: AF_UNIX path too long")."""
+    long = tmp_path / ("t" * 60) / ("m" * 30)
+    long.mkdir(parents=True)
+    done = subprocess.run([sys.executable, "-c", FORKSERVER_UNDER_LONG_TMPDIR], capture_output=True, text=True,
+                          cwd=REPO, env={**os.environ, "TMPDIR": str(long)}, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    exitcode, folder = done.stdout.split()
+    assert exitcode == "0"
+    assert not Path(folder).exists()  # removed at exit, as multiprocessing removes its own
