@@ -65,7 +65,7 @@ def test_a_batch_with_workers_loads_no_multiprocessing(tmp_path):
 
 FORKSERVER_UNDER_LONG_TMPDIR = """
 import os, tempfile
-from nonogen.executors import worker_context
+from nonogen.processes import worker_context
 
 ctx = worker_context(fork=False)
 process = ctx.Process(target=os.getpid)
