@@ -14,7 +14,7 @@ from nonogen.importers.scan.digits import (FONT_FILES, MATCHED_BLURS, blurred_at
                                            model_scores, reading)
 from nonogen.importers.scan.glyphs import page_ink
 from nonogen.importers.scan.lattice import Grid
-from nonogen.importers.scan.photoread import _narrow, cored, matched
+from nonogen.importers.scan.photoread import _narrow, _plausible, cored, matched
 
 PITCH = 32.0
 
@@ -140,6 +140,17 @@ def test_a_digit_smeared_into_the_paper_is_cut_back_to_its_core():
     assert not [g for g in cut.glyphs if g.y0 < 120 and g.x1 > 145 and g.x0 < 175 and g.y1 > 95]
 
 
+def test_grain_half_a_digits_height_is_no_number():
+    """Two specks of grain 9 and 11 pixels high beside 19-pixel digits were read as an "8" and a "9"; anything under
+    0.6 of the digits around it is no number, a digit a little short (a bent page's far side) still is."""
+    def item(value: int, x: float, height: float) -> Item:
+        return Item(value, 1.0, (x, 100.0, x + 12.0, 100.0 + height), str(value), 0.95)
+
+    digits = [item(d, 20.0 * k, 19.0) for k, d in enumerate((2, 3, 4, 5, 6, 7))]
+    out = _plausible(digits + [item(8, 130.0, 9.0), item(9, 150.0, 11.0), item(4, 170.0, 13.0)])
+    assert [i.value for i in out] == [2, 3, 4, 5, 6, 7, -1, -1, 4]
+
+
 def _item(value: int, cx: float, cy: float, likeness: float = 0.95) -> Item:
     return Item(value, 1.0, (cx - 5, cy - 8, cx + 5, cy + 8), str(value), likeness)
 
@@ -197,6 +208,28 @@ def test_a_lone_fragment_between_a_photos_column_clue_lines_does_not_end_them():
     beyond = [_item(9, x, 52.0) for x in centres]
     _, cols = clue_items(lines + [title] + beyond, GRID, centred=CENTRED, strays=STRAYS)
     assert [[i.value for i in c] for c in cols] == [[1, 2, 3]] * 5
+
+
+def test_grain_beside_a_photos_top_clue_does_not_make_it_a_heading():
+    """The top line of column clues held one "4" and two specks of grain off the columns, no numbers (value -1,
+    likeness 0): their mean likeness made the line a heading and the "4" was lost. A photo's reader sets grain
+    aside (among what was dropped); a sheet's stops; a line of nothing but grain still ends the clues, and so does
+    a title's word off the columns, as tall as the digits."""
+    centres = [216.0 + PITCH * k for k in range(5)]
+    lines = [_item(v, x, y) for v, y in ((3, 180.0), (2, 148.0)) for x in centres]
+    top = [_item(4, centres[0], 116.0)]
+    grain = [Item(-1, 1.0, (x - 3, 112.0, x + 3, 120.0), "8", 0.0) for x in (centres[2] + 0.45 * PITCH,
+                                                                           centres[3] + 0.4 * PITCH)]
+    dropped: list = []
+    _, cols = clue_items(lines + top + grain, GRID, centred=CENTRED, strays=STRAYS, dropped=dropped)
+    assert [[i.value for i in c] for c in cols] == [[4, 2, 3]] + [[2, 3]] * 4 and dropped == grain
+    _, cols = clue_items(lines + top + grain, GRID, centred=CENTRED)
+    assert [[i.value for i in c] for c in cols] == [[2, 3]] * 5
+    _, cols = clue_items(lines + grain, GRID, centred=CENTRED, strays=STRAYS)
+    assert [[i.value for i in c] for c in cols] == [[2, 3]] * 5
+    word = _item(-1, centres[2] + 0.45 * PITCH, 116.0, likeness=0.0)  # "Puzzle" beside the puzzle's number 4
+    _, cols = clue_items(lines + top + [word], GRID, centred=CENTRED, strays=STRAYS)
+    assert [[i.value for i in c] for c in cols] == [[2, 3]] * 5
 
 
 def test_a_number_as_narrow_as_one_digit_is_unsure_with_its_digits_as_other_readings():

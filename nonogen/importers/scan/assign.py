@@ -151,6 +151,23 @@ def _heading(line: list[Item], misplaced: list[bool], spread: float = HEIGHT_SPR
     return sum(misplaced) > strays * len(line)
 
 
+GRAIN = 0.6
+"""Share of the clue text's height under which a blob that is no number and off every column is grain, not a word."""
+
+
+def _without_grain(line: list[Item], misplaced: list[bool], height: float
+                   ) -> tuple[list[Item], list[bool], list[Item]]:
+    """A photo's text line of column clues less its grain: blobs that are no number (too small for the digits
+    around them, :func:`.photoread._plausible`), under :data:`GRAIN` of the text's ``height`` and off every
+    column's centre; and the grain. A title's words are as tall as digits and stay; so does a line of nothing but
+    grain (the page's edge)."""
+    grain = [i for i, off in zip(line, misplaced, strict=True) if off and i.value < 0 and i.h < GRAIN * height]
+    if not grain or len(grain) == len(line):
+        return line, misplaced, []
+    kept = [(i, off) for i, off in zip(line, misplaced, strict=True) if not any(i is g for g in grain)]
+    return [i for i, _ in kept], [off for _, off in kept], grain
+
+
 def _passed_over(line: list[Item], misplaced: list[bool], grid: Grid, edge: float, below: Optional[float],
                  spread: float) -> bool:
     """Whether a photo's text line among its column clues is a fragment, not their end: at most :data:`LONE` numbers
@@ -192,8 +209,12 @@ def clue_items(items: list[Item], grid: Grid, *,
     kept: list[Item] = []
     edge, below = y0, None
     for line in reversed(text_lines(above, height)):
-        bottom = max(i.box[3] for i in line)
         misplaced = [_misplaced(i, grid.xs, pitch, centred) for i in line]
+        if strays:  # grain beside a line's numbers makes it no heading (seed 19 page 15 lost the top of 4 columns)
+            line, misplaced, grain = _without_grain(line, misplaced, height)
+            if dropped is not None:
+                dropped.extend(grain)
+        bottom = max(i.box[3] for i in line)
         if strays and _passed_over(line, misplaced, grid, edge, below, spread):
             if dropped is not None:
                 dropped.extend(line)

@@ -158,6 +158,13 @@ def _measured(items: list) -> list:
     return [replace(i, confidence=min(1.0, i.confidence / scale)) for i in items]
 
 
+SHORTEST = 0.6
+"""Share of the height of the digits around it under which a blob is no number: two specks of grain 9 and 11 pixels
+high beside 19-pixel digits (0.47 and 0.58) were read as "8" and "9" off their columns, and their line was taken for
+a heading: four lines of column clues above them were lost (seed 53 page 3). A bent page's far digits shrink by a
+third at most, and the digits around a blob are its neighbours, shrunk alike."""
+
+
 def _plausible(items: list) -> list:
     """The items with what cannot be a clue number made no number (value -1, where a clue's reading stops): a blob
     far taller or shorter than the digits around it, or a "1" far thinner than the page's ones. A photo's margin
@@ -175,9 +182,8 @@ def _plausible(items: list) -> list:
         usual[id(i)] = float(np.median(heights[near]))
     ones = [i.box[2] - i.box[0] for i in digits if i.text == "1"]
     thin = 0.4 * float(np.median(ones)) if len(ones) >= 3 else 0.0
-    return [replace(i, value=-1, likeness=0.0)
-            if id(i) in usual and (not 0.45 * usual[id(i)] <= i.h <= 1.6 * usual[id(i)] or i.box[2] - i.box[0] < thin)
-            else i for i in items]
+    return [replace(i, value=-1, likeness=0.0) if id(i) in usual and (
+        not SHORTEST * usual[id(i)] <= i.h <= 1.6 * usual[id(i)] or i.box[2] - i.box[0] < thin) else i for i in items]
 
 
 NARROW = 1.3
