@@ -142,3 +142,22 @@ def test_a_zero_beside_other_numbers_is_read_as_its_other_reading_and_a_lone_zer
     rows, _ = clue_items(items, grid)
     assert [[i.value for i in row] for row in rows] == [[12, 2], [0], [0, 3]]
     assert rows[0][0].confidence == REREAD_ZERO and rows[0][0].alternatives == (8,)
+
+
+def test_a_rows_numbers_set_at_a_pitch_of_their_own_stay_apart_in_one_clue_slot():
+    """Kolyn090's Picture Cross sets a row's numbers 1.4 digit heights apart, centre to centre, finer than its
+    cells: the narrow "1" of "2 1 3 1 2" sits 0.74 heights from the "3" in the same cell-wide slot, and the two were
+    read as "13". A number's own digits follow at a digit's width; wide-set digits of a small render still join."""
+    from nonogen.importers.scan.glyphs import SLOT_PITCH, Glyph, words_of
+
+    def glyphs(lefts: list[tuple[int, int]]) -> list[Glyph]:
+        return [Glyph(x, 0, x + width, 34, k) for k, (x, width) in enumerate(lefts)]
+
+    def slot(x: float) -> int:
+        return int((385 - x) // 65)
+
+    row = glyphs([(132, 24), (185, 20), (230, 24), (283, 20), (328, 24)])  # 2 1 3 1 2
+    assert [len(w) for w in words_of(row, 34, slot, apart=SLOT_PITCH)] == [1, 1, 1, 1, 1]
+    assert [len(w) for w in words_of(row, 34, slot)] == [1, 2, 1, 1]  # without the pitch: "13"
+    wide_twelve = glyphs([(262, 18), (297, 22)])  # "1" and "2" 0.5 heights apart, 1.1 apart centre to centre
+    assert [len(w) for w in words_of(wide_twelve, 34, slot, apart=SLOT_PITCH)] == [2]

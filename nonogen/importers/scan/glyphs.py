@@ -21,6 +21,10 @@ DIGIT_GAP, SLOT_GAP = 0.25, 0.8
 """Gaps between two glyphs, in digit heights: up to DIGIT_GAP they are digits of one number; up to SLOT_GAP too
 when both sit in one clue slot (a cell-wide band from the grid's edge: small renders space digits widely, dense
 ones space numbers narrowly); wider, two numbers."""
+SLOT_PITCH = 1.2
+"""The farthest apart, centre to centre in digit heights, two glyphs of one clue slot may be and still be digits of
+one number: a number's digits follow at a digit's width. An app that sets its numbers at a pitch of its own, finer
+than its cells (Kolyn090's Picture Cross: 1.4 heights), puts the narrow "1" of "1 3" a wide digit's gap from the 3."""
 WIDE_DIGIT_GAP = 0.55
 """The widest a page's own gap between digits of one number may be (:func:`digit_gap`)."""
 AMBIGUOUS_WIDTH = 1.3
@@ -156,14 +160,17 @@ def digit_gap(lines: list[list[Glyph]]) -> float:
 
 
 def words_of(glyphs: list[Glyph], height: float, slot: Callable[[float], int],
-             within: float = DIGIT_GAP) -> list[list[Glyph]]:
+             within: float = DIGIT_GAP, apart: float = float("inf")) -> list[list[Glyph]]:
     """Glyphs of one text line, left to right, split into words (see :data:`DIGIT_GAP`; ``within`` the page's own,
-    :func:`digit_gap`); ``slot`` of an x."""
+    :func:`digit_gap`); ``slot`` of an x; two glyphs of one slot are one word only up to ``apart`` digit heights
+    apart, centre to centre (a row's numbers: :data:`SLOT_PITCH`; a column's slot holds one number)."""
     line = sorted(glyphs, key=lambda g: g.x0)
     words: list[list[Glyph]] = []
     for g in line:
         gap = g.x0 - max(o.x1 for o in words[-1]) if words else 0
-        if words and (gap <= within * height or gap <= SLOT_GAP * height and slot(words[-1][-1].cx) == slot(g.cx)):
+        last = words[-1][-1] if words else None
+        if last is not None and (gap <= within * height or gap <= SLOT_GAP * height and slot(last.cx) == slot(g.cx)
+                                 and g.cx - last.cx <= apart * height):
             words[-1].append(g)
         else:
             words.append([g])

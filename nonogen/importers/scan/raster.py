@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .assign import Item, text_lines
-from .glyphs import Glyph, Ink, digit_gap, read_words, words_of
+from .glyphs import SLOT_PITCH, Glyph, Ink, digit_gap, read_words, words_of
 from .lattice import Grid
 
 __all__ = ["raster_items"]
@@ -90,7 +90,7 @@ def raster_items(ink: Ink, grid: Grid) -> list[Item]:
     for band in bands:
         if band:
             height = float(np.median([g.h for g in band]))
-            for word in words_of(band, height, lambda x: int((x0 - x) // pitch), within):
+            for word in words_of(band, height, lambda x: int((x0 - x) // pitch), within, SLOT_PITCH):
                 words.extend(_split_wide(word, 1.05 * pitch, within * height))
     if above:
         height = float(np.median([g.h for g in above]))
