@@ -41,8 +41,8 @@ def _short_socket_folder() -> None:
 
     The forkserver listens on a Unix socket in a folder it makes under TMPDIR. A long TMPDIR (a test's
     ``tmp_path``, a deep home folder) makes that path longer than a socket's path may be, and then no worker
-    starts at all ("AF_UNIX path too long"). Python 3.14 falls back to the system's folder by itself; on older
-    ones the folder is made here, the way multiprocessing makes its own, and removed the same way at exit.
+    starts at all ("AF_UNIX path too long"). Then the folder is made under the system's own short one instead, the
+    way multiprocessing makes its own, and removed the same way at exit.
     """
     import tempfile
     from multiprocessing import process, util

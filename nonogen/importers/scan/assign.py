@@ -161,11 +161,12 @@ def _without_grain(line: list[Item], misplaced: list[bool], height: float
     around them, :func:`.photoread._plausible`), under :data:`GRAIN` of the text's ``height`` and off every
     column's centre; and the grain. A title's words are as tall as digits and stay; so does a line of nothing but
     grain (the page's edge)."""
-    grain = [i for i, off in zip(line, misplaced, strict=True) if off and i.value < 0 and i.h < GRAIN * height]
-    if not grain or len(grain) == len(line):
+    grain = [off and i.value < 0 and i.h < GRAIN * height for i, off in zip(line, misplaced, strict=True)]
+    if not any(grain) or all(grain):
         return line, misplaced, []
-    kept = [(i, off) for i, off in zip(line, misplaced, strict=True) if not any(i is g for g in grain)]
-    return [i for i, _ in kept], [off for _, off in kept], grain
+    return ([i for i, g in zip(line, grain, strict=True) if not g],
+            [off for off, g in zip(misplaced, grain, strict=True) if not g],
+            [i for i, g in zip(line, grain, strict=True) if g])
 
 
 def _passed_over(line: list[Item], misplaced: list[bool], grid: Grid, edge: float, below: Optional[float],
