@@ -33,7 +33,7 @@ else:  # at run time nothing checks the protocol: Executor is a plain class to s
     Protocol = object
 
 __all__ = ["Executor", "SerialExecutor", "LocalPool", "DaskExecutor", "make_executor", "hard_limit", "enter_worker",
-           "worker_context", "death_message"]
+           "death_message"]
 
 
 class Executor(Protocol):

@@ -1,7 +1,8 @@
 """How worker processes start: forked, from a forkserver, or spawned; and the forkserver's socket kept short.
 
-Apart from :mod:`nonogen.executors` because the studio's engine starts its workers the same way, and because a
-one-process run imports none of this.
+Its own module because two places start workers this way: the local pool (:mod:`nonogen.executors`) and the
+studio's engine (:mod:`nonogen.studio.worker`). Nothing here is imported before a worker is wanted: multiprocessing
+is loaded only when a forkserver or spawn is chosen.
 """
 from __future__ import annotations
 

@@ -42,7 +42,8 @@ import threading
 from multiprocessing.connection import Connection
 from typing import Any, AsyncIterator, Callable, Hashable, Optional
 
-from ..executors import death_message, enter_worker, worker_context
+from ..executors import death_message, enter_worker
+from ..processes import worker_context
 
 __all__ = ["Engine", "CANCELLED", "STOP_GRACE"]
 
