@@ -14,7 +14,7 @@ from nonogen.importers.scan.digits import (FONT_FILES, MATCHED_BLURS, blurred_at
                                            model_scores, reading)
 from nonogen.importers.scan.glyphs import page_ink
 from nonogen.importers.scan.lattice import Grid
-from nonogen.importers.scan.photoread import _narrow, _plausible, cored, matched
+from nonogen.importers.scan.photoread import _evened, _joined, _narrow, _plausible, _without_specks, cored, matched
 
 PITCH = 32.0
 
@@ -149,6 +149,71 @@ def test_grain_half_a_digits_height_is_no_number():
     digits = [item(d, 20.0 * k, 19.0) for k, d in enumerate((2, 3, 4, 5, 6, 7))]
     out = _plausible(digits + [item(8, 130.0, 9.0), item(9, 150.0, 11.0), item(4, 170.0, 13.0)])
     assert [i.value for i in out] == [2, 3, 4, 5, 6, 7, -1, -1, 4]
+
+
+def test_a_digit_thinner_than_the_pages_ones_is_no_number():
+    """Two specks of grain joined into a blob 5 pixels wide, beside ones 10 wide, were read as a "3" above a column's
+    clue. A "1" is the narrowest digit: any other digit narrower than most of a page's ones is no number."""
+    def item(value: int, x: float, width: float) -> Item:
+        return Item(value, 1.0, (x, 100.0, x + width, 117.0), str(value), 0.95)
+
+    page = [item(d, 20.0 * k, 10.0 if d == 1 else 11.0) for k, d in enumerate((1, 1, 1, 2, 3, 4, 5, 6))]
+    out = _plausible(page + [item(3, 170.0, 5.0), item(3, 190.0, 8.0), item(1, 210.0, 5.0)])
+    assert [i.value for i in out][-3:] == [-1, 3, 1]
+
+
+def _with_specks(gray: np.ndarray, count: int) -> np.ndarray:
+    """``gray`` with ``count`` specks of grain 2 pixels wide and 5 high along its bottom."""
+    gray = gray.copy()
+    for k in range(count):
+        gray[260:265, 10 + 12 * k:12 + 12 * k] = 20
+    return gray
+
+
+def test_a_digit_blur_broke_in_two_is_joined_among_the_papers_grain():
+    """A "2" in two halves, each half a digit high, is one digit again. Measured against the median blob, which on a
+    photo is the paper's grain, the whole "2" was taller than a digit and was read as "997"; it is measured
+    against the page's digits."""
+    gray = _sheet([(d, 40 + 30 * k, 60) for k, d in enumerate("1345678")] + [("2", 160, 120)])
+    rows = np.nonzero((gray[110:160, 150:190] < 120).any(axis=1))[0]
+    middle = 110 + int(rows.mean())
+    gray[middle - 1:middle + 1, 150:190] = 250  # blur took the middle of its stroke
+    ink = page_ink(gray, PITCH, ridges=False)
+    halves = [g for g in ink.glyphs if 150 <= g.cx <= 190 and 110 <= g.cy <= 160]
+    assert len(halves) == 2
+    for grainy in (ink, page_ink(_with_specks(gray, 30), PITCH, ridges=False)):
+        (two,) = [g for g in _joined(grainy, PITCH).glyphs if 150 <= g.cx <= 190 and 110 <= g.cy <= 160]
+        assert two.y0 == min(h.y0 for h in halves) and two.y1 == max(h.y1 for h in halves)
+
+
+def test_a_sliver_of_a_line_beside_a_digit_is_no_glyph():
+    """A pixel-wide sliver of a clue cell's side, nearly a digit high, was read as a "1" and joined the "4" beside it
+    ("41"); a digit's stroke is wider, and a digit stays."""
+    gray = _sheet([(d, 40 + 30 * k, 60) for k, d in enumerate("1234567")])
+    gray[62:74, 262] = 20
+    ink = page_ink(gray, PITCH, ridges=False)
+    assert [g for g in ink.glyphs if g.x0 == 262 and g.w == 1]
+    kept = _without_specks(ink, PITCH).glyphs
+    assert not [g for g in kept if g.x0 == 262 and g.w == 1]
+    assert len([g for g in kept if g.y0 < 90]) == 7
+
+
+def test_a_digit_in_a_shadows_blotch_is_cut_out_no_wider_than_itself():
+    """A shadow a few cells across, darker than the page's ink level round a "2", joined the "2"'s blob into a box
+    read as a sure "8". With the paper measured around each digit, its blob is the digit's own size."""
+    page = [(d, 20 + 36 * k, y) for y in (10, 40, 190, 220, 250) for k, d in enumerate("1234567890")]
+    gray = _sheet(page + [("2", 160, 120)])
+    (alone,) = [g for g in page_ink(gray, PITCH, ridges=False).glyphs if 140 <= g.cx <= 190 and 110 <= g.cy <= 160]
+    yy, xx = np.mgrid[0:gray.shape[0], 0:gray.shape[1]]
+    blotch = np.exp(-((xx - alone.cx) ** 2 + (yy - alone.cy) ** 2) / (2 * 40.0 ** 2))
+    shaded = (gray * (1 - 0.3 * blotch)).astype(np.uint8)
+    def at_the_two(gray: np.ndarray) -> list:
+        return [g for g in page_ink(gray, PITCH, ridges=False).glyphs
+                if g.x0 <= alone.cx < g.x1 and g.y0 <= alone.cy < g.y1]
+
+    assert at_the_two(shaded)[0].w > alone.w + 4  # what the shadow did
+    (two,) = at_the_two(_evened(shaded, PITCH))
+    assert abs(two.w - alone.w) <= 3 and abs(two.h - alone.h) <= 3
 
 
 def _item(value: int, cx: float, cy: float, likeness: float = 0.95) -> Item:

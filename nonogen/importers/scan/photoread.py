@@ -1,6 +1,8 @@
 """A photo's page read: each grid redrawn flat (:mod:`.photo`), then read as a clean sheet with mendings for a
 photo's blur, its paper and its bend.
 
+- The light is evened again, cell by cell (:func:`_evened`): a shadow's small blotch makes a grey halo round its
+  digits that the whole photo's evening leaves.
 - Only dark strokes are grid lines: the paper's grain makes faint ridges a sheet's reader would take for grey lines
   (:func:`.glyphs.page_ink`). A blob far taller than a digit (a digit joined by a smear) is cut back to its dark
   cores (:func:`cored`); a digit that blur broke in two (a "2" losing its thin diagonal) is joined again
@@ -12,8 +14,8 @@ photo's blur, its paper and its bend.
   (a blurred "1" the prototypes took for a "3") is gone with the model: on the bench's 120 hard photos of seeds 3, 5
   and 13 it made 13 narrow "7"s, "3"s and "2"s ones, misread 2 pages and mended none (111 read exactly without it,
   109 with it).
-- Confidences are measured against the page's (:func:`_measured`); a blob unlike the page's digits in height, or a
-  "1" far thinner than its ones (the page's edge, the table's grain), is no number (:func:`_plausible`).
+- Confidences are measured against the page's (:func:`_measured`); a blob unlike the page's digits in height, or
+  far thinner than its ones (the page's edge, the table's grain), is no number (:func:`_plausible`).
 - A column clue line holding a number off its column's centre is a heading (a title whose letters read as digits);
   a row's clue is followed number by number out from the grid, as a bent page bows it (:func:`.assign.clue_items`).
 """
@@ -46,13 +48,33 @@ and a third of them (every digit among them) tell the blur in a third of the tim
 of seed 3, 32 chose the same blur as with all of them, the rest the next one, and every page read the same."""
 
 
-def _joined(ink: Ink) -> Ink:
+EVEN_WINDOW = 1.25
+"""Side, in cells, of the window a photo's paper is measured in around each pixel before its digits are cut out
+(:func:`_evened`): wider than any number, so its brightest pixel is paper. At three quarters of a cell the window
+sat inside a title's grey word and evened part of its letters away to paper; the crumbs that mark a line as text
+went with them, and the title's number ("Puzzle 15") was read as a column's clue."""
+
+
+def _evened(gray: np.ndarray, pitch: float) -> np.ndarray:
+    """``gray`` divided by the paper's brightness within :data:`EVEN_WINDOW` cells of each pixel: a shadow's
+    blotch a few cells across, too small for the whole photo's evening (:func:`.photo.flatten`), left a grey
+    halo round a digit in it, darker than the page's ink level; the halo joined the digit's blob, and a "2"
+    filled out to a box read as a sure "8"."""
+    import cv2
+
+    side = max(3, int(EVEN_WINDOW * pitch) | 1)
+    paper = cv2.GaussianBlur(cv2.dilate(gray, np.ones((side, side), np.uint8)).astype(np.float32), (0, 0), side / 4)
+    return np.clip(gray.astype(np.float32) / np.maximum(paper, 1.0) * 255.0, 0, 255).astype(gray.dtype)
+
+
+def _joined(ink: Ink, pitch: float) -> Ink:
     """The ink with a digit that blur broke in two made one again: two blobs one over the other, overlapping
-    across, that together are no taller than a digit (a blurred "2" loses its thin diagonal and falls apart)."""
-    sizes = [g.h for g in ink.glyphs if g.h >= 4]
-    if not sizes:
+    across, that together are no taller than a digit (a blurred "2" loses its thin diagonal and falls apart).
+    A digit's height is the page's (:func:`_digit_height`), not the median blob's: grain makes most blobs, and
+    measured by them a 16-pixel "2" in two halves was taller than a digit and was read as "997"."""
+    height = _digit_height(ink, pitch)
+    if height is None:
         return ink
-    height = float(np.median(sizes))
     glyphs = sorted(ink.glyphs, key=lambda g: (g.x0, g.y0))
     merged: dict[int, Glyph] = {}
     gone: set[int] = set()
@@ -87,6 +109,12 @@ SPECK_SIDE = 0.25
 not a digit nor a piece of one."""
 
 
+SLIVER = 0.12
+"""A blob narrower than this share of the page's digit height is a line's edge, not a digit's stroke: a pixel-wide
+sliver of a clue cell's side beside the page's edge, 15 pixels high by 16-pixel digits, was read as a "1" and
+joined the "4" beside it (a real photo, nono5, once the light is evened: :func:`_evened`)."""
+
+
 def _digit_height(ink: Ink, pitch: float) -> Optional[float]:
     """A digit's height on the page: the median of the blobs from a third of a cell of ``pitch`` to a cell high
     (the paper's grain makes many smaller ones); None when there are none."""
@@ -95,14 +123,14 @@ def _digit_height(ink: Ink, pitch: float) -> Optional[float]:
 
 
 def _without_specks(ink: Ink, pitch: float) -> Ink:
-    """The ink less its specks (:data:`SPECK_SIDE`), before broken digits are joined (:func:`_joined`): two
-    1x3-pixel ends of a clue box's line beside a "4", one over the other, were joined and read as a "1" of the same
-    number ("41" for a 4)."""
+    """The ink less its specks (:data:`SPECK_SIDE`) and slivers (:data:`SLIVER`), before broken digits are joined
+    (:func:`_joined`): two 1x3-pixel ends of a clue box's line beside a "4", one over the other, were joined and read
+    as a "1" of the same number ("41" for a 4)."""
     height = _digit_height(ink, pitch)
     if height is None:
         return ink
-    least = SPECK_SIDE * height
-    return replace(ink, glyphs=tuple(g for g in ink.glyphs if g.h >= least or g.w >= least))
+    least, thinnest = SPECK_SIDE * height, SLIVER * height
+    return replace(ink, glyphs=tuple(g for g in ink.glyphs if (g.h >= least or g.w >= least) and g.w >= thinnest))
 
 
 def _inside(ink: Ink, box: tuple[float, float, float, float]) -> Ink:
@@ -165,11 +193,18 @@ a heading: four lines of column clues above them were lost (seed 53 page 3). A b
 third at most, and the digits around a blob are its neighbours, shrunk alike."""
 
 
+THIN_ONE, THIN_OTHER = 0.4, 0.7
+"""Widths, in the page's usual "1"'s, under which a "1" and any other digit are no number: a "1" is the narrowest
+digit, and in a font whose "1" has a foot it is as wide as the rest. Two specks of grain joined into a blob 5
+pixels wide beside 10-pixel ones read as a "3" above a column's clue (seed 17 page 23)."""
+
+
 def _plausible(items: list) -> list:
     """The items with what cannot be a clue number made no number (value -1, where a clue's reading stops): a blob
-    far taller or shorter than the digits around it, or a "1" far thinner than the page's ones. A photo's margin
-    may hold the page's edge (a thin dark line) and the table's grain beyond it, within a clue's reach of the last
-    number. Around it, not the page's: a bent page's redrawn margin may still shrink its digits a third far out."""
+    far taller or shorter than the digits around it, or far thinner than the page's ones (:data:`THIN_ONE`). A
+    photo's margin may hold the page's edge (a thin dark line) and the table's grain beyond it, within a clue's reach
+    of the last number. Around it, not the page's: a bent page's redrawn margin may still shrink its digits a third
+    far out."""
     digits = [i for i in items if i.value >= 0]
     tall = [i for i in digits if i.text.strip("1")]  # a blurred one is shorter than the other digits
     if len(tall) < 5:
@@ -181,9 +216,13 @@ def _plausible(items: list) -> list:
         near = np.argsort(((where - (i.cx, i.cy)) ** 2).sum(axis=1))[int(id(i) in mine):9]
         usual[id(i)] = float(np.median(heights[near]))
     ones = [i.box[2] - i.box[0] for i in digits if i.text == "1"]
-    thin = 0.4 * float(np.median(ones)) if len(ones) >= 3 else 0.0
+    one = float(np.median(ones)) if len(ones) >= 3 else 0.0
+
+    def too_thin(i) -> bool:  # an Item
+        return i.box[2] - i.box[0] < (THIN_OTHER if i.text.strip("1") else THIN_ONE) * one
+
     return [replace(i, value=-1, likeness=0.0) if id(i) in usual and (
-        not SHORTEST * usual[id(i)] <= i.h <= 1.6 * usual[id(i)] or i.box[2] - i.box[0] < thin) else i for i in items]
+        not SHORTEST * usual[id(i)] <= i.h <= 1.6 * usual[id(i)] or too_thin(i)) else i for i in items]
 
 
 NARROW = 1.3
@@ -298,8 +337,9 @@ def read_flats(flats: list[Flat], number: int = 1) -> list:
 
     found = []
     for flat in flats:
-        ink = cored(page_ink(flat.gray, flat.grid.pitch, ridges=False, blocks=True), flat.grid.pitch)
-        ink = _joined(_without_specks(ink, flat.grid.pitch))
+        ink = cored(page_ink(_evened(flat.gray, flat.grid.pitch), flat.grid.pitch, ridges=False, blocks=True),
+                    flat.grid.pitch)
+        ink = _joined(_without_specks(ink, flat.grid.pitch), flat.grid.pitch)
         if flat.frame is not None:
             ink = _inside(ink, flat.frame)
         seen: list = []  # every glyph's features, and every way of cutting a blob's (the first reading is not kept)
