@@ -14,8 +14,10 @@ from PIL import Image
 
 import nonogen
 from nonogen.clues import puzzle_from_grid
+from nonogen.importers.scan.lattice import Grid
 from nonogen.importers.scan.pages import read_pages
 from nonogen.importers.scan.read import read_page
+from nonogen.importers.scan.rectify import Flat, edges_followed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,3 +79,37 @@ def test_a_damaged_digit_gets_its_clue_named(tmp_path):
     (scanned,) = nonogen.scan(tmp_path / "damaged.png")
     assert f"row {row + 1}" in [s["line"] for s in scanned.suspects]
 
+
+
+def _bowed_canvas(bow: tuple[int, ...]) -> tuple[np.ndarray, Grid]:
+    """A redrawn 6x6 grid (32-pixel cells from (200, 200)) whose top line is drawn ``bow[c]`` pixels low over column
+    c, with a "1" standing on it in every column."""
+    gray = np.full((440, 440), 250, np.uint8)
+    grid = Grid(tuple(200.0 + 32 * k for k in range(7)), tuple(200.0 + 32 * k for k in range(7)))
+    for k in range(7):
+        gray[200 + 32 * k - 1:200 + 32 * k + 1, 199:393] = 30 if k else 250
+        gray[199:393, 200 + 32 * k - 1:200 + 32 * k + 1] = 30
+    for c, low in enumerate(bow):
+        gray[199 + low:201 + low, 200 + 32 * c:232 + 32 * c] = 30
+        gray[182 + low:196 + low, 215 + 32 * c:218 + 32 * c] = 20  # the "1", four pixels above its line
+    return gray, grid
+
+
+def test_a_grid_edge_bowing_into_the_grid_is_followed_by_its_clues():
+    """Where a page curls sharply at a corner, the map misses the edge's last crossings and the top line is drawn
+    half a cell inside the grid there: the clue number nearest the grid stood inside it and was lost (seed 11,
+    page 34 of the photo bench). The margin above is moved to follow the line, column by column."""
+    gray, grid = _bowed_canvas((0, 0, 0, 2, 8, 16))
+    moved = edges_followed(Flat(gray, grid, 32.0)).gray
+    for c in range(6):
+        middle = slice(205 + 32 * c, 227 + 32 * c)
+        line = 180 + int(np.argmin(moved[180:216, middle].mean(axis=1)))
+        assert abs(line - 200) <= 1, c
+        ink = np.nonzero((moved[150:199, 215 + 32 * c:218 + 32 * c] < 120).any(axis=1))[0]
+        assert len(ink) >= 12 and 150 + ink.max() < 200, c
+
+
+def test_a_grid_whose_edges_are_drawn_straight_is_not_moved():
+    gray, grid = _bowed_canvas((0, 0, 1, 0, 0, 1))
+    flat = Flat(gray, grid, 32.0)
+    assert edges_followed(flat) is flat

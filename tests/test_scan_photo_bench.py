@@ -103,3 +103,12 @@ def test_a_blurred_two_digit_number_whose_digits_touch_is_not_lost(tmp_path, see
     found = nonogen.scan(photo, verify=False)
     assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
     assert getattr(found[0].puzzle, kind)[line] == getattr(puzzle, kind)[line]
+
+
+def test_the_last_columns_clue_nearest_a_curled_corner_is_kept(tmp_path):
+    """Page 34 of seed 13: the page curls at its top right corner and the redrawn top line bows half a cell into the
+    grid over the last columns; the last column's "1" nearest the grid stood inside it and was lost."""
+    puzzle, photo = _bench_page(13, 34, tmp_path)
+    found = nonogen.scan(photo, verify=False)
+    assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
+    assert found[0].puzzle.cols[-3:] == puzzle.cols[-3:]

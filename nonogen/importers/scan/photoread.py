@@ -1,8 +1,9 @@
 """A photo's page read: each grid redrawn flat (:mod:`.photo`), then read as a clean sheet with mendings for a
 photo's blur, its paper and its bend.
 
-- The light is evened again, cell by cell (:func:`_evened`): a shadow's small blotch makes a grey halo round its
-  digits that the whole photo's evening leaves.
+- The clue margins follow the grid's edges as drawn (:func:`.rectify.edges_followed`), then the light is evened
+  again, cell by cell (:func:`_evened`): a shadow's small blotch makes a grey halo round its digits that the whole
+  photo's evening leaves.
 - Only dark strokes are grid lines: the paper's grain makes faint ridges a sheet's reader would take for grey lines
   (:func:`.glyphs.page_ink`). A blob far taller than a digit (a digit joined by a smear) is cut back to its dark
   cores (:func:`cored`); a digit that blur broke in two (a "2" losing its thin diagonal) is joined again
@@ -30,6 +31,7 @@ from .digits import MATCHED_BLURS, SIDE, blurred_at, classify_ranked, reading
 from .glyphs import Glyph, Ink, page_ink
 from .pages import Page
 from .photo import STROKE, Flat, flat_grids
+from .rectify import edges_followed
 
 __all__ = ["read_photo", "read_flats", "sound", "matched", "cored"]
 
@@ -337,6 +339,7 @@ def read_flats(flats: list[Flat], number: int = 1) -> list:
 
     found = []
     for flat in flats:
+        flat = edges_followed(flat)
         ink = cored(page_ink(_evened(flat.gray, flat.grid.pitch), flat.grid.pitch, ridges=False, blocks=True),
                     flat.grid.pitch)
         ink = _joined(_without_specks(ink, flat.grid.pitch), flat.grid.pitch)

@@ -5,6 +5,9 @@ The map is a homography fitted to every crossing (perspective), a cubic correcti
 bent towards a book's spine), and what the cubic leaves in turn, taken straight between the crossings (a page
 curling sharply); past the grid, over the clues, where no line is drawn, the correction goes on straight from the
 grid's edge.
+
+Where a page curls sharply at a corner the map still misses the edge's last crossings; before the canvas is read,
+its clue margins are moved to follow the grid's top and left lines as drawn (:func:`edges_followed`).
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import numpy as np
 
 from .lattice import Grid
 
-__all__ = ["Flat", "redraw"]
+__all__ = ["Flat", "redraw", "edges_followed"]
 
 SHARP = 0.1
 """Share of a cell the cubic must miss a crossing by before what it leaves is followed between the crossings: less
@@ -124,3 +127,51 @@ def redraw(flat: np.ndarray, crossings: np.ndarray) -> Flat:
     xs = tuple(float((left + j) * pitch) for j in range(cols + 1))
     ys = tuple(float((top + k) * pitch) for k in range(rows + 1))
     return Flat(np.clip(canvas, 0, 255).astype(np.uint8), Grid(xs, ys), photo_pitch)
+
+
+EDGE_REACH = 0.6
+"""How far, in cells, from where the grid's top and left lines should be on the canvas they are looked for
+(:func:`edges_followed`)."""
+EDGE_LEAST = 0.1
+"""Share of a cell an edge must stray by somewhere before the margin is moved to follow it: less is the drawing's
+own noise."""
+
+
+def _drawn_edge(gray: np.ndarray, lines: tuple[float, ...], edge: float, pitch: float) -> np.ndarray:
+    """For each cell along a grid's edge (``lines`` across it, the edge at ``edge`` along the rows of ``gray``), how
+    far below ``edge`` its line is drawn: the darkest row within :data:`EDGE_REACH` cells, when where it should be
+    is not dark already. Smoothed over three cells: a digit's bar close to the line may be one cell's darkest."""
+    lo, hi = max(0, int(edge - EDGE_REACH * pitch)), min(gray.shape[0], int(edge + EDGE_REACH * pitch) + 1)
+    at = int(round(edge)) - lo
+    offsets = []
+    for a, b in zip(lines, lines[1:], strict=False):
+        profile = gray[lo:hi, int(a + 0.2 * pitch):int(b - 0.2 * pitch)].mean(axis=1)
+        darkest, paper = float(profile.min()), float(np.percentile(profile, 90))
+        there = float(profile[max(0, at - 1):at + 2].min())
+        offsets.append(0.0 if there <= (darkest + paper) / 2 else float(lo + int(np.argmin(profile)) - edge))
+    padded = np.pad(np.asarray(offsets), 1, mode="edge")
+    return np.median(np.stack([padded[:-2], padded[1:-1], padded[2:]]), axis=0)
+
+
+def edges_followed(flat: Flat) -> Flat:
+    """The canvas with its clue margins moved to follow the grid's top and left lines as they are drawn: where a
+    page curls sharply at a corner, the map misses the edge's last crossings, and the line there bows half a cell
+    into the grid (a simulated photo's last column: the clue number nearest the grid fell inside it and was lost).
+    The margins move cell by cell along the edge, fading out over the grid's first cell."""
+    import cv2
+
+    gray, grid, pitch = flat.gray.astype(np.float32), flat.grid, flat.grid.pitch
+    top = _drawn_edge(gray, grid.xs, grid.ys[0], pitch)
+    left = _drawn_edge(gray.T, grid.ys, grid.xs[0], pitch)
+    if max(np.abs(top).max(initial=0), np.abs(left).max(initial=0)) < EDGE_LEAST * pitch:
+        return flat
+    h, w = gray.shape
+    x, y = np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32)
+    down = np.interp(x, (np.asarray(grid.xs[:-1]) + grid.xs[1:]) / 2, top)
+    across = np.interp(y, (np.asarray(grid.ys[:-1]) + grid.ys[1:]) / 2, left)
+    fade_y = np.clip((grid.ys[0] + pitch - y) / (0.5 * pitch), 0, 1)
+    fade_x = np.clip((grid.xs[0] + pitch - x) / (0.5 * pitch), 0, 1)
+    map_x = (x[None, :] + across[:, None] * fade_x[None, :]).astype(np.float32)
+    map_y = (y[:, None] + down[None, :] * fade_y[:, None]).astype(np.float32)
+    moved = cv2.remap(flat.gray, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return Flat(moved, grid, flat.photo_pitch, flat.frame)
