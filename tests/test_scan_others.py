@@ -17,6 +17,7 @@ import pytest
 import nonogen
 from nonogen.clues import puzzle_from_grid
 from nonogen.model import Color
+from nonogen.palette import BW_PALETTE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import scan_styles  # noqa: E402
@@ -162,3 +163,27 @@ def test_a_small_puzzle_alone_on_a_big_page_is_found(tmp_path):
     nonogen.draw(puzzle, tmp_path / "p.png", paper="letter", dpi=150)
     (found,) = nonogen.scan(tmp_path / "p.png", verify=False)
     _same_numbers(found, puzzle)
+
+
+def test_black_numbers_on_an_apps_tinted_clue_panel_are_black_and_white(tmp_path):
+    """An app (Picture Cross) sets its black clue numbers on a light tinted panel: the numbers sit on a fill that is
+    not paper, as a colour puzzle's light box against a line does, and the puzzle read as a colour puzzle of the
+    panel's tint. The clue slots no number reaches show the panel, so a fill like theirs is no colour."""
+    from PIL import Image
+
+    from nonogen.importers.scan.lattice import find_grids
+
+    puzzle = _puzzle(23, 12, 12)
+    nonogen.draw(puzzle, tmp_path / "sheet.png")
+    rgb = np.asarray(Image.open(tmp_path / "sheet.png").convert("RGB")).copy()
+    (grid,) = find_grids(rgb.mean(axis=2).astype(np.uint8))
+    x0, y0, x1, y1 = (int(v) for v in grid.box)
+    reach = int(8 * grid.pitch)
+    for part in (rgb[y0:y1, max(0, x0 - reach):x0], rgb[max(0, y0 - reach):y0, x0:x1]):
+        paper = part.min(axis=2) >= 240
+        part[paper] = (228, 221, 215)
+    rgb[:max(4, y0 // 8), :max(4, x0 // 8)] = (230, 120, 30)  # the app's orange button: a page in colour
+    Image.fromarray(rgb).save(tmp_path / "app.png")
+    (found,) = nonogen.scan(tmp_path / "app.png", verify=False)
+    _same_numbers(found, puzzle)
+    assert found.puzzle.palette == BW_PALETTE  # not white and the panel's tint

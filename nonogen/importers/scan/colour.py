@@ -13,9 +13,11 @@ A clue box (a filled square about a cell wide) is dark in the contrast
 whatever its digit, so the digit would be a hole in a blob: each box is
 painted out as paper and its digit (the pixels unlike the box's fill) drawn
 back in as ink (:func:`unboxed`). A number's colour is then its box's fill,
-or, with no box under it, its digits' own colour (:func:`item_colours`), and
-the colours of one page are snapped to the few distinct ones found there
-(:func:`snapped`).
+or, with no box under it, what it sits on when that is not paper (a box that
+touches a line is not found as one) unless the clue margins' empty slots are
+drawn on it too (an app's tinted panel, :func:`panel_colour`), else its
+digits' own colour (:func:`item_colours`); the colours of one page are
+snapped to the few distinct ones found there (:func:`snapped`).
 """
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-__all__ = ["Box", "contrast_gray", "unboxed", "item_colours", "snapped", "colour_palette", "SAME_COLOUR"]
+__all__ = ["Box", "contrast_gray", "unboxed", "item_colours", "panel_colour", "snapped", "colour_palette",
+           "SAME_COLOUR"]
 
 FRAME = 4
 """Pixels of the page's outer frame that give the paper's colour."""
@@ -137,28 +140,58 @@ def _fill_around(window: np.ndarray, colours: np.ndarray, box: tuple[int, int, i
     return tuple(int(v) for v in np.broadcast_to(fill, (3,)))  # type: ignore[return-value]
 
 
+def panel_colour(items: Sequence, grid, rgb: np.ndarray, contrast: np.ndarray) -> Optional[np.ndarray]:
+    """The colour of the clue margins' empty slots when it is not paper: an app's tinted panel under its clues
+    (Picture Cross draws its clues on a translucent panel over a picture). None where the empty slots are paper,
+    as on a printed sheet, or where there are too few of them to tell.
+
+    A slot holding a number is left out, box and all: a colour puzzle's clue boxes fill the margins around the
+    numbers, and only the slots no clue reaches show what the margin is drawn on."""
+    x0, y0, x1, y1 = (int(v) for v in grid.box)
+    pitch = grid.pitch
+    left = [i for i in items if i.box[2] <= x0 and y0 <= i.cy < y1]
+    above = [i for i in items if i.box[3] <= y0 and x0 <= i.cx < x1]
+    empty = np.zeros(contrast.shape, bool)
+    if left:
+        start = max(0, int(min(i.box[0] for i in left) - 0.5 * pitch))
+        empty[y0:y1, start:x0] = True
+    if above:
+        start = max(0, int(min(i.box[1] for i in above) - 0.5 * pitch))
+        empty[start:y0, x0:x1] = True
+    for i in left:
+        r = int(np.clip(np.searchsorted(grid.ys, i.cy) - 1, 0, grid.height - 1))
+        empty[int(grid.ys[r]):int(grid.ys[r + 1]), max(0, int(i.cx - 0.5 * pitch)):int(i.cx + 0.5 * pitch)] = False
+    for i in above:
+        c = int(np.clip(np.searchsorted(grid.xs, i.cx) - 1, 0, grid.width - 1))
+        empty[max(0, int(i.cy - 0.5 * pitch)):int(i.cy + 0.5 * pitch), int(grid.xs[c]):int(grid.xs[c + 1])] = False
+    empty &= contrast >= 128  # no lines, no digits
+    if empty.sum() < pitch * pitch or np.median(contrast[empty]) >= 255 - NOT_PAPER:
+        return None
+    return np.median(rgb[empty].astype(np.int16), axis=0)
+
+
 def item_colours(items: Sequence, boxes: Sequence[Box], gray: np.ndarray, rgb: Optional[np.ndarray],
-                 contrast: np.ndarray) -> list[tuple[int, int, int]]:
+                 contrast: np.ndarray, panel: Optional[np.ndarray] = None) -> list[tuple[int, int, int]]:
     """The colour of each number (anything with a ``box``): the fill of the clue box under it, else of what it
-    sits on when that is not paper, else its darkest ink's."""
+    sits on when that is not paper nor the clues' ``panel`` (:func:`panel_colour`), else its darkest ink's."""
     bounds = np.asarray([(b.x0, b.y0, b.x1, b.y1) for b in boxes], np.float64).reshape(-1, 4)
     out = []
     for item in items:
         cx, cy = (item.box[0] + item.box[2]) / 2, (item.box[1] + item.box[3]) / 2
         under = np.flatnonzero((bounds[:, 0] <= cx) & (cx < bounds[:, 2]) & (bounds[:, 1] <= cy) & (cy < bounds[:, 3]))
-        out.append(boxes[int(under[0])].fill if len(under) else _ink_colour(item.box, gray, rgb, contrast))
+        out.append(boxes[int(under[0])].fill if len(under) else _ink_colour(item.box, gray, rgb, contrast, panel))
     return out
 
 
 def _ink_colour(box: tuple[float, float, float, float], gray: np.ndarray, rgb: Optional[np.ndarray],
-                contrast: np.ndarray) -> tuple[int, int, int]:
+                contrast: np.ndarray, panel: Optional[np.ndarray] = None) -> tuple[int, int, int]:
     x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
     x1, y1 = max(x0 + 1, int(np.ceil(box[2]))), max(y0 + 1, int(np.ceil(box[3])))
     pad = max(1, round(0.3 * (y1 - y0)))
     wx0, wy0 = max(0, x0 - pad), max(0, y0 - pad)
     colours = _colours(gray[wy0:y1 + pad, wx0:x1 + pad], None if rgb is None else rgb[wy0:y1 + pad, wx0:x1 + pad])
     fill = _fill_around(contrast[wy0:y1 + pad, wx0:x1 + pad], colours, (x0 - wx0, y0 - wy0, x1 - wx0, y1 - wy0))
-    if fill is not None:
+    if fill is not None and (panel is None or np.abs(np.asarray(fill) - panel).max() > SAME_COLOUR):
         return fill
     ink = 255 - contrast[y0:y1, x0:x1].astype(np.int16)
     image = colours[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0]

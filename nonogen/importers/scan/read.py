@@ -16,7 +16,7 @@ import numpy as np
 
 from . import photoread
 from .assign import Item, clue_items
-from .colour import Box, contrast_gray, item_colours, unboxed
+from .colour import Box, contrast_gray, item_colours, panel_colour, unboxed
 from .glyphs import Ink, page_ink
 from .lattice import Grid, find_grids
 from .pages import Page
@@ -42,12 +42,14 @@ class Found:
     dropped: tuple[Item, ...] = ()  # what a photo's column clues held that fits no column (a smudge, a stray)
 
 
-def _coloured(items: list[Item], boxes: list[Box], page: Page, contrast: np.ndarray) -> list[Item]:
+def _coloured(items: list[Item], boxes: list[Box], page: Page, contrast: np.ndarray, grid: Grid) -> list[Item]:
     """The items with their colours (a page in colour only: on a grey page every clue is the one ink)."""
     if page.rgb is None:
         return items
     numbers = [i for i in items if i.value >= 0]
-    colours = dict(zip(map(id, numbers), item_colours(numbers, boxes, page.gray, page.rgb, contrast), strict=True))
+    panel = panel_colour(numbers, grid, page.rgb, contrast)
+    colours = dict(zip(map(id, numbers), item_colours(numbers, boxes, page.gray, page.rgb, contrast, panel),
+                       strict=True))
     return [replace(i, colour=colours[id(i)]) if id(i) in colours else i for i in items]
 
 
@@ -125,7 +127,7 @@ def read_upright(page: Page) -> list[Found]:
             items, source = text_items(page.words, grid), "text"
         else:
             items, source = raster_items(ink, grid), "pixels"
-        rows, cols = clue_items(_coloured(items, boxes, page, contrast), grid)
+        rows, cols = clue_items(_coloured(items, boxes, page, contrast, grid), grid)
         if any(rows) or any(cols):
             found.append(Found(page.number, grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), source))
     return found
