@@ -26,6 +26,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from .lattice import Grid
+
 __all__ = ["Box", "contrast_gray", "unboxed", "item_colours", "panel_colour", "snapped", "colour_palette",
            "SAME_COLOUR"]
 
@@ -140,7 +142,7 @@ def _fill_around(window: np.ndarray, colours: np.ndarray, box: tuple[int, int, i
     return tuple(int(v) for v in np.broadcast_to(fill, (3,)))  # type: ignore[return-value]
 
 
-def panel_colour(items: Sequence, grid, rgb: np.ndarray, contrast: np.ndarray) -> Optional[np.ndarray]:
+def panel_colour(items: Sequence, grid: Grid, rgb: np.ndarray, contrast: np.ndarray) -> Optional[np.ndarray]:
     """The colour of the clue margins' empty slots when it is not paper: an app's tinted panel under its clues
     (Picture Cross draws its clues on a translucent panel over a picture). None where the empty slots are paper,
     as on a printed sheet, or where there are too few of them to tell.

@@ -149,6 +149,8 @@ def _drawn_edge(gray: np.ndarray, lines: tuple[float, ...], edge: float, pitch: 
         darkest, paper = float(profile.min()), float(np.percentile(profile, 90))
         there = float(profile[max(0, at - 1):at + 2].min())
         offsets.append(0.0 if there <= (darkest + paper) / 2 else float(lo + int(np.argmin(profile)) - edge))
+    if not offsets:
+        return np.zeros(0)
     padded = np.pad(np.asarray(offsets), 1, mode="edge")
     return np.median(np.stack([padded[:-2], padded[1:-1], padded[2:]]), axis=0)
 
