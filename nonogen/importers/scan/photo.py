@@ -44,15 +44,19 @@ a 24x12 grid read as 38x55) read no page better once blocks were joined: not on 
 bench's photos, seeds 3 and 5; it doubled the time of a page that does not read soundly."""
 
 
-def flatten(gray: np.ndarray) -> np.ndarray:
-    """``gray`` divided by the paper's brightness around each pixel: even light, paper near 255 (float32)."""
+def flatten(gray: np.ndarray, window: int = 9, blur: float = 3.0, shrink: int = SHRINK) -> np.ndarray:
+    """``gray`` divided by the paper's brightness around each pixel: even light, paper near 255 (float32). The
+    paper is the brightest pixel within ``window`` pixels, smoothed by ``blur``, both on a copy ``shrink`` times
+    smaller (the whole photo's light; the reader evens each cell's again at full size, :func:`.photoread._evened`)."""
     import cv2
 
     h, w = gray.shape
-    small = cv2.resize(gray, (max(1, w // SHRINK), max(1, h // SHRINK)), interpolation=cv2.INTER_AREA)
-    paper = cv2.dilate(small, np.ones((9, 9), np.uint8))
-    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), 3)
-    paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
+    small = gray if shrink == 1 else cv2.resize(gray, (max(1, w // shrink), max(1, h // shrink)),
+                                                interpolation=cv2.INTER_AREA)
+    paper = cv2.dilate(small, np.ones((window, window), np.uint8))
+    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), blur)
+    if shrink != 1:
+        paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR)
     return np.clip(gray.astype(np.float32) / np.maximum(paper, 1.0) * 255.0, 0, 255)
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from .digits import MATCHED_BLURS, SIDE, blurred_at, classify_ranked, reading
 from .glyphs import Glyph, Ink, page_ink
 from .pages import Page
-from .photo import STROKE, Flat, flat_grids
+from .photo import STROKE, Flat, flat_grids, flatten
 from .rectify import edges_followed
 
 __all__ = ["read_photo", "read_flats", "sound", "matched", "cored"]
@@ -62,11 +62,8 @@ def _evened(gray: np.ndarray, pitch: float) -> np.ndarray:
     blotch a few cells across, too small for the whole photo's evening (:func:`.photo.flatten`), left a grey
     halo round a digit in it, darker than the page's ink level; the halo joined the digit's blob, and a "2"
     filled out to a box read as a sure "8"."""
-    import cv2
-
     side = max(3, int(EVEN_WINDOW * pitch) | 1)
-    paper = cv2.GaussianBlur(cv2.dilate(gray, np.ones((side, side), np.uint8)).astype(np.float32), (0, 0), side / 4)
-    return np.clip(gray.astype(np.float32) / np.maximum(paper, 1.0) * 255.0, 0, 255).astype(gray.dtype)
+    return flatten(gray, side, side / 4, shrink=1).astype(gray.dtype)
 
 
 def _joined(ink: Ink, pitch: float) -> Ink:
