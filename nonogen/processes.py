@@ -1,8 +1,8 @@
 """How worker processes start: forked, from a forkserver, or spawned; and the forkserver's socket kept short.
 
 Its own module because two places start workers this way: the local pool (:mod:`nonogen.executors`) and the
-studio's engine (:mod:`nonogen.studio.worker`). Nothing here is imported before a worker is wanted: multiprocessing
-is loaded only when a forkserver or spawn is chosen.
+studio's engine (:mod:`nonogen.studio.worker`). The pool imports this module at its top, but what starts workers
+is imported only when one is wanted: multiprocessing only when a forkserver or spawn is chosen.
 """
 from __future__ import annotations
 

@@ -80,7 +80,6 @@ def test_a_damaged_digit_gets_its_clue_named(tmp_path):
     assert f"row {row + 1}" in [s["line"] for s in scanned.suspects]
 
 
-
 def _bowed_canvas(bow: tuple[int, ...]) -> tuple[np.ndarray, Grid]:
     """A redrawn 6x6 grid (32-pixel cells from (200, 200)) whose top line is drawn ``bow[c]`` pixels low over column
     c, with a "1" standing on it in every column."""
