@@ -9,9 +9,10 @@ changes of numbers read, each to one of its other readings, that make the
 puzzle solvable are found (:mod:`nonogen.importers.scan.suspects` offers
 each line its readings, :mod:`nonogen.solve.readings` chooses one a line,
 all lines at once) and their lines named first, with what they would read. A clue read with low
-confidence is a suspect too; so is every line whose clue cannot fit its
-length, and when the totals differ, the least sure lines. At most eight are named, unless the reading shows a
-misread and no fix is found: then every doubtful line is, however many.
+confidence is a suspect too, however many; so is every line whose clue cannot fit its
+length, and when the totals differ, the least sure lines. When the reading shows a misread and no fix is found,
+every doubtful line is named; on a photo whose digits read unsurely throughout (:attr:`Scan.legible` false), every
+line is.
 """
 from __future__ import annotations
 
@@ -30,14 +31,23 @@ from .model import Puzzle
 __all__ = ["Scan", "scan", "scan_files", "save_scans", "scan_record", "UNSURE"]
 
 UNSURE = 0.5
-"""A clue read with less confidence than this is named as a suspect, whatever the verdict."""
+"""A clue read with less confidence than this is named as a suspect, whatever the verdict, however many: when the
+list stopped at eight, a 36x38 photo's ninth such line was misread and not named (bench seed 29, page 23)."""
 DOUBTFUL = 0.8
 """When the reading shows a misread and the fix search finds no fix, every clue read with less confidence than this
 is named, however many: a page blurred or bent on one side misreads many lines, and naming eight left most of them
 out."""
+ILLEGIBLE_CONFIDENCE = 0.3
+"""The most confidence a line of a photo whose digits read unsurely throughout (:attr:`Scan.legible` false) is
+given: under :data:`UNSURE`, so each line is named until a person confirms it; the page's own measure of its
+numbers' confidences cannot tell its misreads from the rest (:func:`.importers.scan.photoread.legible`)."""
+ILLEGIBLE = "the page's digits read unsurely throughout (a blurred photo, or the puzzle small in it)"
+"""Why each line of a photo whose digits read unsurely throughout is named (:func:`.photoread.legible`): every
+one of its numbers is given a low confidence."""
 EMPTY_CONFIDENCE = 0.8
 """Confidence in a line with nothing read beside it (taken as empty: some programs print no 0)."""
 MOST_SUSPECTS = 8
+"""Suspects the terminal shows in full (the others by name)."""
 MOST_FIXES = 3
 """Fixes named as suspects (each with its changed lines), the likeliest first."""
 FIX_TIMEOUT = 2.0
@@ -70,6 +80,9 @@ class Scan:
     pages: int = 1
     on_page: int = 1
     extra: dict = field(default_factory=dict)
+    legible: bool = True
+    """False for a photo whose digits read unsurely throughout: no clue's confidence can be trusted, every line is
+    a suspect (a sharper photo, taken closer, reads better)."""
 
     @property
     def label(self) -> str:
@@ -88,7 +101,7 @@ class Scan:
                 "confidence": round(self.confidence, 3),
                 "row_confidence": [round(c, 3) for c in self.row_confidence],
                 "col_confidence": [round(c, 3) for c in self.col_confidence],
-                "suspects": list(self.suspects), "scan_seconds": round(self.seconds, 3)}
+                "legible": self.legible, "suspects": list(self.suspects), "scan_seconds": round(self.seconds, 3)}
 
 
 def _line_confidence(items: tuple, source: str) -> float:
@@ -113,7 +126,8 @@ def _colours(found: Any) -> tuple[tuple, dict[int, int]]:
 
 
 def puzzle_of(found: Any) -> tuple[Puzzle, list[float], list[float]]:
-    """The puzzle a found grid's numbers spell, and each row's and column's confidence (a malformed clue: 0).
+    """The puzzle a found grid's numbers spell, and each row's and column's confidence (a malformed clue: 0; on a
+    page not legible, at most :data:`ILLEGIBLE_CONFIDENCE`).
 
     Numbers read with colours (a page in colour) make a colour puzzle of the distinct colours found
     (:func:`~nonogen.importers.scan.colour.colour_palette`); black alone stays black and white.
@@ -127,7 +141,8 @@ def puzzle_of(found: Any) -> tuple[Puzzle, list[float], list[float]]:
         for items in lines:
             clue, good = _clue(items, colour)
             clues.append(clue)
-            confs.append(_line_confidence(items, found.source) if good else 0.0)
+            conf = _line_confidence(items, found.source) if good else 0.0
+            confs.append(conf if found.legible else min(conf, ILLEGIBLE_CONFIDENCE))
     return Puzzle(rows=rows, cols=cols, palette=palette), row_conf, col_conf
 
 
@@ -230,13 +245,14 @@ def _columns_under(box: tuple, grid: Any) -> range:
 
 
 def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str],
-             fixes: tuple = (), found: Any = None) -> list[dict]:
+             fixes: tuple = (), found: Any = None, legible: bool = True) -> list[dict]:
     """The lines whose clue was most likely misread, most likely first (see the module's note).
 
     ``fixes`` (:func:`fixes_of`) come first: each changed number's line,
     with the clue it would read and the verdict then. With the ``found``
     grid's items, lines equally sure are ordered by how much their glyphs
-    look like their digits (a stain or a blur makes a digit look less so).
+    look like their digits (a stain or a blur makes a digit look less so). On a page not ``legible`` every
+    line read with low confidence is named, however many (the reader gives each of its numbers a low one).
     """
     sureness: dict[tuple[str, int], float] = {}
     if found is not None:
@@ -276,7 +292,8 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     unexplained = misread and not fixes  # a fix leaving several solutions explains it too
     for kind, i, clue, conf, _ in lines:
         if conf < (DOUBTFUL if unexplained else UNSURE):
-            add(kind, i, clue, conf, "read with low confidence" if conf > 0 else "not a well-formed clue")
+            add(kind, i, clue, conf, "not a well-formed clue" if conf <= 0 else
+                "read with low confidence" if legible else ILLEGIBLE)
     in_rows = sum(n for clue in puzzle.rows for n, _ in clue)
     in_cols = sum(n for clue in puzzle.cols for n, _ in clue)
     if in_rows != in_cols or (status == "unsolvable" and not named):
@@ -287,7 +304,7 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     plain = ("the clue needs", "its clue ends short", "a smudge over")  # what the page shows, not a guess
     ordered = sorted(named.values(), key=lambda s: ("read_as" not in s, not s["why"].startswith(plain),
                                                     s["confidence"] if "read_as" not in s else 0))
-    return ordered if unexplained else ordered[:MOST_SUSPECTS]
+    return ordered
 
 
 def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float] = 60.0, strategy: str = "full",
@@ -327,10 +344,11 @@ def scan(path: Union[str, Path], *, verify: bool = True, timeout: Optional[float
 
             result = prove(puzzle, timeout=timeout, strategy=strategy, grade=grade)
         status = None if result is None else result.status
-        named = suspects(puzzle, row_conf, col_conf, status, tuple(fixes_of(grid, puzzle, status)), grid)
+        named = suspects(puzzle, row_conf, col_conf, status, tuple(fixes_of(grid, puzzle, status)), grid,
+                         grid.legible)
         out.append(Scan(str(path), page.number, seen[page.number], puzzle, tuple(row_conf), tuple(col_conf),
                         grid.source, result, tuple(named), read_seconds, len(pages), per_page[page.number],
-                        {"page": page, "found": grid} if layout else {}))
+                        {"page": page, "found": grid} if layout else {}, grid.legible))
     return out
 
 

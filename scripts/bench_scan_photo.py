@@ -70,21 +70,22 @@ def photo(pdf: Path, level: str, folder: Path, k: int) -> Path:
     return photo_sim.save_photo(gray, folder / f"{k}-{level}.jpg", level, seed=1000 * (level == "hard") + k)
 
 
-def exact(puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float, str, bool, tuple[int, int]]:
+def exact(puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float, str, bool, tuple[int, int], bool]:
     """Whether the scan of ``path`` gives exactly ``puzzle``'s clues; the seconds reading took (the verdict and the
     suspects' search not counted); what went wrong; whether every misread line is among the suspects; how many
-    lines the suspects name, and how far down their list the last misread one is (0: none misread or named)."""
+    lines the suspects name, and how far down their list the last misread one is (0: none misread or named);
+    whether the page was found legible (not: every line named)."""
     start = time.perf_counter()
     try:
         found = nonogen.scan(path, timeout=VERIFY_SECONDS, grade=False)
     except nonogen.NonogenError as exc:
-        return False, time.perf_counter() - start, str(exc), False, (0, 0)
+        return False, time.perf_counter() - start, str(exc), False, (0, 0), True
     if len(found) != 1:
-        return False, found[0].seconds if found else 0.0, f"{len(found)} grids", False, (0, 0)
+        return False, found[0].seconds if found else 0.0, f"{len(found)} grids", False, (0, 0), True
     seconds = found[0].seconds
     got = found[0].puzzle
     if (got.width, got.height) != (puzzle.width, puzzle.height):
-        return False, seconds, f"size {got.width}x{got.height}", False, (0, 0)
+        return False, seconds, f"size {got.width}x{got.height}", False, (0, 0), found[0].legible
     bad = [f"row {i + 1}" for i, (a, b) in enumerate(zip(got.rows, puzzle.rows, strict=True)) if a != b]
     bad += [f"column {i + 1}" for i, (a, b) in enumerate(zip(got.cols, puzzle.cols, strict=True)) if a != b]
     order = [s["line"] for s in found[0].suspects]
@@ -92,7 +93,9 @@ def exact(puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float, str, bool, t
     missed = [line for line in bad if line not in flagged]
     why = ", ".join(bad[:4]) + (f"; not flagged: {', '.join(missed[:4])}" if missed else "; all flagged")
     reach = max((order.index(line) + 1 for line in bad if line in flagged), default=0)
-    return not bad, seconds, why, not missed, (len(order), reach)
+    if not found[0].legible:
+        why += "; read unsurely throughout: every line named"
+    return not bad, seconds, why, not missed, (len(order), reach), found[0].legible
 
 
 PREVIOUS_READER = r"""
@@ -161,12 +164,14 @@ def main() -> None:
     table: dict[tuple[str, str], list[tuple[bool, float]]] = {}
     flags: dict[str, list[bool]] = {}
     named: dict[tuple[str, bool], list[tuple[int, int]]] = {}  # lines named, last misread's place; by exactness
+    unsure: dict[tuple[str, bool], int] = {}  # pages not legible (every line named), by kind and exactness
     before: dict[str, list[tuple[bool, float, str]]] = {}
     for kind in kinds:
         for k, puzzle in enumerate(puzzles):
             path = draw(puzzle, kind, folder, k)
-            ok, seconds, why, flagged, suspects = exact(puzzle, path)
+            ok, seconds, why, flagged, suspects, legible = exact(puzzle, path)
             named.setdefault((kind, ok), []).append(suspects)
+            unsure[kind, ok] = unsure.get((kind, ok), 0) + (not legible)
             if previous is not None:
                 before.setdefault(kind, []).append((*previous.read(puzzle, path), band(puzzle)))
             table.setdefault((kind, band(puzzle)), []).append((ok, seconds))
@@ -186,14 +191,15 @@ def main() -> None:
         print(f"| {kind} | {' | '.join(cells)} | {np.mean(times):.2f}, {max(times):.2f} |")
     print("\nlines named as suspects per page (each is a line a person checks), and on a misread page how far down "
           "the list its last misread line is:")
-    print("| kind | exact pages: mean, max | misread pages: median, max | last misread line: median, max |")
-    print("|---|---|---|---|")
+    print("| kind | exact pages: mean, max | misread pages: median, max | last misread line: median, max | "
+          "pages read unsurely throughout (every line named): exact, misread |")
+    print("|---|---|---|---|---|")
     for kind in kinds:
         right = [n for n, _ in named.get((kind, True), [(0, 0)])]
         wrong = [n for n, _ in named.get((kind, False), [(0, 0)])]
         reach = [r for _, r in named.get((kind, False), [(0, 0)])]
         print(f"| {kind} | {np.mean(right):.2f}, {max(right)} | {np.median(wrong):.0f}, {max(wrong)} | "
-              f"{np.median(reach):.0f}, {max(reach)} |")
+              f"{np.median(reach):.0f}, {max(reach)} | {unsure.get((kind, True), 0)}, {unsure.get((kind, False), 0)} |")
     if previous is not None:
         previous.close()
         print(f"\nthe previous reader ({args.previous}) on the same pages, asked right after each:")

@@ -15,7 +15,8 @@ import nonogen
 from nonogen.clues import line_clue, puzzle_from_grid
 from nonogen.importers.scan.assign import Item
 from nonogen.importers.scan.lattice import Grid
-from nonogen.scanning import DOUBTFUL, MOST_SUSPECTS, UNSURE, fixes_of, puzzle_of, short_of_the_grid, suspects
+from nonogen.scanning import (DOUBTFUL, ILLEGIBLE, MOST_SUSPECTS, UNSURE, fixes_of, puzzle_of, short_of_the_grid,
+                              suspects)
 from nonogen.solve.readings import fewest_changed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +31,7 @@ class _Found:
 
     source = "pixels"
     dropped: tuple = ()  # nothing dropped from over the columns
+    legible = True  # its digits read as surely as a readable photo's
 
     def __init__(self, puzzle: nonogen.Puzzle, planted: dict):
         """``planted[(kind, line, position)] = (read, sure, others)``; every other number is read sure, alone."""
@@ -250,8 +252,8 @@ def test_a_clue_ending_short_of_the_grid_is_named_for_its_lost_number():
 
 def test_a_misread_the_fix_search_cannot_fix_names_every_doubtful_line():
     """A page blurred on one side misreads many lines, some read fairly sure (0.6 to 0.8). When the fix search
-    finds no fix, every line under DOUBTFUL is named, more than the usual eight; when the reading is whole, only
-    the lines under UNSURE are, and never more than eight."""
+    finds no fix, every line under DOUBTFUL is named; when the reading is whole, only the lines under UNSURE are,
+    however many."""
     puzzle = _random(5, 12)
     rows = [list(clue) for clue in puzzle.rows]
     rows[0][0] = (rows[0][0][0] + 1, rows[0][0][1])  # the rows now hold a cell more than the columns
@@ -264,7 +266,25 @@ def test_a_misread_the_fix_search_cannot_fix_names_every_doubtful_line():
     named = suspects(puzzle, row_conf, col_conf, nonogen.verify(puzzle).status)
     assert named == []
     named = suspects(puzzle, [0.3] * 12, [0.3] * 12, nonogen.verify(puzzle).status)
-    assert len(named) == MOST_SUSPECTS
+    assert len(named) == 24
+
+
+def test_a_page_read_unsurely_throughout_names_every_line_until_it_is_confirmed():
+    """On a photo whose digits read unsurely throughout, a misread can look sure to the page's own measure: every
+    line's confidence is kept under UNSURE, the puzzle solvable as read or not, and every line is named, however
+    many; a line a person confirmed (confidence 1, as the studio sends it) is no longer named."""
+    puzzle = _random(3, 12)
+    found = _Found(puzzle, {})
+    read, row_conf, col_conf = puzzle_of(found)
+    assert suspects(read, row_conf, col_conf, nonogen.verify(read).status, (), found) == []
+    found.legible = False
+    read, row_conf, col_conf = puzzle_of(found)
+    assert max(row_conf + col_conf) < UNSURE
+    named = suspects(read, row_conf, col_conf, nonogen.verify(read).status, (), found, legible=False)
+    assert len(named) == 24 > MOST_SUSPECTS and all(s["why"] == ILLEGIBLE for s in named)
+    row_conf[0] = 1.0
+    named = suspects(read, row_conf, col_conf, nonogen.verify(read).status, legible=False)
+    assert len(named) == 23 and "row 1" not in {s["line"] for s in named}
 
 
 def test_a_smudge_dropped_from_over_a_column_names_it_when_the_reading_is_misread():

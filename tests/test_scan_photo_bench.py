@@ -112,3 +112,21 @@ def test_the_last_columns_clue_nearest_a_curled_corner_is_kept(tmp_path):
     found = nonogen.scan(photo, verify=False)
     assert [(f.puzzle.width, f.puzzle.height) for f in found] == [(puzzle.width, puzzle.height)]
     assert found[0].puzzle.cols[-3:] == puzzle.cols[-3:]
+
+
+def test_a_photo_read_unsurely_throughout_names_every_line(tmp_path):
+    """Page 11 of seed 67: a 37x30 puzzle small in the photo, digits six pixels high. Measured against the page's
+    own, its misreads looked sure (row 26's "2" read as a "7" at confidence 1) and were not named; most of its
+    numbers read unsurely, so it is not legible and every line is named, each under UNSURE until confirmed. Page
+    13 of the same seed, a 12x16 puzzle read exactly, is legible and names nothing."""
+    from nonogen.scanning import ILLEGIBLE, UNSURE
+
+    puzzle, photo = _bench_page(67, 11, tmp_path)
+    (found,) = nonogen.scan(photo, timeout=10)
+    assert not found.legible and found.puzzle.rows[25] != puzzle.rows[25]
+    assert len(found.suspects) == puzzle.width + puzzle.height
+    assert max(found.row_confidence + found.col_confidence) < UNSURE
+    assert any(s["why"] == ILLEGIBLE for s in found.suspects)
+    puzzle, photo = _bench_page(67, 13, tmp_path)
+    (found,) = nonogen.scan(photo, timeout=10)
+    assert found.legible and found.puzzle.rows == puzzle.rows and found.suspects == ()

@@ -5,8 +5,8 @@ clue, each clue with a confidence (a PDF's text layer is read exactly; a
 picture's digits by a reader trained on this machine's fonts). The puzzle is
 verified as ``nonogen verify`` would (unique, multiple, unsolvable, timeout)
 and, when it has no solution or a clue is uncertain, the clues most likely
-misread are named. Black-and-white sheets as nonogen draws them are read
-today; photos, colour clues and other programs' layouts are not yet.
+misread are named. Sheets and screenshots from nonogen and other programs,
+colour clues included, and phone photos of printed pages are read.
 """
 from __future__ import annotations
 
@@ -66,6 +66,9 @@ def run_scan(args: argparse.Namespace) -> int:
             print_json(record)
             continue
         print(_line(record))
+        if not record["legible"]:
+            print("  the digits read unsurely throughout (a blurred photo, or the puzzle small in it): every line is "
+                  "named; a sharper photo, taken closer, reads better")
         for suspect in record["suspects"][:MOST_SUSPECTS]:
             print(f"  check {suspect['line']} {suspect['clue']} (confidence {suspect['confidence']:.2f}): "
                   f"{suspect['why']}")

@@ -31,16 +31,20 @@ LARGEST_NUMBER = 9999
 def checked_clues(doc: Any) -> dict[str, Any]:
     """A clue document as the page sends it, checked and cleaned: ``rows`` and ``cols`` (each line a list of
     whole numbers; a 0 is dropped: ``[0]`` is an empty line), ``row_confidence`` and ``col_confidence`` (0 to 1,
-    one a line; absent: 1), ``title`` and the :data:`~.inputs.META_FIELDS`.
+    one a line; absent: 1), ``legible`` (false for a photo read unsurely throughout: every line not yet confirmed
+    stays a suspect; absent: true), ``title`` and the :data:`~.inputs.META_FIELDS`.
 
     >>> checked_clues({"rows": [[1], [0]], "cols": [[1], []], "row_confidence": [0.2, 1]})["rows"]
     [[1], []]
+    >>> [checked_clues({"rows": [[1]], "cols": [[1]], "legible": v})["legible"] for v in (False, None, "no")]
+    [False, True, True]
     """
     if not isinstance(doc, dict):
         raise InputError("expected clues: {rows, cols}")
     rows, cols = _lines(doc.get("rows"), "rows"), _lines(doc.get("cols"), "cols")
     return {"rows": rows, "cols": cols, "row_confidence": _confidence(doc.get("row_confidence"), len(rows)),
-            "col_confidence": _confidence(doc.get("col_confidence"), len(cols)), **doc_texts(doc, len(cols), len(rows))}
+            "col_confidence": _confidence(doc.get("col_confidence"), len(cols)),
+            "legible": doc.get("legible") is not False, **doc_texts(doc, len(cols), len(rows))}
 
 
 def _lines(value: Any, what: str) -> list[list[int]]:

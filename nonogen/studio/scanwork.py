@@ -62,7 +62,7 @@ def _puzzle(found: Scan, name: str) -> Message:
             "rows": [_numbers(c) for c in puzzle.rows], "cols": [_numbers(c) for c in puzzle.cols],
             "row_confidence": [round(c, 3) for c in found.row_confidence],
             "col_confidence": [round(c, 3) for c in found.col_confidence],
-            "suspects": list(found.suspects), "view": page_view(found)}
+            "legible": found.legible, "suspects": list(found.suspects), "view": page_view(found)}
 
 
 def page_view(found: Scan) -> Message:
@@ -111,7 +111,8 @@ def check_clues(job: dict[str, Any]) -> Iterator[Message]:
     clock = Deadline(float(job.get("timeout") or CHECK_SECONDS))
     result = Session(puzzle).verify(timeout=clock.left(), grade=False)
     yield {"verdict": result.status, "difficulty": result.difficulty, "message": result.message,
-           "suspects": suspects(puzzle, doc["row_confidence"], doc["col_confidence"], result.status),
+           "suspects": suspects(puzzle, doc["row_confidence"], doc["col_confidence"], result.status,
+                                legible=doc["legible"]),
            "seconds": round(time.monotonic() - started, 4)}
     if result.solution is None:
         return

@@ -40,6 +40,7 @@ class Found:
     cols: tuple[tuple[Item, ...], ...]
     source: str  # "text" (a PDF's text layer) or "pixels"
     dropped: tuple[Item, ...] = ()  # what a photo's column clues held that fits no column (a smudge, a stray)
+    legible: bool = True  # a photo whose digits read as surely as a readable one's (:func:`.photoread.legible`)
 
 
 def _coloured(items: list[Item], boxes: list[Box], page: Page, contrast: np.ndarray, grid: Grid) -> list[Item]:

@@ -96,7 +96,7 @@ function choosePuzzle(k) {
   const p = scan.puzzles[k];
   scan.k = k;
   scan.p = { rows: p.rows.map((l) => l.slice()), cols: p.cols.map((l) => l.slice()),
-    rowConf: p.row_confidence.slice(), colConf: p.col_confidence.slice(), view: p.view };
+    rowConf: p.row_confidence.slice(), colConf: p.col_confidence.slice(), legible: p.legible, view: p.view };
   scan.set = new Set();
   scan.suspects = p.suspects;
   scan.solution = null;
@@ -316,6 +316,7 @@ function nextSuspect(step) {
 
 function scanClues() {
   return { rows: scan.p.rows, cols: scan.p.cols, row_confidence: scan.p.rowConf, col_confidence: scan.p.colConf,
+    legible: scan.p.legible,
     title: $("doc-title").value, author: $("doc-author").value, license: $("doc-license").value };
 }
 
