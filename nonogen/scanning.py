@@ -41,7 +41,7 @@ ILLEGIBLE_CONFIDENCE = 0.3
 """The most confidence a line of a photo whose digits read unsurely throughout (:attr:`Scan.legible` false) is
 given: under :data:`UNSURE`, so each line is named until a person confirms it; the page's own measure of its
 numbers' confidences cannot tell its misreads from the rest (:func:`.importers.scan.photoread.legible`)."""
-ILLEGIBLE = "the page's digits read unsurely throughout (a blurred photo, or the puzzle small in it)"
+ILLEGIBLE = "the whole page reads unsurely (blurred, or small in the photo)"
 """Why each line of a photo whose digits read unsurely throughout is named (:func:`.photoread.legible`): every
 one of its numbers is given a low confidence."""
 EMPTY_CONFIDENCE = 0.8

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -181,6 +182,36 @@ def test_a_scanned_page_is_corrected_proved_and_saved(page, folder):
     _save(driver, "non", "damaged.non")  # never over a file unasked
     _until(driver, lambda: driver.find_element(By.ID, "save-confirm").is_displayed())
     assert (folder / "damaged.non").read_bytes() == saved
+
+
+def test_a_photo_read_unsurely_throughout_says_so_and_every_line_stays_a_suspect_until_confirmed(page, tmp_path):
+    """A hard photo of the photo bench whose digits are six pixels high (seed 67, page 11): the studio says the
+    photo reads unsurely throughout and names all 67 lines; a line confirmed with Enter is no longer one."""
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("the bench's photos are made from the PDF sheet drawn by pdftoppm")
+    from test_scan_photo_bench import _bench_page
+
+    from nonogen.scanning import ILLEGIBLE
+
+    _, photo = _bench_page(67, 11, tmp_path)
+    driver = page
+    driver.find_element(By.ID, "scan-pictures").click()
+    _drop(driver, "small.jpg", photo.read_bytes())
+    _until(driver, lambda: driver.find_element(By.ID, "scan-view").get_attribute("data-read") == "small.jpg#0")
+    _until(driver, lambda: _proved(driver) != "")
+    assert driver.find_element(By.ID, "scan-unsure").is_displayed()
+    assert driver.find_element(By.ID, "scan-suspect-count").text == "67"
+    unsure = next(li for li in driver.find_elements(By.CSS_SELECTOR, "#scan-suspects li")
+                  if ILLEGIBLE in li.text)  # named only for the page (a clue too long for its line stays named)
+    line = unsure.get_attribute("data-line")
+    unsure.find_element(By.TAG_NAME, "button").click()
+    _until(driver, lambda: _editing(driver) == line)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)  # confirmed as read
+    _until(driver, lambda: _proved(driver) != "" and driver.find_element(By.ID, "scan-set").text == "1")
+    named = [li.get_attribute("data-line") for li in driver.find_elements(By.CSS_SELECTOR, "#scan-suspects li")]
+    assert line not in named and len(named) == 66
+    driver.execute_script("document.getElementById('scan-unsure').scrollIntoView()")
+    _shot(driver, "studio-scan-unsure")
 
 
 def test_tab_and_enter_move_between_suspects_and_saving_asks_when_not_unique(page, folder):

@@ -99,6 +99,7 @@ function choosePuzzle(k) {
     rowConf: p.row_confidence.slice(), colConf: p.col_confidence.slice(), legible: p.legible, view: p.view };
   scan.set = new Set();
   scan.suspects = p.suspects;
+  $("scan-unsure").hidden = p.legible !== false;
   scan.solution = null;
   scan.ambiguous = [];
   scan.image = null;
