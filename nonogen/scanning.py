@@ -251,8 +251,8 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
     ``fixes`` (:func:`fixes_of`) come first: each changed number's line,
     with the clue it would read and the verdict then. With the ``found``
     grid's items, lines equally sure are ordered by how much their glyphs
-    look like their digits (a stain or a blur makes a digit look less so). On a page not ``legible`` every
-    line read with low confidence is named, however many (the reader gives each of its numbers a low one).
+    look like their digits (a stain or a blur makes a digit look less so). On a page not ``legible`` (every
+    line's confidence kept low by :func:`puzzle_of`) the reason given is the page's, not the line's.
     """
     sureness: dict[tuple[str, int], float] = {}
     if found is not None:

@@ -15,8 +15,10 @@ photo's blur, its paper and its bend.
   (a blurred "1" the prototypes took for a "3") is gone with the model: on the bench's 120 hard photos of seeds 3, 5
   and 13 it made 13 narrow "7"s, "3"s and "2"s ones, misread 2 pages and mended none (111 read exactly without it,
   109 with it).
-- Confidences are measured against the page's (:func:`_measured`); a blob unlike the page's digits in height, or
-  far thinner than its ones (the page's edge, the table's grain), is no number (:func:`_plausible`).
+- Confidences are measured against the page's (:func:`_measured`), unless over a third of its numbers read
+  unsurely: then the page is not :func:`legible` and no confidence on it is trusted. A blob unlike the page's
+  digits in height, or far thinner than its ones (the page's edge, the table's grain), is no number
+  (:func:`_plausible`).
 - A column clue line holding a number off its column's centre is a heading (a title whose letters read as digits);
   a row's clue is followed number by number out from the grid, as a bent page bows it (:func:`.assign.clue_items`).
 """
