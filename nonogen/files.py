@@ -139,7 +139,8 @@ class PendingFile:
     """One file being written: in place for a stream, else unnamed beside the target until :meth:`commit`.
 
     ``O_TMPFILE`` gives a file with no name, so a run killed by SIGKILL or a power cut leaves nothing
-    behind; where the file system lacks it, a hidden temporary name is used instead and removed on failure.
+    behind, but for the instant between naming it and renaming it into place (:func:`write_folder` sweeps
+    such names); where the file system lacks it, a hidden temporary name is used instead and removed on failure.
     """
 
     def __init__(self, path: Path, force: bool, follow: bool = True):
@@ -312,10 +313,11 @@ def write_folder(
 ) -> Path:
     """Fill ``folder`` with ``files`` (name -> text or bytes), all or nothing.
 
-    Everything is written into a temporary folder beside it first; only when
-    all files are complete are they renamed into place. With ``force``, files
-    of :data:`OWN_NAMES` left from an earlier run are removed; nothing else
-    in the folder is touched.
+    Every file is written unnamed first (:class:`PendingFile`); only when
+    all are complete are they put into place. With ``force``, files
+    of :data:`OWN_NAMES` left from an earlier run are removed, and so are the
+    hidden names a killed run left between naming one of them and renaming it
+    (:func:`_left_by_a_killed_run`); nothing else in the folder is touched.
     """
     folder = check_folder(folder, force, inputs)
     unknown = sorted(set(files) - OWN_NAMES)
@@ -323,6 +325,8 @@ def write_folder(
         raise ValueError(f"not an output file name of nonogen: {', '.join(unknown)}")
     made = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
+    for left in _left_by_a_killed_run(folder):
+        _remove(left)
     pending: list[PendingFile] = []
     try:
         for name, content in files.items():
@@ -338,6 +342,26 @@ def write_folder(
         if made and not any(folder.iterdir()):
             folder.rmdir()  # a failed run leaves no trace, not even an empty folder
     return folder
+
+
+_PENDING_NAME = re.compile(r"\.(?P<name>[a-z0-9.]+)\.[a-z0-9_]{8}\.tmp")
+"""A pending file's hidden name beside its target: ``.puzzle.non.fc8ac20c.tmp`` (:func:`_link_unnamed`, or
+``tempfile.mkstemp`` where unnamed files are not supported)."""
+
+
+def _left_by_a_killed_run(folder: Path) -> list[Path]:
+    """The hidden names of nonogen's own files in ``folder`` that a run killed while committing them left behind.
+
+    Committing links the finished file to a hidden name and renames that over the target: the two cannot be one
+    step, and a collection run killed between them (a clean-clone test run, under load) left
+    ``.puzzle.non.fc8ac20c.tmp`` in a folder its resumed run made again.
+    """
+    out = []
+    for entry in os.scandir(folder):
+        match = _PENDING_NAME.fullmatch(entry.name)
+        if match and match["name"] in OWN_NAMES and entry.is_file(follow_symlinks=False):
+            out.append(Path(entry.path))
+    return out
 
 
 def _remove(path: Path) -> None:

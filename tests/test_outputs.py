@@ -109,6 +109,22 @@ def test_line_files_get_normal_permissions_and_refuse_like_write_file(tmp_path):
         LineFile(tmp_path)
 
 
+def test_a_folder_written_again_sweeps_the_hidden_names_a_killed_commit_left(tmp_path):
+    """A run killed between naming a finished file and renaming it into place leaves ``.puzzle.non.<8>.tmp``
+    (a collection's clean-clone test run, under load): writing the folder again removes it; hidden files that
+    are not nonogen's pending names, and links, stay."""
+    folder = tmp_path / "made"
+    write_folder(folder, {"puzzle.non": "old\n"})
+    left = [folder / ".puzzle.non.fc8ac20c.tmp", folder / ".report.json.k2_x9abc.tmp"]
+    kept = [folder / ".notes.txt.fc8ac20c.tmp", folder / ".puzzle.non.backup", folder / "mine.tmp"]
+    for path in left + kept:
+        path.write_text("x")
+    (folder / ".solution.png.0123abcd.tmp").symlink_to(tmp_path / "elsewhere")
+    write_folder(folder, {"puzzle.non": "new\n"}, force=True)
+    assert not any(path.exists() for path in left) and all(path.exists() for path in kept)
+    assert (folder / ".solution.png.0123abcd.tmp").is_symlink() and (folder / "puzzle.non").read_text() == "new\n"
+
+
 def test_write_folder_takes_only_nonogen_names(tmp_path):
     with pytest.raises(ValueError, match="not an output file name"):
         write_folder(tmp_path / "x", {"../escape.txt": "no"})
