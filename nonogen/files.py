@@ -314,10 +314,10 @@ def write_folder(
     """Fill ``folder`` with ``files`` (name -> text or bytes), all or nothing.
 
     Every file is written unnamed first (:class:`PendingFile`); only when
-    all are complete are they put into place. With ``force``, files
-    of :data:`OWN_NAMES` left from an earlier run are removed, and so are the
-    hidden names a killed run left between naming one of them and renaming it
-    (:func:`_left_by_a_killed_run`); nothing else in the folder is touched.
+    all are complete are they put into place. The hidden names a killed run
+    left between naming one of them and renaming it are removed first
+    (:func:`_left_by_a_killed_run`); with ``force``, files of :data:`OWN_NAMES`
+    left from an earlier run are removed too; nothing else in the folder is touched.
     """
     folder = check_folder(folder, force, inputs)
     unknown = sorted(set(files) - OWN_NAMES)

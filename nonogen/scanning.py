@@ -42,8 +42,8 @@ ILLEGIBLE_CONFIDENCE = 0.3
 given: under :data:`UNSURE`, so each line is named until a person confirms it; the page's own measure of its
 numbers' confidences cannot tell its misreads from the rest (:func:`.importers.scan.photoread.legible`)."""
 ILLEGIBLE = "the whole page reads unsurely (blurred, or small in the photo)"
-"""Why each line of a photo whose digits read unsurely throughout is named (:func:`.photoread.legible`): every
-one of its numbers is given a low confidence."""
+"""Why each line of a photo whose digits read unsurely throughout is named (:func:`.photoread.legible`), and what
+the terminal says of such a page: every line's confidence is kept under :data:`ILLEGIBLE_CONFIDENCE`."""
 EMPTY_CONFIDENCE = 0.8
 """Confidence in a line with nothing read beside it (taken as empty: some programs print no 0)."""
 MOST_SUSPECTS = 8

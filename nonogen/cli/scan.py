@@ -14,7 +14,7 @@ import argparse
 import sys
 
 from ..errors import NonogenError
-from ..scanning import MOST_SUSPECTS, save_scans, scan, scan_files, scan_record
+from ..scanning import ILLEGIBLE, MOST_SUSPECTS, save_scans, scan, scan_files, scan_record
 from . import summary
 from .common import EXIT_CODES, EXIT_HELP, combine, exit_flag, positive_float, print_json
 
@@ -67,8 +67,7 @@ def run_scan(args: argparse.Namespace) -> int:
             continue
         print(_line(record))
         if not record["legible"]:
-            print("  the digits read unsurely throughout (a blurred photo, or the puzzle small in it): every line is "
-                  "named; a sharper photo, taken closer, reads better")
+            print(f"  {ILLEGIBLE}: every line is named; a sharper photo, taken closer, reads better")
         for suspect in record["suspects"][:MOST_SUSPECTS]:
             print(f"  check {suspect['line']} {suspect['clue']} (confidence {suspect['confidence']:.2f}): "
                   f"{suspect['why']}")
