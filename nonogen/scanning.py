@@ -296,6 +296,11 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
                 "read with low confidence" if legible else ILLEGIBLE)
     in_rows = sum(n for clue in puzzle.rows for n, _ in clue)
     in_cols = sum(n for clue in puzzle.cols for n, _ in clue)
+    for kind, held, other in (("row", in_rows, in_cols), ("column", in_cols, in_rows)):
+        if not held and other:  # a whole side unread (digits clipped by the grid's line, taken for a heading)
+            for line_kind, i, clue, conf, _ in lines:
+                add(line_kind, i, clue, conf, f"no {kind} clue was read at all: they were not found on the page"
+                    if line_kind == kind else f"nothing checks it: no {kind} clue was read")
     if in_rows != in_cols or (status == "unsolvable" and not named):
         why = (f"rows hold {in_rows} cells, columns {in_cols}: a clue is misread" if in_rows != in_cols
                else "the puzzle has no solution: one of the least sure clues is likely misread")

@@ -303,3 +303,19 @@ def test_a_smudge_dropped_from_over_a_column_names_it_when_the_reading_is_misrea
     named = suspects(read, row_conf, col_conf, nonogen.verify(read).status, (), found)
     assert {s["line"] for s in named if "smudge" in s["why"]} == {"column 3", "column 4"}
     assert named[0]["line"] in ("column 3", "column 4")
+
+
+def test_a_side_read_without_any_clue_names_every_line():
+    """A tiny screenshot whose column digits sit on the grid's top line lost them all (their feet went with the line,
+    and the line was taken for a heading): every column is named, and every row too, as nothing checks the rows'
+    clues then. A side that reads empty beside another that holds no cells either (a blank page) names nothing."""
+    puzzle = _random(5, 10)
+    found = _Found(puzzle, {})
+    found.cols = tuple(() for _ in found.cols)
+    read, row_conf, col_conf = puzzle_of(found)
+    named = suspects(read, row_conf, col_conf, nonogen.verify(read).status, (), found)
+    assert {s["line"] for s in named} == {f"{kind} {k}" for kind in ("row", "column") for k in range(1, 11)}
+    assert all(s["why"].startswith("no column clue was read") for s in named if s["line"].startswith("column"))
+    found.rows = tuple(() for _ in found.rows)
+    read, row_conf, col_conf = puzzle_of(found)
+    assert suspects(read, row_conf, col_conf, nonogen.verify(read).status, (), found) == []

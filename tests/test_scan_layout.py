@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nonogen.importers.scan.assign import Item
 from nonogen.importers.scan.colour import contrast_gray, paper_colour
 from nonogen.importers.scan.edges import extended
 from nonogen.importers.scan.lattice import Grid, find_grids, without_clue_cells
@@ -161,3 +162,68 @@ def test_a_rows_numbers_set_at_a_pitch_of_their_own_stay_apart_in_one_clue_slot(
     assert [len(w) for w in words_of(row, 34, slot)] == [1, 2, 1, 1]  # without the pitch: "13"
     wide_twelve = glyphs([(262, 18), (297, 22)])  # "1" and "2" 0.5 heights apart, 1.1 apart centre to centre
     assert [len(w) for w in words_of(wide_twelve, 34, slot, apart=SLOT_PITCH)] == [2]
+
+
+def _column_item(value: int, column: int, line: int, likeness: float = 0.9, x: float | None = None) -> Item:
+    """A number in column ``column``'s clue, ``line`` lines above the grid (whose top is y 100, cells PITCH wide)."""
+    y = 100.0 - PITCH * (line + 1)
+    x0 = 100.0 + PITCH * column + 6 if x is None else x
+    return Item(value, 1.0, (x0, y + 4, x0 + 8, y + 16), str(value), likeness=likeness)
+
+
+def test_a_sure_digit_atop_a_columns_stack_is_a_clue_however_little_it_looks_like_a_digit():
+    """nonojure's bitmap "6" atop the first column (likeness 0.78, under a title's bar) stands at the column clues'
+    own pitch over a column with clues: it is a clue. A blob of a phone game's picture beside the columns on the
+    same line is dropped instead of making the line a heading. Off the stack's pitch, the same "6" is a title; so
+    is a line of sure digits each too long for its column (a title's letters read as "61 76")."""
+    from nonogen.importers.scan.assign import DIGIT_LIKENESS, clue_items
+
+    grid = Grid(tuple(100.0 + PITCH * k for k in range(4)), tuple(100.0 + PITCH * k for k in range(16)))
+    stack = [_column_item(4, 0, 0), _column_item(1, 0, 1), _column_item(2, 1, 0), _column_item(3, 1, 1)]
+    six = _column_item(6, 0, 2, likeness=DIGIT_LIKENESS - 0.02)
+    _, cols = clue_items([*stack, six], grid)
+    assert [i.value for i in cols[0]] == [6, 1, 4]
+    picture = _column_item(9, 0, 2, likeness=0.3, x=40.0)  # left of the grid, on the 6's line
+    _, cols = clue_items([*stack, six, picture], grid)
+    assert [i.value for i in cols[0]] == [6, 1, 4]
+    high = _column_item(6, 0, 3, likeness=DIGIT_LIKENESS - 0.02)  # a line skipped: no continuation of the stack
+    _, cols = clue_items([*stack, high], grid)
+    assert [i.value for i in cols[0]] == [1, 4]
+    _, cols = clue_items([*stack, _column_item(61, 0, 2), _column_item(76, 1, 2)], grid)  # longer than 15 cells
+    assert [i.value for i in cols[0]] == [1, 4] and [i.value for i in cols[1]] == [3, 2]
+
+
+def test_a_blob_that_looks_like_no_digit_ends_a_rows_clue():
+    """A phone game's picture behind the row clues read as "499" (likeness 0.29) at a row's start: it is no
+    number, and the row's clue is what lies between it and the grid."""
+    from nonogen.importers.scan.assign import NO_DIGIT, clue_items
+
+    grid = Grid(tuple(100.0 + PITCH * k for k in range(4)), tuple(100.0 + PITCH * k for k in range(4)))
+
+    def left(value: int, x: float, likeness: float = 0.9) -> Item:
+        return Item(value, 1.0, (x, 104.0, x + 8, 116.0), str(value), likeness=likeness)
+
+    rows, _ = clue_items([left(499, 40, NO_DIGIT - 0.1), left(2, 60), left(1, 80)], grid)
+    assert [i.value for i in rows[0]] == [2, 1]
+    rows, _ = clue_items([left(5, 40, NO_DIGIT + 0.1), left(2, 60), left(1, 80)], grid)
+    assert [i.value for i in rows[0]] == [5, 2, 1]
+
+
+def test_thick_lines_beside_small_cells_mark_no_cell_as_a_clue():
+    """A program's window with 9-pixel cells, grey lines and a 3-pixel black line every five cells (nonojure's
+    nono2): the thick line reaches into the inside of the cells beside it, which looked marked, and the 17x23 grid
+    was cut to its last rows as if the rest were clue cells. A digit in a cell still marks it."""
+    cells, at, pitch = 10, 20, 10
+    side = 2 * at + cells * pitch
+    page = np.full((side, side), 255, np.uint8)
+    for k in range(cells + 1):
+        p = at + k * pitch
+        width = 3 if k % 5 == 0 else 1
+        page[p - width // 2:p + width - width // 2, at:at + cells * pitch + 1] = 0 if width == 3 else 180
+        page[at:at + cells * pitch + 1, p - width // 2:p + width - width // 2] = 0 if width == 3 else 180
+    lines = tuple(at + pitch * k + 0.0 for k in range(cells + 1))
+    grid = Grid(lines, lines)
+    assert without_clue_cells(page, grid) == grid
+    page[at + 3:at + 8, at + 4:at + 6] = 0  # a "1" in the top-left cell: a clue cell beside the grid
+    page[at + 3:at + 8, at + pitch + 4:at + pitch + 6] = 0
+    assert without_clue_cells(page, grid) == Grid(grid.xs, grid.ys[1:])

@@ -224,16 +224,20 @@ GRID = Grid(tuple(200.0 + PITCH * k for k in range(6)), tuple(200.0 + PITCH * k 
 
 
 def test_a_title_off_its_columns_centres_is_no_clue_in_a_photo():
-    """Over the column clues, a title whose blurred letters read as digits ("Puzzle 18" as "75 18"): the clues sit
-    at their columns' centres, the title's words anywhere. A photo's reader stops at it; a sheet's has no such
-    rule (its letters do not read as digits)."""
+    """Over the column clues, a title whose blurred letters read as digits ("Puzzle 3" as "2 3", numbers that would
+    fit the columns): the clues sit at their columns' centres, the title's words anywhere. A photo's reader stops at
+    it; a sheet's has no such rule (its letters do not read as digits). A title read as numbers each longer than a
+    column ("75 18" over 5 cells) stops either reader."""
     centres = [216.0 + PITCH * k for k in range(5)]
     clues = [_item(2, x, 180.0) for x in centres] + [_item(1, x, 148.0) for x in centres]
-    title = [_item(75, 216.0 + PITCH + 0.42 * PITCH, 110.0), _item(18, 216.0 + 3 * PITCH + 0.4 * PITCH, 110.0)]
+    title = [_item(2, 216.0 + PITCH + 0.42 * PITCH, 110.0), _item(3, 216.0 + 3 * PITCH + 0.4 * PITCH, 110.0)]
     _, cols = clue_items(clues + title, GRID, centred=CENTRED)
     assert [[i.value for i in c] for c in cols] == [[1, 2]] * 5
     _, cols = clue_items(clues + title, GRID)
-    assert [i.value for i in cols[1]] == [75, 1, 2]  # without the rule the title's "75" joins a clue
+    assert [i.value for i in cols[1]] == [2, 1, 2]  # without the rule the title's "2" joins a clue
+    long = [_item(75, 216.0 + PITCH + 0.42 * PITCH, 110.0), _item(18, 216.0 + 3 * PITCH + 0.4 * PITCH, 110.0)]
+    _, cols = clue_items(clues + long, GRID)
+    assert [[i.value for i in c] for c in cols] == [[1, 2]] * 5
 
 
 def test_a_smudge_among_a_photos_column_clues_is_dropped_not_taken_for_a_heading():

@@ -55,6 +55,13 @@ twenty clue numbers) and be dropped, before the line is taken for a heading: tak
 DIGIT_LIKENESS = 0.8
 """A line of glyphs above the grid whose mean likeness to digits is under this is text (a title), not clues:
 digits of nonogen's sheets score 0.9 and more, the letters of "Heart" 0.64 to 0.73."""
+NO_DIGIT = 0.45
+"""A sheet's or a screenshot's blob whose likeness to digits is under this is no number: a phone game's picture
+behind the clues, read as "499" (0.29) at the start of a row's clue. Digits of the bench's renders and screenshots
+score over 0.8, a title's letters over 0.6."""
+STACK_SLACK = 0.15
+"""How far a line of column clues may stand from the kept lines' pitch, as a share of it, and continue them
+(:func:`_stacked`)."""
 
 
 @dataclass(frozen=True)
@@ -95,11 +102,12 @@ def text_lines(items: list, height: float) -> list[list]:
 
 
 def _row_clue(items: list[Item], left: float, pitch: float) -> list[Item]:
-    """The numbers of one row's band, read outward from the grid's left edge ``left``."""
+    """The numbers of one row's band, read outward from the grid's left edge ``left``, up to a gap, a blob that is
+    no number, or one that looks like no digit (:data:`NO_DIGIT`)."""
     out: list[Item] = []
     edge = left
     for item in sorted(items, key=lambda i: -i.box[2]):
-        if edge - item.box[2] > MAX_GAP * pitch or item.value < 0:
+        if edge - item.box[2] > MAX_GAP * pitch or item.value < 0 or item.likeness < NO_DIGIT:
             break
         out.append(item)
         edge = item.box[0]
@@ -136,11 +144,12 @@ def _misplaced(item: Item, xs: tuple[float, ...], pitch: float, centred: float) 
     return abs(item.cx - (xs[c] + xs[c + 1]) / 2) > centred * pitch
 
 
-def _heading(line: list[Item], misplaced: list[bool], spread: float = HEIGHT_SPREAD, strays: float = 0.0) -> bool:
+def _heading(line: list[Item], misplaced: list[bool], spread: float = HEIGHT_SPREAD, strays: float = 0.0,
+             stacked: bool = False) -> bool:
     """Whether a text line above the grid is a heading rather than a line of column clues: its glyphs look little
-    like digits, mix heights, or more than ``strays`` of its numbers are ``misplaced`` (:func:`_misplaced`, each
-    number's)."""
-    if float(np.mean([i.likeness for i in line])) < DIGIT_LIKENESS:
+    like digits (unless the line is ``stacked`` on the clues: :func:`_stacked`), mix heights, or more than
+    ``strays`` of its numbers are ``misplaced`` (:func:`_misplaced`, each number's)."""
+    if not stacked and float(np.mean([i.likeness for i in line])) < DIGIT_LIKENESS:
         return True
     # digits of one font are one height, text mixes capitals and small letters (a third shorter); but a photo's blur
     # shortens a thin "1" (its stroke's ends fade under the ink level) and leaves digits a pixel or two off
@@ -167,6 +176,45 @@ def _without_grain(line: list[Item], misplaced: list[bool], height: float
     return ([i for i, g in zip(line, grain, strict=True) if not g],
             [off for off, g in zip(misplaced, grain, strict=True) if not g],
             [i for i, g in zip(line, grain, strict=True) if g])
+
+
+def _stacked(line: list[Item], misplaced: list[bool], centres: list[float], needs: dict[int, int],
+             grid: Grid) -> bool:
+    """Whether a text line continues the column clues below it: it stands above the last line kept at the pitch the
+    kept lines (``centres``, at least two) keep, and each of its numbers reads sure, in its column's place, over a
+    column whose clue numbers below (the cells they need: ``needs``) leave it room in the column. A line of one or
+    two digits says little by how much they look like digits: a program's bitmap "6" atop the first column
+    (likeness 0.78) was taken for a title and dropped; nor does a blob beside the columns on that line (a phone
+    game's picture left of the grid made the line of the top "1" of a four-number column a heading). A title's
+    number read over the columns ("Puzzle 18" over a grid 9 cells high) does not fit."""
+    if len(centres) < 2 or any(misplaced) or any(i.value < 0 or i.confidence < 1.0 for i in line):
+        return False
+    step = float(np.median(np.diff(centres[::-1])))
+    rise = centres[-1] - float(np.mean([i.cy for i in line]))
+    room = [needs.get(_column(i, grid.xs), grid.height) + 1 + i.value <= grid.height for i in line]
+    return abs(rise - step) <= STACK_SLACK * step and all(room)
+
+
+def _too_long(line: list[Item], length: int) -> bool:
+    """Whether every number of a text line above the grid is longer than a column: no line of clues, however
+    misread, is that; a title's letters read as digits are ("Puzzle 18" as "661 769 18" over a grid 9 cells high,
+    each sure and over a column's centre)."""
+    numbers = [i.value for i in line if i.value >= 0]
+    return bool(numbers) and min(numbers) > length
+
+
+def _needs(items: list[Item], xs: tuple[float, ...]) -> dict[int, int]:
+    """The cells the numbers of each column among ``items`` need (their sum and a gap between each two)."""
+    needs: dict[int, int] = {}
+    for item in items:
+        c = _column(item, xs)
+        needs[c] = needs.get(c, -1) + 1 + item.value
+    return needs
+
+
+def _column(item: Item, xs: tuple[float, ...]) -> int:
+    """The column whose span holds the middle of ``item``."""
+    return int(np.clip(np.searchsorted(xs, item.cx) - 1, 0, len(xs) - 2))
 
 
 def _passed_over(line: list[Item], misplaced: list[bool], grid: Grid, edge: float, below: Optional[float],
@@ -209,28 +257,37 @@ def clue_items(items: list[Item], grid: Grid, *,
     above = [i for i in above if i.value >= 0 or i.h >= SPECK * height]
     kept: list[Item] = []
     edge, below = y0, None
+    centres: list[float] = []  # of the lines kept, bottom up
     for line in reversed(text_lines(above, height)):
         misplaced = [_misplaced(i, grid.xs, pitch, centred) for i in line]
         if strays:  # grain beside a line's numbers makes it no heading (seed 19 page 15 lost the top of 4 columns)
             line, misplaced, grain = _without_grain(line, misplaced, height)
             if dropped is not None:
                 dropped.extend(grain)
-        bottom = max(i.box[3] for i in line)
         if strays and _passed_over(line, misplaced, grid, edge, below, spread):
             if dropped is not None:
                 dropped.extend(line)
             continue
-        if edge - bottom > MAX_GAP * pitch or _heading(line, misplaced, spread, strays):
+        over = [k for k, i in enumerate(line) if x0 <= i.cx <= x1]
+        stacked = bool(over) and _stacked([line[k] for k in over], [misplaced[k] for k in over], centres,
+                                          _needs(kept, grid.xs), grid)
+        if stacked and len(over) < len(line):  # what stands beside the grid's columns is no clue (a game's picture)
+            if dropped is not None:
+                dropped.extend(i for k, i in enumerate(line) if k not in over)
+            line, misplaced = [line[k] for k in over], [misplaced[k] for k in over]
+        bottom = max(i.box[3] for i in line)
+        if (edge - bottom > MAX_GAP * pitch or _heading(line, misplaced, spread, strays, stacked)
+                or _too_long(line, grid.height)):
             break
         kept.extend(i for i, off in zip(line, misplaced, strict=True) if not off)  # a line kept: its strays only
         if dropped is not None:
             dropped.extend(i for i, off in zip(line, misplaced, strict=True) if off)
         below = float(np.mean([i.cy for i in line]))
+        centres.append(below)
         edge = min(i.box[1] for i in line)
     cols: list[list[Item]] = [[] for _ in range(grid.width)]
     for item in kept:
-        c = int(np.clip(np.searchsorted(grid.xs, item.cx) - 1, 0, grid.width - 1))
-        cols[c].append(item)
+        cols[_column(item, grid.xs)].append(item)
     return ([_no_zero_among(row) for row in rows],
             [_no_zero_among(sorted(col, key=lambda i: (i.cy, i.cx))) for col in cols])
 

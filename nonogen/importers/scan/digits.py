@@ -33,7 +33,7 @@ from typing import Iterator, Optional
 
 import numpy as np
 
-__all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "classify_ranked", "prototypes", "reading",
+__all__ = ["SIDE", "INK_LEVEL", "glyph_features", "classify", "classify_ranked", "prototypes", "reading", "unseen",
            "FONT_FILES", "MATCHED_BLURS", "blurred_at", "font_paths", "model_scores", "MODEL_FILE", "MODEL_VERSION",
            "MODEL_WEIGHT"]
 
@@ -271,6 +271,17 @@ def _bank() -> tuple[np.ndarray, np.ndarray, int]:
     if page is None:
         return vectors, labels, len(vectors)
     return np.concatenate([vectors, page[0]]), np.concatenate([labels, page[1]]), len(vectors)
+
+
+@contextmanager
+def unseen() -> Iterator[None]:
+    """Within: what :func:`classify_ranked` reads is not appended to the ``seen`` of :func:`reading` (a second look
+    at a blob, cut another way, is no evidence of how the page's digits look)."""
+    token = _SEEN.set(None)
+    try:
+        yield
+    finally:
+        _SEEN.reset(token)
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from typing import Callable, Iterable, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from .digits import INK_LEVEL, classify_ranked, glyph_features
+from .digits import INK_LEVEL, classify_ranked, glyph_features, unseen
 
 __all__ = ["Glyph", "Word", "Ink", "page_ink", "digit_gap", "words_of", "read_words"]
 
@@ -29,6 +29,10 @@ WIDE_DIGIT_GAP = 0.55
 """The widest a page's own gap between digits of one number may be (:func:`digit_gap`)."""
 AMBIGUOUS_WIDTH = 1.3
 """A blob up to this many heights wide may be one bold digit or two touching ones: both are read."""
+PAIR_WIDTH = 0.8
+"""A blob from this many heights wide to a bold digit's width may be two narrow digits touching: it is read cut in
+two as well. A magazine's condensed "37" whose digits touch is 0.91 heights wide and was read as a "9"; the widest
+single digit of that page, a "4", is 0.75."""
 
 
 @dataclass(frozen=True)
@@ -182,8 +186,9 @@ def _parts(glyph: Glyph) -> int:
     return max(1, round(glyph.w / (0.62 * glyph.h))) if glyph.w > 0.95 * glyph.h else 1
 
 
-def _pieces(ink: Ink, glyph: Glyph, parts: int) -> list[tuple[Glyph, np.ndarray]]:
-    """The glyph's ink crop, cut into ``parts`` digits (touching digits)."""
+def _pieces(ink: Ink, glyph: Glyph, parts: int, even: bool = False) -> list[tuple[Glyph, np.ndarray]]:
+    """The glyph's ink crop, cut into ``parts`` digits (touching digits): where the ink is thinnest near each
+    even share of its width, or (``even``) at the even shares themselves."""
     crop = ink.gray[glyph.y0:glyph.y1, glyph.x0:glyph.x1].astype(np.float32)
     own = ink.labels[glyph.y0:glyph.y1, glyph.x0:glyph.x1] == glyph.label
     import cv2
@@ -197,7 +202,7 @@ def _pieces(ink: Ink, glyph: Glyph, parts: int) -> list[tuple[Glyph, np.ndarray]
     for k in range(1, parts):
         centre = round(k * glyph.w / parts)
         lo, hi = max(cuts[-1] + 1, centre - glyph.w // (3 * parts)), min(glyph.w - 1, centre + glyph.w // (3 * parts))
-        cuts.append(lo + int(np.argmin(profile[lo:hi + 1])) if hi >= lo else centre)
+        cuts.append(lo + int(np.argmin(profile[lo:hi + 1])) if hi >= lo and not even else centre)
     cuts.append(glyph.w)
     out = []
     for a, b in zip(cuts, cuts[1:], strict=False):
@@ -209,28 +214,54 @@ def _pieces(ink: Ink, glyph: Glyph, parts: int) -> list[tuple[Glyph, np.ndarray]
     return out
 
 
-def _options(ink: Ink, glyph: Glyph) -> list[list[tuple[Glyph, np.ndarray]]]:
-    """Ways to read a blob: as many digits as its width holds, one fewer (bold digits are wide: a bold "14"
-    is as wide as three thin digits), and, when it is barely wider than one digit (a bold "4" or "0" is as wide
-    as it is high), one digit; the reading whose digits look most like digits wins (:func:`read_words`)."""
+def _options(ink: Ink, glyph: Glyph) -> tuple[list[list[tuple[Glyph, np.ndarray]]], int]:
+    """Ways to read a blob, and how many of them are the usual ones: as many digits as its width holds, one fewer
+    (bold digits are wide: a bold "14" is as wide as three thin digits), and, when it is barely wider than one digit
+    (a bold "4" or "0" is as wide as it is high), one digit. Then second looks: the blob cut at even widths (the
+    thinnest ink of a touching "20" is inside the "0", whose middle holds only its top and bottom strokes, not where
+    the 2's foot meets the 0's side: it was cut as "8" and "1"), and a blob nearly as wide as a bold digit cut in
+    two (:data:`PAIR_WIDTH`). The reading whose digits look most like digits wins (:func:`read_words`)."""
     parts = _parts(glyph)
     ways = [_pieces(ink, glyph, parts)]
     if parts >= 3:
         ways.append(_pieces(ink, glyph, parts - 1))
     if parts == 2 and glyph.w < AMBIGUOUS_WIDTH * glyph.h:
         ways.append(_pieces(ink, glyph, 1))
-    return ways
+    usual = len(ways)
+    if parts >= 2:
+        ways.append(_pieces(ink, glyph, parts, even=True))
+    elif glyph.w > PAIR_WIDTH * glyph.h:
+        ways.append(_pieces(ink, glyph, 2))
+    return ways, usual
+
+
+def _classified(features: np.ndarray, aside: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`.digits.classify_ranked` of every row of ``features``, those marked ``aside`` (second looks at a blob)
+    out of the page's evidence (:func:`.digits.unseen`): a photo takes its own prototypes and its blur from what it
+    reads, and pieces of a blob cut at the wrong place, read there as sure digits, made a page's "10" a "30"."""
+    if not aside.any():
+        return classify_ranked(features)
+    usual = classify_ranked(features[~aside])
+    with unseen():
+        second = classify_ranked(features[aside])
+    merged = []
+    for a, b in zip(usual, second, strict=True):
+        both = np.empty((len(features), *a.shape[1:]), a.dtype)
+        both[~aside], both[aside] = a, b
+        merged.append(both)
+    return tuple(merged)
 
 
 def read_words(ink: Ink, words: list[list[Glyph]]) -> list[Word]:
     """Each word read as a number, with the least confidence of its digits."""
     options = [_options(ink, g) for word in words for g in word]
-    flat = [level for ways in options for way in ways for _, level in way]
-    feats = np.asarray([glyph_features(level) for level in flat], np.float32) if flat else np.zeros((0, 1))
-    digits, confidence, likeness, second = classify_ranked(feats)
+    flat = [(level, n >= usual) for ways, usual in options for n, way in enumerate(ways) for _, level in way]
+    feats = (np.asarray([glyph_features(level) for level, _ in flat], np.float32) if flat
+             else np.zeros((0, 1), np.float32))
+    digits, confidence, likeness, second = _classified(feats, np.asarray([a for _, a in flat], bool))
     chosen: list[_BlobRead] = []
     i = 0
-    for ways in options:
+    for ways, _ in options:
         best: Optional[tuple[float, _BlobRead]] = None
         texts = []
         for way in ways:
