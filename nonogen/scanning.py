@@ -12,7 +12,7 @@ all lines at once) and their lines named first, with what they would read. A clu
 confidence is a suspect too, however many; so is every line whose clue cannot fit its
 length, and when the totals differ, the least sure lines. When the reading shows a misread and no fix is found,
 every doubtful line is named; on a photo whose digits read unsurely throughout (:attr:`Scan.legible` false), every
-line is.
+line is, and so when no clue at all was read on one side (the other side's lines are then checked by nothing).
 """
 from __future__ import annotations
 

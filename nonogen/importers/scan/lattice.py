@@ -246,16 +246,11 @@ def _unlined(marks: np.ndarray) -> np.ndarray:
     """A cell's marks less the rows and columns along its sides marked nearly across: a thick line beside a small
     cell reaches into its inside (a window's 9-pixel cells and 3-pixel lines every five: each cell under a thick
     line looked marked, and a 17x23 grid was cut down to its last seven rows as if the rest held clues)."""
-    while marks.size and (marks[0].mean() >= 0.8 or marks[-1].mean() >= 0.8
-                          or marks[:, 0].mean() >= 0.8 or marks[:, -1].mean() >= 0.8):
-        if marks[0].mean() >= 0.8:
-            marks = marks[1:]
-        elif marks[-1].mean() >= 0.8:
-            marks = marks[:-1]
-        elif marks[:, 0].mean() >= 0.8:
-            marks = marks[:, 1:]
-        else:
-            marks = marks[:, :-1]
+    while marks.size:
+        lined = [k for k, side in enumerate((marks[0], marks[-1], marks[:, 0], marks[:, -1])) if side.mean() >= 0.8]
+        if not lined:
+            break
+        marks = (marks[1:], marks[:-1], marks[:, 1:], marks[:, :-1])[lined[0]]
     return marks
 
 
