@@ -131,6 +131,11 @@ def _tracked_row(band: list[Item], left: list[Item], edge: float, pitch: float) 
     return out[::-1]
 
 
+def _column(item: Item, xs: tuple[float, ...]) -> int:
+    """The column whose span holds the middle of ``item``."""
+    return int(np.clip(np.searchsorted(xs, item.cx) - 1, 0, len(xs) - 2))
+
+
 def _misplaced(item: Item, xs: tuple[float, ...], pitch: float, centred: float) -> bool:
     """Whether a number above the grid is no column's clue number: unread, wider than a cell, across a column's
     edge, off its column's centre by more than ``centred`` cells, or beyond the grid."""
@@ -138,7 +143,7 @@ def _misplaced(item: Item, xs: tuple[float, ...], pitch: float, centred: float) 
         return True
     if item.cx < xs[0] - 0.5 * pitch or item.cx > xs[-1] + 0.5 * pitch:
         return True
-    c = int(np.clip(np.searchsorted(xs, item.cx) - 1, 0, len(xs) - 2))
+    c = _column(item, xs)
     if item.box[0] < xs[c] - 0.2 * pitch or item.box[2] > xs[c + 1] + 0.2 * pitch:
         return True
     return abs(item.cx - (xs[c] + xs[c + 1]) / 2) > centred * pitch
@@ -210,11 +215,6 @@ def _needs(items: list[Item], xs: tuple[float, ...]) -> dict[int, int]:
         c = _column(item, xs)
         needs[c] = needs.get(c, -1) + 1 + item.value
     return needs
-
-
-def _column(item: Item, xs: tuple[float, ...]) -> int:
-    """The column whose span holds the middle of ``item``."""
-    return int(np.clip(np.searchsorted(xs, item.cx) - 1, 0, len(xs) - 2))
 
 
 def _passed_over(line: list[Item], misplaced: list[bool], grid: Grid, edge: float, below: Optional[float],

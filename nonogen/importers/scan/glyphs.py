@@ -229,7 +229,9 @@ def _options(ink: Ink, glyph: Glyph) -> tuple[list[list[tuple[Glyph, np.ndarray]
         ways.append(_pieces(ink, glyph, 1))
     usual = len(ways)
     if parts >= 2:
-        ways.append(_pieces(ink, glyph, parts, even=True))
+        even = _pieces(ink, glyph, parts, even=True)
+        if [g for g, _ in even] != [g for g, _ in ways[0]]:  # the thinnest ink is at the even widths: read once
+            ways.append(even)
     elif glyph.w > PAIR_WIDTH * glyph.h:
         ways.append(_pieces(ink, glyph, 2))
     return ways, usual
