@@ -12,7 +12,8 @@ all lines at once) and their lines named first, with what they would read. A clu
 confidence is a suspect too, however many; so is every line whose clue cannot fit its
 length, and when the totals differ, the least sure lines. When the reading shows a misread and no fix is found,
 every doubtful line is named; on a photo whose digits read unsurely throughout (:attr:`Scan.legible` false), every
-line is, and so when no clue at all was read on one side (the other side's lines are then checked by nothing).
+line is, and so when no clue at all was read on one side (the other side's lines are then checked by nothing). On a
+misread page, a side a third of whose lines are named is named whole: misreadings come together.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 from .clues import min_length
 from .errors import InputError
@@ -244,15 +245,37 @@ def _columns_under(box: tuple, grid: Any) -> range:
     return range(first, last + 1)
 
 
+SUSPECT_SIDE = 1 / 3
+"""Share of a side's lines (rows or columns) named for a reason of their own over which, on a misread page, every
+line of that side is named (:func:`_whole_side`)."""
+
+
+def _whole_side(named: dict, lines: list, add: Callable[..., None], confirmed: frozenset[str]) -> None:
+    """On a misread page, every line of a side a third of whose lines are named already: misreadings come together
+    (a shadow or a curl along the grid's edge spoils a whole line of numbers), and among many damaged columns a
+    number read surely wrong goes unnoticed (two fresh bench pages: the line of column clues next to the grid read
+    as "11" and "10" over a third of the columns; a sure "1" for a "2" among them was not named)."""
+    for kind in ("row", "column"):
+        side = [line for line in lines if line[0] == kind]
+        already = sum((kind, i) in named for _, i, _, _, _ in side)
+        if side and already >= SUSPECT_SIDE * len(side):
+            for _, i, clue, conf, _ in side:
+                if f"{kind} {i + 1}" not in confirmed:
+                    add(kind, i, clue, conf, f"{already} of the {len(side)} {kind}s' clues are suspect: any of them "
+                        "may be misread too")
+
+
 def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], status: Optional[str],
-             fixes: tuple = (), found: Any = None, legible: bool = True) -> list[dict]:
+             fixes: tuple = (), found: Any = None, legible: bool = True,
+             confirmed: frozenset[str] = frozenset()) -> list[dict]:
     """The lines whose clue was most likely misread, most likely first (see the module's note).
 
     ``fixes`` (:func:`fixes_of`) come first: each changed number's line,
     with the clue it would read and the verdict then. With the ``found``
     grid's items, lines equally sure are ordered by how much their glyphs
     look like their digits (a stain or a blur makes a digit look less so). On a page not ``legible`` (every
-    line's confidence kept low by :func:`puzzle_of`) the reason given is the page's, not the line's.
+    line's confidence kept low by :func:`puzzle_of`) the reason given is the page's, not the line's. The lines a
+    person ``confirmed`` ("row 3") are not named for their side's sake.
     """
     sureness: dict[tuple[str, int], float] = {}
     if found is not None:
@@ -301,6 +324,8 @@ def suspects(puzzle: Puzzle, row_conf: list[float], col_conf: list[float], statu
             for line_kind, i, clue, conf, _ in lines:
                 add(line_kind, i, clue, conf, f"no {kind} clue was read at all: they were not found on the page"
                     if line_kind == kind else f"nothing checks it: no {kind} clue was read")
+    if misread:
+        _whole_side(named, lines, add, confirmed)
     if in_rows != in_cols or (status == "unsolvable" and not named):
         why = (f"rows hold {in_rows} cells, columns {in_cols}: a clue is misread" if in_rows != in_cols
                else "the puzzle has no solution: one of the least sure clues is likely misread")

@@ -319,3 +319,36 @@ def test_a_side_read_without_any_clue_names_every_line():
     found.rows = tuple(() for _ in found.rows)
     read, row_conf, col_conf = puzzle_of(found)
     assert suspects(read, row_conf, col_conf, nonogen.verify(read).status, (), found) == []
+
+
+def test_a_reading_with_a_number_longer_than_its_line_is_ruled_out_without_building_it():
+    """A photo's junk read as a number of many digits (nonojure's nono10: the lattice's corners where the page curls
+    read as "669696999") once made the engine build a pattern of that many cells, and a longer one runs out of
+    memory; such a reading is now ruled out at once, and the line's other reading is chosen."""
+    huge = ((969_699_996_696, 1), (1, 1))
+    rows = [[(huge, 0), (((1, 1),), 1)], [(((1, 1),), 0)]]
+    cols = [[(((1, 1),), 0)], [(((1, 1),), 0)]]
+    (found,) = fewest_changed(2, 2, rows, cols, most=1)
+    assert found.rows == [1, 0] and sorted(map(sum, found.grid)) == [1, 1]
+
+
+def test_a_side_a_third_of_whose_lines_are_suspect_is_named_whole_on_a_misread_page():
+    """Misreadings come together: a shadow along the grid's edge spoils the line of column clues next to it. On a
+    misread page whose columns are named for reasons of their own on a third of them, every column is named, a sure
+    misread among them too, but not one a person confirmed; under a third, only those; on a page read whole, none."""
+    puzzle = _random(7, 12)
+    cols = [list(clue) for clue in puzzle.cols]
+    cols[11][-1] = (cols[11][-1][0] + 1, cols[11][-1][1])  # read surely wrong: the columns hold a cell more
+    misread = nonogen.Puzzle(rows=puzzle.rows, cols=cols)
+    status = nonogen.verify(misread).status
+    rows_sure = [1.0] * 12
+    for unsure, whole in ((4, True), (3, False)):
+        col_conf = [0.3] * unsure + [1.0] * (12 - unsure)
+        named = {s["line"] for s in suspects(misread, rows_sure, col_conf, status)}
+        assert ("column 12" in named) == whole, unsure
+        assert {f"column {k}" for k in range(1, unsure + 1)} <= named
+    named = {s["line"] for s in suspects(puzzle, rows_sure, [0.3] * 4 + [1.0] * 8, nonogen.verify(puzzle).status)}
+    assert named == {f"column {k}" for k in range(1, 5)}
+    named = {s["line"] for s in suspects(misread, rows_sure, [0.3] * 4 + [1.0] * 8, status,
+                                         confirmed=frozenset({"column 12"}))}  # the studio: a person confirmed it
+    assert "column 12" not in named and "column 11" in named

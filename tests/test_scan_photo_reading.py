@@ -348,3 +348,25 @@ def test_the_training_script_makes_a_model_the_reader_loads(tmp_path, monkeypatc
         assert model_scores(np.asarray([glyph_features(_digit("5", 20, 0))])).shape == (1, 10)
     finally:
         digits._model.cache_clear()
+
+
+def test_a_digits_stroke_between_two_lines_does_not_move_the_spacing_they_are_counted_by():
+    """A band across a magazine's clue boxes (nonojure's nono12): between the lines, 47 pixels apart, stand digits'
+    strokes, weaker peaks. One 29 pixels past a line once pulled the tracked spacing to 32 pixels, and every gap
+    after it counted as two cells. Now only a gap near the spacing moves it."""
+    from nonogen.importers.scan.bands import _indexed
+
+    lines = [12, 60, 108, 156, 204, 251, 298, 345, 393, 440, 487, 534, 581]
+    strokes = [(137, 18), (167, 73), (185, 59), (229, 91), (262, 99), (283, 88)]
+    peaks = sorted([(float(p), 165.0) for p in lines] + [(float(p), float(s)) for p, s in strokes])
+    numbered = dict((p, k) for k, p in _indexed(peaks, 47.0))
+    assert [numbered.get(float(p)) for p in lines] == list(range(len(lines)))
+
+
+def test_a_bands_line_far_from_where_the_bands_before_saw_it_is_dropped():
+    """In a band across a grid's clue corner a digit's edge may be taken for a line the band missed: kept, it bent
+    the redrawn margin (nonojure's nono7 misread two rows). A line the bands before did not see is kept."""
+    from nonogen.importers.scan.bands import _agreeing
+
+    known = {0: 15.0, 1: 46.0, 2: 78.0}
+    assert _agreeing({0: 16.0, 1: 57.0, 2: 77.0, 3: 110.0}, known, 32.0) == {0: 16.0, 2: 77.0, 3: 110.0}

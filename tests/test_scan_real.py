@@ -26,7 +26,7 @@ AMBIGUOUS = ("nonojure-nono6", "nonojure-nono7", "nonojure-nono12")
 """Printed puzzles with several solutions, as printed (the truths were checked against the photos there)."""
 EXACT: tuple[str, ...] = ("nonojure-nono3", "kolyn-puzzle-nonograms", "nonojure-nono4", "nonojure-nono9",
                           "nonojure-nono5", "nonojure-nono6", "nonojure-nono7", "nonojure-nono8", "nonojure-nono1",
-                          "kolyn-picture-cross")
+                          "kolyn-picture-cross", "nonojure-nono12")
 """The pictures read exactly (size and every clue) today (see the bench's table): two screenshots once the paper
 became the picture's most common colour, not its edge's (cut at the grid's black frame; a dark frame round cream
 cells), a magazine photo once its clue boxes were cut off the lattice and a photo's digits read with prototypes
@@ -36,7 +36,9 @@ pixels) were no longer joined into a "1" beside a 4; three more magazine photos 
 even widths too (a "20" was cut inside its 0) and a blob nearly a bold digit wide was read as two ("37" as "9"); a
 program's window once a sure digit atop a column's stack was no heading for looking little like a digit; a phone
 game's screen once its picture beside the grid neither made a line of column clues a heading nor started a row's
-clue. A picture that the reader learns to read goes here, so that it stays read."""
+clue; a magazine photo whose clue boxes are cells of its lattice, its page curling hard at one side, once a
+digit's stroke between two lines no longer moved the spacing the lines are counted by and the bands nearest the
+frame's sides were narrower. A picture that the reader learns to read goes here, so that it stays read."""
 
 
 def test_every_picture_has_a_truth_that_a_person_could_solve():
@@ -132,3 +134,29 @@ def test_a_magazine_grid_is_found_at_its_size_whatever_the_bands_width(monkeypat
     path = next(p for p, _, _ in PICTURES if p.stem == "nonojure-nono5")
     (flat,) = photo.flat_grids(read_pages(path)[0].gray)
     assert (flat.grid.width, flat.grid.height) == (30, 30)
+
+
+def test_a_magazine_lattice_with_its_clue_boxes_is_counted_past_the_digits_between_its_lines():
+    """nonojure's nono10 and nono12: the clue boxes are cells of the grid's lattice, so in a band across the clues a
+    digit's stroke stands between two lines. Once such a stroke moved the spacing the band counts its lines by, and
+    every gap after it counted as two cells (63 lines for 51): no grid was found. Now a gap far off the spacing does
+    not move it, a band's line far from where the bands before saw it is dropped, and the bands nearest the frame's
+    sides are half as wide, following the page's curl there: both lattices are found and their clue boxes cut off."""
+    from nonogen.importers.scan import photo
+    from nonogen.importers.scan.pages import read_pages
+
+    sizes = {}
+    for name in ("nonojure-nono10", "nonojure-nono12"):
+        path = next(p for p, _, _ in PICTURES if p.stem == name)
+        sizes[name] = [(f.grid.width, f.grid.height) for f in photo.flat_grids(read_pages(path)[0].gray)]
+    assert sizes == {"nonojure-nono10": [(45, 65)], "nonojure-nono12": [(45, 30)]}
+
+
+def test_a_magazines_picture_in_the_corner_is_no_heading_over_the_column_clues():
+    """nonojure's nono10: the puzzle's picture, a diamond in the lattice's top-left corner, was read as "475" on a
+    line of its own beside the top clues, taken for a heading, and the two lines of column clues above it were lost.
+    The corner above and left of the grid holds no clue. Three rows' numbers are misread (a "20" touching the
+    grid's line as "35", a blurred "16" as "18", a "32" over the page's shadow as "99"), and each is named."""
+    path, kind, truth = next(p for p in PICTURES if p[0].stem == "nonojure-nono10")
+    outcome = bench_scan_real.measure(path, kind, truth)
+    assert outcome.read == "45x65" and len(outcome.misread) <= 3 and outcome.flagged, outcome

@@ -46,6 +46,11 @@ class Chosen(NamedTuple):
     grid: list[list[int]]
 
 
+def _cells_needed(clue: Clue) -> int:
+    """The fewest cells a line spelling ``clue`` has: its blocks, and a gap between two of one colour."""
+    return sum(n for n, _ in clue) + sum(a[1] == b[1] for a, b in zip(clue, clue[1:], strict=False))
+
+
 def _order(clue: Clue) -> tuple[list[int], set[int]]:
     """The order a line's cells must come in for ``clue``: each cell's colour (0 a gap it must have between two
     blocks of one colour), and the states after which background cells may repeat (the start, after each gap, and
@@ -106,6 +111,9 @@ class _Formula:
         """A selector that, when true, makes ``cells`` spell ``clue`` (None: any clue, the line is free)."""
         selector = self.new()
         if clue is None:
+            return selector
+        if _cells_needed(clue) > len(cells):  # a misread number may be huge: no pattern is built for it
+            self.clauses.append([-selector])
             return selector
         pattern, rests = _order(clue)
         length, end = len(cells), len(pattern)

@@ -32,19 +32,24 @@ def checked_clues(doc: Any) -> dict[str, Any]:
     """A clue document as the page sends it, checked and cleaned: ``rows`` and ``cols`` (each line a list of
     whole numbers; a 0 is dropped: ``[0]`` is an empty line), ``row_confidence`` and ``col_confidence`` (0 to 1,
     one a line; absent: 1), ``legible`` (false for a photo read unsurely throughout: every line not yet confirmed
-    stays a suspect; absent: true), ``title`` and the :data:`~.inputs.META_FIELDS`.
+    stays a suspect; absent: true), ``confirmed`` (the lines a person typed or confirmed, as "row 3" or "column 12":
+    no longer named for their neighbours' sake; anything else is left out), ``title`` and the
+    :data:`~.inputs.META_FIELDS`.
 
     >>> checked_clues({"rows": [[1], [0]], "cols": [[1], []], "row_confidence": [0.2, 1]})["rows"]
     [[1], []]
     >>> [checked_clues({"rows": [[1]], "cols": [[1]], "legible": v})["legible"] for v in (False, None, "no")]
     [False, True, True]
+    >>> checked_clues({"rows": [[1]], "cols": [[1]], "confirmed": ["column 1", "row 2", 3]})["confirmed"]
+    ['column 1']
     """
     if not isinstance(doc, dict):
         raise InputError("expected clues: {rows, cols}")
     rows, cols = _lines(doc.get("rows"), "rows"), _lines(doc.get("cols"), "cols")
     return {"rows": rows, "cols": cols, "row_confidence": _confidence(doc.get("row_confidence"), len(rows)),
             "col_confidence": _confidence(doc.get("col_confidence"), len(cols)),
-            "legible": doc.get("legible") is not False, **doc_texts(doc, len(cols), len(rows))}
+            "legible": doc.get("legible") is not False,
+            "confirmed": _confirmed(doc.get("confirmed"), len(rows), len(cols)), **doc_texts(doc, len(cols), len(rows))}
 
 
 def _lines(value: Any, what: str) -> list[list[int]]:
@@ -57,6 +62,12 @@ def _lines(value: Any, what: str) -> list[list[int]]:
             raise InputError(f"{what}: each clue is a list of at most {MAX_SIDE} whole numbers 0 to {LARGEST_NUMBER}")
         lines.append([n for n in line if n])
     return lines
+
+
+def _confirmed(value: Any, rows: int, cols: int) -> list[str]:
+    """The lines named in ``value`` that the puzzle has ("row 3", "column 12"); anything else is left out."""
+    lines = {f"row {k + 1}" for k in range(rows)} | {f"column {k + 1}" for k in range(cols)}
+    return sorted({v for v in value if isinstance(v, str) and v in lines}) if isinstance(value, list) else []
 
 
 def _confidence(value: Any, count: int) -> list[float]:

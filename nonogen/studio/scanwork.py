@@ -112,7 +112,7 @@ def check_clues(job: dict[str, Any]) -> Iterator[Message]:
     result = Session(puzzle).verify(timeout=clock.left(), grade=False)
     yield {"verdict": result.status, "difficulty": result.difficulty, "message": result.message,
            "suspects": suspects(puzzle, doc["row_confidence"], doc["col_confidence"], result.status,
-                                legible=doc["legible"]),
+                                legible=doc["legible"], confirmed=frozenset(doc["confirmed"])),
            "seconds": round(time.monotonic() - started, 4)}
     if result.solution is None:
         return

@@ -4,10 +4,11 @@ warped so the grid's four corners make a rectangle, its sides ``pad`` pixels in)
 In the frame the lines are nearly straight: in bands across the grid, the profile of darkness shows each line as a
 peak (thin grey lines too: they are found by averaging, not by a threshold), centred on its width. Each band
 numbers its lines from its first, the spacing tracked as it goes (a bent page's cells narrow towards the spine);
-a neighbouring band's numbering is matched to it, so a band that misses an outer line still counts the others
-right. A line's sample off its run across the bands is dropped, a line a band missed is set beside its neighbour,
-and the lines are carried on to the frame's sides along their outer bands' run; where row and column lines meet
-are the grid's crossings.
+a neighbouring band's numbering is matched to where the bands before saw the lines, carried on along their run,
+so a band that misses an outer line still counts the others right, and a page curling at a corner is followed.
+A line's sample off its run across the bands is dropped, a line a band missed is set beside its neighbour, and the
+lines are carried on to the frame's sides along their outer bands' run; where row and column lines meet are the
+grid's crossings.
 """
 from __future__ import annotations
 
@@ -30,6 +31,12 @@ OUTER_BANDS = 4
 WIDEST = 16
 """Widest a line's peak may be at half its height, in pixels, to be centred on its width (a magazine's frame is 14
 pixels wide); a wider peak is a line merged with a digit's stroke beside it."""
+SPLIT = 2
+"""Bands at each end split in two: a page curls most at its edges, and there a line bends within a band's width
+(a magazine page curling at the right: its last seven columns' crossings were a third of a cell off)."""
+FOLLOWED = 0.25
+"""Most a gap may differ from the tracked spacing, as a share of it, to move it (a curl narrows cells by a few per
+cent a cell; a digit's stroke between two lines makes a gap a fifth to a half short)."""
 BAND = 120
 """Width in pixels of the bands across a grid in which its lines are found: narrow enough that a line bends little
 within one (a page curling into the spine), wide enough that a line is a clear peak over a band's digits."""
@@ -63,7 +70,9 @@ def _peaks(profile: np.ndarray) -> list[tuple[float, float]]:
 def _indexed(peaks: list[tuple[float, float]], pitch: float) -> list[tuple[int, float]]:
     """Each peak (position, strength) numbered by the lines since the first, the spacing tracked as it goes (a
     missing line is skipped; of two peaks closer than a line's spacing the stronger is kept: the other is a
-    digit's edge or a speck)."""
+    digit's edge or a speck). Only a gap near the spacing (:data:`FOLLOWED`) between two peaks of like strength
+    moves it: in a magazine's clue boxes, digits' strokes stand between the lines, and one taken for a line pulled
+    the spacing down until every gap after it counted as two cells (63 lines for 51)."""
     out: list[tuple[int, float, float]] = []
     local = pitch
     for p, strength in peaks:
@@ -76,8 +85,9 @@ def _indexed(peaks: list[tuple[float, float]], pitch: float) -> list[tuple[int, 
                 out[-1] = (out[-1][0], p, strength)
             continue
         steps = max(1, round(gap / local))
+        alike = min(strength, out[-1][2]) >= 0.5 * max(strength, out[-1][2])
         out.append((out[-1][0] + steps, p, strength))
-        if steps == 1:
+        if steps == 1 and alike and abs(gap - local) <= FOLLOWED * local:
             local = 0.7 * local + 0.3 * gap
     return [(k, p) for k, p, _ in out]
 
@@ -95,6 +105,62 @@ def _shift(known: dict[int, float], lines: list[tuple[int, float]], pitch: float
     return best
 
 
+def _band_edges(a0: int, a1: int) -> np.ndarray:
+    """Where the bands across ``a0``..``a1`` start and end: :data:`BAND` wide, the outer ones split in halves
+    (:data:`SPLIT`)."""
+    edges = np.linspace(a0, a1, int(np.clip(round((a1 - a0) / BAND), 3, 40)) + 1)
+    if SPLIT and len(edges) > 2 * SPLIT + 2:
+        halves = (edges[:-1] + edges[1:]) / 2
+        edges = np.sort(np.concatenate([edges, halves[:SPLIT], halves[-SPLIT:]]))
+    return edges
+
+
+def _carried(known: dict[int, float], trail: list[tuple[float, dict[int, float]]], centre: float
+             ) -> dict[int, float]:
+    """Where the band at ``centre`` should see each line ``known``: a line the last bands (``trail``: their centres
+    and lines, nearest last) all saw carried on along its run through them (a page curling at a corner moves its
+    lines a fifth of a cell from one band to the next, and that band's numbering was not matched); else where it was
+    last seen."""
+    if len(trail) < 2:
+        return known
+    xs = np.array([c for c, _ in trail])
+    out = dict(known)
+    for k in set.intersection(*(set(lines) for _, lines in trail)):
+        slope, at = np.polyfit(xs, [lines[k] for _, lines in trail], 1)
+        out[k] = float(slope * centre + at)
+    return out
+
+
+def _agreeing(lines: dict[int, float], known: dict[int, float], pitch: float) -> dict[int, float]:
+    """A band's ``lines`` less those more than a fifth of a cell from where the bands before saw the same line
+    (``known``): in a band of clues, a digit's edge or a speck taken for a line the band missed."""
+    return {k: p for k, p in lines.items() if k not in known or abs(known[k] - p) <= 0.2 * pitch}
+
+
+def _matched(numbered: list[list[tuple[int, float]]], centres: np.ndarray,
+             pitch: float) -> list[Optional[dict[int, float]]]:
+    """Each band's lines (line number to position) numbered as the middle band numbers them; None for a band that
+    cannot be matched. Outwards from the middle, a band's numbering is shifted to match where the bands before saw
+    the lines, carried on along their run (:func:`_carried`), and its lines far from there are dropped
+    (:func:`_agreeing`)."""
+    middle = len(numbered) // 2
+    start = dict(numbered[middle])
+    at: list[Optional[dict[int, float]]] = [None] * len(numbered)
+    at[middle] = start
+    for order in (range(middle + 1, len(numbered)), range(middle - 1, -1, -1)):
+        known = start
+        trail: list[tuple[float, dict[int, float]]] = [(float(centres[middle]), start)]
+        for b in order:
+            expected = _carried(known, trail[-3:], float(centres[b]))
+            s = _shift(expected, numbered[b], pitch) if numbered[b] and known else None
+            if s is not None:
+                lines = _agreeing({k + s: p for k, p in numbered[b]}, expected, pitch)
+                at[b] = lines
+                known = {**known, **lines}
+                trail.append((float(centres[b]), lines))
+    return at
+
+
 def _bands(frame: np.ndarray, span: tuple[int, int],
            across: tuple[int, int]) -> Optional[tuple[np.ndarray, np.ndarray]]:
     """The lines crossing ``frame`` across its rows within ``span``, found in bands of columns within ``across``:
@@ -107,8 +173,8 @@ def _bands(frame: np.ndarray, span: tuple[int, int],
     followed across the page as far as it bends."""
     lo, hi = span
     a0, a1 = across
-    bands = int(np.clip(round((a1 - a0) / BAND), 3, 40))
-    edges = np.linspace(a0, a1, bands + 1)
+    edges = _band_edges(a0, a1)
+    bands = len(edges) - 1
     darkness = 255.0 - frame
     found = []
     for b0, b1 in zip(edges, edges[1:], strict=False):
@@ -120,15 +186,7 @@ def _bands(frame: np.ndarray, span: tuple[int, int],
         return None
     pitch = float(np.median(gaps))
     numbered = [_indexed(p, pitch) for p in found]
-    middle = bands // 2
-    at: list[Optional[dict[int, float]]] = [None] * bands
-    at[middle] = dict(numbered[middle])
-    for order in (range(middle + 1, bands), range(middle - 1, -1, -1)):
-        known = at[middle]
-        for b in order:
-            s = _shift(known, numbered[b], pitch) if numbered[b] and known else None
-            if s is not None:
-                at[b] = known = {k + s: p for k, p in numbered[b]}
+    at = _matched(numbered, (edges[:-1] + edges[1:]) / 2, pitch)
     seen = [a for a in at if a is not None]
     if len(seen) < 0.5 * bands:
         return None

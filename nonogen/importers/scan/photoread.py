@@ -33,6 +33,7 @@ from .digits import MATCHED_BLURS, SIDE, blurred_at, classify_ranked, reading
 from .glyphs import Glyph, Ink, page_ink
 from .pages import Page
 from .photo import STROKE, Flat, flat_grids, flatten
+from .lattice import Grid
 from .rectify import edges_followed
 
 __all__ = ["read_photo", "read_flats", "sound", "matched", "cored", "legible", "LEGIBLE"]
@@ -134,11 +135,14 @@ def _without_specks(ink: Ink, pitch: float) -> Ink:
     return replace(ink, glyphs=tuple(g for g in ink.glyphs if (g.h >= least or g.w >= least) and g.w >= thinnest))
 
 
-def _inside(ink: Ink, box: tuple[float, float, float, float]) -> Ink:
-    """The ink less the glyphs whose middle is outside ``box``: beyond a magazine's frame is the photo's background
-    (a tablecloth's pattern beside the page was read as a number left of a row's clue)."""
+def _inside(ink: Ink, box: tuple[float, float, float, float], grid: Grid) -> Ink:
+    """The ink less the glyphs whose middle is outside ``box``, or in its corner above and left of the ``grid``:
+    beyond a magazine's frame is the photo's background (a tablecloth's pattern beside the page was read as a
+    number left of a row's clue), and its corner holds the puzzle's picture (a diamond's edge, read as "475" beside
+    the top clues, was taken for a heading over them and two lines of column clues were lost)."""
     x0, y0, x1, y1 = box
-    return replace(ink, glyphs=tuple(g for g in ink.glyphs if x0 <= g.cx <= x1 and y0 <= g.cy <= y1))
+    return replace(ink, glyphs=tuple(g for g in ink.glyphs if x0 <= g.cx <= x1 and y0 <= g.cy <= y1
+                                     and (g.cx >= grid.xs[0] or g.cy >= grid.ys[0])))
 
 
 def cored(ink: Ink, pitch: float) -> Ink:
@@ -361,7 +365,7 @@ def read_flats(flats: list[Flat], number: int = 1) -> list:
                     flat.grid.pitch)
         ink = _joined(_without_specks(ink, flat.grid.pitch), flat.grid.pitch)
         if flat.frame is not None:
-            ink = _inside(ink, flat.frame)
+            ink = _inside(ink, flat.frame, flat.grid)
         seen: list = []  # every glyph's features, and every way of cutting a blob's (the first reading is not kept)
         with reading(page=blurred_at(MATCHED_BLURS[len(MATCHED_BLURS) // 2]), fonts=False, seen=seen):
             raster_items(ink, flat.grid)

@@ -317,7 +317,7 @@ function nextSuspect(step) {
 
 function scanClues() {
   return { rows: scan.p.rows, cols: scan.p.cols, row_confidence: scan.p.rowConf, col_confidence: scan.p.colConf,
-    legible: scan.p.legible,
+    legible: scan.p.legible, confirmed: [...scan.set],
     title: $("doc-title").value, author: $("doc-author").value, license: $("doc-license").value };
 }
 
