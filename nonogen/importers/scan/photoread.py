@@ -31,9 +31,9 @@ import numpy as np
 
 from .digits import MATCHED_BLURS, SIDE, blurred_at, classify_ranked, reading
 from .glyphs import Glyph, Ink, page_ink
+from .lattice import Grid
 from .pages import Page
 from .photo import STROKE, Flat, flat_grids, flatten
-from .lattice import Grid
 from .rectify import edges_followed
 
 __all__ = ["read_photo", "read_flats", "sound", "matched", "cored", "legible", "LEGIBLE"]
