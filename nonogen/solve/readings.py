@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..clues import min_length
 from .deadline import Clock
 from .sat import new_solver
 
@@ -44,11 +45,6 @@ class Chosen(NamedTuple):
     rows: list[int]
     cols: list[int]
     grid: list[list[int]]
-
-
-def _cells_needed(clue: Clue) -> int:
-    """The fewest cells a line spelling ``clue`` has: its blocks, and a gap between two of one colour."""
-    return sum(n for n, _ in clue) + sum(a[1] == b[1] for a, b in zip(clue, clue[1:], strict=False))
 
 
 def _order(clue: Clue) -> tuple[list[int], set[int]]:
@@ -112,7 +108,7 @@ class _Formula:
         selector = self.new()
         if clue is None:
             return selector
-        if _cells_needed(clue) > len(cells):  # a misread number may be huge: no pattern is built for it
+        if min_length(clue) > len(cells):  # a misread number may be huge: no pattern is built for it
             self.clauses.append([-selector])
             return selector
         pattern, rests = _order(clue)

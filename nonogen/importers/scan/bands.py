@@ -31,6 +31,9 @@ OUTER_BANDS = 4
 WIDEST = 16
 """Widest a line's peak may be at half its height, in pixels, to be centred on its width (a magazine's frame is 14
 pixels wide); a wider peak is a line merged with a digit's stroke beside it."""
+AGREE = 0.2
+"""Share of a cell within which two bands see the same line: a band's numbering is matched to its neighbours' by
+it (:func:`_shift`), and a band's line farther than that from where they saw it is dropped (:func:`_agreeing`)."""
 SPLIT = 2
 """Bands at each end split in two: a page curls most at its edges, and there a line bends within a band's width
 (a magazine page curling at the right: its last seven columns' crossings were a third of a cell off)."""
@@ -99,7 +102,7 @@ def _shift(known: dict[int, float], lines: list[tuple[int, float]], pitch: float
     best, best_hits = None, 0
     for s in range(-4, 5):
         common = [(known[k + s], p) for k, p in lines if k + s in known]
-        hits = sum(abs(a - b) <= 0.2 * pitch for a, b in common)
+        hits = sum(abs(a - b) <= AGREE * pitch for a, b in common)
         if len(common) >= 3 and hits >= 0.8 * len(common) and hits > best_hits:
             best, best_hits = s, hits
     return best
@@ -123,18 +126,18 @@ def _carried(known: dict[int, float], trail: list[tuple[float, dict[int, float]]
     last seen."""
     if len(trail) < 2:
         return known
-    xs = np.array([c for c, _ in trail])
+    common = sorted(set.intersection(*(set(lines) for _, lines in trail)))
     out = dict(known)
-    for k in set.intersection(*(set(lines) for _, lines in trail)):
-        slope, at = np.polyfit(xs, [lines[k] for _, lines in trail], 1)
-        out[k] = float(slope * centre + at)
+    if common:  # one straight fit a line, all at once
+        slope, at = np.polyfit([c for c, _ in trail], [[lines[k] for k in common] for _, lines in trail], 1)
+        out.update(zip(common, (slope * centre + at).tolist(), strict=True))
     return out
 
 
 def _agreeing(lines: dict[int, float], known: dict[int, float], pitch: float) -> dict[int, float]:
     """A band's ``lines`` less those more than a fifth of a cell from where the bands before saw the same line
     (``known``): in a band of clues, a digit's edge or a speck taken for a line the band missed."""
-    return {k: p for k, p in lines.items() if k not in known or abs(known[k] - p) <= 0.2 * pitch}
+    return {k: p for k, p in lines.items() if k not in known or abs(known[k] - p) <= AGREE * pitch}
 
 
 def _matched(numbered: list[list[tuple[int, float]]], centres: np.ndarray,
