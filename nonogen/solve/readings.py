@@ -108,7 +108,7 @@ class _Formula:
         selector = self.new()
         if clue is None:
             return selector
-        if min_length(clue) > len(cells):  # a misread number may be huge: no pattern is built for it
+        if min_length(tuple(clue)) > len(cells):  # a misread number may be huge: no pattern is built for it
             self.clauses.append([-selector])
             return selector
         pattern, rests = _order(clue)
