@@ -14,7 +14,7 @@ from nonogen.importers.scan.digits import (FONT_FILES, MATCHED_BLURS, blurred_at
                                            model_scores, reading)
 from nonogen.importers.scan.glyphs import page_ink
 from nonogen.importers.scan.lattice import Grid
-from nonogen.importers.scan.photoread import _evened, _joined, _narrow, _plausible, _without_specks, cored, matched
+from nonogen.importers.scan.photoread import _evened, _joined, _misfit, _plausible, _without_specks, cored, matched
 
 PITCH = 32.0
 
@@ -309,9 +309,24 @@ def test_a_number_as_narrow_as_one_digit_is_unsure_with_its_digits_as_other_read
 
     digits = [item(3, 10.0 + 40 * k, 16.0) for k in range(4)] + [item(1, 200.0 + 40 * k, 13.0) for k in range(4)]
     cut, real = item(11, 400.0, 14.0), item(11, 440.0, 24.0)
-    out = _narrow(digits + [cut, real])
+    out = _misfit(digits + [cut, real])
     assert out[:-2] == digits and out[-1] == real
     assert out[-2].confidence < 0.5 and out[-2].alternatives == (1, 31, 41) and out[-2].value == 11
+
+
+def test_one_digit_as_wide_as_two_is_unsure_with_the_tens_as_other_readings():
+    """A "10" whose "1" touched its "0" was one blob 1.8 digits wide, read as a sure "8" and not named (seed 29
+    page 23). A digit far wider than its own kind is made unsure with the tens first among its other readings; a
+    "1" and a digit a little wide keep their readings."""
+    def item(value: int, x: float, width: float) -> Item:
+        return Item(value, 1.0, (x, 100.0, x + width, 120.0), str(value), 0.95, alternatives=(3, 18))
+
+    digits = [item(8, 10.0 + 40 * k, 13.0) for k in range(4)] + [item(1, 200.0 + 40 * k, 6.0) for k in range(4)]
+    run_together, a_little, wide_one = item(8, 400.0, 24.0), item(8, 440.0, 19.0), item(1, 480.0, 13.0)
+    out = _misfit(digits + [run_together, a_little, wide_one])
+    assert out[:-3] == digits and out[-2:] == [a_little, wide_one]
+    assert out[-3].confidence < 0.5 and out[-3].value == 8
+    assert out[-3].alternatives == (*range(10, 20), 3)  # its own other readings after, each once
 
 
 def test_a_bowing_row_keeps_its_far_numbers_when_tracked():

@@ -252,13 +252,23 @@ NARROW = 1.3
 """Width, in its widest digit's usual widths (the page's own), under which a number read as several digits is taken
 for one digit cut in two: a blurred "1" read as a sure "11" was 1.1 wide, a blotted "2" read as "991" 1.0; on the
 bench's hard photos every two-digit clue read right was at least 1.75 wide."""
-NARROW_CONFIDENCE = 0.3
-"""Confidence in a number too narrow for its digits (under :data:`~nonogen.scanning.UNSURE`: it is named)."""
+WIDE = 1.6
+"""Width, in its digit's usual widths (the page's own), over which a number read as one digit is taken for two
+digits run together: a "10" whose "1" touched its "0" read as a sure "8" 1.7 and 1.8 wide (seed 29 page 23, twice,
+neither named); on the bench's 560 hard photos every digit other than a "1" read right was at most 1.5 wide (a
+"1" is too narrow for its width to say anything)."""
+MISFIT_CONFIDENCE = 0.3
+"""Confidence in a number whose width does not fit its digits (under :data:`~nonogen.scanning.UNSURE`: it is
+named)."""
+RUN_TOGETHER = tuple(range(10, 20))
+"""Other readings of a digit too wide for itself, likeliest first: clues of two digits are mostly tens, and a "1"
+is the digit that touches its neighbour most."""
 
 
-def _narrow(items: list) -> list:
-    """The items with a number too narrow for its digits made unsure, its digits alone its first other readings, so
-    that it is named and the fix search may read it as one digit."""
+def _misfit(items: list) -> list:
+    """The items with a number whose width does not fit its digits made unsure, so that it is named and the fix
+    search tries its likely readings: a number too narrow for its digits (one digit cut in two) with its digits
+    alone, a digit too wide for itself (two run together) with the tens."""
     digits = [i for i in items if i.value >= 0 and len(i.text) == 1]
     if len(digits) < 5:
         return items
@@ -269,10 +279,15 @@ def _narrow(items: list) -> list:
     usual = {d: float(np.median(w)) if len(w) >= 3 else usual_any for d, w in widths.items()}
     out = []
     for i in items:
-        if i.value >= 10 and i.box[2] - i.box[0] < NARROW * max(usual.get(d, usual_any) for d in i.text):
-            alone = tuple(dict.fromkeys(int(d) for d in i.text if d != "0"))
-            i = replace(i, confidence=min(i.confidence, NARROW_CONFIDENCE),
-                        alternatives=alone + tuple(a for a in i.alternatives if a not in alone))
+        width = i.box[2] - i.box[0]
+        other: tuple[int, ...] = ()
+        if i.value >= 10 and width < NARROW * max(usual.get(d, usual_any) for d in i.text):
+            other = tuple(dict.fromkeys(int(d) for d in i.text if d != "0"))
+        elif 0 <= i.value <= 9 and i.text != "1" and width > WIDE * usual.get(i.text, usual_any):
+            other = RUN_TOGETHER
+        if other:
+            i = replace(i, confidence=min(i.confidence, MISFIT_CONFIDENCE),
+                        alternatives=other + tuple(a for a in i.alternatives if a not in other))
         out.append(i)
     return out
 
@@ -374,7 +389,7 @@ def read_flats(flats: list[Flat], number: int = 1) -> list:
             items = raster_items(ink, flat.grid)
         dropped: list = []
         items = _plausible(items)
-        rows, cols = clue_items(_narrow(_measured(items)), flat.grid, spread=BLURRED_SPREAD,
+        rows, cols = clue_items(_misfit(_measured(items)), flat.grid, spread=BLURRED_SPREAD,
                                 centred=CENTRED, strays=STRAYS, tracked=True, dropped=dropped)
         if any(rows) or any(cols):
             found.append(Found(number, flat.grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), "pixels",
