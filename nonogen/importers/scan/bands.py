@@ -214,33 +214,57 @@ def _bands(frame: np.ndarray, span: tuple[int, int],
 
 def _smooth(positions: np.ndarray) -> np.ndarray:
     """``positions`` (lines x bands) less the samples off their line's run across the bands (a digit's edge taken
-    for the line in a band of clues): one at a time, the one furthest from the straight line through its two
-    neighbours, while that is over :data:`OFF_LINE` of a cell."""
+    for the line in a band of clues): one at a time, while a sample is over :data:`OFF_LINE` of a cell off the
+    straight line through its two neighbours, the sample whose dropping leaves that line's run straightest. What
+    the lines of a band share is the page's bend, not a digit's edge (:func:`_shared`)."""
     out = positions.copy()
     if out.shape[1] < 3:
         return out
     pitch = float(np.nanmedian(np.diff(out, axis=0))) if len(out) > 1 else 0.0
     for _ in range(out.size):
-        inner = np.abs(out[:, 1:-1] - (out[:, :-2] + out[:, 2:]) / 2)
-        ends = np.abs(np.stack([out[:, 0] - 2 * out[:, 1] + out[:, 2], out[:, -1] - 2 * out[:, -2] + out[:, -3]], 1))
-        off = np.concatenate([ends[:, :1], inner, ends[:, 1:]], axis=1)
+        bends = _bends(out)
+        shared = _shared(bends)
+        off = np.abs(bends - shared)
         if np.isnan(off).all() or np.nanmax(off) <= OFF_LINE * pitch:
             break
         k, b = (int(i) for i in np.unravel_index(np.nanargmax(off), off.shape))
-        # the sample, or a neighbour it is measured against: the one furthest from its own neighbours
-        near = [j for j in (b - 1, b, b + 1) if 0 <= j < out.shape[1]]
-        out[k, max(near, key=lambda j: _kink(out[k], j))] = np.nan
+        out[k, _dropped(out[k], b, shared, off[k])] = np.nan
     return out
 
 
-def _kink(line: np.ndarray, j: int) -> float:
-    """How far ``line``'s sample ``j`` is from the straight line through its two neighbours (at an end, the two
-    next inward); 0 when one of them is missing."""
-    near = (j - 1, j + 1) if 0 < j < len(line) - 1 else (1, 2) if j == 0 else (j - 1, j - 2)
-    a, b = line[near[0]], line[near[1]]
-    if np.isnan(a) or np.isnan(b) or np.isnan(line[j]):
-        return 0.0
-    return float(abs(line[j] - (a + b) / 2)) if 0 < j < len(line) - 1 else float(abs(line[j] - 2 * a + b))
+def _dropped(line: np.ndarray, b: int, shared: np.ndarray, off: np.ndarray) -> int:
+    """Which of the three samples of ``line`` that its bend at band ``b`` is measured from to drop: the one whose
+    dropping leaves the line's run straightest (an end's bend is as big as its neighbour's when the neighbour is the
+    digit's edge), the most bent of them when that ties."""
+    first = min(max(b - 1, 0), len(line) - 3)
+
+    def left(j: int) -> tuple[float, float]:
+        rest = line[None].copy()
+        rest[0, j] = np.nan
+        return float(np.nan_to_num(np.abs(_bends(rest) - shared)).max()), -float(np.nan_to_num(off[j]))
+
+    return min(range(first, first + 3), key=left)
+
+
+def _bends(positions: np.ndarray) -> np.ndarray:
+    """How far each sample of ``positions`` (lines x bands, at least 3 bands) is from the straight line through its
+    line's two neighbouring samples (at an end, the two next inward); NaN when one is missing."""
+    inner = positions[:, 1:-1] - (positions[:, :-2] + positions[:, 2:]) / 2
+    first = positions[:, :1] - 2 * positions[:, 1:2] + positions[:, 2:3]
+    last = positions[:, -1:] - 2 * positions[:, -2:-1] + positions[:, -3:-2]
+    return np.concatenate([first, inner, last], axis=1)
+
+
+def _shared(bends: np.ndarray) -> np.ndarray:
+    """Each band's median bend over its lines (0 where fewer than three are seen): where a page curls at its edge,
+    every line of the end band is off the others' run alike (a 26x7 photo's eight row lines all a fifth of a cell:
+    each was dropped as a digit's edge, and no grid was found), while a digit's edge moves one line."""
+    out = np.zeros(bends.shape[1])
+    for b in range(bends.shape[1]):
+        seen = bends[np.isfinite(bends[:, b]), b]
+        if len(seen) >= 3:
+            out[b] = float(np.median(seen))
+    return out
 
 
 def _filled(positions: np.ndarray) -> Optional[np.ndarray]:
