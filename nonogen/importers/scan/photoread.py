@@ -18,7 +18,9 @@ photo's blur, its paper and its bend.
 - Confidences are measured against the page's (:func:`_measured`), unless over a third of its numbers read
   unsurely: then the page is not :func:`legible` and no confidence on it is trusted. A blob unlike the page's
   digits in height, or far thinner than its ones (the page's edge, the table's grain), is no number
-  (:func:`_plausible`).
+  (:func:`_plausible`). A number whose width does not fit its digits (one digit cut in two, two run together), or
+  read as a digit a blurred other is often read as, is made unsure, so it is named (:func:`_misfit`,
+  :func:`_confused`).
 - A column clue line holding a number off its column's centre is a heading (a title whose letters read as digits);
   a row's clue is followed number by number out from the grid, as a bent page bows it (:func:`.assign.clue_items`).
 """
