@@ -26,7 +26,6 @@ from made_collection import SAMPLES, make_collection
 from nonogen.output.collection import open_published, read_collection, read_selection, warning_kind
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 WAIT = 120
 
@@ -144,30 +143,17 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
+from browsers import chromium  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[tuple["webdriver.Chrome", Path]]:
     """Chromium with its download folder in a fresh temporary folder."""
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        pytest.skip(f"{' and '.join(missing)} missing (apt-get install chromium chromium-driver)")
-    profile, downloads = tempfile.mkdtemp(prefix="nonogen-chromium-"), Path(tempfile.mkdtemp(prefix="nonogen-dl-"))
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
-                "--window-size=1400,1000"):
-        options.add_argument(arg)
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                              "download.prompt_for_download": False})
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)))
-    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    downloads = Path(tempfile.mkdtemp(prefix="nonogen-dl-"))
     try:
-        yield driver, downloads
+        with chromium(window=(1400, 1000), downloads=downloads) as driver:
+            yield driver, downloads
     finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
         shutil.rmtree(downloads, ignore_errors=True)
 
 

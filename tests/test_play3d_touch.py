@@ -10,8 +10,6 @@ Every test checks from Chrome's network log that the page asked for nothing but 
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from typing import Iterator
 
 import numpy as np
@@ -24,58 +22,31 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from test_play_browser import (  # noqa: E402
-    CHROMEDRIVER, CHROMIUM, INSTALL_HINT, _level_cells, _requested_urls, _shot, _state, _status, _until, forget_storage,
-    reload,
+    _level_cells, _only_local, _shot, _state, _status, _until, reload,
 )
+
+from browsers import chromium  # noqa: E402
 
 PHONE = {"width": 412, "height": 915, "pixelRatio": 2, "touch": True}
 FINGER = 40  # CSS pixels: the smallest target a finger is given
 
 
-@pytest.fixture(scope="module")
-def phone_browser() -> Iterator["webdriver.Chrome"]:
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        pytest.skip(f"{' and '.join(missing)} missing: {INSTALL_HINT}")
-    profile = tempfile.mkdtemp(prefix="nonogen-phone-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}",
-        "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-    ):
-        options.add_argument(arg)
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)))
-    driver.get("about:blank")
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
 @pytest.fixture
-def phone(phone_browser):
-    """The phone; after the test, every URL it requested must be local (file:, data:, blob:)."""
-    phone_browser.get_log("performance")
-    yield phone_browser
-    urls = _requested_urls(phone_browser)
-    assert any(u.startswith("file:") for u in urls), "the network log recorded nothing: the check would be void"
-    assert not [u for u in urls if not u.startswith(("file:", "data:", "blob:"))], urls
+def phone() -> Iterator["webdriver.Chrome"]:
+    """A phone of its own for the test (nothing stored from before: see tests/browsers.py); after the test, every
+    URL it requested must be local (file:, data:, blob:)."""
+    with chromium(phone=PHONE, webgl=True) as driver:
+        yield driver
+        _only_local(driver)
 
 
 @pytest.fixture
 def open_level(phone, tmp_path):
-    """Open a level's page from a file with nothing stored from before; the stage in view."""
+    """Open a level's page from a file (the test's own phone: nothing stored from before); the stage in view."""
 
     def go(name: str, cells: np.ndarray, level=None):
         path = tmp_path / f"{name}.html"
         path.write_text(page_3d(level or puzzle3d_from_cells(cells), cells), encoding="utf-8")
-        forget_storage(phone)
         phone.get(path.as_uri())
         reload(phone)
         assert phone.execute_script("return innerWidth") == PHONE["width"]

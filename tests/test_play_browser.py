@@ -7,12 +7,9 @@ nothing but ``file:``, ``data:`` and ``blob:`` URLs. Screenshots go to ``tests/a
 """
 from __future__ import annotations
 
-import functools
 import io
 import json
 import re
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Iterator
 
@@ -28,10 +25,9 @@ from nonogen.model import Color
 from nonogen.render.book import caption
 from nonogen.render.sheet2d import cell_center
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+from browsers import INSTALL_HINT, chromium
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-INSTALL_HINT = "`make test` installs them (apt-get install chromium chromium-driver)"
 
 # A 5x5 B&W picture with a full row (for a drag) and a given at (4, 2).
 BW = ["#.#.#", "#####", ".#.#.", "..#..", "..#.."]
@@ -114,37 +110,22 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator["webdriver.Chrome"]:
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        pytest.skip(f"{' and '.join(missing)} missing: {INSTALL_HINT}")
-    profile = tempfile.mkdtemp(prefix="nonogen-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}", "--window-size=1100,900",
-        # WebGL without a GPU: ANGLE on SwiftShader, the software renderer Chromium ships
-        "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-    ):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    service = webdriver.ChromeService(executable_path=str(CHROMEDRIVER))
-    driver = webdriver.Chrome(options=options, service=service)
-    driver.get("about:blank")
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+    """A browser shared by a module's tests, for pages that keep nothing in the browser (the studio's)."""
+    with chromium(window=(1100, 900), webgl=True) as shared:
+        yield shared
 
 
 @pytest.fixture
-def driver(browser):
-    """The shared browser; after the test, every URL it requested must be local (file:, data:, blob:)."""
-    browser.get_log("performance")  # drop what earlier tests left
-    yield browser
-    urls = _requested_urls(browser)
+def driver() -> Iterator["webdriver.Chrome"]:
+    """A browser of its own for the test (nothing stored from before: see tests/browsers.py); after the test,
+    every URL it requested must be local (file:, data:, blob:)."""
+    with chromium(window=(1100, 900), webgl=True) as fresh:
+        yield fresh
+        _only_local(fresh)
+
+
+def _only_local(driver) -> None:
+    urls = _requested_urls(driver)
     assert any(u.startswith("file:") for u in urls), "the network log recorded nothing: the check would be void"
     foreign = [u for u in urls if not u.startswith(("file:", "data:", "blob:"))]
     assert not foreign, f"the page made network requests: {foreign[:5]}"
@@ -164,56 +145,16 @@ def _requested_urls(driver) -> list[str]:
 
 @pytest.fixture
 def open_page(driver, tmp_path):
-    """Write a page to a file and open it from a ``file://`` URL, with no progress saved from before."""
+    """Write a page to a file and open it from a ``file://`` URL (the test's own browser: nothing saved before)."""
 
     def go(name: str, text: str):
         path = tmp_path / f"{name}.html"
         path.write_text(text, encoding="utf-8")
-        forget_storage(driver)
         driver.get(path.as_uri())
         reload(driver)
         return path
 
     return go
-
-
-def forget_storage(driver) -> None:
-    """Clear what every file: page stored, in the browser itself, and wait until a fresh page sees it cleared.
-
-    A page's own ``localStorage.clear()`` travels to the browser in the background, like its writes: under
-    load it could arrive after the next page's first writes and wipe them (a fresh copy of a page then never
-    read what the page had stored, once in a clean-clone run). The browser's own clear (CDP) returns before the
-    storage has taken it in, too: with two suites at once a phone test's settings, written after it, were wiped
-    the same way. So a marker is stored first and seen by a fresh page (what was written before it is in), then
-    the clear is asked for, and it is done when a fresh page no longer sees the marker."""
-    blank = _blank_page()
-    driver.get(blank)
-    driver.execute_script("localStorage.setItem('nonogen-test-marker', '1')")
-    _fresh_page_reads(driver, blank, "1")
-    driver.get("about:blank")
-    driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": "file://", "storageTypes": "local_storage"})
-    _fresh_page_reads(driver, blank, None)
-    driver.get("about:blank")
-
-
-@functools.lru_cache(maxsize=1)
-def _blank_page() -> str:
-    """The URL of an empty file: page (made once a session), to read and write file: storage from."""
-    path = Path(tempfile.mkdtemp(prefix="nonogen-blank-")) / "blank.html"
-    path.write_text("<!doctype html><title>blank</title>", encoding="utf-8")
-    return path.as_uri()
-
-
-def _fresh_page_reads(driver, page: str, marker) -> None:
-    """Wait until ``page``, loaded afresh in a new tab, reads ``marker`` (None: no marker) from file: storage."""
-    old = driver.current_window_handle
-    driver.switch_to.new_window("tab")
-    try:
-        _until(driver, lambda d: d.get(page) or d.execute_script(
-            "return localStorage.getItem('nonogen-test-marker')") == marker, f"file: storage to read {marker}")
-    finally:
-        driver.close()
-        driver.switch_to.window(old)
 
 
 STORED = "return JSON.stringify(Object.entries(localStorage).sort())"

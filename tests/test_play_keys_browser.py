@@ -22,10 +22,10 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 import test_play_browser  # noqa: E402
 from test_play_browser import _bw_puzzle, _cell, _cells, _level_cells, _shot, _state, _status, _until  # noqa: E402
 
-# test_play_browser's fixtures (the shared browser, the network check, the page loader): pytest finds a fixture by
-# its name in this module. Bound by assignment, not imported, because every test parameter named like an import
-# reads to pyflakes as that import redefined unused (F811), the rule that finds a test shadowed by a namesake.
-browser, driver, open_page = test_play_browser.browser, test_play_browser.driver, test_play_browser.open_page
+# test_play_browser's fixtures (the test's own browser with the network check, the page loader): pytest finds a
+# fixture by its name in this module. Bound by assignment, not imported, because every test parameter named like an
+# import reads to pyflakes as that import redefined unused (F811), the rule that finds a test shadowed by a namesake.
+driver, open_page = test_play_browser.driver, test_play_browser.open_page
 
 ACCENT = (47, 111, 208)  # --accent in play.css: the focus ring
 FRAME = (31, 95, 200)  # the 3D cursor frame (play3d_view.js)

@@ -9,8 +9,6 @@ waits for saved progress are test_play_browser.py's.
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Iterator
 
@@ -25,8 +23,10 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium missing")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from test_play_browser import (  # noqa: E402
-    ARTIFACTS, CHROMEDRIVER, CHROMIUM, INSTALL_HINT, _requested_urls, _until, forget_storage, reload,
+    ARTIFACTS, _only_local, _until, reload,
 )
+
+from browsers import chromium  # noqa: E402
 
 PHONES = {"412": (412, 915), "360": (360, 740)}
 
@@ -39,82 +39,36 @@ def _random_puzzle(size: int, seed: int, density: float = 0.55):
 # --- a phone -------------------------------------------------------------------------------------------------
 
 
-def _start(width: int, height: int, profile: str):
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={profile}"):
-        options.add_argument(arg)
-    options.add_experimental_option(
-        "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.625, "touch": True}}
-    )
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)))
-
-
-@pytest.fixture(scope="module")
-def phones() -> Iterator[dict]:
-    """One emulated phone per screen size, started when a test first asks for it."""
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        pytest.skip(f"{' and '.join(missing)} missing: {INSTALL_HINT}")
-    started: dict = {}
-
-    def get(name: str):
-        if name not in started:
-            profile = tempfile.mkdtemp(prefix="nonogen-phone-")
-            started[name] = (_start(*PHONES[name], profile), profile)
-            started[name][0].get("about:blank")
-        return started[name][0]
-
-    yield get
-    for driver, profile in started.values():
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-def _phone(phones, name: str):
-    driver = phones(name)
-    driver.get_log("performance")  # drop what earlier tests left
-    return driver
+@pytest.fixture
+def phone412() -> Iterator:
+    """A 412-pixel phone of its own for the test (nothing stored from before: see tests/browsers.py)."""
+    yield from _phone("412")
 
 
 @pytest.fixture
-def phone412(phones):
-    driver = _phone(phones, "412")
-    yield driver
-    _only_local(driver)
+def phone360() -> Iterator:
+    yield from _phone("360")
 
 
-@pytest.fixture
-def phone360(phones):
-    driver = _phone(phones, "360")
-    yield driver
-    _only_local(driver)
-
-
-def _only_local(driver) -> None:
-    urls = _requested_urls(driver)
-    assert any(u.startswith("file:") for u in urls), "the network log recorded nothing: the check would be void"
-    foreign = [u for u in urls if not u.startswith(("file:", "data:", "blob:"))]
-    assert not foreign, f"the page made network requests: {foreign[:5]}"
+def _phone(name: str) -> Iterator:
+    """An emulated phone; after the test, every URL it requested must be local (file:, data:, blob:)."""
+    width, height = PHONES[name]
+    with chromium(phone={"width": width, "height": height, "pixelRatio": 2.625, "touch": True}) as driver:
+        yield driver
+        _only_local(driver)
 
 
 def _open(driver, tmp_path: Path, name: str, text: str, keep: bool = False) -> None:
-    """Open a page from a file, with nothing stored from before (``keep``: the browser's settings stay).
+    """Open a page from a file with the long press off (``keep``: with the settings the last page kept instead).
 
     The long press starts switched off (the player's switch): a tap is then a tap however long the machine takes
     between the finger's two events; :func:`_long_press` turns it on for its own press only."""
     path = tmp_path / f"{name}.html"
     path.write_text(text, encoding="utf-8")
-    settings = {"nonogen-assists-2d": json.dumps({"version": 1, "longpress": False})}
-    if keep:
-        settings = driver.execute_script(
-            "return Object.fromEntries(Object.entries(localStorage).filter(([k]) => !k.startsWith('nonogen-2d-')))")
-    forget_storage(driver)
     driver.get(path.as_uri())
-    driver.execute_script("for (const [k, v] of Object.entries(arguments[0])) localStorage.setItem(k, v)", settings)
+    if not keep:
+        driver.execute_script("localStorage.setItem('nonogen-assists-2d', arguments[0])",
+                              json.dumps({"version": 1, "longpress": False}))
     reload(driver)
 
 

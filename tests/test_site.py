@@ -16,7 +16,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,7 +30,6 @@ from nonogen.output.collection import by_grade, read_collection
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 WAIT = 120
 """Seconds a wait on a condition may take: a safety net a loaded machine never reaches, costing nothing otherwise."""
@@ -202,33 +200,14 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
+from browsers import chromium  # noqa: E402
+
 
 @pytest.fixture
 def browser() -> Iterator["webdriver.Chrome"]:
-    """A browser with a profile of its own for each test: nothing kept from the test before.
-
-    The tests once shared one browser and cleared its storage between them; under load the clearing page's
-    ``clear()`` could reach the browser after the next page's first write, and wiped it (the Continue test
-    waited 120 s, twice in some thirty clean-clone runs, for a started puzzle the index never saw). A new
-    profile has nothing to clear."""
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        pytest.skip(f"{' and '.join(missing)} missing (apt-get install chromium chromium-driver)")
-    profile = tempfile.mkdtemp(prefix="nonogen-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={profile}", "--window-size=1200,900",
-                "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"):  # WebGL with no GPU
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)))
-    try:
+    """A browser of its own for each test: nothing kept from the test before (see tests/browsers.py)."""
+    with chromium(window=(1200, 900), webgl=True, logs=("performance", "browser")) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def _until(driver, condition, what: str):
