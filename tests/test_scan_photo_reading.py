@@ -413,3 +413,53 @@ def test_a_three_whose_runner_up_is_a_one_is_unsure():
     doubted, others = item(3, 1), [item(3, 8), item(4, 1), item(13, 1)]
     out = _confused([doubted] + others)
     assert out[0].confidence < 0.5 and out[0].value == 3 and out[1:] == others
+
+
+def test_a_digit_standing_on_the_grids_frame_stays_whole_in_a_photo(monkeypatch):
+    """The bottom line of column clues stands on the grid's frame; a photo's blur joins each "1" to it, and the "1"
+    with the frame made an upright stroke longer than 0.9 of a cell: taken out as a line, every "1" lost its middle
+    and read as "11" or "10", and the whole line of clues was a heading (fresh seed 193, page 3). An upright standing
+    on the frame with its top free, shorter than a cell without the frame, is a digit's: each "1" is one glyph of its
+    height. A clue cell's side from the frame up to the next line is still a line, and the same digits standing on
+    any other line are not read so (a clue cell's side cut short by the canvas's edge ends free too)."""
+    from nonogen.importers.scan import glyphs
+
+    img = Image.new("L", (400, 300), 250)
+    draw = ImageDraw.Draw(img)
+    for k in range(5):
+        draw.text((60 + 30 * k, 100), "1", fill=20, font=_font(28))
+    rows = np.nonzero((np.asarray(img)[90:160, 50:220] < 120).any(axis=1))[0]
+    top, bottom = 90 + int(rows.min()), 90 + int(rows.max())
+    frame = bottom + 3
+    draw.rectangle((40, frame, 360, frame + 5), fill=20)
+    draw.rectangle((40, frame - int(PITCH), 360, frame - int(PITCH) + 2), fill=20)
+    draw.rectangle((300, frame - int(PITCH), 302, frame), fill=20)  # a clue cell's side, from the line to the frame
+    gray = np.asarray(img.filter(ImageFilter.GaussianBlur(1.2)), np.uint8).copy()
+
+    def ones(ink) -> int:
+        return sum(1 for g in ink.glyphs if g.y0 < bottom and g.h >= bottom - top - 2 and 50 <= g.x0 < 220)
+
+    ink = page_ink(gray, PITCH, ridges=False, blocks=True, ground=frame + 2.5)
+    assert ones(ink) == 5 and not [g for g in ink.glyphs if 295 <= g.cx <= 308]
+    assert ones(page_ink(gray, PITCH, ridges=False, blocks=True)) == 0  # standing on a line not the frame
+    monkeypatch.setattr(glyphs, "_off_frame", lambda strokes, *rest: strokes)
+    assert ones(page_ink(gray, PITCH, ridges=False, blocks=True, ground=frame + 2.5)) == 0  # what the frame did
+
+
+def test_a_number_far_above_its_columns_clue_is_none_of_it_in_a_photo():
+    """Lines of column clues go on up as long as the tallest column's; a title's "3" on one of them stood four cells
+    above its column's clue and was read, sure, as that column's first number (fresh seed 193, page 3). A photo's
+    reader drops a number more than :data:`MAX_GAP` cells above its column's clue (among what was dropped) and
+    reads on; a sheet's has no such rule."""
+    from nonogen.importers.scan.assign import MAX_GAP
+
+    centres = [216.0 + PITCH * k for k in range(5)]
+    tall = [_item(1, centres[0], 180.0 - PITCH * k) for k in range(5)]
+    low = [_item(2, x, 180.0) for x in centres[1:]]
+    title = _item(3, centres[3], 180.0 - 4 * PITCH)
+    assert (180.0 - 8) - (title.box[3]) > MAX_GAP * PITCH
+    dropped: list = []
+    _, cols = clue_items(tall + low + [title], GRID, centred=CENTRED, strays=STRAYS, dropped=dropped)
+    assert [[i.value for i in c] for c in cols] == [[1] * 5] + [[2]] * 4 and dropped == [title]
+    _, cols = clue_items(tall + low + [title], GRID, centred=CENTRED)
+    assert [i.value for i in cols[3]] == [3, 2]

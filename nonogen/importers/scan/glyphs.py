@@ -100,7 +100,8 @@ class Ink:
     glyphs: tuple[Glyph, ...]
 
 
-def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True, blocks: bool = False) -> Ink:
+def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True, blocks: bool = False,
+             ground: Optional[float] = None) -> Ink:
     """The glyphs of ``gray`` once strokes longer than 0.9 of a cell of ``pitch`` (grid lines, the sides of clue
     cells drawn as table cells) are taken out.
 
@@ -112,7 +113,8 @@ def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True, blocks: bool =
     With ``blocks``, a dark band (a magazine's printed shadow along its frame: at least a third of a cell thick
     and a cell long) stops the strokes across it: a digit standing on a band is no stroke's end. Without it, the
     bottom row's digits of a magazine photo stood on the shadow, their upright strokes ran on into it as strokes
-    longer than a cell and were taken out: "3 6 4 5 8" read as "8 51 13 2 51 111".
+    longer than a cell and were taken out: "3 6 4 5 8" read as "8 51 13 2 51 111". ``ground``, the grid's top line
+    in a photo's canvas: the digits standing on it keep their uprights (:func:`_off_frame`).
     """
     import cv2
 
@@ -132,11 +134,42 @@ def page_ink(gray: np.ndarray, pitch: float, ridges: bool = True, blocks: bool =
         vertical = line_masks(np.where(lying > 0, 0, lines).astype(np.uint8), length)[1] | standing
     else:
         horizontal, vertical = line_masks(lines, length)
+    if ground is not None:
+        vertical = _off_frame(vertical, horizontal, ground, length, round(STANDING_LEAST * pitch))
     mask[cv2.dilate(horizontal | vertical, np.ones((3, 3), np.uint8)) > 0] = 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     glyphs = tuple(Glyph(int(x), int(y), int(x + w), int(y + h), label)
                    for label, (x, y, w, h, area) in enumerate(stats) if label and area >= 2 and h >= 3)
     return Ink(gray, paper, dark, labels, glyphs)
+
+
+STANDING_LEAST = 0.3
+"""Length, in cells, from which an upright standing on the grid's frame is a digit's (:func:`_off_frame`); shorter,
+it is a line's stub left past the frame."""
+
+
+def _off_frame(strokes: np.ndarray, lying: np.ndarray, ground: float, length: int, least: int) -> np.ndarray:
+    """The upright ``strokes`` (a mask) less the digits standing on the grid's top line at row ``ground``.
+
+    A photo's blur joins the bottom line of column clues to the grid's frame: each "1" ran on into it as a stroke
+    longer than 0.9 of a cell and its middle was taken out, so every "1" read as "11" or "10" and the line was a
+    heading (fresh seed 193, page 3: all 39 columns' clues lost). Without the ``lying`` lines it meets, such an
+    upright is shorter than ``length`` and ends on the frame, its top free: it is ink again. Only on the frame: a
+    clue cell's side cut short by the canvas's edge ends free too (a newspaper's, read as "7" for "17")."""
+    import cv2
+
+    meets = cv2.dilate(lying, np.ones((3, 3), np.uint8))
+    rest = (strokes > 0) & (meets == 0)
+    count, pieces, stats, _ = cv2.connectedComponentsWithStats(rest.astype(np.uint8), connectivity=8)
+    out = strokes.copy()
+    reach = max(3, round(0.4 * length))
+    for k in range(1, count):
+        x, y, w, h, _ = stats[k]
+        if not (least <= h < length and ground - reach <= y + h <= ground + 2):
+            continue
+        if meets[y + h:y + h + 2, x:x + w].any() and not meets[max(y - 2, 0):y, x:x + w].any():
+            out[y:y + h, x:x + w][pieces[y:y + h, x:x + w] == k] = 0
+    return out
 
 
 def digit_gap(lines: list[list[Glyph]]) -> float:

@@ -392,8 +392,8 @@ def read_flats(flats: list[Flat], number: int = 1) -> list:
     found = []
     for flat in flats:
         flat = edges_followed(flat)
-        ink = cored(page_ink(_evened(flat.gray, flat.grid.pitch), flat.grid.pitch, ridges=False, blocks=True),
-                    flat.grid.pitch)
+        ink = cored(page_ink(_evened(flat.gray, flat.grid.pitch), flat.grid.pitch, ridges=False, blocks=True,
+                             ground=flat.grid.box[1]), flat.grid.pitch)
         ink = _joined(_without_specks(ink, flat.grid.pitch), flat.grid.pitch)
         if flat.frame is not None:
             ink = _inside(ink, flat.frame, flat.grid)
