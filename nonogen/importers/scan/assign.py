@@ -208,14 +208,22 @@ def _too_long(line: list[Item], length: int) -> bool:
     return bool(numbers) and min(numbers) > length
 
 
-def _apart(item: Item, kept: list[Item], grid: Grid) -> bool:
-    """Whether a number above the grid stands more than :data:`MAX_GAP` cells above its column's clue (the numbers
-    ``kept`` in its column so far, or the grid when none): a column's numbers stand one on another. Lines of clues
-    go on up as long as the tallest column's do; a title's "3" a line above them stood over a column whose clue
-    ended four cells lower, and was read as that column's first number, sure (fresh seed 193, page 3)."""
-    column = _column(item, grid.xs)
-    top = min((i.box[1] for i in kept if _column(i, grid.xs) == column), default=grid.box[1])
-    return top - item.box[3] > MAX_GAP * grid.pitch
+def _apart(item: Item, tops: dict[int, float], grid: Grid) -> bool:
+    """Whether a number above the grid stands more than :data:`MAX_GAP` cells above its column's clue (the top of
+    the numbers kept in each column so far, ``tops``, or the grid when none): a column's numbers stand one on
+    another. Lines of clues go on up as long as the tallest column's do; a title's "3" a line above them stood over a
+    column whose clue ended four cells lower, and was read as that column's first number, sure (fresh seed 193,
+    page 3)."""
+    return tops.get(_column(item, grid.xs), grid.box[1]) - item.box[3] > MAX_GAP * grid.pitch
+
+
+def _tops(items: list[Item], xs: tuple[float, ...]) -> dict[int, float]:
+    """The top of the numbers of each column among ``items``."""
+    tops: dict[int, float] = {}
+    for item in items:
+        c = _column(item, xs)
+        tops[c] = min(tops.get(c, item.box[1]), item.box[1])
+    return tops
 
 
 def _needs(items: list[Item], xs: tuple[float, ...]) -> dict[int, int]:
@@ -290,7 +298,8 @@ def clue_items(items: list[Item], grid: Grid, *,
                 or _too_long(line, grid.height)):
             break
         if strays:  # a photo's: what stands far above its column's clue is none of it, but no heading either
-            misplaced = [off or _apart(i, kept, grid) for i, off in zip(line, misplaced, strict=True)]
+            tops = _tops(kept, grid.xs)
+            misplaced = [off or _apart(i, tops, grid) for i, off in zip(line, misplaced, strict=True)]
         kept.extend(i for i, off in zip(line, misplaced, strict=True) if not off)  # a line kept: its strays only
         if dropped is not None:
             dropped.extend(i for i, off in zip(line, misplaced, strict=True) if off)
