@@ -7,7 +7,8 @@ as: a PDF sheet with its text layer (``pdf-text``); PNG sheets at 96 dpi (``png-
 book of one puzzle with its answer key), ``paper-letter-png`` (150 dpi). Other programs' pages
 (``scripts/scan_styles.py``): ``tatham`` (Simon Tatham's Pattern's window under Xvfb, cells of 16 to 28 pixels),
 ``web-boxes``, ``web-tight`` and ``web-dark`` (HTML pages in Chromium). Colour puzzles (2 to 5 colours):
-``colour-png`` and ``colour-pdf`` (nonogen's sheets, clues in coloured boxes) and ``web-colour`` (coloured digits).
+``colour-png`` and ``colour-pdf`` (nonogen's sheets, clues in coloured boxes), ``colour-png-150`` (the PNG at 150
+dpi), ``colour-raster`` (the PDF rasterised in colour by poppler at 150 dpi) and ``web-colour`` (coloured digits).
 Each is scanned without verifying (reading is what is timed) and counts as exact when its size and every row and
 column clue equal the puzzle's (colours: the same clues up to the colours' order, each read colour within 40 of its
 true RGB). A kind whose program is missing is skipped with one line. A table per kind and size band; first,
@@ -40,7 +41,8 @@ from nonogen.model import Color  # noqa: E402
 
 BANDS = ((5, 10), (11, 20), (21, 30), (31, 40))
 KINDS = ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster", "paper-a5", "paper-letter-png", "book-letter",
-         "tatham", "web-boxes", "web-tight", "web-dark", "colour-png", "colour-pdf", "web-colour")
+         "tatham", "web-boxes", "web-tight", "web-dark", "colour-png", "colour-pdf", "colour-png-150", "colour-raster",
+         "web-colour")
 PREVIOUS, PREVIOUS_KINDS = "38e7557", ("pdf-text", "png-1x", "png-2x", "png-small", "pdf-raster")
 """The reader before other programs' pages and colour (issue 51), and the kinds its bench knows."""
 COLOURS = ("#d62728", "#1f5fd6", "#2ca02c", "#ff9f1c", "#8e44ad", "#111111", "#8c564b", "#17becf")
@@ -84,6 +86,10 @@ def draw(puzzle: nonogen.Puzzle, kind: str, folder: Path, k: int, display: str =
         return scan_styles.web_screenshot(puzzle, style, folder / f"{k}-{kind}.png")
     if kind in ("colour-png", "colour-pdf"):
         return Path(nonogen.draw(puzzle, folder / f"{k}-{kind}.{kind[7:]}", force=True)["output"])
+    if kind == "colour-png-150":
+        return Path(nonogen.draw(puzzle, folder / f"{k}-colour-150.png", dpi=150, force=True)["output"])
+    if kind == "colour-raster":
+        return _rasterised(Path(nonogen.draw(puzzle, folder / f"{k}-colour.pdf", force=True)["output"]), "-colour")
     if kind == "paper-a5":
         return Path(nonogen.draw(puzzle, folder / f"{k}-a5.pdf", paper="a5", margin=8, force=True)["output"])
     if kind == "paper-letter-png":
@@ -103,8 +109,14 @@ def draw(puzzle: nonogen.Puzzle, kind: str, folder: Path, k: int, display: str =
     pdf = folder / f"{k}.pdf"
     if not pdf.exists():
         nonogen.draw(puzzle, pdf, force=True)
-    out = folder / f"{k}-raster"
-    subprocess.run(["pdftoppm", "-r", "150", "-gray", "-png", "-singlefile", str(pdf), str(out)], check=True)
+    return _rasterised(pdf, "-gray")
+
+
+def _rasterised(pdf: Path, mode: str) -> Path:
+    """``pdf``'s page as poppler rasterises it at 150 dpi, ``mode`` ``-gray`` or ``-colour`` (the default)."""
+    out = pdf.with_name(f"{pdf.stem}-raster{mode}")
+    colour = [] if mode == "-colour" else [mode]
+    subprocess.run(["pdftoppm", "-r", "150", *colour, "-png", "-singlefile", str(pdf), str(out)], check=True)
     return out.with_suffix(".png")
 
 
@@ -242,8 +254,8 @@ def main() -> None:
     kinds = args.kinds.split(",")
     if args.previous != "none":
         previous(args.previous, [k for k in kinds if k in PREVIOUS_KINDS], args)
-    if "pdf-raster" in kinds and shutil.which("pdftoppm") is None:
-        kinds.remove("pdf-raster")
+    if shutil.which("pdftoppm") is None:
+        kinds = [k for k in kinds if k not in ("pdf-raster", "colour-raster")]
     rng, puzzles, folder, _ = first_page(args)
     colour = [colour_puzzle(p, rng) for p in puzzles]
     table: dict[tuple[str, str], list[tuple[bool, float]]] = {}

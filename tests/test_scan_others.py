@@ -8,6 +8,7 @@ installed skip and say which.
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -119,6 +120,19 @@ def test_a_nonogen_colour_sheet_reads_back_with_every_colour(tmp_path, suffix):
     assert found.result.status in ("unique", "multiple")
     nonogen.dump(found.puzzle, tmp_path / "back.json")
     assert nonogen.load(tmp_path / "back.json").clue_hash() == puzzle.clue_hash()
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
+@pytest.mark.parametrize("dpi", [100, 150])
+def test_a_colour_sheet_rasterised_by_poppler_reads_back_with_every_colour(tmp_path, dpi):
+    """The sheet's PDF as pixels: at 150 dpi the clue boxes beside the grid touch its frame, at 100 dpi they touch
+    each other too, so no box stands alone as a blob of its own (0 of 20 such pages read before)."""
+    puzzle = _colour_puzzle(13, 12, 15)
+    nonogen.draw(puzzle, tmp_path / "sheet.pdf")
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-singlefile", str(tmp_path / "sheet.pdf"),
+                    str(tmp_path / "sheet")], check=True)
+    (found,) = nonogen.scan(tmp_path / "sheet.png", verify=False)
+    _same_colours(found, puzzle)
 
 
 @pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Chromium")

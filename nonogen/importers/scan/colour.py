@@ -22,7 +22,7 @@ snapped to the few distinct ones found there (:func:`snapped`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -97,24 +97,30 @@ def _is_box(inside: np.ndarray, pitch: float) -> bool:
     return all(side.mean() >= 0.8 for side in sides)
 
 
+def _long_strokes(dark: np.ndarray, pitch: float) -> np.ndarray:
+    """The pixels of ``dark`` in a straight run longer than one and a half cells: the grid's frame and bold lines.
+    A clue box drawn flush against the frame (a PDF rasterised at 150 dpi leaves no pixel of paper between them)
+    is one blob with the whole grid until the frame is taken away. Only dark strokes: a box's light border in line
+    with the frame would go with it, and the box would lose a side."""
+    import cv2
+
+    length = max(3, int(round(1.5 * pitch)))
+    across = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    return np.maximum(across, down)
+
+
 def unboxed(contrast: np.ndarray, gray: np.ndarray, rgb: Optional[np.ndarray], pitch: float
             ) -> tuple[np.ndarray, list[Box]]:
     """``contrast`` with every filled clue box painted out and its digit drawn back as ink; the boxes found."""
-    import cv2
-
-    mask = (contrast < 255 - NOT_PAPER).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     image = _colours(gray, rgb)
     out = contrast
     boxes: list[Box] = []
-    for label in range(1, count):
-        x, y, w, h, _ = (int(v) for v in stats[label])
-        if not (0.55 * pitch <= w <= 1.15 * pitch and 0.55 * pitch <= h <= 1.15 * pitch):
-            continue
-        inside = labels[y:y + h, x:x + w] == label
-        if not _is_box(inside, pitch):
+    for x, y, w, h, inside, grow in _blobs(contrast, image, pitch):
+        if not _is_box(_spanned(inside) if grow else inside, pitch):
             continue
         fill = np.median(image[y:y + h, x:x + w][inside], axis=0)
+        x, y, w, h = max(0, x - grow), max(0, y - grow), w + 2 * grow, h + 2 * grow
         pad = max(1, round(0.1 * min(w, h)))
         core = image[y + pad:y + h - pad, x + pad:x + w - pad]
         distance = np.abs(core - fill.astype(np.int16)).max(axis=2).astype(np.float32)
@@ -127,6 +133,62 @@ def unboxed(contrast: np.ndarray, gray: np.ndarray, rgb: Optional[np.ndarray], p
         rgb_fill = tuple(int(v) for v in np.broadcast_to(fill, (3,)))
         boxes.append(Box(x, y, x + w, y + h, rgb_fill))  # type: ignore[arg-type]
     return out, boxes
+
+
+def _blobs(contrast: np.ndarray, image: np.ndarray, pitch: float
+           ) -> Iterator[tuple[int, int, int, int, np.ndarray, int]]:
+    """Each blob of what is not paper about a cell in size: ``x, y, w, h``, its pixels in that box, and how far
+    its box must grow to take in its border. A blob larger than that is cut where its colour changes
+    (:func:`_even`), and its pieces of even colour are blobs too, grown by :data:`BORDER`: rasterised at 100 dpi,
+    a colour sheet's clue boxes touch, their borders shared, and a whole row of clues was one blob."""
+    import cv2
+
+    mask = (contrast < 255 - NOT_PAPER).astype(np.uint8)
+    mask &= ~_long_strokes((contrast < 128).astype(np.uint8), pitch)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    even: Optional[np.ndarray] = None
+    for label in range(1, count):
+        x, y, w, h, _ = (int(v) for v in stats[label])
+        if w < 0.55 * pitch or h < 0.55 * pitch:
+            continue
+        inside = labels[y:y + h, x:x + w] == label
+        if w <= 1.15 * pitch and h <= 1.15 * pitch:
+            yield x, y, w, h, inside, 0
+            continue
+        even = _even(image) if even is None else even
+        parts, part_labels, part_stats, _ = cv2.connectedComponentsWithStats(
+            (inside & even[y:y + h, x:x + w]).astype(np.uint8), connectivity=4)
+        for part in range(1, parts):
+            px, py, pw, ph, _ = (int(v) for v in part_stats[part])
+            if 0.5 * pitch <= pw <= 1.15 * pitch and 0.5 * pitch <= ph <= 1.15 * pitch:
+                yield x + px, y + py, pw, ph, part_labels[py:py + ph, px:px + pw] == part, BORDER
+
+
+def _spanned(inside: np.ndarray) -> np.ndarray:
+    """``inside`` with each row filled from its first pixel to its last: a piece of a box's even fill with the
+    hole its digit and the digit's blurred edge leave (a third of a 12-pixel box) filled in."""
+    cols = np.arange(inside.shape[1])
+    first = np.where(inside.any(axis=1), inside.argmax(axis=1), inside.shape[1])
+    last = inside.shape[1] - 1 - inside[:, ::-1].argmax(axis=1)
+    return (cols >= first[:, None]) & (cols <= last[:, None])
+
+
+BORDER = 2
+"""Pixels a clue box cut from its neighbours by colour grows by: the pixel beside its border, and the border."""
+EVEN = 24
+"""Neighbouring pixels this close (strongest channel) are one even colour: a box's fill."""
+
+
+def _even(image: np.ndarray) -> np.ndarray:
+    """Pixels of one colour with all four neighbours: inside a box's fill, off its border and its digit."""
+    step_x = np.abs(np.diff(image, axis=1)).max(axis=2) <= EVEN
+    step_y = np.abs(np.diff(image, axis=0)).max(axis=2) <= EVEN
+    even = np.ones(image.shape[:2], bool)
+    even[:, 1:] &= step_x
+    even[:, :-1] &= step_x
+    even[1:] &= step_y
+    even[:-1] &= step_y
+    return even
 
 
 def _fill_around(window: np.ndarray, colours: np.ndarray, box: tuple[int, int, int, int]
