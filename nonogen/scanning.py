@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, Union
 
+
 from .clues import min_length
 from .errors import InputError
 from .model import Puzzle
 
-__all__ = ["Scan", "scan", "scan_files", "save_scans", "scan_record", "UNSURE"]
+__all__ = ["Scan", "scan", "scan_files", "scan_record", "UNSURE"]
 
 UNSURE = 0.5
 """A clue read with less confidence than this is named as a suspect, whatever the verdict, however many: when the
@@ -144,7 +145,10 @@ def puzzle_of(found: Any) -> tuple[Puzzle, list[float], list[float]]:
             clues.append(clue)
             conf = _line_confidence(items, found.source) if good else 0.0
             confs.append(conf if found.legible else min(conf, ILLEGIBLE_CONFIDENCE))
-    return Puzzle(rows=rows, cols=cols, palette=palette), row_conf, col_conf
+    from .importers.scan.givens import puzzle_givens
+
+    givens = puzzle_givens(getattr(found, "givens", ()), palette)
+    return Puzzle(rows=rows, cols=cols, palette=palette, givens=givens), row_conf, col_conf
 
 
 def _shown(clue: tuple) -> list[int]:
@@ -400,38 +404,3 @@ def scan_files(paths: Any) -> list[Path]:
     from .importers.scan import SCAN_SUFFIXES
 
     return [Path(name) for name, _ in found_names(paths, SCAN_SUFFIXES)]
-
-
-def _suffix(format: str) -> str:
-    from .formats import SUFFIXES
-
-    if format == "nonogen":
-        return ".json"
-    return next((suffix for suffix, name in SUFFIXES.items() if name == format), ".txt")
-
-
-def save_scans(found: list[Scan], out: Union[str, Path], *, format: Optional[str] = None,
-               force: bool = False) -> list[Path]:
-    """Write the scanned puzzles: to the file ``out`` when there is one puzzle, else one file each in the folder.
-
-    ``out`` with a suffix is one file (its format from ``format``, else the
-    suffix); more than one puzzle for it is an InputError. Otherwise ``out``
-    is a folder and each puzzle is ``<picture>[-p<page>][-<grid>]`` with the
-    format's suffix (default nonogen JSON).
-    """
-    from . import formats
-
-    out = Path(out)
-    if out.suffix and not out.is_dir():
-        if len(found) != 1:
-            where = ", ".join(sorted({f.file for f in found}))
-            raise InputError(f"{where}: {len(found)} puzzle grids found where one was asked ({out} is one file); "
-                             "write them to a folder")
-        return [formats.dump(found[0].puzzle, out, format, force=force)]
-    fmt = format or "nonogen"
-    written = []
-    for f in found:
-        name = Path(f.file).stem + (f"-p{f.page}" if f.pages > 1 else "") + (f"-{f.index}" if f.on_page > 1 else "")
-        out.mkdir(parents=True, exist_ok=True)
-        written.append(formats.dump(f.puzzle, out / (name + _suffix(fmt)), fmt, force=force))
-    return written

@@ -11,8 +11,9 @@ book of one puzzle with its answer key), ``paper-letter-png`` (150 dpi). Other p
 dpi), ``colour-raster`` (the PDF rasterised in colour by poppler at 150 dpi) and ``web-colour`` (coloured digits).
 Each is scanned without verifying (reading is what is timed) and counts as exact when its size and every row and
 column clue equal the puzzle's (colours: the same clues up to the colours' order, each read colour within 40 of its
-true RGB). A kind whose program is missing is skipped with one line. A table per kind and size band; first,
-nonogen's own kinds read by the previous reader (``--previous``, a ``git archive`` copy): this run's baseline.
+true RGB), and no given cell is read in its grid (it prints none). A kind whose program is missing is skipped with
+one line. A table per kind and size band; first, nonogen's own kinds read by the previous reader (``--previous``,
+a ``git archive`` copy): this run's baseline.
 
 Usage: .venv/bin/python scripts/bench_scan.py [--puzzles N] [--seed S] [--kinds a,b] [--keep DIR]
        [--previous REV]
@@ -139,6 +140,8 @@ def exact(puzzle: nonogen.Puzzle, path: Path) -> tuple[bool, float, str]:
             if _numbers(a) != _numbers(b)]
     if not bad and puzzle.is_color:
         bad = _colour_errors(got, puzzle)
+    if not bad and len(got.givens) != len(puzzle.givens):
+        bad = [f"{len(got.givens)} givens read, {len(puzzle.givens)} printed"]
     return not bad, seconds, ", ".join(bad[:4])
 
 

@@ -67,6 +67,19 @@ def test_clue_cells_inside_the_lattice_are_cut_off_but_a_stain_is_not():
     assert without_clue_cells(stained, grid, checked=True) == grid
 
 
+def test_a_given_dot_in_a_sheets_grid_cuts_nothing_off():
+    """A sheet prints a given empty cell as a dot a sixth of a cell across. On a clean sheet (no stray marks
+    allowed) a dot taken for a number cut every row above it off as clue cells: a 30x30 page read as 30x19."""
+    page = _lattice(10)
+    grid = Grid(tuple(30.0 + PITCH * k for k in range(11)), tuple(30.0 + PITCH * k for k in range(11)))
+    y, x = 30 + 4 * PITCH + 8, 30 + 8 * PITCH + 8
+    page[y:y + 4, x:x + 4] = 40
+    assert without_clue_cells(page, grid) == grid
+    _digit(page, 30 + 8 * PITCH, 30 + PITCH)
+    cut = without_clue_cells(page, grid)
+    assert cut is not None and cut.height == 8  # a digit is a clue cell: its row and all above it go
+
+
 def test_marks_low_in_a_photo_grids_corner_cut_off_no_clue_columns():
     """A page curling at the bottom right puts its bent lines in the cells there: marks in a block that would make the
     last rows' left cells look like clue columns; with the whole height checked they are not, and the grid stays

@@ -17,7 +17,9 @@ import pytest
 
 import nonogen
 from nonogen.clues import puzzle_from_grid
+from nonogen.clues3d import puzzle3d_from_cells
 from nonogen.model import Color
+from nonogen.output.scans import save_scans
 from nonogen.palette import BW_PALETTE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
@@ -133,6 +135,59 @@ def test_a_colour_sheet_rasterised_by_poppler_reads_back_with_every_colour(tmp_p
                     str(tmp_path / "sheet")], check=True)
     (found,) = nonogen.scan(tmp_path / "sheet.png", verify=False)
     _same_colours(found, puzzle)
+
+
+def _raster(tmp_path: Path, puzzle: nonogen.Puzzle, kind: str) -> Path:
+    """``puzzle``'s sheet as ``kind``: png, pdf, or the PDF rasterised by poppler at 150 dpi (``raster``)."""
+    if kind != "raster":
+        return Path(nonogen.draw(puzzle, tmp_path / f"sheet.{kind}")["output"])
+    nonogen.draw(puzzle, tmp_path / "sheet.pdf")
+    subprocess.run(["pdftoppm", "-r", "150", "-png", "-singlefile", str(tmp_path / "sheet.pdf"),
+                    str(tmp_path / "sheet")], check=True)
+    return tmp_path / "sheet.png"
+
+
+KINDS = ["png", "pdf", pytest.param("raster", marks=pytest.mark.skipif(shutil.which("pdftoppm") is None,
+                                                                        reason="needs pdftoppm (poppler-utils)"))]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_givens_printed_in_the_grid_are_read_and_the_verdict_is_the_printed_puzzles(tmp_path, kind):
+    """A given empty cell's dot and a given filled cell: without them the key's clues have several solutions."""
+    puzzle = nonogen.load("samples/puzzles/key-givens.json")
+    (found,) = nonogen.scan(_raster(tmp_path, puzzle, kind))
+    assert found.puzzle.rows == puzzle.rows and sorted(found.puzzle.givens) == sorted(puzzle.givens)
+    assert found.result.status == "unique"
+    with pytest.raises(nonogen.InputError, match="3 given cells .* cannot hold givens"):
+        save_scans([found], tmp_path / "key.non")  # .non would hold a puzzle with several solutions
+    assert not (tmp_path / "key.non").exists()
+    assert nonogen.load(save_scans([found], tmp_path / "key.json")[0]).givens == puzzle.givens
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_colour_sheets_filled_givens_keep_their_colours(tmp_path, kind):
+    puzzle = _colour_puzzle(13, 12, 15)
+    goal = np.asarray(puzzle.goal)
+    cells = [(0, 0), (5, 7), (11, 14), (6, 2), (3, 9)]
+    puzzle = puzzle.replace(givens=[(r, c, int(goal[r, c])) for r, c in cells])
+    (found,) = nonogen.scan(_raster(tmp_path, puzzle, kind), verify=False)
+    _same_colours(found, puzzle)
+    got = {(r, c): found.puzzle.palette[v] for r, c, v in found.puzzle.givens}
+    assert sorted(got) == sorted(cells)
+    for r, c, v in puzzle.givens:
+        want = np.array(puzzle.palette[v].rgb_tuple)
+        assert np.abs(np.array(got[r, c].rgb_tuple) - want).max() <= 40, (r, c)
+
+
+def test_a_picross_3d_levels_page_is_no_puzzle_grid(tmp_path):
+    """A level's views are tables of numbers in cells, some hidden (grey): none is a nonogram's grid."""
+    cells = np.zeros((4, 3, 3), dtype=bool)
+    cells[:, 2, :] = True
+    cells[0, :, 0] = True
+    cells[3, 1, 2] = True
+    nonogen.draw(puzzle3d_from_cells(cells, title="Table"), tmp_path / "level.png")
+    with pytest.raises(nonogen.InputError, match="no puzzle grid found"):
+        nonogen.scan(tmp_path / "level.png")
 
 
 @pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Chromium")

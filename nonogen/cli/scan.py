@@ -14,7 +14,8 @@ import argparse
 import sys
 
 from ..errors import NonogenError
-from ..scanning import ILLEGIBLE, MOST_SUSPECTS, save_scans, scan, scan_files, scan_record
+from ..output.scans import save_scans
+from ..scanning import ILLEGIBLE, MOST_SUSPECTS, scan, scan_files, scan_record
 from . import summary
 from .common import EXIT_CODES, EXIT_HELP, combine, exit_flag, positive_float, print_json
 

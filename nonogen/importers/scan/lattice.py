@@ -244,13 +244,22 @@ def _in_margin(small: Grid, big: Grid) -> bool:
     return (sx1 <= bx0 and by0 <= sy0 and sy1 <= by1) or (sy1 <= by0 and bx0 <= sx0 and sx1 <= bx1)
 
 
+TALL_MARK = 0.45
+"""A number in a cell is at least this share of the cell's inside high (:func:`_marks` looks at its middle 64 %):
+a sheet's given, an empty cell's dot a sixth of a cell across, is not one. Taken for a clue cell, the dot in row 11
+of a 30x30 colour sheet cut it to 30x19."""
+
+
 def _has_number(cell: np.ndarray) -> bool:
     """Whether a cell's inside holds a mark (a digit: part of it unlike the rest), not one even colour nor the
-    edge of a line beside it (:func:`_unlined`)."""
+    edge of a line beside it (:func:`_unlined`) nor a dot (:data:`TALL_MARK`)."""
     if cell.size == 0 or int(cell.max()) - int(cell.min()) <= 48:  # one even colour: most cells, at once
         return False
     marks = _unlined(np.abs(cell.astype(np.int16) - int(np.median(cell))) > 48)
-    return marks.size > 0 and 0.03 <= float(marks.mean()) <= 0.6
+    if marks.size == 0 or not 0.03 <= float(marks.mean()) <= 0.6:
+        return False
+    rows = np.flatnonzero(marks.any(axis=1))
+    return bool(rows[-1] - rows[0] + 1 >= TALL_MARK * cell.shape[0])  # a dot is a given, not a number
 
 
 def _unlined(marks: np.ndarray) -> np.ndarray:
@@ -325,11 +334,17 @@ def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -
     empty cells at the bottom right of the lattice; ``checked`` (a photo, where a stain marks a cell): with a few
     marks in it allowed (:func:`_stray_block`), and only when the cells next to it hold most lines' clues
     (:data:`CLUE_LINE`; a colour sheet's boxes, filled, do not show as numbers in every line). None when nothing is
-    left."""
+    left, or when what is cut off is no band of clues but a table of numbers, a Picross 3D level's view: more
+    columns (rows) of clue cells than the grid's rows (columns) have cells (a colour line's blocks need no gap, so
+    a line holds a number per cell at most), or on a clean page (not ``checked``) a line with an empty cell between
+    two numbers (:func:`_packed`), or numbers in the corner left. Read as puzzles, a level's views gave puzzles of
+    2x4 to 20x27 that could not be solved."""
     marks = _marks(gray, grid)
     if not marks.any():
         return grid
     top, left = _stray_block(marks) if checked else _empty_block(marks)
+    if not checked and marks[top:, left:].any():
+        return None  # no empty corner at all: numbers in the grid's own cells, a table
     while checked:  # no clues beside the block: marks in the grid (a stain, a speck, a curl), not clue cells
         kept = (top if top and _clue_block(marks[:top, left:]) else 0,
                 left if left and _clue_block(marks[top:, :left].T) else 0)
@@ -339,4 +354,18 @@ def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -
         # low on the right made its last rows' left cells look like clue columns, and 25x17 was read as 2x17)
     if grid.width - left < MIN_CELLS or grid.height - top < MIN_CELLS:
         return None
+    if left > grid.width - left or top > grid.height - top:
+        return None  # more clue cells than a line's numbers can fill: a table of numbers (a Picross 3D view)
+    if not checked and not (_packed(marks[top:, :left]) and _packed(marks[:top, left:].T)):
+        return None  # numbers with empty cells between them: a table (a Picross 3D view hides clues), no clues
     return Grid(grid.xs[left:], grid.ys[top:])
+
+
+def _packed(band: np.ndarray) -> bool:
+    """Whether each line of a band of clue cells (one line per row) holds its numbers side by side, no empty cell
+    between two: a line's clue fills the cells next to each other."""
+    for line in band:
+        cells = np.flatnonzero(line)
+        if len(cells) and cells[-1] - cells[0] + 1 != len(cells):
+            return False
+    return True

@@ -17,6 +17,7 @@ import numpy as np
 from . import photoread
 from .assign import Item, clue_items
 from .colour import Box, contrast_gray, item_colours, panel_colour, unboxed
+from .givens import Given, cell_givens
 from .glyphs import Ink, page_ink
 from .lattice import Grid, find_grids
 from .pages import Page
@@ -41,6 +42,7 @@ class Found:
     source: str  # "text" (a PDF's text layer) or "pixels"
     dropped: tuple[Item, ...] = ()  # what a photo's column clues held that fits no column (a smudge, a stray)
     legible: bool = True  # a photo whose digits read as surely as a readable one's (:func:`.photoread.legible`)
+    givens: tuple[Given, ...] = ()  # cells printed known in the grid (:mod:`.givens`; an upright page's only)
 
 
 def _coloured(items: list[Item], boxes: list[Box], page: Page, contrast: np.ndarray, grid: Grid) -> list[Item]:
@@ -130,5 +132,7 @@ def read_upright(page: Page) -> list[Found]:
             items, source = raster_items(ink, grid), "pixels"
         rows, cols = clue_items(_coloured(items, boxes, page, contrast, grid), grid)
         if any(rows) or any(cols):
-            found.append(Found(page.number, grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), source))
+            colours = page.gray[..., None] if page.rgb is None else page.rgb
+            found.append(Found(page.number, grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), source,
+                               givens=cell_givens(contrast, colours, grid)))
     return found
