@@ -336,9 +336,10 @@ def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -
     (:data:`CLUE_LINE`; a colour sheet's boxes, filled, do not show as numbers in every line). None when nothing is
     left, or when what is cut off is no band of clues but a table of numbers, a Picross 3D level's view: more
     columns (rows) of clue cells than the grid's rows (columns) have cells (a colour line's blocks need no gap, so
-    a line holds a number per cell at most), or on a clean page (not ``checked``) a line with an empty cell between
-    two numbers (:func:`_packed`), or numbers in the corner left. Read as puzzles, a level's views gave puzzles of
-    2x4 to 20x27 that could not be solved."""
+    a line holds a number per cell at most), or on a clean page (not ``checked``) numbers in the very corner of
+    the lattice, so no empty block is left. Read as puzzles, a level's views gave puzzles of 2x4 to 20x27 that could
+    not be solved. (Gaps between a line's clue cells tell no table: a dark digit in an orange box is too faint in
+    the contrast to mark its cell.)"""
     marks = _marks(gray, grid)
     if not marks.any():
         return grid
@@ -356,16 +357,4 @@ def without_clue_cells(gray: np.ndarray, grid: Grid, *, checked: bool = False) -
         return None
     if left > grid.width - left or top > grid.height - top:
         return None  # more clue cells than a line's numbers can fill: a table of numbers (a Picross 3D view)
-    if not checked and not (_packed(marks[top:, :left]) and _packed(marks[:top, left:].T)):
-        return None  # numbers with empty cells between them: a table (a Picross 3D view hides clues), no clues
     return Grid(grid.xs[left:], grid.ys[top:])
-
-
-def _packed(band: np.ndarray) -> bool:
-    """Whether each line of a band of clue cells (one line per row) holds its numbers side by side, no empty cell
-    between two: a line's clue fills the cells next to each other."""
-    for line in band:
-        cells = np.flatnonzero(line)
-        if len(cells) and cells[-1] - cells[0] + 1 != len(cells):
-            return False
-    return True
