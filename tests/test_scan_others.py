@@ -14,10 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image
 
 import nonogen
 from nonogen.clues import puzzle_from_grid
 from nonogen.clues3d import puzzle3d_from_cells
+from nonogen.importers.scan.pages import Page
+from nonogen.importers.scan.read import read_upright
 from nonogen.model import Color
 from nonogen.output.scans import save_scans
 from nonogen.palette import BW_PALETTE
@@ -162,6 +165,23 @@ def test_givens_printed_in_the_grid_are_read_and_the_verdict_is_the_printed_puzz
         save_scans([found], tmp_path / "key.non")  # .non would hold a puzzle with several solutions
     assert not (tmp_path / "key.non").exists()
     assert nonogen.load(save_scans([found], tmp_path / "key.json")[0]).givens == puzzle.givens
+
+
+def test_a_photographed_page_has_no_givens(tmp_path):
+    """Grain on grey paper makes the page a photo: a speck there is as likely as a given's dot, so none is read,
+    and the key's clues alone are verified (several solutions), as the studio will show."""
+    puzzle = nonogen.load("samples/puzzles/key-givens.json")
+    nonogen.draw(puzzle, tmp_path / "key.png", cell=30)
+    page = np.asarray(Image.open(tmp_path / "key.png").convert("L")).astype(float) * 0.85 + 20
+    page += np.random.default_rng(1).normal(0, 6, page.shape)
+    Image.fromarray(np.clip(page, 0, 255).astype(np.uint8)).save(tmp_path / "photo.png")
+    (found,) = nonogen.scan(tmp_path / "photo.png")
+    assert found.puzzle.rows == puzzle.rows and found.puzzle.givens == ()
+    assert found.result.status == "multiple"
+    gray = np.asarray(Image.open(tmp_path / "photo.png"))  # read upright too, as a photo that reads unsoundly is
+    (upright,) = read_upright(Page(gray, 1))
+    assert upright.givens == () and read_upright(Page(np.asarray(Image.open(tmp_path / "key.png").convert("L")),
+                                                      1))[0].givens
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -117,6 +117,8 @@ def _pieces(found: list[Found]) -> bool:
 def read_upright(page: Page) -> list[Found]:
     """The grids of an upright page (a sheet, a screenshot, a PDF), read as they are (no photo's second try)."""
     contrast = contrast_gray(page.gray, page.rgb)
+    colours = page.gray[..., None] if page.rgb is None else page.rgb
+    photographed = page.words is None and _photographed(page.gray)  # a speck is as likely as a given's dot
     grids = find_grids(contrast)
     inks: dict[int, tuple[Ink, list[Box]]] = {}  # by pitch: grids of one page mostly share one
     found = []
@@ -132,7 +134,6 @@ def read_upright(page: Page) -> list[Found]:
             items, source = raster_items(ink, grid), "pixels"
         rows, cols = clue_items(_coloured(items, boxes, page, contrast, grid), grid)
         if any(rows) or any(cols):
-            colours = page.gray[..., None] if page.rgb is None else page.rgb
             found.append(Found(page.number, grid, tuple(map(tuple, rows)), tuple(map(tuple, cols)), source,
-                               givens=cell_givens(contrast, colours, grid)))
+                               givens=() if photographed else cell_givens(contrast, colours, grid)))
     return found
