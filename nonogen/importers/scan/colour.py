@@ -66,8 +66,8 @@ def paper_colour(image: np.ndarray) -> np.ndarray:
                             image[:, :f].reshape(-1, image.shape[2]), image[:, -f:].reshape(-1, image.shape[2])])
     edge = np.median(frame, axis=0)
     pixels = image.reshape(-1, image.shape[2])[::max(1, image.shape[0] * image.shape[1] // 200_000)]
-    bins, counts = np.unique(pixels // 16, axis=0, return_counts=True)
-    common = np.median(pixels[(pixels // 16 == bins[np.argmax(counts)]).all(axis=1)], axis=0)
+    bins = (pixels // 16).astype(np.int64) @ (16 ** np.arange(pixels.shape[1]))  # one number a bin (np.unique
+    common = np.median(pixels[bins == np.bincount(bins).argmax()], axis=0)  # by rows sorted: 0.4 s a page)
 
     def share(colour: np.ndarray) -> float:
         return float((np.abs(pixels - colour).max(axis=1) <= NOT_PAPER).mean())

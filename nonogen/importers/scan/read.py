@@ -96,7 +96,7 @@ def _score(found: list[Found]) -> tuple[int, int, int]:
     off = 0
     for f in found:
         lines = [(items, len(f.cols)) for items in f.rows] + [(items, len(f.rows)) for items in f.cols]
-        off += sum(sum(i.value for i in items) + len(items) - 1 > length for items, length in lines)
+        off += sum(photoread.least_length(items) > length for items, length in lines)
         off += abs(sum(i.value for line in f.rows for i in line) - sum(i.value for line in f.cols for i in line))
     return sum(photoread.sound(f.rows, f.cols) for f in found), len(found), -off
 
