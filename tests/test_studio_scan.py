@@ -73,6 +73,8 @@ def folder(tmp_path_factory) -> Path:
     (folder / "damaged.png").write_bytes(_damaged_sheet(folder))
     _render(PUZZLE, folder / "sheet.pdf")
     _two_puzzles(folder)
+    _render(SAMPLES / "puzzles" / "yoshi.cnon", folder / "yoshi.png")
+    _render(SAMPLES / "puzzles" / "key-givens.json", folder / "key.png")
     return folder
 
 
@@ -264,6 +266,34 @@ def test_a_pdf_of_the_folder_and_a_page_of_two_puzzles(page, folder):
     assert driver.find_element(By.ID, "save-name").get_attribute("value") == "two-2.json"
 
 
+def test_a_colour_page_and_a_page_with_givens_are_proved_as_printed(page, folder):
+    """Yoshi's clues keep their five colours (read in black and white they are another puzzle) and its solution
+    shows in them; the key's three givens (without them: several solutions) are marked in the grid."""
+    driver = page
+    driver.find_element(By.ID, "scan-pictures").click()
+    Select(driver.find_element(By.ID, "folder-files")).select_by_value("yoshi.png")
+    driver.find_element(By.ID, "open").click()
+    _until(driver, lambda: driver.find_element(By.ID, "scan-view").get_attribute("data-read") == "yoshi.png#0")
+    _until(driver, lambda: _proved(driver) == "unique")
+    boxes = driver.find_elements(By.CSS_SELECTOR, "#scan-board td.clue .num.boxed")
+    assert boxes and len({b.value_of_css_property("background-color") for b in boxes}) == 5
+    _until(driver, lambda: driver.execute_script(
+        "return [...document.querySelectorAll('#scan-board td.cell')].filter((td) => td.style.background).length")
+        == sum(n for line in formats.load(SAMPLES / "puzzles" / "yoshi.cnon").rows for n, _ in line))
+    _clue(driver, "row 1").click()  # a corrected line keeps its numbers' colours
+    field = driver.find_element(By.CSS_SELECTOR, "#scan-board .clue-input")
+    field.send_keys(Keys.ENTER)
+    _until(driver, lambda: _proved(driver) == "unique")
+    _shot(driver, "studio-scan-colour")
+
+    Select(driver.find_element(By.ID, "folder-files")).select_by_value("key.png")
+    driver.find_element(By.ID, "open").click()
+    _until(driver, lambda: driver.find_element(By.ID, "scan-view").get_attribute("data-read") == "key.png#0")
+    _until(driver, lambda: _proved(driver) == "unique")
+    given = driver.find_elements(By.CSS_SELECTOR, "#scan-board td.cell.given")
+    assert len(given) == len(formats.load(SAMPLES / "puzzles" / "key-givens.json").givens) == 3
+
+
 def test_a_bad_page_gets_one_line_and_the_view_before_comes_back(page, folder):
     driver = page
     Select(driver.find_element(By.ID, "folder-files")).select_by_value("sheet.pdf")
@@ -325,6 +355,28 @@ def test_the_clue_proof_and_save_routes(server, folder):
                                               "accept": True})
     assert answer["saved"] == "two-ways.non"
     assert json.loads(json.dumps(formats.load(folder / "two-ways.non").rows)) == [[[1, 1]], [[1, 1]]]
+
+
+def test_a_colour_scans_clues_and_givens_go_through_the_proof_and_the_save(server, folder):
+    for name, source in (("yoshi.png", "yoshi.cnon"), ("key.png", "key-givens.json")):
+        printed = formats.load(SAMPLES / "puzzles" / source)
+        read = server.api("/api/scan/open", {"name": name})[1]["puzzles"][0]
+        clues = {key: read[key] for key in ("rows", "cols", "palette", "row_colours", "col_colours", "givens")}
+        status, last = server.api("/api/scan/check", {"clues": clues})
+        assert status == 200 and last["grade"] is not None
+        if printed.givens:  # without them the key's clues have several solutions: saving asks first
+            bare = {"rows": read["rows"], "cols": read["cols"]}
+            answer = server.api("/api/save", {"clues": bare, "name": "bare.json", "format": "nonogen"})[1]
+            assert answer["confirm"]["status"] == "multiple"
+        status, answer = server.api("/api/save", {"clues": {**clues, "title": ""}, "name": f"{name}.json",
+                                                  "format": "nonogen"})  # unique: saved without asking
+        saved = formats.load(folder / f"{name}.json")
+        assert status == 200 and saved.clue_hash() == printed.clue_hash() and saved.givens == printed.givens
+    wrong = {**clues, "row_colours": [[7] * len(line) for line in clues["rows"]]}
+    status, answer = server.api("/api/scan/check", {"clues": wrong})
+    assert status == 400 and answer["error"] == "rows: a number's colour is a palette entry, 1 to 1"
+    status, answer = server.api("/api/scan/check", {"clues": {**clues, "givens": [[99, 0, 1]]}})
+    assert status == 400 and "outside the 10x10 grid" in answer["error"]
 
 
 def _png(picture: Image.Image) -> bytes:

@@ -15,7 +15,7 @@ import numpy as np
 from ..clues import puzzle_from_grid
 from ..colorspace import color_name
 from ..model import Puzzle
-from ..palette import Color, pick_char
+from ..palette import BW_PALETTE, Color, pick_char
 from .inputs import META_FIELDS, checked
 
 __all__ = ["puzzle_of", "puzzle_from", "clue_puzzle", "palette_of", "palette_json", "puzzle_json"]
@@ -37,11 +37,19 @@ def puzzle_from(doc: dict[str, Any]) -> tuple[Puzzle, np.ndarray]:
 
 
 def clue_puzzle(doc: dict[str, Any]) -> Puzzle:
-    """The black-and-white puzzle of a clue document (a scanned page's, as :func:`.scanroutes.checked_clues`
-    checked it): its clues as the page holds them, no goal (the engine finds the solution, if it is one)."""
+    """The puzzle of a clue document (a scanned page's, as :func:`.scanroutes.checked_clues` checked it): its clues
+    in their colours and its givens as the page holds them, no goal (the engine finds the solution, if it is one).
+    """
     meta = {key: doc[key] for key in META_FIELDS if doc[key]}
-    return Puzzle(rows=[[(n, 1) for n in line] for line in doc["rows"]],
-                  cols=[[(n, 1) for n in line] for line in doc["cols"]], meta={"title": doc["title"], **meta})
+    palette = BW_PALETTE if doc.get("palette") is None else palette_of(doc["palette"])
+
+    def clues(lines: list, colours: Optional[list]) -> list:
+        colours = colours or [[1] * len(line) for line in lines]
+        return [list(zip(line, tints, strict=True)) for line, tints in zip(lines, colours, strict=True)]
+
+    return Puzzle(rows=clues(doc["rows"], doc.get("row_colours")), cols=clues(doc["cols"], doc.get("col_colours")),
+                  palette=palette, givens=[tuple(g) for g in doc.get("givens", [])],
+                  meta={"title": doc["title"], **meta})
 
 
 def palette_of(entries: list[dict[str, str]]) -> tuple[Color, ...]:

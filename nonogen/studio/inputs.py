@@ -43,7 +43,7 @@ def checked(doc: Any) -> dict[str, Any]:
     written in every format."""
     if not isinstance(doc, dict):
         raise InputError("expected a document: {grid, palette, givens}")
-    palette = _palette(doc.get("palette"))
+    palette = checked_palette(doc.get("palette"))
     grid = _grid(doc.get("grid"), len(palette) - 1)
     givens = _givens(doc.get("givens") or [], len(grid), len(grid[0]))
     return {"grid": grid, "palette": palette, "givens": givens, **doc_texts(doc, len(grid[0]), len(grid)),
@@ -56,7 +56,7 @@ def doc_texts(doc: dict[str, Any], width: int, height: int) -> dict[str, str]:
     return {"title": title, **{key: clean_text(str(doc.get(key) or "")[:200]).strip() for key in META_FIELDS}}
 
 
-def _palette(entries: Any) -> list[dict[str, str]]:
+def checked_palette(entries: Any) -> list[dict[str, str]]:
     """The page's ``[{"rgb": "#rrggbb", "name"?: ...}, ...]`` (background first), each colour read once."""
     if not isinstance(entries, list) or not 2 <= len(entries) <= MAX_COLORS + 1:
         raise InputError(f"palette: expected a background and 1 to {MAX_COLORS} colours")
@@ -153,7 +153,7 @@ def checked_level(doc: Any) -> dict[str, Any]:
     size = doc.get("size")
     if not (isinstance(size, list) and len(size) == 3 and all(type(v) is int and 1 <= v <= MAX_SIDE_3D for v in size)):
         raise InputError(f"size: expected [X, Y, Z], 1 to {MAX_SIDE_3D} cubes a side")
-    palette = _palette(doc.get("palette"))
+    palette = checked_palette(doc.get("palette"))
     cells = doc.get("cells")
     count = size[0] * size[1] * size[2]
     if not isinstance(cells, str) or len(cells) != count:

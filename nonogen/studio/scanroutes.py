@@ -17,7 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..errors import InputError
-from .inputs import MAX_SIDE, doc_texts
+from .inputs import MAX_SIDE, checked_palette, doc_texts
 from .limits import job_seconds
 from .tabs import Tab
 from .web import answer, file_name, read_json, streamed, studio_of, tab_of, uploaded
@@ -30,7 +30,9 @@ LARGEST_NUMBER = 9999
 
 def checked_clues(doc: Any) -> dict[str, Any]:
     """A clue document as the page sends it, checked and cleaned: ``rows`` and ``cols`` (each line a list of
-    whole numbers; a 0 is dropped: ``[0]`` is an empty line), ``row_confidence`` and ``col_confidence`` (0 to 1,
+    whole numbers; a 0 is dropped: ``[0]`` is an empty line), a colour puzzle's ``palette`` (background first, as the
+    editor's) with ``row_colours`` and ``col_colours`` (each number's entry), ``givens`` (``[row, col, colour]``),
+    ``row_confidence`` and ``col_confidence`` (0 to 1,
     one a line; absent: 1), ``legible`` (false for a photo read unsurely throughout: every line not yet confirmed
     stays a suspect; absent: true), ``confirmed`` (the lines a person typed or confirmed, as "row 3" or "column 12":
     no longer named for their neighbours' sake; anything else is left out), ``title`` and the
@@ -45,23 +47,48 @@ def checked_clues(doc: Any) -> dict[str, Any]:
     """
     if not isinstance(doc, dict):
         raise InputError("expected clues: {rows, cols}")
-    rows, cols = _lines(doc.get("rows"), "rows"), _lines(doc.get("cols"), "cols")
-    return {"rows": rows, "cols": cols, "row_confidence": _confidence(doc.get("row_confidence"), len(rows)),
+    palette = checked_palette(doc["palette"]) if doc.get("palette") is not None else None
+    inks = 1 if palette is None else len(palette) - 1
+    rows, row_colours = _lines(doc.get("rows"), doc.get("row_colours"), inks, "rows")
+    cols, col_colours = _lines(doc.get("cols"), doc.get("col_colours"), inks, "cols")
+    return {"rows": rows, "cols": cols, "palette": palette, "row_colours": row_colours, "col_colours": col_colours,
+            "givens": _givens(doc.get("givens"), len(rows), len(cols), inks),
+            "row_confidence": _confidence(doc.get("row_confidence"), len(rows)),
             "col_confidence": _confidence(doc.get("col_confidence"), len(cols)),
             "legible": doc.get("legible") is not False,
             "confirmed": _confirmed(doc.get("confirmed"), len(rows), len(cols)), **doc_texts(doc, len(cols), len(rows))}
 
 
-def _lines(value: Any, what: str) -> list[list[int]]:
+def _lines(value: Any, colours: Any, inks: int, what: str) -> tuple[list[list[int]], list[list[int]]]:
+    """The clues of one side, and each number's colour (1 to ``inks``; absent or not one a number: 1)."""
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_SIDE:
         raise InputError(f"{what}: expected a list of 1 to {MAX_SIDE} clues")
-    lines = []
-    for line in value:
+    given = colours if isinstance(colours, list) and len(colours) == len(value) else [None] * len(value)
+    lines, kept = [], []
+    for line, tints in zip(value, given, strict=True):
         if not (isinstance(line, list) and len(line) <= MAX_SIDE
                 and all(type(n) is int and 0 <= n <= LARGEST_NUMBER for n in line)):
             raise InputError(f"{what}: each clue is a list of at most {MAX_SIDE} whole numbers 0 to {LARGEST_NUMBER}")
+        if not (isinstance(tints, list) and len(tints) == len(line)):
+            tints = [1] * len(line)
+        if not all(type(k) is int and 1 <= k <= inks for k in tints):
+            raise InputError(f"{what}: a number's colour is a palette entry, 1 to {inks}")
         lines.append([n for n in line if n])
-    return lines
+        kept.append([k for n, k in zip(line, tints, strict=True) if n])
+    return lines, kept
+
+
+def _givens(value: Any, height: int, width: int, inks: int) -> list[list[int]]:
+    """Cells printed known on the page, ``[row, col, colour]`` (0: empty)."""
+    if value is None:
+        return []
+    if not (isinstance(value, list) and all(isinstance(g, list) and len(g) == 3 and all(type(v) is int for v in g)
+                                            for g in value)):
+        raise InputError("givens: expected a list of [row, col, colour] cells")
+    for r, c, k in value:
+        if not (0 <= r < height and 0 <= c < width and 0 <= k <= inks):
+            raise InputError(f"given ({r}, {c}, {k}) is outside the {width}x{height} grid or its palette")
+    return [list(g) for g in value]
 
 
 def _confirmed(value: Any, rows: int, cols: int) -> list[str]:

@@ -24,7 +24,7 @@ from ..scanning import Scan, scan, suspects
 from ..solve.deadline import Deadline
 from ..solve.grade import rate
 from ..solve.session import Session
-from .document import clue_puzzle
+from .document import clue_puzzle, palette_json
 from .limits import CHECK_SECONDS
 
 __all__ = ["scan_page", "check_clues", "page_view", "MOST_PUZZLES", "LARGEST_VIEW"]
@@ -60,6 +60,10 @@ def _puzzle(found: Scan, name: str) -> Message:
     return {"label": where, "page": found.page, "index": found.index, "read_from": found.source,
             "size": [puzzle.width, puzzle.height],
             "rows": [_numbers(c) for c in puzzle.rows], "cols": [_numbers(c) for c in puzzle.cols],
+            "palette": palette_json(puzzle.palette) if puzzle.is_color else None,
+            "row_colours": [[k for _, k in c] for c in puzzle.rows],
+            "col_colours": [[k for _, k in c] for c in puzzle.cols],
+            "givens": [list(g) for g in puzzle.givens],
             "row_confidence": [round(c, 3) for c in found.row_confidence],
             "col_confidence": [round(c, 3) for c in found.col_confidence],
             "legible": found.legible, "suspects": list(found.suspects), "view": page_view(found)}

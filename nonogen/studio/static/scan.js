@@ -95,8 +95,12 @@ function scanned(res, name) {
 function choosePuzzle(k) {
   const p = scan.puzzles[k];
   scan.k = k;
+  const ones = (lines) => lines.map((l) => l.map(() => 1));
   scan.p = { rows: p.rows.map((l) => l.slice()), cols: p.cols.map((l) => l.slice()),
-    rowConf: p.row_confidence.slice(), colConf: p.col_confidence.slice(), legible: p.legible, view: p.view };
+    rowConf: p.row_confidence.slice(), colConf: p.col_confidence.slice(), legible: p.legible, view: p.view,
+    palette: p.palette || null, givens: p.givens || [],
+    rowColours: (p.row_colours || ones(p.rows)).map((l) => l.slice()),
+    colColours: (p.col_colours || ones(p.cols)).map((l) => l.slice()) };
   scan.set = new Set();
   scan.suspects = p.suspects;
   $("scan-unsure").hidden = p.legible !== false;
@@ -175,6 +179,16 @@ function clueCell(td, kind, i) {
 }
 
 function clueOf(kind, i) { return (kind === "row" ? scan.p.rows : scan.p.cols)[i]; }
+function coloursOf(kind, i) { return (kind === "row" ? scan.p.rowColours : scan.p.colColours)[i]; }
+
+/* A colour puzzle's number in its colour: the box's fill, the digit black or white as it reads best. */
+function tint(el, k) {
+  const rgb = scan.p.palette[k].rgb, v = parseInt(rgb.slice(1), 16);
+  const light = 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255) > 150;
+  el.style.background = rgb;
+  el.style.color = light ? "#000" : "#fff";
+  el.classList.add("boxed");
+}
 
 function drawClue(kind, i) {
   const td = scan.clues[kind][i];
@@ -186,6 +200,7 @@ function drawClue(kind, i) {
     const span = document.createElement("span");
     span.className = "num";
     span.textContent = n;
+    if (scan.p.palette && n) tint(span, coloursOf(kind, i)[j]);
     td.appendChild(span);
   });
 }
@@ -221,9 +236,13 @@ function drawMarks() {
 function drawSolution() {
   const ambiguous = new Set(scan.ambiguous.map(([r, c]) => r + "," + c));
   $("scan-board").classList.toggle("several", ambiguous.size > 0);
+  const given = new Map(scan.p.givens.map(([r, c, k]) => [r + "," + c, k]));
   scan.cells.forEach((row, r) => row.forEach((td, c) => {
-    td.classList.toggle("ink", Boolean(scan.solution && scan.solution[r][c]));
+    const k = scan.solution ? scan.solution[r][c] : 0;
+    td.classList.toggle("ink", Boolean(k) && !scan.p.palette);
+    td.style.background = k && scan.p.palette ? scan.p.palette[k].rgb : "";
     td.classList.toggle("amb", ambiguous.has(r + "," + c));
+    td.classList.toggle("given", given.has(r + "," + c));  // printed on the page: told, not found
   }));
 }
 
@@ -282,7 +301,9 @@ function keepEdit(confirm) {
   const changed = numbers.join(" ") !== clue.join(" ");
   closeEditor();
   if (!changed && !confirm) return true;
-  clue.splice(0, clue.length, ...numbers);
+  const colours = coloursOf(kind, i), last = colours.length ? colours[colours.length - 1] : 1;
+  colours.splice(0, colours.length, ...numbers.map((_, j) => (j < colours.length ? colours[j] : last)));
+  clue.splice(0, clue.length, ...numbers);  // a number keeps the colour of the one it replaces
   const sure = conf[i] === 1;
   conf[i] = 1;
   scan.set.add(`${kind} ${i + 1}`);
@@ -316,7 +337,9 @@ function nextSuspect(step) {
 /* --- the proof ------------------------------------------------------------------------------------------- */
 
 function scanClues() {
-  return { rows: scan.p.rows, cols: scan.p.cols, row_confidence: scan.p.rowConf, col_confidence: scan.p.colConf,
+  return { rows: scan.p.rows, cols: scan.p.cols, palette: scan.p.palette, row_colours: scan.p.rowColours,
+    col_colours: scan.p.colColours, givens: scan.p.givens,
+    row_confidence: scan.p.rowConf, col_confidence: scan.p.colConf,
     legible: scan.p.legible, confirmed: [...scan.set],
     title: $("doc-title").value, author: $("doc-author").value, license: $("doc-license").value };
 }
