@@ -280,9 +280,25 @@ def test_a_colour_page_and_a_page_with_givens_are_proved_as_printed(page, folder
     _until(driver, lambda: driver.execute_script(
         "return [...document.querySelectorAll('#scan-board td.cell')].filter((td) => td.style.background).length")
         == sum(n for line in formats.load(SAMPLES / "puzzles" / "yoshi.cnon").rows for n, _ in line))
-    _clue(driver, "row 1").click()  # a corrected line keeps its numbers' colours
+    letters = driver.execute_script("return scan.p.palette.slice(1).map((c) => c.char)")
+    assert driver.find_element(By.ID, "scan-colours").is_displayed()
+    _clue(driver, "row 1").click()  # the clue as typed: each number with its colour's letter
     field = driver.find_element(By.CSS_SELECTOR, "#scan-board .clue-input")
-    field.send_keys(Keys.ENTER)
+    shown = field.get_attribute("value")
+    number, letter = shown[:-1], shown[-1]
+    assert " " not in shown and letter in letters
+    other = next(c for c in letters if c != letter)
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(f"{number}{other}", Keys.ENTER)  # another colour: the clues are another puzzle now
+    _until(driver, lambda: _proved(driver) in ("multiple", "unsolvable"))
+    assert driver.execute_script("return scan.p.rowColours[0]") == [letters.index(other) + 1]
+    _clue(driver, "row 1").click()
+    field = driver.find_element(By.CSS_SELECTOR, "#scan-board .clue-input")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(f"{number}z", Keys.ENTER)  # no colour of the puzzle's: not a clue, the editor stays
+    assert "colour's letter" in driver.find_element(By.ID, "scan-status").text
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(f"{number}{letter.upper()}", Keys.ENTER)
     _until(driver, lambda: _proved(driver) == "unique")
     _shot(driver, "studio-scan-colour")
 

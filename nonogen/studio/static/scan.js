@@ -104,6 +104,7 @@ function choosePuzzle(k) {
   scan.set = new Set();
   scan.suspects = p.suspects;
   $("scan-unsure").hidden = p.legible !== false;
+  showColours();
   scan.solution = null;
   scan.ambiguous = [];
   scan.image = null;
@@ -180,6 +181,22 @@ function clueCell(td, kind, i) {
 
 function clueOf(kind, i) { return (kind === "row" ? scan.p.rows : scan.p.cols)[i]; }
 function coloursOf(kind, i) { return (kind === "row" ? scan.p.rowColours : scan.p.colColours)[i]; }
+
+/* A colour puzzle's colours and the letter that types each (3r: a 3 in that colour). */
+function showColours() {
+  const legend = $("scan-colours"), palette = scan.p.palette;
+  legend.textContent = "";
+  legend.hidden = !palette;
+  if (!palette) return;
+  legend.append("Colours (type a letter after a number, 3r, to give it that colour):");
+  palette.slice(1).forEach((c, j) => {
+    const swatch = document.createElement("span");
+    swatch.className = "num";
+    swatch.textContent = c.char;
+    tint(swatch, j + 1);
+    legend.append(" ", swatch, ` ${c.name}`);
+  });
+}
 
 /* A colour puzzle's number in its colour: the box's fill, the digit black or white as it reads best. */
 function tint(el, k) {
@@ -261,7 +278,8 @@ function editLine(kind, i) {
   const td = scan.clues[kind][i], input = document.createElement("input");
   input.className = "clue-input" + (kind === "column" && i >= scan.p.cols.length / 2 ? " far" : "");
   scan.move = 0;
-  input.value = clueOf(kind, i).join(" ");
+  const chars = scan.p.palette ? coloursOf(kind, i).map((k) => scan.p.palette[k].char) : [];
+  input.value = clueOf(kind, i).map((n, j) => n + (chars[j] || "")).join(" ");
   input.spellcheck = false;
   input.setAttribute("aria-label", `${kind} ${i + 1}: the numbers of its clue`);
   scan.editing = { kind, i, td, input };
@@ -290,20 +308,23 @@ function editLine(kind, i) {
  * stays. */
 function keepEdit(confirm) {
   const { kind, i, input } = scan.editing;
-  const text = input.value.trim();
-  if (!/^[0-9]*([\s,]+[0-9]+)*$/.test(text)) {
-    $("scan-status").textContent = "a clue is whole numbers, e.g. 3 1 2 (0 or nothing: an empty line)";
+  const text = input.value.trim(), typed = typedClue(text);
+  if (!typed) {
+    $("scan-status").textContent = scan.p.palette
+      ? "a clue is whole numbers, each with its colour's letter or none, e.g. 3r 1 2g (0 or nothing: an empty line)"
+      : "a clue is whole numbers, e.g. 3 1 2 (0 or nothing: an empty line)";
     return false;
   }
   $("scan-status").textContent = "";
-  const numbers = text ? text.split(/[\s,]+/).map(Number).filter((n) => n > 0) : [];
   const clue = clueOf(kind, i), conf = kind === "row" ? scan.p.rowConf : scan.p.colConf;
-  const changed = numbers.join(" ") !== clue.join(" ");
+  const colours = coloursOf(kind, i), last = colours.length ? colours[colours.length - 1] : 1;
+  const numbers = typed.map(([n]) => n);  // a number typed without a letter keeps the colour of the one it replaces
+  const tints = typed.map(([, k], j) => k || (j < colours.length ? colours[j] : last));
+  const changed = numbers.join(" ") !== clue.join(" ") || tints.join(" ") !== colours.join(" ");
   closeEditor();
   if (!changed && !confirm) return true;
-  const colours = coloursOf(kind, i), last = colours.length ? colours[colours.length - 1] : 1;
-  colours.splice(0, colours.length, ...numbers.map((_, j) => (j < colours.length ? colours[j] : last)));
-  clue.splice(0, clue.length, ...numbers);  // a number keeps the colour of the one it replaces
+  colours.splice(0, colours.length, ...tints);
+  clue.splice(0, clue.length, ...numbers);
   const sure = conf[i] === 1;
   conf[i] = 1;
   scan.set.add(`${kind} ${i + 1}`);
@@ -312,6 +333,20 @@ function keepEdit(confirm) {
   if (!changed && sure) return true;
   scanCheck();
   return "proving";
+}
+
+/* The typed clue as [number, colour] pairs (colour 0: none typed), zeros left out; null when it is no clue. */
+function typedClue(text) {
+  if (!text) return [];
+  const palette = scan.p.palette, pairs = [];
+  for (const word of text.split(/[\s,]+/)) {
+    const m = /^([0-9]+)([a-z]?)$/i.exec(word);
+    if (!m || (m[2] && !palette)) return null;
+    const k = m[2] ? palette.findIndex((c, j) => j > 0 && c.char.toLowerCase() === m[2].toLowerCase()) : 0;
+    if (k < 0) return null;
+    if (Number(m[1]) > 0) pairs.push([Number(m[1]), k]);
+  }
+  return pairs;
 }
 
 function closeEditor() {
