@@ -52,6 +52,9 @@ def cell_givens(contrast: np.ndarray, colours: np.ndarray, grid: Grid) -> tuple[
 
 
 def _given(contrast: np.ndarray, colours: np.ndarray, grid: Grid, r: int, c: int) -> Optional[Given]:
+    """Cell ``r, c`` as a given, looked at inside its lines: painted nearly all over (filled, in the painting's
+    colour), or a small mark wholly in its middle (an empty cell's dot); anything else (a cross a solver drew, a
+    stain reaching a side) is no given."""
     x0, x1, y0, y1 = grid.xs[c], grid.xs[c + 1], grid.ys[r], grid.ys[r + 1]
     pad_x, pad_y = INSIDE * (x1 - x0), INSIDE * (y1 - y0)
     box = (slice(int(round(y0 + pad_y)), int(round(y1 - pad_y))), slice(int(round(x0 + pad_x)), int(round(x1 - pad_x))))
