@@ -7,6 +7,7 @@ solution, saves, and the file reads back as the puzzle printed. A PDF from the f
 """
 from __future__ import annotations
 
+import base64
 import io
 import json
 import shutil
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
+import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
@@ -377,6 +379,9 @@ def test_a_colour_scans_clues_and_givens_go_through_the_proof_and_the_save(serve
     for name, source in (("yoshi.png", "yoshi.cnon"), ("key.png", "key-givens.json")):
         printed = formats.load(SAMPLES / "puzzles" / source)
         read = server.api("/api/scan/open", {"name": name})[1]["puzzles"][0]
+        view = Image.open(io.BytesIO(base64.b64decode(read["view"]["image"].split(",", 1)[1]))).convert("RGB")
+        spread = np.asarray(view, np.int16).max(axis=2) - np.asarray(view, np.int16).min(axis=2)
+        assert (spread.max() > 100) == printed.is_color  # the page shown in colour when it has any
         clues = {key: read[key] for key in ("rows", "cols", "palette", "row_colours", "col_colours", "givens")}
         status, last = server.api("/api/scan/check", {"clues": clues})
         assert status == 200 and last["grade"] is not None

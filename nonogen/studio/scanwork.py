@@ -70,24 +70,26 @@ def _puzzle(found: Scan, name: str) -> Message:
 
 
 def page_view(found: Scan) -> Message:
-    """The part of ``found``'s page that holds its grid and clues, as a PNG data URL, with the grid's lines
+    """The part of ``found``'s page that holds its grid and clues, as a PNG data URL (in colour when the page has
+    any: a colour puzzle's clues are told apart by their boxes' colours), with the grid's lines
     (``xs``, ``ys``) and each clue number's box (``rows[r]``, ``cols[c]``: ``[x0, y0, x1, y1]``) in its pixels.
 
     Needs a scan made with ``layout=True``.
     """
     from PIL import Image
 
-    gray, read = found.extra["page"].gray, found.extra["found"]
+    page, read = found.extra["page"], found.extra["found"]
+    pixels = page.gray if page.rgb is None or page.rgb.shape[:2] != page.gray.shape else page.rgb
     lines = read.rows + read.cols
     x0, y0, x1, y1 = read.grid.box
     pitch = read.grid.pitch
     boxes = [item.box for line in lines for item in line]
     left = max(0, int(min([b[0] for b in boxes] + [x0 - pitch]) - pitch / 2))
     top = max(0, int(min([b[1] for b in boxes] + [y0 - pitch]) - pitch / 2))  # a title above is left out
-    right = min(gray.shape[1], int(x1 + pitch) + 1)
-    bottom = min(gray.shape[0], int(y1 + pitch) + 1)
+    right = min(pixels.shape[1], int(x1 + pitch) + 1)
+    bottom = min(pixels.shape[0], int(y1 + pitch) + 1)
     scale = min(1.0, LARGEST_VIEW / max(right - left, bottom - top))
-    part = Image.fromarray(np.ascontiguousarray(gray[top:bottom, left:right]))
+    part = Image.fromarray(np.ascontiguousarray(pixels[top:bottom, left:right]))
     if scale < 1:
         size = (max(1, round(part.width * scale)), max(1, round(part.height * scale)))
         part = part.resize(size, Image.Resampling.LANCZOS)
