@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, Union
 
-
 from .clues import min_length
 from .errors import InputError
 from .model import Puzzle
