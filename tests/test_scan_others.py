@@ -210,6 +210,21 @@ def test_a_picross_3d_levels_page_is_no_puzzle_grid(tmp_path):
         nonogen.scan(tmp_path / "level.png")
 
 
+def test_a_column_of_clue_boxes_is_no_grid_of_its_own(tmp_path):
+    """A 14x34 colour sheet as a PNG at 150 dpi (the render bench's puzzle 7, rng 31): in a column of clue boxes
+    the light digits' holes and the gaps between boxes line up into a 2x2 lattice of 9-pixel cells, which was read
+    as a second puzzle beside the real one. Its cells hold the digits' holes right into its corner: a table of
+    numbers, no puzzle's grid (:func:`nonogen.importers.scan.lattice.without_clue_cells`)."""
+    import bench_scan
+
+    rng = np.random.default_rng(31)
+    for k in range(8):
+        puzzle = bench_scan.colour_puzzle(bench_scan.random_puzzle(rng, k), rng)
+    nonogen.draw(puzzle, tmp_path / "sheet.png", dpi=150)
+    (found,) = nonogen.scan(tmp_path / "sheet.png", verify=False)
+    _same_colours(found, puzzle)
+
+
 @pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Chromium")
 def test_a_web_page_with_coloured_digits_reads_back_with_every_colour(tmp_path):
     puzzle = _colour_puzzle(14, 10, 13)

@@ -230,18 +230,7 @@ def find_grids(gray: np.ndarray) -> list[Grid]:
             grid = without_clue_cells(gray, Grid(xs, ys))
             if grid is not None:
                 grids.append(grid)
-    grids = [g for g in grids if not any(_in_margin(g, other) for other in grids)]
     return sorted(grids, key=lambda g: (round(g.ys[0] / 50), g.xs[0]))
-
-
-def _in_margin(small: Grid, big: Grid) -> bool:
-    """Whether ``small`` is a lattice of clue boxes in ``big``'s clue margin, not a puzzle: its cells under 0.6 of
-    ``big``'s and wholly left of ``big`` within its rows, or above it within its columns. A column of clue boxes
-    rasterised at 150 dpi, their light digits' holes and gaps in line, read as a 2x2 grid of 9-pixel cells."""
-    if small.pitch >= 0.6 * big.pitch:
-        return False
-    (sx0, sy0, sx1, sy1), (bx0, by0, bx1, by1) = small.box, big.box
-    return (sx1 <= bx0 and by0 <= sy0 and sy1 <= by1) or (sy1 <= by0 and bx0 <= sx0 and sx1 <= bx1)
 
 
 TALL_MARK = 0.45
