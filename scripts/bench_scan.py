@@ -90,7 +90,7 @@ def draw(puzzle: nonogen.Puzzle, kind: str, folder: Path, k: int, display: str =
     if kind == "colour-png-150":
         return Path(nonogen.draw(puzzle, folder / f"{k}-colour-150.png", dpi=150, force=True)["output"])
     if kind == "colour-raster":
-        return _rasterised(Path(nonogen.draw(puzzle, folder / f"{k}-colour.pdf", force=True)["output"]), "-colour")
+        return _rasterised(Path(nonogen.draw(puzzle, folder / f"{k}-colour.pdf", force=True)["output"]), gray=False)
     if kind == "paper-a5":
         return Path(nonogen.draw(puzzle, folder / f"{k}-a5.pdf", paper="a5", margin=8, force=True)["output"])
     if kind == "paper-letter-png":
@@ -110,14 +110,14 @@ def draw(puzzle: nonogen.Puzzle, kind: str, folder: Path, k: int, display: str =
     pdf = folder / f"{k}.pdf"
     if not pdf.exists():
         nonogen.draw(puzzle, pdf, force=True)
-    return _rasterised(pdf, "-gray")
+    return _rasterised(pdf, gray=True)
 
 
-def _rasterised(pdf: Path, mode: str) -> Path:
-    """``pdf``'s page as poppler rasterises it at 150 dpi, ``mode`` ``-gray`` or ``-colour`` (the default)."""
-    out = pdf.with_name(f"{pdf.stem}-raster{mode}")
-    colour = [] if mode == "-colour" else [mode]
-    subprocess.run(["pdftoppm", "-r", "150", *colour, "-png", "-singlefile", str(pdf), str(out)], check=True)
+def _rasterised(pdf: Path, gray: bool) -> Path:
+    """``pdf``'s page as poppler rasterises it at 150 dpi, in grey or in colour."""
+    out = pdf.with_name(f"{pdf.stem}-raster-{'gray' if gray else 'colour'}")
+    subprocess.run(["pdftoppm", "-r", "150", *(["-gray"] if gray else []), "-png", "-singlefile", str(pdf), str(out)],
+                   check=True)
     return out.with_suffix(".png")
 
 

@@ -41,15 +41,13 @@ def clue_puzzle(doc: dict[str, Any]) -> Puzzle:
     in their colours and its givens as the page holds them, no goal (the engine finds the solution, if it is one).
     """
     meta = {key: doc[key] for key in META_FIELDS if doc[key]}
-    palette = BW_PALETTE if doc.get("palette") is None else palette_of(doc["palette"])
+    palette = BW_PALETTE if doc["palette"] is None else palette_of(doc["palette"])
 
-    def clues(lines: list, colours: Optional[list]) -> list:
-        colours = colours or [[1] * len(line) for line in lines]
+    def clues(lines: list, colours: list) -> list:
         return [list(zip(line, tints, strict=True)) for line, tints in zip(lines, colours, strict=True)]
 
-    return Puzzle(rows=clues(doc["rows"], doc.get("row_colours")), cols=clues(doc["cols"], doc.get("col_colours")),
-                  palette=palette, givens=[tuple(g) for g in doc.get("givens", [])],
-                  meta={"title": doc["title"], **meta})
+    return Puzzle(rows=clues(doc["rows"], doc["row_colours"]), cols=clues(doc["cols"], doc["col_colours"]),
+                  palette=palette, givens=[tuple(g) for g in doc["givens"]], meta={"title": doc["title"], **meta})
 
 
 def palette_of(entries: list[dict[str, str]]) -> tuple[Color, ...]:

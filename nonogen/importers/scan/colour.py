@@ -66,8 +66,9 @@ def paper_colour(image: np.ndarray) -> np.ndarray:
                             image[:, :f].reshape(-1, image.shape[2]), image[:, -f:].reshape(-1, image.shape[2])])
     edge = np.median(frame, axis=0)
     pixels = image.reshape(-1, image.shape[2])[::max(1, image.shape[0] * image.shape[1] // 200_000)]
-    bins = (pixels // 16).astype(np.int64) @ (16 ** np.arange(pixels.shape[1]))  # one number a bin (np.unique
-    common = np.median(pixels[bins == np.bincount(bins).argmax()], axis=0)  # by rows sorted: 0.4 s a page)
+    # each 16-level bin as one number, counted by bincount (np.unique over rows sorted them: 0.4 s a page)
+    bins = (pixels // 16).astype(np.int64) @ (16 ** np.arange(pixels.shape[1]))
+    common = np.median(pixels[bins == np.bincount(bins).argmax()], axis=0)
 
     def share(colour: np.ndarray) -> float:
         return float((np.abs(pixels - colour).max(axis=1) <= NOT_PAPER).mean())

@@ -95,12 +95,10 @@ function scanned(res, name) {
 function choosePuzzle(k) {
   const p = scan.puzzles[k];
   scan.k = k;
-  const ones = (lines) => lines.map((l) => l.map(() => 1));
   scan.p = { rows: p.rows.map((l) => l.slice()), cols: p.cols.map((l) => l.slice()),
     rowConf: p.row_confidence.slice(), colConf: p.col_confidence.slice(), legible: p.legible, view: p.view,
-    palette: p.palette || null, givens: p.givens || [],
-    rowColours: (p.row_colours || ones(p.rows)).map((l) => l.slice()),
-    colColours: (p.col_colours || ones(p.cols)).map((l) => l.slice()) };
+    palette: p.palette, givens: p.givens, rowColours: p.row_colours.map((l) => l.slice()),
+    colColours: p.col_colours.map((l) => l.slice()) };
   scan.set = new Set();
   scan.suspects = p.suspects;
   $("scan-unsure").hidden = p.legible !== false;
