@@ -54,7 +54,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SET = ROOT / "samples" / "readability"
 PREVIOUS = "07c0a63"
 MODES = {"default": {}, "bw": {"mode": "bw"}}
-CANDIDATE_FILES = ("nonogen/importers/image.py", "nonogen/importers/pipelines.py", "nonogen/importers/quantize.py")
+CANDIDATE_FILES = ("nonogen/importers/image.py", "nonogen/importers/pipelines.py", "nonogen/importers/quantize.py",
+                   "nonogen/importers/frame.py", "nonogen/importers/cells.py")
 """The files of the working tree a candidate version runs (laid over HEAD's tree): where the default mode is chosen."""
 PER_SHEET = 16
 BOX = 220
