@@ -329,7 +329,7 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "blank": ([str(blank)], "--invert"),
         "missing": ([str(tmp_path / "nope.png")], "no such file"),
         "size 0x5": ([str(good), "--size", "0x5"], "between 1 and"),
-        "size too big": ([str(good), "--size", "5000x20"], "between 1 and"),
+        "size too big": ([str(good), "--size", "300x20"], "between 1 and 256"),
         "width too big": ([str(good), "--width", "900"], "--width 900: expected 1 to 256 cells"),
         "threshold": ([str(good), "--threshold", "300"], "0 to 255"),
         "existing output": ([str(good), "-o", str(existing)], "--force"),

@@ -7,6 +7,7 @@ import sys
 from ..render import check_cell
 from ..files import check_folder
 from ..importers.image import FITS, STYLES, ImageOptions
+from ..importers.options import MAX_SIDE
 from ..importers.photo import MERGE_DE
 from ..importers.quality import READABLE
 from ..importers.image import MODES as IMAGE_MODES
@@ -87,7 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _options(args: argparse.Namespace) -> ImageOptions:
     """The picture options as the user gave them; :class:`ImageOptions` checks them."""
     return ImageOptions(
-        size=parse_size(args.size) if args.size else None,
+        size=parse_size(args.size, max_side=MAX_SIDE) if args.size else None,
         width=args.width,
         height=args.height,
         crop=args.crop,
