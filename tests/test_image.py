@@ -318,11 +318,17 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     Image.new("L", (1, 1), 0).save(tiny)
     blank = tmp_path / "blank.png"
     Image.new("RGB", (40, 30), "white").save(blank)
+    drawing = tmp_path / "logo.png"
+    drawing.write_text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><rect width="9"/></svg>\n')
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n%\xe2\xe3\n")
     existing = tmp_path / "taken"
     existing.mkdir()
     (existing / "keep.txt").write_text("mine")
     return {
         "not an image": ([str(text)], "not a readable picture"),
+        "svg": ([str(drawing)], "logo.png: an SVG drawing, not a bitmap: render it to a PNG first"),
+        "pdf": ([str(pdf)], "sheet.pdf: a PDF, not a bitmap"),
         "truncated": ([str(truncated)], "not a readable picture"),
         "bomb": ([str(bomb)], "decompression bomb"),
         "1x1": ([str(tiny)], "too small"),
@@ -336,8 +342,8 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     }
 
 
-@pytest.mark.parametrize("case", ["not an image", "truncated", "bomb", "1x1", "blank", "missing", "size 0x5",
-                                  "size too big", "width too big", "threshold", "existing output"])
+@pytest.mark.parametrize("case", ["not an image", "svg", "pdf", "truncated", "bomb", "1x1", "blank", "missing",
+                                  "size 0x5", "size too big", "width too big", "threshold", "existing output"])
 def test_bad_input_gets_one_line_and_exit_code_2(tmp_path, capsys, case):
     argv, expected = _bad_inputs(tmp_path)[case]
     out = tmp_path / "out"

@@ -3,7 +3,7 @@
 The core, :func:`image_to_grid`, is pure: a Pillow image in, a grid of colour
 indices, a palette, a per-cell confidence and the runner-up value out, with
 the picture area-averaged to the grid for measuring fidelity.
-:func:`load_image` is the thin I/O edge that opens a file safely.
+:func:`~.picture_file.load_image` is the thin I/O edge that opens a file safely.
 
 The steps, each in its own module:
 
@@ -28,15 +28,12 @@ blended colours.
 """
 from __future__ import annotations
 
-import io
 import math
-import warnings
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional
 
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
 
 from ..errors import BlankPictureError, InputError, LimitError
 from ..palette import Color
@@ -68,6 +65,7 @@ from .pipelines import (
     style_note,
 )
 from .options import MAX_SIDE, MODES, STYLES, ImageOptions
+from .picture_file import MAX_PIXELS, draft_for, load_image
 from .advice import readability_warnings
 from .quality import reads
 from .subject import Subject, cut_out, find_subjects
@@ -88,9 +86,6 @@ __all__ = [
     "otsu_threshold",
     "target_size",
 ]
-
-MAX_PIXELS = 40_000_000
-"""Largest picture nonogen reads (pixels); keeps the full-resolution arrays within memory."""
 
 DEFAULT_LONG_SIDE = 30
 """Cells on the long side of anything that is neither pixel art nor a photo. At 20 an animal's head lost its eyes
@@ -131,66 +126,7 @@ class ImportResult:
     reference_rgb: Optional[np.ndarray] = None  # the picture's colour per cell (rows x cols x 3), as padded
 
 
-# --- I/O edge ---------------------------------------------------------------------------------
-
-
-def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]] = None) -> Image.Image:
-    """Open and fully decode a picture (a file, or its bytes), turning every failure into a one-line nonogen error.
-
-    Decompression bombs are refused (Pillow's own pixel limit, with its warning
-    promoted to an error, and :data:`MAX_PIXELS`) from the header, before any
-    pixel is decoded; animated files give their first frame; EXIF rotation is
-    applied so photos come out upright. Pillow's decoders raise many types on
-    broken files (``OSError``, ``SyntaxError``, ``struct.error``, ``IndexError``
-    ...), so anything a decoder raises becomes :class:`InputError`. At most two
-    copies of the pixels exist at once: the decoded frame and the upright copy.
-    ``reduce_for`` (pixels wanted) lets a JPEG decode reduced: :func:`draft_for`.
-    """
-    path: Union[str, Path]
-    opened: Union[io.BytesIO, Path]
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        path, opened = "<bytes>", io.BytesIO(bytes(source))
-    else:
-        path = opened = Path(source)
-        if not path.is_file():
-            raise InputError(f"{path}: no such file")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(opened) as img:
-                if img.width * img.height > MAX_PIXELS:
-                    raise LimitError(
-                        f"{path}: picture is {img.width}x{img.height} pixels, more than nonogen's limit of "
-                        f"{MAX_PIXELS:,} pixels"
-                    )
-                draft_for(img, reduce_for)
-                img.load()
-                try:
-                    return ImageOps.exif_transpose(img)  # a new picture, upright
-                except Exception:  # a broken EXIF block costs only the rotation
-                    return img.copy()
-    except LimitError:
-        raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise LimitError(f"{path}: refused as a possible decompression bomb ({str(exc)[:120]})") from None
-    except MemoryError:
-        raise LimitError(f"{path}: not enough memory to decode the picture") from None
-    except Exception as exc:  # every decoder failure on untrusted bytes
-        reason = (str(exc).strip().split("\n")[0] or type(exc).__name__)[:120]
-        raise InputError(f"{path}: not a readable picture ({reason})") from None
-
-
-def draft_for(img: Image.Image, pixels: Optional[tuple[int, int]]) -> None:
-    """Let a JPEG decode at 1/2, 1/4 or 1/8 scale when ``pixels`` (width, height) is all that is needed.
-
-    Pillow's ``draft`` makes the decoder skip the detail, so a 24-megapixel
-    photo costs what a 1.5-megapixel one does. Other formats decode as they are.
-    """
-    if pixels is None or img.format != "JPEG":
-        return
-    w, h = pixels
-    if img.width >= 2 * w and img.height >= 2 * h:
-        img.draft(img.mode if img.mode in ("RGB", "L") else "RGB", (w, h))
+# --- pure helpers -------------------------------------------------------------------------------
 
 
 def pixels_wanted(options: ImageOptions) -> tuple[int, int]:
@@ -199,9 +135,6 @@ def pixels_wanted(options: ImageOptions) -> tuple[int, int]:
     long_side = max(sides) if sides else DEFAULT_LONG_SIDE
     px = 2 * WORK_PX_PER_CELL * min(long_side, MAX_SIDE)
     return px, px
-
-
-# --- pure helpers -------------------------------------------------------------------------------
 
 
 def to_rgba_array(img: Image.Image) -> np.ndarray:

@@ -19,7 +19,8 @@ from PIL import Image
 from .. import formats
 from ..clues import puzzle_from_grid
 from ..importers.binarize import halftone
-from ..importers.image import ImageOptions, ImportResult, image_to_grid, load_image, pixels_wanted
+from ..importers.image import ImageOptions, ImportResult, image_to_grid, pixels_wanted
+from ..importers.picture_file import load_image
 from ..importers.advice import refuse_unreadable
 from ..importers.quality import measure
 from ..errors import NonogenError, OptionError, SolverTimeout

@@ -31,7 +31,7 @@ from PIL import Image
 from ..errors import NonogenError, OutputExistsError
 from ..export.gallery import FailedRow, GalleryRow, gallery_page
 from ..files import check_entry, refuse_link, write_file
-from ..importers.image import load_image
+from ..importers.picture_file import load_image
 from ..render.contact import TILE_PX, Tile, contact_sheet
 from ..inside import MAX_MEMBER_BYTES, check_inside
 from .collection import Collection, Member, by_grade, read_collection, warning_kind
@@ -97,7 +97,7 @@ def _thumbnail(path: Path) -> bytes:
     """A PNG of the picture at ``path`` shrunk to :data:`THUMB_PX` (a small one enlarged: :func:`_visible`), read as
     ``nonogen image`` reads it.
 
-    The importer's :func:`~nonogen.importers.image.load_image` is the one
+    The importer's :func:`~nonogen.importers.picture_file.load_image` is the one
     home of a picture's limits (its pixel count, read from the header before
     any pixel is decoded) and turns every decoder failure into one line; a
     pipe or device is refused before it is opened.

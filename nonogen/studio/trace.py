@@ -38,7 +38,8 @@ from ..errors import InputError, NonogenError
 from ..importers.cleanup import drop_small
 from ..importers.frame import border_background, content_weight, fit_to_aspect, luma, over_white
 from ..importers.frame import background_rgb_of
-from ..importers.image import load_image, to_rgba_array
+from ..importers.image import to_rgba_array
+from ..importers.picture_file import load_image
 from ..importers.options import ImageOptions
 from ..importers.subject import grab_cut
 

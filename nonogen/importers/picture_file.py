@@ -1,0 +1,99 @@
+"""Opening a picture file: the I/O edge of :mod:`.image`, safe on untrusted bytes.
+
+Every way a file can fail to be a picture (missing, truncated, a decompression
+bomb, a vector drawing Pillow does not read) becomes one :class:`~nonogen.errors.InputError`
+or :class:`~nonogen.errors.LimitError` line that names the file.
+"""
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+from typing import Optional, Union
+
+from PIL import Image, ImageOps
+
+from ..errors import InputError, LimitError
+
+__all__ = ["MAX_PIXELS", "load_image", "draft_for"]
+
+MAX_PIXELS = 40_000_000
+"""Largest picture nonogen reads (pixels); keeps the full-resolution arrays within memory."""
+
+
+def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]] = None) -> Image.Image:
+    """Open and fully decode a picture (a file, or its bytes), turning every failure into a one-line nonogen error.
+
+    Decompression bombs are refused (Pillow's own pixel limit, with its warning
+    promoted to an error, and :data:`MAX_PIXELS`) from the header, before any
+    pixel is decoded; animated files give their first frame; EXIF rotation is
+    applied so photos come out upright. Pillow's decoders raise many types on
+    broken files (``OSError``, ``SyntaxError``, ``struct.error``, ``IndexError``
+    ...), so anything a decoder raises becomes :class:`InputError`. At most two
+    copies of the pixels exist at once: the decoded frame and the upright copy.
+    ``reduce_for`` (pixels wanted) lets a JPEG decode reduced: :func:`draft_for`.
+    """
+    path: Union[str, Path]
+    opened: Union[io.BytesIO, Path]
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        path, opened = "<bytes>", io.BytesIO(bytes(source))
+    else:
+        path = opened = Path(source)
+        if not path.is_file():
+            raise InputError(f"{path}: no such file")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(opened) as img:
+                if img.width * img.height > MAX_PIXELS:
+                    raise LimitError(
+                        f"{path}: picture is {img.width}x{img.height} pixels, more than nonogen's limit of "
+                        f"{MAX_PIXELS:,} pixels"
+                    )
+                draft_for(img, reduce_for)
+                img.load()
+                try:
+                    return ImageOps.exif_transpose(img)  # a new picture, upright
+                except Exception:  # a broken EXIF block costs only the rotation
+                    return img.copy()
+    except LimitError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise LimitError(f"{path}: refused as a possible decompression bomb ({str(exc)[:120]})") from None
+    except MemoryError:
+        raise LimitError(f"{path}: not enough memory to decode the picture") from None
+    except Exception as exc:  # every decoder failure on untrusted bytes
+        vector = _vector_kind(opened)
+        if vector:
+            raise InputError(f"{path}: {vector}, not a bitmap: render it to a PNG first") from None
+        reason = (str(exc).strip().split("\n")[0] or type(exc).__name__)[:120]
+        raise InputError(f"{path}: not a readable picture ({reason})") from None
+
+
+def _vector_kind(opened: Union[io.BytesIO, Path]) -> str:
+    """"an SVG drawing" or "a PDF" when the file starts like one (Pillow reads neither), else ""."""
+    try:
+        head = opened.getvalue()[:512] if isinstance(opened, io.BytesIO) else opened.open("rb").read(512)
+    except OSError:
+        return ""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if text.startswith(b"%pdf"):
+        return "a PDF"
+    if text.startswith(b"<svg") or (text.startswith(b"<?xml") and b"<svg" in text) or b"<!doctype svg" in text:
+        return "an SVG drawing"
+    return ""
+
+
+def draft_for(img: Image.Image, pixels: Optional[tuple[int, int]]) -> None:
+    """Let a JPEG decode at 1/2, 1/4 or 1/8 scale when ``pixels`` (width, height) is all that is needed.
+
+    Pillow's ``draft`` makes the decoder skip the detail, so a 24-megapixel
+    photo costs what a 1.5-megapixel one does. Other formats decode as they are.
+    """
+    if pixels is None or img.format != "JPEG":
+        return
+    w, h = pixels
+    if img.width >= 2 * w and img.height >= 2 * h:
+        img.draft(img.mode if img.mode in ("RGB", "L") else "RGB", (w, h))
+
+
