@@ -124,9 +124,10 @@ def test_soft_alpha_counts_by_coverage_in_silhouette_mode():
         image_to_grid(Image.new("RGB", (8, 8), "red"), ImageOptions(mode="silhouette"))
 
 
-def test_default_size_is_the_cells_of_30x30_for_photos_thirty_on_the_long_side_else_and_width_keeps_aspect():
+def test_default_size_is_the_cells_of_30x30_for_photos_forty_on_the_long_side_else_and_width_keeps_aspect():
     """At the old default of 20 cells a photo of a face or an animal was a few blobs; a wide photo at 30x15
-    had half the cells of a square one. Drawings went from 20 to 30 on the long side after round r5."""
+    had half the cells of a square one. Drawings went from 20 to 30 on the long side after round r5, to 40 after
+    round r11."""
     y, x = np.mgrid[0:300, 0:600]
     photo = Image.fromarray(((x + y) % 256).astype(np.uint8), "L")  # many grey levels: not pixel art
     assert image_to_grid(photo, ImageOptions(fit="pad")).grid.shape == (21, 42)
@@ -136,7 +137,7 @@ def test_default_size_is_the_cells_of_30x30_for_photos_thirty_on_the_long_side_e
     assert image_to_grid(photo, ImageOptions(height=7, fit="pad")).grid.shape == (7, 14)
     drawing = Image.new("RGB", (600, 300), "white")
     ImageDraw.Draw(drawing).ellipse((100, 50, 500, 250), fill=(200, 0, 0))  # two flat colours: a drawing
-    assert image_to_grid(drawing).grid.shape == (15, 30)
+    assert image_to_grid(drawing).grid.shape == (20, 40)
 
 
 def test_crop_to_content():
