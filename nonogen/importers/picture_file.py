@@ -71,7 +71,7 @@ def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]]
 
 
 def _vector_kind(opened: Union[io.BytesIO, Path]) -> str:
-    """"an SVG drawing" or "a PDF" when the file starts like one (Pillow reads neither), else ""."""
+    """What vector file this is when it starts like an SVG or a PDF (Pillow reads neither), else an empty string."""
     try:
         head = opened.getvalue()[:512] if isinstance(opened, io.BytesIO) else opened.open("rb").read(512)
     except OSError:
