@@ -156,11 +156,11 @@ def target_size(src_w: int, src_h: int, options: ImageOptions, native: bool,
                 long_side: int = DEFAULT_LONG_SIDE, cells: Optional[int] = None) -> tuple[int, int]:
     """Puzzle size in cells: explicit ``size``, or one side with the aspect ratio kept, or the default.
 
-    The default is the native size for pixel art, else ``long_side`` cells on the long side (30), or with
-    ``cells`` (photos) about that many cells (:func:`_default_size`).
+    The default is the native size for pixel art, else ``long_side`` cells on the long side
+    (:data:`DEFAULT_LONG_SIDE`), or with ``cells`` (photos) about that many cells (:func:`_default_size`).
 
     >>> target_size(400, 200, ImageOptions(), native=False)
-    (30, 15)
+    (40, 20)
     >>> target_size(400, 200, ImageOptions(height=5), native=False)
     (10, 5)
     >>> target_size(16, 12, ImageOptions(), native=True)
