@@ -65,7 +65,7 @@ from .pipelines import (
     style_note,
 )
 from .options import MAX_SIDE, MODES, STYLES, ImageOptions
-from .picture_file import MAX_PIXELS, draft_for, load_image
+from .picture_file import MAX_PIXELS, load_image
 from .advice import readability_warnings
 from .quality import reads
 from .subject import Subject, cut_out, find_subjects
@@ -75,12 +75,10 @@ __all__ = [
     "ImageOptions",
     "ImportResult",
     "MAX_SIDE",
-    "MAX_PIXELS",
     "MODES",
     "STYLES",
     "FITS",
     "load_image",
-    "draft_for",
     "image_to_grid",
     "pixel_art_scale",
     "otsu_threshold",

@@ -196,12 +196,11 @@ function showColours() {
   });
 }
 
-/* A colour puzzle's number in its colour: the box's fill, the digit black or white as it reads best. */
+/* A colour puzzle's number in its colour: the box's fill, the digit dark or white as it reads best (board.js). */
 function tint(el, k) {
-  const rgb = scan.p.palette[k].rgb, v = parseInt(rgb.slice(1), 16);
-  const light = 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255) > 150;
+  const rgb = scan.p.palette[k].rgb;
   el.style.background = rgb;
-  el.style.color = light ? "#000" : "#fff";
+  el.style.color = inkOn(rgb);
   el.classList.add("boxed");
 }
 
