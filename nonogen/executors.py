@@ -21,7 +21,7 @@ from itertools import islice
 
 from .errors import InputError
 from .processes import worker_context
-from .signals import signal
+from .signals import become_worker, signal
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -126,16 +126,12 @@ def _limit_memory() -> None:
 def enter_worker(parent: Optional[int] = None) -> bool:
     """Make this process a worker: deaf to the terminal's signals, dying with its parent, its memory capped.
 
-    Ctrl-C, and SIGHUP when the terminal closes, reach every process of the
-    terminal's group; the process that started the workers alone decides what
-    to do about them, so workers ignore both (a worker dying of them would
-    become an error record). Every worker nonogen starts (a batch's, the
-    studio's) begins here. False when ``parent`` (the pid that forked this
-    process) died before the death signal was armed: the worker should return.
+    A worker dying of Ctrl-C would become an error record (:func:`~nonogen.signals.become_worker`).
+    Every worker nonogen starts (a batch's, the studio's) begins here; one that
+    :mod:`nonogen.forked` started is a worker from its first instruction. False when ``parent``
+    (the pid that forked this process) died before the death signal was armed: the worker should return.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    become_worker()
     _die_with_parent()
     _limit_memory()
     return parent is None or os.getppid() == parent

@@ -19,7 +19,7 @@ try:  # the C pickler alone: the pickle module loads re and struct for its Pytho
 except ImportError:  # pragma: no cover - Pythons without it
     from pickle import dumps, loads
 
-from .signals import signal
+from .signals import fork_worker, signal
 
 TYPE_CHECKING = False  # typing's own flag would import typing: 3 ms of every start-up
 if TYPE_CHECKING:  # pragma: no cover
@@ -123,8 +123,9 @@ class Process:
     """A child that runs ``target(*args)`` and leaves with ``os._exit``, as multiprocessing's forked children do.
 
     ``sentinel`` is the read end of a pipe that only the child holds open: it becomes readable
-    when the child is gone, however it went. (``daemon`` is accepted for multiprocessing's sake:
-    the pool stops its workers itself.)
+    when the child is gone, however it went. The child has a worker's signal handlers from its
+    first instruction (:func:`~nonogen.signals.fork_worker`). (``daemon`` is accepted for
+    multiprocessing's sake: the pool stops its workers itself.)
     """
 
     def __init__(self, target: Callable, args: tuple = (), daemon: bool = True):
@@ -138,7 +139,7 @@ class Process:
             if stream is not None:
                 stream.flush()
         sentinel, held = os.pipe()
-        pid = os.fork()
+        pid = fork_worker()
         if pid == 0:
             os.close(sentinel)
             self._run()
