@@ -124,15 +124,15 @@ def test_soft_alpha_counts_by_coverage_in_silhouette_mode():
         image_to_grid(Image.new("RGB", (8, 8), "red"), ImageOptions(mode="silhouette"))
 
 
-def test_default_size_is_the_cells_of_30x30_for_photos_forty_on_the_long_side_else_and_width_keeps_aspect():
+def test_default_size_is_the_cells_of_40x40_for_photos_forty_on_the_long_side_else_and_width_keeps_aspect():
     """At the old default of 20 cells a photo of a face or an animal was a few blobs; a wide photo at 30x15
     had half the cells of a square one. Drawings went from 20 to 30 on the long side after round r5, to 40 after
-    round r11."""
+    round r11; photos from the cells of 30x30 to those of 40x40 after round p2."""
     y, x = np.mgrid[0:300, 0:600]
     photo = Image.fromarray(((x + y) % 256).astype(np.uint8), "L")  # many grey levels: not pixel art
-    assert image_to_grid(photo, ImageOptions(fit="pad")).grid.shape == (21, 42)
+    assert image_to_grid(photo, ImageOptions(fit="pad")).grid.shape == (28, 57)
     square = Image.fromarray(((x[:, :300] + y[:, :300]) % 256).astype(np.uint8), "L")
-    assert image_to_grid(square, ImageOptions(fit="pad")).grid.shape == (30, 30)
+    assert image_to_grid(square, ImageOptions(fit="pad")).grid.shape == (40, 40)
     assert image_to_grid(photo, ImageOptions(width=24, fit="pad")).grid.shape == (12, 24)
     assert image_to_grid(photo, ImageOptions(height=7, fit="pad")).grid.shape == (7, 14)
     drawing = Image.new("RGB", (600, 300), "white")

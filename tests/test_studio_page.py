@@ -90,7 +90,7 @@ def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
     driver, url, folder = page
     height = lambda: driver.find_element(By.ID, "opt-height").get_attribute("value")  # noqa: E731
     _drop(driver, "wide.png", photo_png(400, 200))
-    _until(driver, lambda: _width(driver) == 42 and height() == "21")  # a photo: about the cells of 30x30
+    _until(driver, lambda: _width(driver) == 57 and height() == "28")  # a photo: about the cells of 40x40
     width = driver.find_element(By.ID, "opt-width")
     width.send_keys(Keys.CONTROL, "a", Keys.NULL, "20\n")
     _until(driver, lambda: _width(driver) == 20 and height() == "10")
@@ -98,7 +98,7 @@ def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
     _until(driver, lambda: _text(driver, "q-fidelity") not in ("", "-"))
     # a tall picture comes at its own default size, not 20 wide like the last one
     _drop(driver, "tall.png", photo_png(200, 400))
-    _until(driver, lambda: _width(driver) == 21 and height() == "42")
+    _until(driver, lambda: _width(driver) == 27 and height() == "59")
     # open heart.non from the folder, save it, then drop a picture: the list and the saved line follow
     Select(driver.find_element(By.ID, "folder-files")).select_by_value("heart.non")
     driver.find_element(By.ID, "open").click()
@@ -119,14 +119,14 @@ def test_a_new_picture_or_file_starts_clean(page):  # noqa: F811
 
 def test_a_dropped_photo_is_framed_on_its_subject_as_nonogen_image_frames_it(page):  # noqa: F811
     """The studio offered only pad, crop and stretch, so a photo came whole where `nonogen image` frames it on its
-    subject: the rocket is 11 x 45 cells framed, a square photo's 30 x 30 padded."""
+    subject: the rocket is 15 x 60 cells framed, a square photo's 40 x 40 padded."""
     from pathlib import Path
 
     from nonogen.importers.image import image_to_grid, load_image
 
     photo = Path(__file__).resolve().parents[1] / "samples/images/photo-rocket-launch.jpg"
     height, width = image_to_grid(load_image(str(photo))).grid.shape
-    assert (width, height) == (11, 45)
+    assert (width, height) == (15, 60)
     driver, url, folder = page
     assert driver.find_element(By.ID, "opt-fit").get_attribute("value") == "auto"
     _drop(driver, photo.name, photo.read_bytes())

@@ -3,7 +3,7 @@ A photograph in colour
 ======================
 
 Eileen Collins, NASA astronaut, in NASA's portrait (public domain; from scikit-image's sample data, credited in
-``samples/images/SOURCES.md``) becomes a colour puzzle with nonogen's defaults: framed on its subject, about 30
+``samples/images/SOURCES.md``) becomes a colour puzzle with nonogen's defaults: framed on its subject, about 40
 cells a side, at most 4 colours. Superpixels smooth the photo without blurring its edges, k-means in CIELAB
 picks the colours, and specks are cleaned up so that the clues stay pleasant to solve.
 

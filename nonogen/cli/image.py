@@ -6,7 +6,7 @@ import sys
 
 from ..render import check_cell
 from ..files import check_folder
-from ..importers.image import DEFAULT_LONG_SIDE, FITS, STYLES, ImageOptions
+from ..importers.image import DEFAULT_LONG_SIDE, FITS, LONGER_SIDE, PHOTO_LONG_SIDE, STYLES, ImageOptions
 from ..importers.options import MAX_SIDE
 from ..importers.photo import MERGE_DE
 from ..importers.quality import READABLE
@@ -29,8 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("image", nargs="+", metavar="IMAGE",
                    help="PNG, JPEG, GIF, BMP, WebP ... (first frame of animations); several files, folders or globs "
                    "make a collection")
-    size = p.add_argument_group("size (default: pixel art at native size, photos about 900 cells (long side 30-45), "
-                                 f"anything else {DEFAULT_LONG_SIDE})")
+    size = p.add_argument_group(f"size (default: pixel art at native size, photos about {PHOTO_LONG_SIDE ** 2} cells "
+                                 f"(long side {PHOTO_LONG_SIDE}-{round(LONGER_SIDE * PHOTO_LONG_SIDE)}), anything else "
+                                 f"{DEFAULT_LONG_SIDE})")
     size.add_argument("--size", metavar="WxH", help="puzzle size in cells")
     size.add_argument("--width", type=int, metavar="W", help="width in cells, height keeps the aspect ratio")
     size.add_argument("--height", type=int, metavar="H", help="height in cells, width keeps the aspect ratio")

@@ -91,9 +91,10 @@ and horns and a bus its windows: on 20 fresh icons judged blind (samples/readabi
 at 30 against 10 at 20. At 30 a unicycle's spokes, a ticket's notches and a synagogue's star were lost: on 20 more
 (icons-r11) both judges named 15 at 40 against 11 at 30, and no icon read worse. Over rounds r5 to r10, 30 named 87
 of 120."""
-PHOTO_LONG_SIDE = 30
-"""A photo's side, about 900 cells in all: at 20 a face or an animal is a few blobs. Not raised with drawings' (no
-blind round has judged photos at 40, and what a photo loses is its textures, not thin parts)."""
+PHOTO_LONG_SIDE = 40
+"""A photo's side, about 1600 cells in all: at 20 a face or an animal is a few blobs. Judged blind on the 36 FIT
+photos of samples/readability/photos-r1 (round p2), both judges named 12 at 40 against 3 at 30: a cow, a horse
+under its jockey, a penguin, a butterfly, a sports car and an opera house appeared only at 40."""
 COLOUR_RULE = "covers"
 """Which pictures besides photos ``mode="auto"`` draws in colour. ``"covers"``, the default: those with at most
 :data:`AUTO_MAX_COLORS` exact colours (pixel art, flat drawings), and drawings with soft edges or more colours whose
