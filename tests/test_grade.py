@@ -223,6 +223,14 @@ def test_pictures_aim_at_a_grade_or_say_why_not():
     assert hard.report["grade"] == 4 or any("grade 4 not reached" in w for w in hard.report["warnings"])
 
 
+def test_the_sizes_tried_for_a_grade_stop_at_sixty_cells():
+    """Twice the 40-cell default made the Tango computer icon, aimed at grade 3, an 80x80 puzzle (6,400 cells)."""
+    from nonogen.make.picture import ALTERNATIVE_LONGEST, from_image
+
+    made = from_image("samples/images/tango_computer.png", grade=3, timeout=None)
+    assert made.report["status"] == "unique" and max(made.report["width"], made.report["height"]) <= ALTERNATIVE_LONGEST
+
+
 def test_from_image_reaches_grade_two_by_redrawing_uncertain_edges():
     """A clean drawing is line-solvable at every size; drawing a few edge cells the other way makes it grade 2."""
     from nonogen.make.picture import from_image

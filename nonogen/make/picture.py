@@ -160,6 +160,9 @@ LAST_SHARE = 0.2
 
 ALTERNATIVE_SIZES = (1.25, 1.5, 0.8, 2.0)
 """Size factors tried, in order, when a picture at its size gives a puzzle easier than the grade asked for."""
+ALTERNATIVE_LONGEST = 60
+"""The long side no alternative size goes beyond. Twice the 40-cell default made an icon aimed at grade 3 an 80x80
+puzzle (6,400 cells); 60 is where the ladder stopped when the default was 30."""
 
 
 def _aim(
@@ -290,8 +293,12 @@ def _other_sizes(img: Image.Image, imported: ImportResult, options: ImageOptions
     if options.size or options.width or options.height or imported.info.get("pixel_art"):
         return
     height, width = imported.grid.shape
+    tried = {max(width, height)}
     for factor in ALTERNATIVE_SIZES:
-        long_side = max(5, round(factor * max(width, height)))
+        long_side = min(ALTERNATIVE_LONGEST, max(5, round(factor * max(width, height))))
+        if long_side in tried:
+            continue
+        tried.add(long_side)
         sized = replace(options, width=long_side) if width >= height else replace(options, height=long_side)
         try:
             yield image_to_grid(img, sized)
