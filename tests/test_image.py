@@ -320,7 +320,8 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     blank = tmp_path / "blank.png"
     Image.new("RGB", (40, 30), "white").save(blank)
     drawing = tmp_path / "logo.png"
-    drawing.write_text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><rect width="9"/></svg>\n')
+    drawing.write_text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><image href="mine.png"/>'
+                       '</svg>\n')
     pdf = tmp_path / "sheet.pdf"
     pdf.write_bytes(b"%PDF-1.4\n%\xe2\xe3\n")
     existing = tmp_path / "taken"
@@ -328,8 +329,8 @@ def _bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     (existing / "keep.txt").write_text("mine")
     return {
         "not an image": ([str(text)], "not a readable picture"),
-        "svg": ([str(drawing)], "logo.png: an SVG drawing, not a bitmap: render it to a PNG first"),
-        "pdf": ([str(pdf)], "sheet.pdf: a PDF, not a bitmap"),
+        "svg": ([str(drawing)], "logo.png: SVG refers to another file (mine.png)"),
+        "pdf": ([str(pdf)], "sheet.pdf: a PDF, not a picture: render its page to a PNG first"),
         "truncated": ([str(truncated)], "not a readable picture"),
         "bomb": ([str(bomb)], "decompression bomb"),
         "1x1": ([str(tiny)], "too small"),

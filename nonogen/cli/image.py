@@ -27,8 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "uniqueness and repair it, then write the puzzle files, SVG/PNG sheets and report.json.",
     )
     p.add_argument("image", nargs="+", metavar="IMAGE",
-                   help="PNG, JPEG, GIF, BMP, WebP ... (first frame of animations); several files, folders or globs "
-                   "make a collection")
+                   help="PNG, JPEG, GIF, BMP, WebP, SVG ... (first frame of animations); several files, folders or "
+                   "globs make a collection")
     size = p.add_argument_group(f"size (default: pixel art at native size, photos about {PHOTO_LONG_SIDE ** 2} cells "
                                  f"(long side {PHOTO_LONG_SIDE}-{round(LONGER_SIDE * PHOTO_LONG_SIDE)}), anything else "
                                  f"{DEFAULT_LONG_SIDE})")

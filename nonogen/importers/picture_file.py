@@ -1,7 +1,7 @@
 """Opening a picture file: the I/O edge of :mod:`.image`, safe on untrusted bytes.
 
-Every way a file can fail to be a picture (missing, truncated, a decompression
-bomb, a vector drawing Pillow does not read) becomes one :class:`~nonogen.errors.InputError`
+An SVG drawing is rendered (:mod:`.svg_file`). Every way a file can fail to be
+a picture (missing, truncated, a decompression bomb, a PDF) becomes one :class:`~nonogen.errors.InputError`
 or :class:`~nonogen.errors.LimitError` line that names the file.
 """
 from __future__ import annotations
@@ -41,6 +41,9 @@ def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]]
         path = opened = Path(source)
         if not path.is_file():
             raise InputError(f"{path}: no such file")
+    drawing = _svg(path, opened, reduce_for)
+    if drawing is not None:
+        return drawing
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -63,25 +66,40 @@ def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]]
     except MemoryError:
         raise LimitError(f"{path}: not enough memory to decode the picture") from None
     except Exception as exc:  # every decoder failure on untrusted bytes
-        vector = _vector_kind(opened)
-        if vector:
-            raise InputError(f"{path}: {vector}, not a bitmap: render it to a PNG first") from None
+        if _head(opened).startswith(b"%pdf"):
+            raise InputError(f"{path}: a PDF, not a picture: render its page to a PNG first") from None
         reason = (str(exc).strip().split("\n")[0] or type(exc).__name__)[:120]
         raise InputError(f"{path}: not a readable picture ({reason})") from None
 
 
-def _vector_kind(opened: Union[io.BytesIO, Path]) -> str:
-    """What vector file this is when it starts like an SVG or a PDF (Pillow reads neither), else an empty string."""
+SVG_PX = 1024
+"""Long side an SVG is rendered at when the caller does not say what it needs."""
+
+
+def _svg(path: Union[str, Path], opened: Union[io.BytesIO, Path], reduce_for: Optional[tuple[int, int]]):
+    """The drawing rendered (:mod:`.svg_file`) when the file is an SVG, at the pixels wanted; else None."""
+    head = _head(opened)
+    if not (head.startswith(b"<svg") or (head.startswith(b"<?xml") and b"<svg" in head) or b"<!doctype svg" in head):
+        return None
+    from .svg_file import MAX_BYTES as MAX_SVG_BYTES, render_svg  # here: only an SVG needs the renderer
+
+    try:
+        if isinstance(opened, Path) and opened.stat().st_size > MAX_SVG_BYTES:
+            raise LimitError(f"{path}: SVG of {opened.stat().st_size:,} bytes, more than nonogen's limit of "
+                             f"{MAX_SVG_BYTES:,}")
+        data = opened.getvalue() if isinstance(opened, io.BytesIO) else opened.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return render_svg(data, str(path), max(reduce_for) if reduce_for else SVG_PX)
+
+
+def _head(opened: Union[io.BytesIO, Path]) -> bytes:
+    """The file's first 512 bytes, lower-cased, after a byte-order mark and blanks (empty when unreadable)."""
     try:
         head = opened.getvalue()[:512] if isinstance(opened, io.BytesIO) else opened.open("rb").read(512)
     except OSError:
-        return ""
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    if text.startswith(b"%pdf"):
-        return "a PDF"
-    if text.startswith(b"<svg") or (text.startswith(b"<?xml") and b"<svg" in text) or b"<!doctype svg" in text:
-        return "an SVG drawing"
-    return ""
+        return b""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
 
 
 def draft_for(img: Image.Image, pixels: Optional[tuple[int, int]]) -> None:

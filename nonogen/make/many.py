@@ -26,7 +26,7 @@ __all__ = ["MakeTask", "make_one", "plan_names", "mixed_grades", "check_mix", "p
 PathLike = Union[str, Path]
 
 SUFFIXES = {
-    "image": (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff"),
+    "image": (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff", ".svg"),
     "mesh": (".stl", ".obj", ".ply", ".glb", ".gltf", ".off"),
 }
 """The suffixes a folder or glob is searched for, by kind of source (named files are taken whatever their suffix)."""

@@ -1,0 +1,89 @@
+"""SVG drawings as pictures (nonogen/importers/svg_file.py): rendered at the grid's resolution, refused safely."""
+from __future__ import annotations
+
+import base64
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nonogen.errors import InputError, LimitError
+from nonogen.importers import svg_file
+from nonogen.importers.picture_file import load_image
+from nonogen.make.picture import from_image
+from test_image import _png_header_only
+
+REPO = Path(__file__).resolve().parents[1]
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}">{body}</svg>'
+RING = SVG.format(w=100, h=100, body='<circle cx="50" cy="50" r="40" fill="none" stroke="#000" stroke-width="3"/>')
+
+
+def test_an_svg_becomes_a_puzzle_drawn_at_the_grids_resolution(tmp_path):
+    """A ring whose line is 3 units of 100 wide: 1.2 cells at 40 cells. At 72 pixels it would be 2 pixels wide;
+    rendered at the working resolution it comes out as one closed ring, unique."""
+    drawing = tmp_path / "ring.svg"
+    drawing.write_text(RING)
+    made = from_image(str(drawing), timeout=None)
+    grid = np.asarray(made.puzzle.goal)
+    assert made.report["status"] == "unique" and grid.shape == (40, 40)
+    assert grid[20, 20] == 0 and grid[20, 3:8].any() and grid[20, 32:37].any() and grid[3:8, 20].any()
+    assert not grid[0].any() and not grid[:, 0].any()  # nothing drawn outside the ring
+
+
+def test_the_long_side_follows_the_drawings_own_shape(tmp_path):
+    wide = load_image(SVG.format(w=200, h=100, body='<rect width="200" height="100"/>').encode(), reduce_for=(640, 640))
+    tall = load_image(b'<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="40mm"><rect width="9" height="9"/>'
+                      b'</svg>', reduce_for=(640, 640))
+    assert wide.size == (640, 320) and wide.mode == "RGBA"
+    assert tall.height == 640 and abs(tall.width - 160) <= 3  # millimetres in CSS pixels, each side rounded
+
+
+@pytest.mark.parametrize("body, message, error", [
+    ('<image href="/etc/hostname" width="9" height="9"/>', "refers to another file (/etc/hostname)", InputError),
+    ('<use xmlns:xlink="http://www.w3.org/1999/xlink" xlink:href="b.svg#a"/>', "refers to another file", InputError),
+    ('<image href="data:image/svg+xml;base64,PHN2Zy8+"/>', "embeds another SVG", InputError),
+    ('<image href="data:image/png;base64,bm90IGEgcGljdHVyZQ=="/>', "embeds a picture that cannot be read", InputError),
+    ("<rect", "line 1: not well-formed XML", InputError),
+])
+def test_what_must_not_reach_the_renderer_is_refused_in_one_line(body, message, error):
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_image(SVG.format(w=10, h=10, body=body).encode())
+
+
+def test_entities_and_an_embedded_bomb_are_refused(tmp_path):
+    laughs = ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>'
+              '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>&b;</text></svg>')
+    with pytest.raises(InputError, match="declares XML entities"):
+        load_image(laughs.encode())
+    header = tmp_path / "huge.png"
+    _png_header_only(header, 30000, 30000)
+    embedded = base64.b64encode(header.read_bytes()).decode()
+    with pytest.raises(LimitError, match="embeds a picture of more than"):
+        load_image(SVG.format(w=9, h=9, body=f'<image href="data:image/png;base64,{embedded}"/>').encode())
+
+
+def test_a_drawing_that_crashes_or_keeps_the_renderer_busy_costs_its_worker_only(monkeypatch):
+    """Nesting 50,000 groups deep overflows resvg's stack (a segfault, in the worker); a blur over many shapes
+    kept it busy for half a minute and more: the worker is stopped at the time limit."""
+    deep = SVG.format(w=9, h=9, body="<g>" * 50_000 + "</g>" * 50_000)
+    with pytest.raises(InputError, match="the SVG renderer stopped on this file"):
+        load_image(deep.encode())
+    monkeypatch.setattr(svg_file, "RENDER_SECONDS", 0.5)
+    blur = SVG.format(w=100, h=100, body='<filter id="f"><feGaussianBlur stdDeviation="1000000"/></filter>'
+                      + '<rect width="100" height="100" filter="url(#f)"/>' * 2000)
+    with pytest.raises(LimitError, match="not rendered within 0.5 s"):
+        load_image(blur.encode(), reduce_for=(2000, 2000))
+
+
+def test_the_command_takes_an_svg_and_a_folder_of_them(tmp_path):
+    folder = tmp_path / "icons"
+    folder.mkdir()
+    (folder / "ring.svg").write_text(RING)
+    (folder / "bad.svg").write_text(SVG.format(w=9, h=9, body='<image href="secret.png"/>'))
+    done = subprocess.run([sys.executable, "-m", "nonogen", "image", str(folder), "-o", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert (tmp_path / "out" / "ring" / "puzzle.non").is_file(), done.stderr
+    assert "bad.svg: SVG refers to another file (secret.png)" in done.stdout and "Traceback" not in done.stderr
+    assert done.returncode == 2
