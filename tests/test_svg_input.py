@@ -87,3 +87,22 @@ def test_the_command_takes_an_svg_and_a_folder_of_them(tmp_path):
     assert (tmp_path / "out" / "ring" / "puzzle.non").is_file(), done.stderr
     assert "bad.svg: SVG refers to another file (secret.png)" in done.stdout and "Traceback" not in done.stderr
     assert done.returncode == 2
+
+
+def test_the_studio_imports_a_dropped_svg_and_refuses_a_hostile_one(tmp_path):
+    """A drop goes through the studio's worker, which renders in a worker of its own: the drawing's grid comes back,
+    and a drawing that reads a file of the server is a one-line 422 that leaves no traceback in the log."""
+    from studio_server import Studio
+
+    folder = tmp_path / "work"
+    folder.mkdir()
+    server = Studio(folder)
+    try:
+        status, answer = server.api("/api/picture", RING.encode(), {"X-File-Name": "ring.svg"}, raw=True, tab="t")
+        assert status == 200 and len(answer["grid"]) == 40, answer
+        reads = SVG.format(w=9, h=9, body=f'<image href="{folder}/secret.png"/>').encode()
+        status, answer = server.api("/api/picture", reads, {"X-File-Name": "x.svg"}, raw=True, tab="t")
+        assert status == 422 and answer["error"].startswith("x.svg: SVG refers to another file"), answer
+    finally:
+        code, errors = server.stop()
+        assert "Traceback" not in errors, errors
