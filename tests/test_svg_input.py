@@ -91,13 +91,18 @@ def test_the_command_takes_an_svg_and_a_folder_of_them(tmp_path):
 
 def test_the_studio_imports_a_dropped_svg_and_refuses_a_hostile_one(tmp_path):
     """A drop goes through the studio's worker, which renders in a worker of its own: the drawing's grid comes back,
-    and a drawing that reads a file of the server is a one-line 422 that leaves no traceback in the log."""
+    and a drawing that reads a file of the server is a one-line 422 that leaves no traceback in the log. An SVG in
+    the folder is listed as a picture and opens as one (``nonogen studio FOLDER --open logo.svg``)."""
     from studio_server import Studio
 
     folder = tmp_path / "work"
     folder.mkdir()
+    (folder / "logo.svg").write_text(RING)
     server = Studio(folder)
     try:
+        assert {"name": "logo.svg", "kind": "picture"} in server.api("/api/files")[1]["files"]
+        status, answer = server.api("/api/open", {"name": "logo.svg"}, tab="t")
+        assert status == 200 and len(answer["grid"]) == 40, answer
         status, answer = server.api("/api/picture", RING.encode(), {"X-File-Name": "ring.svg"}, raw=True, tab="t")
         assert status == 200 and len(answer["grid"]) == 40, answer
         reads = SVG.format(w=9, h=9, body=f'<image href="{folder}/secret.png"/>').encode()

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
 from ..collect import one_line, shown, unreadable
 from ..errors import FormatError, InputError, NonogenError, OptionError, SolverTimeout
+from ..importers import MODEL_SUFFIXES, PICTURE_SUFFIXES
 from ..record import NAME_CHARACTERS, blank, summary
 
 __all__ = ["MakeTask", "make_one", "plan_names", "mixed_grades", "check_mix", "pipeline", "task_failed", "SUFFIXES",
@@ -25,10 +26,7 @@ __all__ = ["MakeTask", "make_one", "plan_names", "mixed_grades", "check_mix", "p
 
 PathLike = Union[str, Path]
 
-SUFFIXES = {
-    "image": (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff", ".svg"),
-    "mesh": (".stl", ".obj", ".ply", ".glb", ".gltf", ".off"),
-}
+SUFFIXES = {"image": PICTURE_SUFFIXES, "mesh": MODEL_SUFFIXES}
 """The suffixes a folder or glob is searched for, by kind of source (named files are taken whatever their suffix)."""
 
 GRADES = {"image": (1, 2, 3, 4, 5), "mesh": (1, 2, 3, 5)}

@@ -17,11 +17,10 @@ from typing import Optional, Union
 
 from ..errors import InputError
 from ..formats import SUFFIXES
+from ..importers import MODEL_SUFFIXES, PICTURE_SUFFIXES
 
 __all__ = ["Folder", "PICTURE_SUFFIXES", "MODEL_SUFFIXES"]
 
-PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff")
-MODEL_SUFFIXES = (".stl", ".obj", ".ply", ".glb", ".gltf", ".off")
 MAX_NAME = 200
 
 

@@ -7,8 +7,9 @@ each number is) → :mod:`.read` (one page's puzzles). No engine here: proving
 what was read is :func:`nonogen.scan`'s (:mod:`nonogen.scanning`).
 """
 
-__all__ = ["PICTURE_SUFFIXES", "SCAN_SUFFIXES"]
+from .. import BITMAP_SUFFIXES
 
-PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff")
-SCAN_SUFFIXES = PICTURE_SUFFIXES + (".pdf",)
+__all__ = ["SCAN_SUFFIXES"]
+
+SCAN_SUFFIXES = BITMAP_SUFFIXES + (".pdf",)
 """What is scanned: pictures and PDFs (here, where ``nonogen verify`` can ask without loading numpy)."""
