@@ -42,6 +42,7 @@ demo-images: $(STAMP)
 	$(NONOGEN) image samples/images/landscape.jpg -o $(OUT)/images/landscape --width 30 --line-solvable --force
 	$(NONOGEN) image samples/images/photo-rocket-launch.jpg -o $(OUT)/images/rocket-launch --line-solvable --force
 	$(NONOGEN) image samples/images/icon-mail.png -o $(OUT)/images/mail --force
+	$(NONOGEN) image samples/images/drawn-key.svg -o $(OUT)/images/key --force
 	$(NONOGEN) image samples/images/flat-fish.png -o $(OUT)/images/fish-grade2 --grade 2 --width 30 --force
 	$(UNTIME) $(OUT)/images
 

@@ -55,7 +55,8 @@ def from_image(
     min_readability: Optional[float] = None,
     **picture: Any,
 ) -> Made:
-    """Turn a picture (a file, its bytes or a Pillow image) into a verified puzzle, repaired as ``unique`` says.
+    """Turn a picture (a file, its bytes or a Pillow image; an SVG file or its bytes are rendered for the grid) into a
+    verified puzzle, repaired as ``unique`` says.
 
     How the picture is read is ``options`` (an :class:`ImageOptions`) or its
     fields as keywords (``size=(30, 20)``, ``colors=3``, ``mode="bw"``...);
