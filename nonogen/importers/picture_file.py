@@ -76,10 +76,11 @@ SVG_PX = 1024
 """Long side an SVG is rendered at when the caller does not say what it needs."""
 
 
-def _svg(path: Union[str, Path], opened: Union[io.BytesIO, Path], reduce_for: Optional[tuple[int, int]]):
+def _svg(path: Union[str, Path], opened: Union[io.BytesIO, Path],
+         reduce_for: Optional[tuple[int, int]]) -> Optional[Image.Image]:
     """The drawing rendered (:mod:`.svg_file`) when the file is an SVG, at the pixels wanted; else None."""
     head = _head(opened)
-    if not (head.startswith(b"<svg") or (head.startswith(b"<?xml") and b"<svg" in head) or b"<!doctype svg" in head):
+    if not (head.startswith(b"<") and b"<svg" in head):  # markup that opens an <svg> (after a declaration or a comment)
         return None
     from .svg_file import MAX_BYTES as MAX_SVG_BYTES, render_svg  # here: only an SVG needs the renderer
 
