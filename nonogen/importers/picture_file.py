@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import warnings
+import zlib
 from pathlib import Path
 from typing import Optional, Union
 
@@ -78,9 +79,11 @@ SVG_PX = 1024
 
 def _svg(path: Union[str, Path], opened: Union[io.BytesIO, Path],
          reduce_for: Optional[tuple[int, int]]) -> Optional[Image.Image]:
-    """The drawing rendered (:mod:`.svg_file`) when the file is an SVG, at the pixels wanted; else None."""
+    """The drawing rendered (:mod:`.svg_file`) when the file is an SVG (or a gzipped one, ``.svgz``), at the pixels
+    wanted; else None."""
     head = _head(opened)
-    if not (head.startswith(b"<") and b"<svg" in head):  # markup that opens an <svg> (after a declaration or a comment)
+    packed = head.startswith(b"\x1f\x8b")
+    if not packed and not _opens_svg(head):
         return None
     from .svg_file import MAX_BYTES as MAX_SVG_BYTES, render_svg  # here: only an SVG needs the renderer
 
@@ -91,7 +94,22 @@ def _svg(path: Union[str, Path], opened: Union[io.BytesIO, Path],
         data = opened.getvalue() if isinstance(opened, io.BytesIO) else opened.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if packed:
+        unpacked = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            data = unpacked.decompress(data, MAX_SVG_BYTES + 1)
+        except zlib.error:
+            return None  # not gzip after all: the picture decoders say what it is
+        if len(data) > MAX_SVG_BYTES:
+            raise LimitError(f"{path}: unpacks to more than nonogen's limit of {MAX_SVG_BYTES:,} bytes of SVG")
+        if not _opens_svg(data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()):
+            return None
     return render_svg(data, str(path), max(reduce_for) if reduce_for else SVG_PX)
+
+
+def _opens_svg(head: bytes) -> bool:
+    """Markup that opens an ``<svg>`` in its first bytes (lower-cased), after a declaration or a comment."""
+    return head.startswith(b"<") and b"<svg" in head
 
 
 def _head(opened: Union[io.BytesIO, Path]) -> bytes:
