@@ -49,10 +49,15 @@ def render_svg(data: bytes, name: str, long_side: int) -> Image.Image:
     aspect = _checked(data, name)
     size = (long_side, None) if aspect >= 1 else (None, long_side)
     png = _rendered(text, name, size)
-    with Image.open(io.BytesIO(png)) as img:
-        if img.width * img.height > MAX_PIXELS:  # the drawing's own size had another shape than its root said
-            raise LimitError(f"{name}: SVG rendered {img.width}x{img.height} pixels, more than nonogen's limit")
-        return img.convert("RGBA")
+    too_big = LimitError(f"{name}: the SVG's canvas has another shape than its root says, and rendered it is more "
+                         f"than nonogen's limit of {MAX_PIXELS:,} pixels")
+    try:
+        with Image.open(io.BytesIO(png)) as img:
+            if img.width * img.height > MAX_PIXELS:
+                raise too_big
+            return img.convert("RGBA")
+    except Image.DecompressionBombError:
+        raise too_big from None
 
 
 def _rendered(text: str, name: str, size: tuple[Optional[int], Optional[int]]) -> bytes:
