@@ -94,7 +94,8 @@ of 120."""
 PHOTO_LONG_SIDE = 40
 """A photo's side, about 1600 cells in all: at 20 a face or an animal is a few blobs. Judged blind on the 36 FIT
 photos of samples/readability/photos-r1 (round p2), both judges named 12 at 40 against 3 at 30: a cow, a horse
-under its jockey, a penguin, a butterfly, a sports car and an opera house appeared only at 40."""
+under its jockey, a penguin, a butterfly, a sports car and an opera house appeared only at 40. On the 36 JUDGE
+photos, measured after (round p3): 7 against 4 (samples/readability/photos-r2)."""
 COLOUR_RULE = "covers"
 """Which pictures besides photos ``mode="auto"`` draws in colour. ``"covers"``, the default: those with at most
 :data:`AUTO_MAX_COLORS` exact colours (pixel art, flat drawings), and drawings with soft edges or more colours whose
