@@ -33,7 +33,7 @@ else:  # at run time nothing checks the protocol: Executor is a plain class to s
     Protocol = object
 
 __all__ = ["Executor", "SerialExecutor", "LocalPool", "DaskExecutor", "make_executor", "hard_limit", "enter_worker",
-           "death_message"]
+           "in_worker", "death_message"]
 
 
 class Executor(Protocol):
@@ -123,6 +123,16 @@ def _limit_memory() -> None:
         pass
 
 
+_entered = False
+"""Whether :func:`enter_worker` ran in this process."""
+
+
+def in_worker() -> bool:
+    """Whether this process is a worker nonogen started: its parent stops it when it crashes or runs past its limit,
+    so work that could crash or hang may run here directly (and a daemonic worker may not start children)."""
+    return _entered
+
+
 def enter_worker(parent: Optional[int] = None) -> bool:
     """Make this process a worker: deaf to the terminal's signals, dying with its parent, its memory capped.
 
@@ -131,6 +141,8 @@ def enter_worker(parent: Optional[int] = None) -> bool:
     :mod:`nonogen.forked` started is a worker from its first instruction. False when ``parent``
     (the pid that forked this process) died before the death signal was armed: the worker should return.
     """
+    global _entered
+    _entered = True
     become_worker()
     _die_with_parent()
     _limit_memory()

@@ -123,3 +123,32 @@ def test_a_gzipped_svg_is_read_and_a_gzip_bomb_is_refused(tmp_path):
     bomb.write_bytes(gzip.compress(b"<svg>" + b" " * (svg_file.MAX_BYTES + 10)))  # a few kilobytes on disk
     with pytest.raises(LimitError, match="unpacks to more than"):
         load_image(bomb)
+
+
+DAEMON = '''
+import multiprocessing
+import threading
+
+def job(queue, drawing):
+    threading.Thread(target=threading.Event().wait, daemon=True).start()  # a thread: workers from a forkserver
+    from nonogen.importers.picture_file import load_image
+    queue.put(load_image(drawing, reduce_for=(64, 64)).size)
+
+if __name__ == "__main__":
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    child = ctx.Process(target=job, args=(queue, DRAWING), daemon=True)
+    child.start()
+    print(queue.get(timeout=60))
+    child.join()
+'''
+
+
+def test_a_daemonic_process_with_threads_renders_in_itself(tmp_path):
+    """The studio's worker, a daemonic process, sometimes had a thread when a drop came, so the SVG's own worker was
+    asked of a forkserver, and multiprocessing refused: "daemonic processes are not allowed to have children" (seen
+    once in CI under load). A process that is already a worker, or daemonic, renders the drawing itself."""
+    script = tmp_path / "daemon.py"
+    script.write_text(f"DRAWING = {RING.encode()!r}\n" + DAEMON)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.stdout.strip() == "(64, 64)", done.stderr

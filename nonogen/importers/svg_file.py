@@ -11,7 +11,8 @@ file: XML entities, references to other files (a drawing may not read the disk, 
 the studio renders an upload), pictures embedded bigger than :data:`~.picture_file.MAX_PIXELS`, and
 files over :data:`MAX_BYTES`. The long side is always given, so resvg never sizes the canvas from
 the file. It then renders in a worker process with :data:`RENDER_SECONDS` to finish: a filter can keep
-it busy for minutes, and a deeply nested file crashes it, and either costs that worker only.
+it busy for minutes, and a deeply nested file crashes it, and either costs that worker only. A process
+that already is such a worker (a batch's, the studio's) renders itself, under its own parent's limit.
 """
 from __future__ import annotations
 
@@ -61,12 +62,17 @@ def render_svg(data: bytes, name: str, long_side: int) -> Image.Image:
 
 
 def _rendered(text: str, name: str, size: tuple[Optional[int], Optional[int]]) -> bytes:
-    """resvg's PNG, from a worker process that is stopped after :data:`RENDER_SECONDS`."""
-    from ..executors import LocalPool  # here: only an SVG starts a worker
+    """resvg's PNG, from a worker process that is stopped after :data:`RENDER_SECONDS`; in this process when it is
+    already such a worker (a batch's, the studio's, a cluster's), whose parent stops it the same way."""
+    from ..executors import LocalPool, in_worker  # here: only an SVG starts a worker
 
-    fail = lambda task, message, status: ("timeout" if status == "timeout" else "crash", message)  # noqa: E731
-    (outcome, value), = LocalPool(1, limit=RENDER_SECONDS).run(_render, [(text, *size)], fail)
-    if outcome == "png":
+    task = (text, *size)
+    if in_worker() or _daemonic():
+        outcome, value = _render(task)
+    else:
+        fail = lambda task, message, status: ("timeout" if status == "timeout" else "crash", message)  # noqa: E731
+        (outcome, value), = LocalPool(1, limit=RENDER_SECONDS).run(_isolated, [task], fail)
+    if outcome == "png" and isinstance(value, bytes):
         return value
     if outcome == "timeout":
         raise LimitError(f"{name}: SVG not rendered within {RENDER_SECONDS:g} s (filters or too many shapes)")
@@ -75,13 +81,26 @@ def _rendered(text: str, name: str, size: tuple[Optional[int], Optional[int]]) -
     raise InputError(f"{name}: not a drawing the SVG renderer reads ({value})")
 
 
-def _render(task: tuple[str, Optional[int], Optional[int]]) -> tuple[str, object]:
-    """In the worker: ``("png", bytes)``, or ``("invalid", reason)`` for a file resvg refuses."""
+def _daemonic() -> bool:
+    """Whether this is a daemonic multiprocessing process (a Dask worker's, say), which may not start children."""
+    import sys
+
+    multiprocessing = sys.modules.get("multiprocessing")  # never loaded here: a process it did not start is not one
+    return multiprocessing is not None and bool(multiprocessing.current_process().daemon)
+
+
+def _isolated(task: tuple[str, Optional[int], Optional[int]]) -> tuple[str, object]:
+    """:func:`_render` in a worker of its own, where a crash is the parent's one-line error (no fault dump)."""
     import faulthandler
 
-    import resvg_py  # the worker's only import of it
+    faulthandler.disable()
+    return _render(task)
 
-    faulthandler.disable()  # a crash here is the parent's one-line error, not a dump of every module on stderr
+
+def _render(task: tuple[str, Optional[int], Optional[int]]) -> tuple[str, object]:
+    """``("png", bytes)``, or ``("invalid", reason)`` for a file resvg refuses."""
+    import resvg_py  # only a drawing to render imports it
+
     text, width, height = task
     try:
         return "png", resvg_py.svg_to_bytes(svg_string=text, width=width, height=height, dpi=96.0)  # CSS pixels
