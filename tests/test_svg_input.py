@@ -52,6 +52,13 @@ def test_what_must_not_reach_the_renderer_is_refused_in_one_line(body, message, 
         load_image(SVG.format(w=10, h=10, body=body).encode())
 
 
+def test_a_file_over_the_limit_is_refused_without_being_read_whole(tmp_path):
+    huge = tmp_path / "huge.svg"
+    huge.write_text(SVG.format(w=9, h=9, body=" " * (svg_file.MAX_BYTES + 10)))
+    with pytest.raises(LimitError, match="huge.svg: SVG of more than nonogen's limit"):
+        load_image(huge)
+
+
 def test_entities_and_an_embedded_bomb_are_refused(tmp_path):
     laughs = ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>'
               '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>&b;</text></svg>')

@@ -42,9 +42,6 @@ def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]]
         path = opened = Path(source)
         if not path.is_file():
             raise InputError(f"{path}: no such file")
-    drawing = _svg(path, opened, reduce_for)
-    if drawing is not None:
-        return drawing
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -67,31 +64,35 @@ def load_image(source: str | Path | bytes, reduce_for: Optional[tuple[int, int]]
     except MemoryError:
         raise LimitError(f"{path}: not enough memory to decode the picture") from None
     except Exception as exc:  # every decoder failure on untrusted bytes
-        if _head(opened).startswith(b"%pdf"):
-            raise InputError(f"{path}: a PDF, not a picture: render its page to a PNG first") from None
         reason = (str(exc).strip().split("\n")[0] or type(exc).__name__)[:120]
-        raise InputError(f"{path}: not a readable picture ({reason})") from None
+    head = _head(opened)  # no decoder took it: an SVG or a PDF says what it is from its first bytes
+    drawing = _svg(path, opened, head, reduce_for)
+    if drawing is not None:
+        return drawing
+    if head.startswith(b"%pdf"):
+        raise InputError(f"{path}: a PDF, not a picture: render its page to a PNG first")
+    raise InputError(f"{path}: not a readable picture ({reason})")
 
 
 SVG_PX = 1024
 """Long side an SVG is rendered at when the caller does not say what it needs."""
 
 
-def _svg(path: Union[str, Path], opened: Union[io.BytesIO, Path],
+def _svg(path: Union[str, Path], opened: Union[io.BytesIO, Path], head: bytes,
          reduce_for: Optional[tuple[int, int]]) -> Optional[Image.Image]:
-    """The drawing rendered (:mod:`.svg_file`) when the file is an SVG (or a gzipped one, ``.svgz``), at the pixels
-    wanted; else None."""
-    head = _head(opened)
+    """The drawing rendered (:mod:`.svg_file`) when the file (its ``head``: :func:`_head`) is an SVG, or a gzipped
+    one (``.svgz``), at the pixels wanted; else None."""
     packed = head.startswith(b"\x1f\x8b")
     if not packed and not _opens_svg(head):
         return None
     from .svg_file import MAX_BYTES as MAX_SVG_BYTES, render_svg  # here: only an SVG needs the renderer
 
-    try:
-        if isinstance(opened, Path) and opened.stat().st_size > MAX_SVG_BYTES:
-            raise LimitError(f"{path}: SVG of {opened.stat().st_size:,} bytes, more than nonogen's limit of "
-                             f"{MAX_SVG_BYTES:,}")
-        data = opened.getvalue() if isinstance(opened, io.BytesIO) else opened.read_bytes()
+    try:  # one byte over the limit is enough for render_svg to refuse it: a huge file is never read whole
+        if isinstance(opened, io.BytesIO):
+            data = opened.getvalue()
+        else:
+            with opened.open("rb") as file:
+                data = file.read(MAX_SVG_BYTES + 1)
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if packed:
@@ -102,7 +103,7 @@ def _svg(path: Union[str, Path], opened: Union[io.BytesIO, Path],
             return None  # not gzip after all: the picture decoders say what it is
         if len(data) > MAX_SVG_BYTES:
             raise LimitError(f"{path}: unpacks to more than nonogen's limit of {MAX_SVG_BYTES:,} bytes of SVG")
-        if not _opens_svg(data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()):
+        if not _opens_svg(_sniffed(data)):
             return None
     return render_svg(data, str(path), max(reduce_for) if reduce_for else SVG_PX)
 
@@ -113,12 +114,19 @@ def _opens_svg(head: bytes) -> bool:
 
 
 def _head(opened: Union[io.BytesIO, Path]) -> bytes:
-    """The file's first 512 bytes, lower-cased, after a byte-order mark and blanks (empty when unreadable)."""
+    """The file's first bytes as :func:`_sniffed` gives them (empty when unreadable)."""
     try:
-        head = opened.getvalue()[:512] if isinstance(opened, io.BytesIO) else opened.open("rb").read(512)
+        if isinstance(opened, io.BytesIO):
+            return _sniffed(opened.getvalue())
+        with opened.open("rb") as file:
+            return _sniffed(file.read(512))
     except OSError:
         return b""
-    return head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+
+
+def _sniffed(data: bytes) -> bytes:
+    """The first 512 bytes of ``data``, lower-cased, after a byte-order mark and blanks: what a format is told by."""
+    return data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
 
 
 def draft_for(img: Image.Image, pixels: Optional[tuple[int, int]]) -> None:

@@ -42,7 +42,7 @@ _XLINK = "http://www.w3.org/1999/xlink"
 def render_svg(data: bytes, name: str, long_side: int) -> Image.Image:
     """The drawing ``data`` (the file ``name``) rendered RGBA, ``long_side`` pixels on its long side."""
     if len(data) > MAX_BYTES:
-        raise LimitError(f"{name}: SVG of {len(data):,} bytes, more than nonogen's limit of {MAX_BYTES:,}")
+        raise LimitError(f"{name}: SVG of more than nonogen's limit of {MAX_BYTES:,} bytes")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
